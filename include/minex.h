@@ -1,0 +1,350 @@
+/* MinEX: latency-tolerant diffusive repartitioning of adaptive meshes on
+ * heterogeneous clusters (Das, Harvey, Biswas, FGCS 2002). The whole public
+ * API of the core library; semantics in SPEC.md (shipped as docs/). */
+#ifndef MINEX_H
+#define MINEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(MINEX_STATIC_DEFINE)
+#define MINEX_API
+#elif defined(MINEX_BUILDING)
+#define MINEX_API __attribute__((visibility("default")))
+#else
+#define MINEX_API
+#endif
+
+#define MINEX_VERSION_MAJOR 0
+#define MINEX_VERSION_MINOR 1
+#define MINEX_VERSION_PATCH 0
+#define MINEX_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- errors */
+
+/* One list makes the enum, minex_strerror and minex_err_name. */
+#define MINEX_ERRNO_MAP(X)                                                   \
+  X(OK, 0, "success")                                                        \
+  X(EINVAL, -1, "invalid argument")                                          \
+  X(ENOMEM, -2, "out of memory")                                             \
+  X(EIO, -3, "input/output error")                                           \
+  X(EPARSE, -4, "malformed input")                                           \
+  X(EGRAPH, -5, "invalid graph")                                             \
+  X(ECONFIG, -6, "invalid configuration")                                    \
+  X(EPART, -7, "invalid partition")                                          \
+  X(ESCHEMA, -8, "document violates the XML schema")                         \
+  X(EUNSUP, -9, "unsupported input")                                         \
+  X(ENOPROC, -10, "no available processor")                                  \
+  X(EINTERNAL, -11, "internal consistency check failed")
+
+typedef enum minex_errno {
+#define MINEX_ERRNO_ENUM_(name, code, msg) MINEX_##name = code,
+  MINEX_ERRNO_MAP(MINEX_ERRNO_ENUM_)
+#undef MINEX_ERRNO_ENUM_
+} minex_errno;
+
+/* Static description of an error code ("invalid graph"); never NULL. */
+MINEX_API const char *minex_strerror(int err);
+/* Symbolic name of an error code ("MINEX_EGRAPH"); never NULL. */
+MINEX_API const char *minex_err_name(int err);
+/* Message of the last failure in this thread, naming the argument, file and
+ * line at fault ("mesh.graph:12: edge 5-9 has no reverse edge"). Empty
+ * string when the last call succeeded or set no message. */
+MINEX_API const char *minex_last_error(void);
+
+/* ----------------------------------------------------------------- graph */
+
+/* Dual graph (SPEC §1): one vertex per root element. Opaque, immutable once
+ * created. Vertex ids are int32_t in [0, nvtxs); edge offsets int64_t. */
+typedef struct minex_graph minex_graph;
+
+/* Creates a graph from CSR arrays, which are copied. xadj has nvtxs+1
+ * entries, adjncy xadj[nvtxs]. pwgt, rwgt (per vertex) and cwgt (per adjncy
+ * entry) may each be NULL, meaning 1. Every edge must appear in both
+ * directions with the same cwgt, without self loops or duplicates; weights
+ * finite and >= 0. Neighbour lists are stored sorted by id.
+ * Returns MINEX_OK, MINEX_EINVAL (NULL arrays, nvtxs < 0), MINEX_EGRAPH
+ * (the message names the vertex and edge at fault) or MINEX_ENOMEM. */
+MINEX_API int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
+                                 const int32_t *adjncy, const double *pwgt,
+                                 const double *rwgt, const double *cwgt,
+                                 minex_graph **out);
+/* Frees the graph; NULL is a no-op. */
+MINEX_API void minex_graph_destroy(minex_graph *graph);
+MINEX_API int32_t minex_graph_nvtxs(const minex_graph *graph);
+/* Number of undirected edges (xadj[nvtxs] / 2). */
+MINEX_API int64_t minex_graph_nedges(const minex_graph *graph);
+MINEX_API const int64_t *minex_graph_xadj(const minex_graph *graph);
+MINEX_API const int32_t *minex_graph_adjncy(const minex_graph *graph);
+MINEX_API const double *minex_graph_pwgt(const minex_graph *graph);
+MINEX_API const double *minex_graph_rwgt(const minex_graph *graph);
+MINEX_API const double *minex_graph_cwgt(const minex_graph *graph);
+
+/* --------------------------------------------------------- configuration */
+
+/* Configuration graph (SPEC §1): clusters of processors with processing
+ * slowdowns Proc_c and link slowdowns Conn(c,d). Processors are numbered
+ * 0..P-1 cluster by cluster. Opaque. */
+typedef struct minex_config minex_config;
+
+/* nprocs[c] >= 0 processors in cluster c, proc_slowdown[c] > 0 (NULL: all 1),
+ * conn: nclusters*nclusters row-major, symmetric, > 0, diagonal is the
+ * intra-cluster slowdown (NULL: all 1). Everything is copied. */
+MINEX_API int minex_config_create(int32_t nclusters, const int32_t *nprocs,
+                                  const double *proc_slowdown,
+                                  const double *conn, minex_config **out);
+/* One cluster of nparts processors, Proc = Conn = 1 (homogeneous). */
+MINEX_API int minex_config_create_uniform(int32_t nparts, minex_config **out);
+MINEX_API void minex_config_destroy(minex_config *config);
+/* Marks processor proc (un)available: an unavailable one owns nothing in
+ * the new partition (a resource that left). */
+MINEX_API int minex_config_set_available(minex_config *config, int32_t proc,
+                                         int available);
+MINEX_API int32_t minex_config_nclusters(const minex_config *config);
+/* P, the total processor count (available or not). */
+MINEX_API int32_t minex_config_nprocs(const minex_config *config);
+MINEX_API int32_t minex_config_navailable(const minex_config *config);
+MINEX_API int32_t minex_config_cluster_nprocs(const minex_config *config,
+                                              int32_t cluster);
+/* Cluster of processor proc, or -1 when proc is out of range. */
+MINEX_API int32_t minex_config_cluster_of(const minex_config *config,
+                                          int32_t proc);
+MINEX_API double minex_config_proc_slowdown(const minex_config *config,
+                                            int32_t cluster);
+MINEX_API double minex_config_conn(const minex_config *config, int32_t c,
+                                   int32_t d);
+MINEX_API int minex_config_is_available(const minex_config *config,
+                                        int32_t proc);
+
+/* --------------------------------------------------------------- options */
+
+/* Where the remapping cost Rwgt_v * Conn(c(old), c(new)) is charged. */
+typedef enum minex_remap_mode {
+  MINEX_REMAP_RECEIVER = 0, /* the paper's formula (default) */
+  MINEX_REMAP_SENDER = 1,   /* the old owner pays */
+  MINEX_REMAP_BOTH = 2      /* both ends pay (packing and unpacking) */
+} minex_remap_mode;
+
+/* User replacement for Qwgt^p = Wgt + X - alpha*min(Wgt, X), X = Comm+Remap
+ * (§3.2); must be non-decreasing in each argument. */
+typedef double (*minex_qwgt_fn)(double wgt, double comm, double remap,
+                                void *ctx);
+
+/* Progress and timing messages, only when set (the library never prints). */
+typedef void (*minex_log_fn)(const char *message, void *ctx);
+
+typedef struct minex_options {
+  double throttle;       /* ThroTTle >= 0, dimensionless (SPEC §3);
+                            INFINITY admits every move lowering MinVar */
+  double alpha;          /* latency tolerance in [0,1]: 0 none, 1 maximum */
+  minex_remap_mode remap_mode; /* who pays remapping; default receiver  */
+  minex_qwgt_fn qwgt_fn; /* NULL: the alpha formula                      */
+  void *qwgt_ctx;        /* passed to qwgt_fn                            */
+  int32_t coarse_per_proc; /* contraction target = this * P_available
+                              coarse vertices (default 64)               */
+  int32_t coarse_target; /* > 0: absolute contraction target, overrides
+                            coarse_per_proc                              */
+  int32_t sample_size;   /* same-owner vertices sampled per contraction
+                            step (default 4)                             */
+  uint64_t seed;         /* random seed; same seed, same output          */
+  int global_candidates; /* 1: overloaded vertices may also move to the
+                            least-loaded processor (default 1)           */
+  int32_t max_passes;    /* heap passes over the coarse graph (default 16) */
+  minex_log_fn log_fn;   /* progress messages (NULL: silent)             */
+  void *log_ctx;         /* passed to log_fn                             */
+} minex_options;
+
+/* Fills the defaults: throttle = INFINITY, alpha = 0, receiver pays,
+ * coarse_per_proc = 64, sample_size = 4, seed = 1, global candidates on. */
+MINEX_API void minex_options_init(minex_options *options);
+
+/* --------------------------------------------------------------- metrics */
+
+/* Scores of a (graph, config, old, new) quadruple, SPEC §2. Loads are in
+ * the graph's weight units scaled by slowdowns. Sums over processors are
+ * over available processors only. */
+typedef struct minex_metrics {
+  double max_qwgt;     /* MaxQwgt: largest Qwgt^p over available procs     */
+  double min_qwgt;     /* MinQwgt: smallest, empty processors included      */
+  double qwgt_tot;     /* QwgtTot: sum of Qwgt^p                            */
+  double load_imb;     /* LoadImb = P_avail * MaxQwgt / QwgtTot (0 if empty)*/
+  double min_var;      /* MinVar = sum_p (Qwgt^p - MinQwgt)^2               */
+  double lower_bound;  /* LB = sum Pwgt / sum_{avail p} 1/Proc_c(p)        */
+  double max_wgt;      /* largest Wgt^p (processing only)                   */
+  double max_comm;     /* largest Comm^p                                    */
+  double max_remap;    /* largest Remap^p under the charging mode           */
+  int64_t cut_edges;   /* undirected edges whose ends differ in new         */
+  double cut_weight;   /* sum of Cwgt over those edges (no slowdowns)       */
+  int64_t moved;       /* vertices with new[v] != old[v]                    */
+  double total_v;      /* TotalV: sum of Rwgt over moved vertices           */
+  double max_v;        /* MaxV: max_p of Rwgt sent plus received by p       */
+  int64_t stranded;    /* vertices whose new owner is unavailable           */
+  int32_t navailable;  /* P_avail                                           */
+  /* Filled by minex_repartition only (0 from minex_evaluate): */
+  int32_t coarse_nvtxs;  /* vertices left after contraction               */
+  int64_t coarse_moves;  /* moves made on the contracted graph            */
+  int64_t expand_moves;  /* moves made during expansion                   */
+  int returned_old;      /* 1: the result was worse, old was returned     */
+  double seconds_contract; /* wall time of each phase, seconds            */
+  double seconds_partition;
+  double seconds_expand;
+  double seconds;        /* wall time of the whole call                   */
+} minex_metrics;
+
+/* Scores new against old (SPEC §2). old and new have nvtxs entries in
+ * [0, P); options may be NULL (defaults: alpha, remap mode, qwgt_fn are
+ * read). metrics must not be NULL. Owners on unavailable processors are
+ * allowed and counted in metrics->stranded. */
+MINEX_API int minex_evaluate(const minex_graph *graph,
+                             const minex_config *config, const int32_t *old,
+                             const int32_t *new_part,
+                             const minex_options *options,
+                             minex_metrics *metrics);
+
+/* Per-processor loads of new (old gives the remapping): each output array
+ * has P entries and may be NULL. Unavailable processors get their loads
+ * too. */
+MINEX_API int minex_evaluate_procs(const minex_graph *graph,
+                                   const minex_config *config,
+                                   const int32_t *old, const int32_t *new_part,
+                                   const minex_options *options, double *wgt,
+                                   double *comm, double *remap, double *qwgt);
+
+/* ----------------------------------------------------------- repartition */
+
+/* MinEX (SPEC §3): contract, partition the contracted graph, expand. old has
+ * nvtxs owners in [0, P); new_part receives nvtxs owners, each an available
+ * processor. options may be NULL (defaults); metrics may be NULL.
+ * Guarantees: MaxQwgt(new) <= MaxQwgt(old) when every old owner is
+ * available; the same inputs and seed give the same output.
+ * Returns MINEX_OK, MINEX_EINVAL, MINEX_EPART (an old owner out of range),
+ * MINEX_ENOPROC (no available processor) or MINEX_ENOMEM. */
+MINEX_API int minex_repartition(const minex_graph *graph,
+                                const minex_config *config,
+                                const int32_t *old,
+                                const minex_options *options,
+                                int32_t *new_part, minex_metrics *metrics);
+
+/* ------------------------------------------------------- initial layouts */
+
+typedef enum minex_init_method {
+  MINEX_INIT_BLOCK = 0, /* contiguous id blocks of equal vertex count     */
+  MINEX_INIT_BFS = 1    /* breadth-first order from a pseudo-peripheral
+                           vertex, cut in blocks of equal vertex count    */
+} minex_init_method;
+
+/* A simple starting partition into nparts (weights ignored: it stands for
+ * the partition the mesh had before refinement). part has nvtxs entries. */
+MINEX_API int minex_partition_initial(const minex_graph *graph, int32_t nparts,
+                                      minex_init_method method,
+                                      int32_t *part);
+
+/* ------------------------------------------------------------------- I/O */
+
+/* All readers reject malformed input with MINEX_EPARSE / MINEX_EGRAPH /
+ * MINEX_ECONFIG / MINEX_ESCHEMA and a message "path:line: what". All writers
+ * write a temporary file next to the target and rename it, so a failure
+ * never leaves a truncated file. */
+
+/* METIS graph format; fmt digits "vsize vwgt ewgt" map to Rwgt, Pwgt, Cwgt
+ * (a missing weight is 1). Multi-constraint vwgt (ncon > 1) is rejected. */
+MINEX_API int minex_graph_read_metis(const char *path, minex_graph **out);
+MINEX_API int minex_graph_write_metis(const minex_graph *graph,
+                                      const char *path);
+
+/* Partition file: one processor id per line (METIS .part). Reading checks
+ * there are exactly nvtxs ids, each in [0, nparts) (nparts <= 0: any id
+ * >= 0). *part_out is malloc'ed; free() it. */
+MINEX_API int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
+                              int32_t **part_out);
+MINEX_API int minex_part_write(const char *path, int32_t nvtxs,
+                               const int32_t *part);
+
+/* Configuration XML, validated against the shipped schema minex-config.xsd
+ * (looked up in MINEX_SCHEMA_DIR, the install dir, then the source tree). */
+MINEX_API int minex_config_load(const char *path, minex_config **out);
+MINEX_API int minex_config_save(const minex_config *config, const char *path);
+/* Path of the schema file the loader uses (for tools and tests). */
+MINEX_API const char *minex_config_schema_path(void);
+
+/* ----------------------------------------------------------------- meshes */
+
+/* An unstructured mesh of one element kind: tetrahedra (3D) or triangles
+ * (2D). Opaque. */
+typedef struct minex_mesh minex_mesh;
+
+typedef enum minex_elem_type {
+  MINEX_ELEM_TRIANGLE = 3, /* 3 nodes; 2D dual joins elements by edge */
+  MINEX_ELEM_TETRA = 4     /* 4 nodes; 3D dual joins elements by face */
+} minex_elem_type;
+
+/* Reads MEDIT .mesh or Gmsh .msh (ASCII v2 and v4), chosen by content.
+ * Tetrahedra are used when present, else triangles. */
+MINEX_API int minex_mesh_read(const char *path, minex_mesh **out);
+/* nodes: nnodes*3 coordinates; elems: nelems*type node ids (0-based). */
+MINEX_API int minex_mesh_create(int32_t nnodes, const double *coords,
+                                int32_t nelems, minex_elem_type type,
+                                const int32_t *elems, minex_mesh **out);
+MINEX_API void minex_mesh_destroy(minex_mesh *mesh);
+MINEX_API int32_t minex_mesh_nnodes(const minex_mesh *mesh);
+MINEX_API int32_t minex_mesh_nelems(const minex_mesh *mesh);
+MINEX_API minex_elem_type minex_mesh_elem_type(const minex_mesh *mesh);
+MINEX_API const double *minex_mesh_coords(const minex_mesh *mesh);
+MINEX_API const int32_t *minex_mesh_elems(const minex_mesh *mesh);
+/* Element centroid, xyz[3]. */
+MINEX_API void minex_mesh_centroid(const minex_mesh *mesh, int32_t elem,
+                                   double xyz[3]);
+
+/* Dual graph: elements sharing a face (tetrahedra) or an edge (triangles).
+ * pwgt, rwgt (per element) and cwgt_fn may be NULL (weights 1); when
+ * cwgt_fn is set, each edge's Cwgt is cwgt_fn(e1, e2, ctx). */
+typedef double (*minex_cwgt_fn)(int32_t e1, int32_t e2, void *ctx);
+MINEX_API int minex_mesh_dual(const minex_mesh *mesh, const double *pwgt,
+                              const double *rwgt, minex_cwgt_fn cwgt_fn,
+                              void *cwgt_ctx, minex_graph **out);
+
+/* Recursive coordinate bisection of element centroids into nparts parts of
+ * equal element count (weights ignored). part has nelems entries. */
+MINEX_API int minex_mesh_partition_rcb(const minex_mesh *mesh, int32_t nparts,
+                                       int32_t *part);
+
+/* VTK legacy unstructured grid (ParaView) with cell data: partition (new),
+ * old, moved (0/1), pwgt, rwgt. Any of old/new/graph may be NULL. */
+MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
+                                   const minex_graph *graph,
+                                   const int32_t *old, const int32_t *new_part,
+                                   const char *path);
+
+/* ------------------------------------------------------------- generator */
+
+/* Structured tetrahedral box (each of nx*ny*nz cubes cut into 6 tetrahedra,
+ * the Kuhn subdivision) over the unit cube. */
+MINEX_API int minex_gen_box(int32_t nx, int32_t ny, int32_t nz,
+                            minex_mesh **out);
+
+/* Refinement weights in a ball (SPEC data/cases convention): elements whose
+ * centroid lies within radius of center get Pwgt = factor, Rwgt = factor + 1;
+ * others 1 and 1; an edge with a refined end gets Cwgt = cwgt_refined (else
+ * 1). Fills pwgt, rwgt (nelems each); returns the refined count in
+ * *nrefined (may be NULL). */
+typedef struct minex_ball {
+  double center[3];     /* ball centre, mesh coordinates                */
+  double radius;        /* ball radius                                  */
+  double factor;        /* Pwgt inside (e.g. 8 for one 1:8 refinement)  */
+  double cwgt_refined;  /* Cwgt of an edge with a refined end (e.g. 4)  */
+} minex_ball;
+MINEX_API int minex_ball_weights(const minex_mesh *mesh, const minex_ball *ball,
+                                 double *pwgt, double *rwgt,
+                                 int32_t *nrefined);
+/* Dual graph of mesh weighted by ball (NULL: all weights 1). */
+MINEX_API int minex_mesh_dual_ball(const minex_mesh *mesh,
+                                   const minex_ball *ball, minex_graph **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MINEX_H */

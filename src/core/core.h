@@ -1,0 +1,48 @@
+/* Internal definitions shared by the library's folders: the layouts of the
+ * opaque objects and the error-reporting helpers. */
+#ifndef MINEX_CORE_H
+#define MINEX_CORE_H
+
+#include "minex.h"
+
+#include <stdarg.h>
+
+struct minex_graph {
+  int32_t nvtxs;   /* |V|                                              */
+  int64_t *xadj;   /* nvtxs+1 offsets into adjncy                      */
+  int32_t *adjncy; /* neighbours, each row sorted ascending            */
+  double *pwgt;    /* Pwgt_v >= 0, processing cost                     */
+  double *rwgt;    /* Rwgt_v >= 0, remapping cost                      */
+  double *cwgt;    /* Cwgt per adjncy entry, same both directions      */
+};
+
+struct minex_config {
+  int32_t nclusters;  /* C                                             */
+  int32_t nprocs;     /* P = sum of cluster sizes                      */
+  int32_t navail;     /* processors marked available                   */
+  int32_t *csize;     /* nclusters processor counts                    */
+  int32_t *cfirst;    /* nclusters+1: first processor of each cluster  */
+  double *proc;       /* nclusters Proc_c > 0                          */
+  double *conn;       /* nclusters^2 Conn(c,d) > 0, symmetric          */
+  int32_t *cluster;   /* nprocs: cluster of each processor             */
+  unsigned char *avail; /* nprocs: 1 available, 0 not                  */
+};
+
+/* Records a formatted message as this thread's last error and returns err,
+ * so failures read `return core_error(MINEX_EGRAPH, "...", ...);`. */
+int core_error(int err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Clears the last-error message (called at the start of public calls). */
+void core_error_clear(void);
+/* Prepends "prefix: " to the current last-error message. */
+void core_error_prefix(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* Monotonic wall clock in seconds. */
+double core_wtime(void);
+
+/* Checks a partition array: every owner in [0, nprocs). */
+int core_check_part(const char *what, int32_t nvtxs, const int32_t *part,
+                    int32_t nprocs);
+
+#endif

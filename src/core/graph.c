@@ -1,0 +1,213 @@
+/* The dual graph object (SPEC §1): creation from CSR with full validation,
+ * accessors, destruction. */
+#include "core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct edge_entry {
+  int32_t to;
+  double cwgt;
+} edge_entry;
+
+static int edge_entry_cmp(const void *a, const void *b) {
+  int32_t x = ((const edge_entry *)a)->to, y = ((const edge_entry *)b)->to;
+  return (x > y) - (x < y);
+}
+
+/* Sorts one row of (adjncy, cwgt) by neighbour id; rows of mesh graphs are
+ * short, so insertion sort, with qsort for the rare long row. */
+static void sort_row(int32_t *adj, double *cw, int64_t len, edge_entry *tmp) {
+  if (len > 32) {
+    for (int64_t i = 0; i < len; i++)
+      tmp[i] = (edge_entry){adj[i], cw[i]};
+    qsort(tmp, (size_t)len, sizeof *tmp, edge_entry_cmp);
+    for (int64_t i = 0; i < len; i++) {
+      adj[i] = tmp[i].to;
+      cw[i] = tmp[i].cwgt;
+    }
+    return;
+  }
+  for (int64_t i = 1; i < len; i++) {
+    int32_t a = adj[i];
+    double c = cw[i];
+    int64_t j = i;
+    while (j > 0 && adj[j - 1] > a) {
+      adj[j] = adj[j - 1];
+      cw[j] = cw[j - 1];
+      j--;
+    }
+    adj[j] = a;
+    cw[j] = c;
+  }
+}
+
+static int check_weight(const char *what, int64_t i, double w) {
+  if (!isfinite(w) || w < 0)
+    return core_error(MINEX_EGRAPH, "%s[%lld] = %g: weights must be finite "
+                      "and >= 0", what, (long long)i, w);
+  return MINEX_OK;
+}
+
+/* Index of w in the sorted row of v, or -1. */
+static int64_t row_find(const minex_graph *g, int32_t v, int32_t w) {
+  int64_t lo = g->xadj[v], hi = g->xadj[v + 1] - 1;
+  while (lo <= hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (g->adjncy[mid] == w)
+      return mid;
+    if (g->adjncy[mid] < w)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return -1;
+}
+
+int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
+                       const int32_t *adjncy, const double *pwgt,
+                       const double *rwgt, const double *cwgt,
+                       minex_graph **out) {
+  core_error_clear();
+  if (out == NULL)
+    return core_error(MINEX_EINVAL, "minex_graph_create: out is NULL");
+  *out = NULL;
+  if (nvtxs < 0)
+    return core_error(MINEX_EINVAL, "minex_graph_create: nvtxs = %d < 0",
+                      (int)nvtxs);
+  if (xadj == NULL || (adjncy == NULL && nvtxs > 0 && xadj[nvtxs] > 0))
+    return core_error(MINEX_EINVAL, "minex_graph_create: xadj or adjncy is "
+                      "NULL");
+  if (xadj[0] != 0)
+    return core_error(MINEX_EGRAPH, "xadj[0] = %lld, must be 0",
+                      (long long)xadj[0]);
+  for (int32_t v = 0; v < nvtxs; v++)
+    if (xadj[v + 1] < xadj[v])
+      return core_error(MINEX_EGRAPH, "xadj decreases at vertex %d",
+                        (int)v);
+  int64_t nadj = xadj[nvtxs];
+  if (nadj % 2 != 0)
+    return core_error(MINEX_EGRAPH, "%lld adjacency entries: an undirected "
+                      "graph stores each edge twice", (long long)nadj);
+  minex_graph *g = calloc(1, sizeof *g);
+  if (g == NULL)
+    return core_error(MINEX_ENOMEM, "minex_graph_create: out of memory");
+  g->nvtxs = nvtxs;
+  g->xadj = malloc(sizeof(int64_t) * ((size_t)nvtxs + 1));
+  g->adjncy = malloc(sizeof(int32_t) * (size_t)(nadj > 0 ? nadj : 1));
+  g->cwgt = malloc(sizeof(double) * (size_t)(nadj > 0 ? nadj : 1));
+  g->pwgt = malloc(sizeof(double) * (size_t)(nvtxs > 0 ? nvtxs : 1));
+  g->rwgt = malloc(sizeof(double) * (size_t)(nvtxs > 0 ? nvtxs : 1));
+  if (!g->xadj || !g->adjncy || !g->cwgt || !g->pwgt || !g->rwgt) {
+    minex_graph_destroy(g);
+    return core_error(MINEX_ENOMEM, "minex_graph_create: out of memory for "
+                      "%d vertices, %lld entries", (int)nvtxs,
+                      (long long)nadj);
+  }
+  memcpy(g->xadj, xadj, sizeof(int64_t) * ((size_t)nvtxs + 1));
+  if (nadj > 0)
+    memcpy(g->adjncy, adjncy, sizeof(int32_t) * (size_t)nadj);
+  int rc = MINEX_OK;
+  for (int64_t i = 0; i < nadj && rc == MINEX_OK; i++) {
+    g->cwgt[i] = cwgt ? cwgt[i] : 1.0;
+    if (cwgt)
+      rc = check_weight("cwgt", i, cwgt[i]);
+  }
+  for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++) {
+    g->pwgt[v] = pwgt ? pwgt[v] : 1.0;
+    g->rwgt[v] = rwgt ? rwgt[v] : 1.0;
+    if (pwgt)
+      rc = check_weight("pwgt", v, pwgt[v]);
+    if (rwgt && rc == MINEX_OK)
+      rc = check_weight("rwgt", v, rwgt[v]);
+  }
+  int64_t maxdeg = 0;
+  for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++) {
+    int64_t deg = xadj[v + 1] - xadj[v];
+    if (deg > maxdeg)
+      maxdeg = deg;
+    for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+      int32_t w = g->adjncy[j];
+      if (w < 0 || w >= nvtxs) {
+        rc = core_error(MINEX_EGRAPH, "vertex %d: neighbour %d outside "
+                        "[0, %d)", (int)v, (int)w, (int)nvtxs);
+        break;
+      }
+      if (w == v) {
+        rc = core_error(MINEX_EGRAPH, "vertex %d: self loop", (int)v);
+        break;
+      }
+    }
+  }
+  edge_entry *tmp = NULL;
+  if (rc == MINEX_OK && maxdeg > 32) {
+    tmp = malloc(sizeof *tmp * (size_t)maxdeg);
+    if (tmp == NULL)
+      rc = core_error(MINEX_ENOMEM, "minex_graph_create: out of memory");
+  }
+  for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++) {
+    int64_t b = g->xadj[v], e = g->xadj[v + 1];
+    sort_row(g->adjncy + b, g->cwgt + b, e - b, tmp);
+    for (int64_t j = b + 1; j < e; j++)
+      if (g->adjncy[j] == g->adjncy[j - 1]) {
+        rc = core_error(MINEX_EGRAPH, "vertex %d: duplicate edge to %d",
+                        (int)v, (int)g->adjncy[j]);
+        break;
+      }
+  }
+  free(tmp);
+  for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++)
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
+      int32_t w = g->adjncy[j];
+      int64_t r = row_find(g, w, v);
+      if (r < 0) {
+        rc = core_error(MINEX_EGRAPH, "edge %d-%d has no reverse edge",
+                        (int)v, (int)w);
+        break;
+      }
+      if (g->cwgt[r] != g->cwgt[j]) {
+        rc = core_error(MINEX_EGRAPH, "edge %d-%d has Cwgt %g one way and "
+                        "%g the other", (int)v, (int)w, g->cwgt[j],
+                        g->cwgt[r]);
+        break;
+      }
+    }
+  if (rc != MINEX_OK) {
+    minex_graph_destroy(g);
+    return rc;
+  }
+  *out = g;
+  return MINEX_OK;
+}
+
+void minex_graph_destroy(minex_graph *graph) {
+  if (graph == NULL)
+    return;
+  free(graph->xadj);
+  free(graph->adjncy);
+  free(graph->cwgt);
+  free(graph->pwgt);
+  free(graph->rwgt);
+  free(graph);
+}
+
+int32_t minex_graph_nvtxs(const minex_graph *g) { return g ? g->nvtxs : 0; }
+int64_t minex_graph_nedges(const minex_graph *g) {
+  return g ? g->xadj[g->nvtxs] / 2 : 0;
+}
+const int64_t *minex_graph_xadj(const minex_graph *g) {
+  return g ? g->xadj : NULL;
+}
+const int32_t *minex_graph_adjncy(const minex_graph *g) {
+  return g ? g->adjncy : NULL;
+}
+const double *minex_graph_pwgt(const minex_graph *g) {
+  return g ? g->pwgt : NULL;
+}
+const double *minex_graph_rwgt(const minex_graph *g) {
+  return g ? g->rwgt : NULL;
+}
+const double *minex_graph_cwgt(const minex_graph *g) {
+  return g ? g->cwgt : NULL;
+}

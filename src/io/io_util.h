@@ -1,0 +1,47 @@
+/* Shared I/O helpers: atomic output files (temp file + rename, so a failure
+ * never leaves a truncated target) and a line reader that counts lines for
+ * "path:line: what" messages. Used by src/io and src/mesh. */
+#ifndef MINEX_IO_UTIL_H
+#define MINEX_IO_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct io_atomic {
+  FILE *fp;          /* write here                                    */
+  char *path;        /* final path                                    */
+  char *tmp;         /* temporary path in the same directory          */
+} io_atomic;
+
+/* Opens a temporary file beside path. MINEX_OK or MINEX_EIO (message). */
+int io_atomic_open(io_atomic *af, const char *path);
+/* Flushes, closes and renames onto the final path; on any failure removes
+ * the temporary and returns MINEX_EIO. */
+int io_atomic_commit(io_atomic *af);
+/* Closes and removes the temporary (after a failed write). */
+void io_atomic_abort(io_atomic *af);
+
+typedef struct io_reader {
+  FILE *fp;          /* input                                         */
+  const char *path;  /* for messages                                  */
+  char *line;        /* current line (getline buffer), NUL-terminated */
+  size_t cap;        /* buffer capacity                               */
+  int64_t lineno;    /* 1-based number of the current line            */
+} io_reader;
+
+/* Opens path for reading. MINEX_OK or MINEX_EIO. */
+int io_reader_open(io_reader *r, const char *path);
+/* Reads the next line into r->line (newline stripped). Returns 1 when a
+ * line was read, 0 at end of file, MINEX_EIO on a read error. */
+int io_reader_next(io_reader *r);
+void io_reader_close(io_reader *r);
+
+/* Strict number parsing: the whole token must be consumed. Each returns 0
+ * on success, -1 on a malformed or out-of-range token; *end (may be NULL)
+ * receives the position after the token. Leading blanks are skipped. */
+int io_parse_i64(const char *s, char **end, int64_t *out);
+int io_parse_double(const char *s, char **end, double *out);
+/* 1 when only blanks remain from s on. */
+int io_rest_blank(const char *s);
+
+#endif

@@ -45,4 +45,8 @@ double core_wtime(void);
 int core_check_part(const char *what, int32_t nvtxs, const int32_t *part,
                     int32_t nprocs);
 
+
+/* Validates option values; MINEX_EINVAL naming the field. */
+int core_check_options(const minex_options *options);
+
 #endif

@@ -1,0 +1,312 @@
+/* One-pair-at-a-time contraction (SPEC §3 "Contraction", paper §3.5) and
+ * its undo for expansion (§3.7). */
+#include "contract/contract.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int contract_ws_create(contract_ws *ws, const minex_graph *g,
+                       const int32_t *old) {
+  memset(ws, 0, sizeof *ws);
+  int32_t n = g->nvtxs;
+  size_t n2 = 2 * (size_t)n + 1;
+  ws->g = g;
+  ws->n = n;
+  ws->vtot = n;
+  ws->nactive = n;
+  ws->pwgt = malloc(sizeof(double) * n2);
+  ws->rwgt = malloc(sizeof(double) * n2);
+  ws->acc = malloc(sizeof(double) * n2);
+  ws->old = malloc(sizeof(int32_t) * n2);
+  ws->owner = malloc(sizeof(int32_t) * n2);
+  ws->merge = malloc(sizeof(int32_t) * n2);
+  ws->lookup = malloc(sizeof(int32_t) * n2);
+  ws->child = malloc(sizeof(int32_t) * n2);
+  ws->epos = malloc(sizeof(int32_t) * n2);
+  ws->elig = malloc(sizeof(int32_t) * n2);
+  ws->list = malloc(sizeof(int32_t) * n2);
+  ws->mark = calloc(n2, sizeof(int32_t));
+  ws->bpart = malloc(sizeof(int32_t) * n2);
+  ws->bratio = malloc(sizeof(double) * n2);
+  ws->ctot = malloc(sizeof(double) * n2);
+  ws->mstart = malloc(sizeof(int64_t) * ((size_t)n + 1));
+  ws->mlen = malloc(sizeof(int32_t) * ((size_t)n + 1));
+  ws->mcap = g->xadj[n] > 1024 ? g->xadj[n] : 1024;
+  ws->madj = malloc(sizeof(int32_t) * (size_t)ws->mcap);
+  ws->mcwgt = malloc(sizeof(double) * (size_t)ws->mcap);
+  if (!ws->pwgt || !ws->rwgt || !ws->acc || !ws->old || !ws->owner ||
+      !ws->merge || !ws->lookup || !ws->child || !ws->epos || !ws->elig ||
+      !ws->list || !ws->mark || !ws->bpart || !ws->bratio || !ws->ctot || !ws->mstart || !ws->mlen || !ws->madj ||
+      !ws->mcwgt) {
+    contract_ws_destroy(ws);
+    return core_error(MINEX_ENOMEM, "contraction: out of memory for %d "
+                      "vertices", (int)n);
+  }
+  memcpy(ws->pwgt, g->pwgt, sizeof(double) * (size_t)n);
+  memcpy(ws->rwgt, g->rwgt, sizeof(double) * (size_t)n);
+  for (int32_t v = 0; v < n; v++) {
+    double c = 0;
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
+      c += g->cwgt[j];
+    ws->ctot[v] = c;
+  }
+  memcpy(ws->old, old, sizeof(int32_t) * (size_t)n);
+  memcpy(ws->owner, old, sizeof(int32_t) * (size_t)n);
+  for (size_t x = 0; x < n2; x++) {
+    ws->merge[x] = ws->lookup[x] = ws->epos[x] = ws->bpart[x] = -1;
+  }
+  /* every vertex with a same-owner neighbour starts eligible */
+  for (int32_t v = 0; v < n; v++)
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
+      if (old[g->adjncy[j]] == old[v]) {
+        ws->epos[v] = ws->nelig;
+        ws->elig[ws->nelig++] = v;
+        ws->nvalid++;
+        break;
+      }
+  return MINEX_OK;
+}
+
+void contract_ws_destroy(contract_ws *ws) {
+  free(ws->pwgt);
+  free(ws->rwgt);
+  free(ws->acc);
+  free(ws->old);
+  free(ws->owner);
+  free(ws->merge);
+  free(ws->lookup);
+  free(ws->child);
+  free(ws->epos);
+  free(ws->elig);
+  free(ws->list);
+  free(ws->mark);
+  free(ws->bpart);
+  free(ws->bratio);
+  free(ws->ctot);
+  free(ws->mstart);
+  free(ws->mlen);
+  free(ws->madj);
+  free(ws->mcwgt);
+  memset(ws, 0, sizeof *ws);
+}
+
+/* The eligible list keeps the graph's vertex order (a merged vertex takes
+ * the slot of one of its children), so a window of it holds vertices that
+ * are close in the mesh numbering and in memory. Removal leaves a hole
+ * (-1); holes are squeezed out when they fill half the list. */
+static void elig_remove(contract_ws *ws, int32_t x) {
+  int32_t i = ws->epos[x];
+  if (i < 0)
+    return;
+  ws->elig[i] = -1;
+  ws->epos[x] = -1;
+  ws->nvalid--;
+}
+
+static void elig_compact(contract_ws *ws) {
+  int32_t k = 0;
+  for (int32_t i = 0; i < ws->nelig; i++) {
+    int32_t x = ws->elig[i];
+    if (x < 0)
+      continue;
+    if (i == ws->cursor)
+      ws->cursor = k;
+    ws->elig[k] = x;
+    ws->epos[x] = k++;
+  }
+  if (ws->cursor >= k)
+    ws->cursor = 0;
+  ws->nelig = k;
+}
+
+/* SPEC §3 merge priority Cwgt_vw / (Rwgt_v + Rwgt_w): heavy
+ * communication, light remapping first. Pairs without remapping weight
+ * come first; pairs without either come last. */
+static inline double pair_ratio(double cwgt, double rwgt) {
+  return rwgt > 0 ? cwgt / rwgt : (cwgt > 0 ? 1e300 : 0);
+}
+
+/* Merges active v and w (same owner) into id vtot (paper §3.5). */
+static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
+  const int32_t *adj;
+  const double *cw;
+  int64_t lv, lw;
+  contract_edges(ws, v, &adj, &cw, &lv);
+  contract_edges(ws, w, &adj, &cw, &lw);
+  if (ws->msize + lv + lw > ws->mcap) {
+    int64_t cap = ws->mcap * 2;
+    while (cap < ws->msize + lv + lw)
+      cap *= 2;
+    int32_t *a = realloc(ws->madj, sizeof(int32_t) * (size_t)cap);
+    if (a == NULL)
+      return core_error(MINEX_ENOMEM, "contraction: out of memory");
+    ws->madj = a;
+    double *c = realloc(ws->mcwgt, sizeof(double) * (size_t)cap);
+    if (c == NULL)
+      return core_error(MINEX_ENOMEM, "contraction: out of memory");
+    ws->mcwgt = c;
+    ws->mcap = cap;
+  }
+  int32_t k = ws->vtot - ws->n, M = ws->vtot;
+  /* gather both lists by representative, dropping the v-w edges */
+  if (++ws->stamp == INT32_MAX) {
+    memset(ws->mark, 0, sizeof(int32_t) * 2 * (size_t)ws->n);
+    ws->stamp = 1;
+  }
+  int32_t cnt = 0;
+  int32_t ends[2] = {v, w};
+  double inner = 0; /* 2 * Cwgt(v,w): the v-w edges seen from both ends */
+  for (int e = 0; e < 2; e++) {
+    int64_t len;
+    contract_edges(ws, ends[e], &adj, &cw, &len);
+    for (int64_t j = 0; j < len; j++) {
+      int32_t r = contract_find(ws, adj[j]);
+      if (r == v || r == w) {
+        inner += cw[j];
+        continue;
+      }
+      if (ws->mark[r] != ws->stamp) {
+        ws->mark[r] = ws->stamp;
+        ws->acc[r] = 0;
+        ws->list[cnt++] = r;
+      }
+      ws->acc[r] += cw[j];
+    }
+  }
+  /* M's list, and M's best partner while the weights are at hand */
+  int64_t b = ws->msize;
+  int32_t best_r = -1;
+  double best = -1, rw = ws->rwgt[v] + ws->rwgt[w];
+  for (int32_t i = 0; i < cnt; i++) {
+    int32_t r = ws->list[i];
+    ws->madj[b + i] = r;
+    ws->mcwgt[b + i] = ws->acc[r];
+    if (ws->owner[r] == ws->owner[v]) {
+      double ratio = pair_ratio(ws->acc[r], rw + ws->rwgt[r]);
+      if (ratio > best) {
+        best = ratio;
+        best_r = r;
+      }
+    }
+  }
+  int eligible = best_r >= 0;
+  ws->mstart[k] = b;
+  ws->mlen[k] = cnt;
+  ws->msize = b + cnt;
+  ws->pwgt[M] = ws->pwgt[v] + ws->pwgt[w];
+  ws->rwgt[M] = ws->rwgt[v] + ws->rwgt[w];
+  ws->ctot[M] = ws->ctot[v] + ws->ctot[w] - inner;
+  ws->old[M] = ws->old[v];
+  ws->owner[M] = ws->owner[v];
+  ws->merge[M] = ws->lookup[M] = -1;
+  ws->bpart[M] = best_r;
+  ws->bratio[M] = best;
+  ws->merge[v] = ws->merge[w] = M;
+  ws->lookup[v] = ws->lookup[w] = M;
+  ws->child[2 * k] = v;
+  ws->child[2 * k + 1] = w;
+  ws->vtot++;
+  ws->nactive--;
+  int32_t slot = ws->epos[v] >= 0 ? ws->epos[v] : ws->epos[w];
+  elig_remove(ws, v);
+  elig_remove(ws, w);
+  if (eligible && slot >= 0) {
+    ws->elig[slot] = M;
+    ws->epos[M] = slot;
+    ws->nvalid++;
+  }
+  return MINEX_OK;
+}
+
+/* Same-owner neighbour of active v with the largest Cwgt/(Rwgt_v+Rwgt_w),
+ * or -1. Cached per vertex: the ratio of a cached pair stays exact while
+ * both ends are active (Cwgt and Rwgt of a pair change only when one of
+ * them merges), so a vertex seen by several sampling windows is gathered
+ * once. */
+static int32_t best_partner(contract_ws *ws, int32_t v) {
+  int32_t c = ws->bpart[v];
+  if (c >= 0 && ws->merge[c] == -1)
+    return c;
+  int32_t cnt = contract_gather(ws, v), best_r = -1;
+  double best = -1;
+  for (int32_t k = 0; k < cnt; k++) {
+    int32_t r = ws->list[k];
+    if (ws->owner[r] != ws->owner[v])
+      continue;
+    double ratio = pair_ratio(ws->acc[r], ws->rwgt[v] + ws->rwgt[r]);
+    if (ratio > best) {
+      best = ratio;
+      best_r = r;
+    }
+  }
+  ws->bpart[v] = best_r;
+  ws->bratio[v] = best;
+  return best_r;
+}
+
+int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
+                 gsl_rng *rng) {
+  /* SPEC §3: each step samples a few same-owner pairs and merges the one
+     with the largest Cwgt/(Rwgt_v + Rwgt_w). The sample is drawn from a
+     window of the eligible list at a cursor that sweeps it: every region
+     of the graph is contracted at the same pace (a sweep roughly halves
+     it, as a matching level would) and consecutive steps touch nearby
+     memory, which is what makes one-pair-at-a-time contraction fast. */
+  int32_t window = 2 * sample_size;
+  while (ws->nactive > target && ws->nvalid > 0) {
+    if (2 * ws->nvalid < ws->nelig)
+      elig_compact(ws);
+    int32_t bv = -1, bw = -1;
+    double best = -1;
+    int32_t seen = 0, taken = 0, i = ws->cursor, advanced = -1;
+    while (taken < sample_size && seen < window && ws->nvalid > 0) {
+      if (i >= ws->nelig)
+        i = 0;
+      int32_t v = ws->elig[i++];
+      if (v < 0)
+        continue;
+      seen++;
+      if (advanced < 0 && seen == 2)
+        advanced = i;
+      /* each entry of the window is sampled with probability 1/2 */
+      if (seen < window && gsl_rng_uniform_int(rng, 2) == 0)
+        continue;
+      int32_t r = best_partner(ws, v);
+      int found = r >= 0;
+      if (found && ws->bratio[v] > best) {
+        best = ws->bratio[v];
+        bv = v;
+        bw = r;
+      }
+      /* owners do not change while contracting, so a vertex without a
+         same-owner neighbour never gets one: drop it for good */
+      if (!found)
+        elig_remove(ws, v);
+      else
+        taken++;
+    }
+    ws->cursor = advanced >= 0 ? advanced : i;
+    if (ws->cursor >= ws->nelig)
+      ws->cursor = 0;
+    if (bv < 0)
+      continue;
+    int rc = merge_pair(ws, bv, bw);
+    if (rc != MINEX_OK)
+      return rc;
+  }
+  return MINEX_OK;
+}
+
+void contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
+  int32_t k = ws->vtot - ws->n - 1, M = ws->vtot - 1;
+  int32_t a = ws->child[2 * k], b = ws->child[2 * k + 1];
+  ws->owner[a] = ws->owner[b] = ws->owner[M];
+  ws->merge[a] = ws->merge[b] = -1;
+  ws->lookup[a] = ws->lookup[b] = -1;
+  ws->msize = ws->mstart[k];
+  elig_remove(ws, M);
+  ws->vtot--;
+  ws->nactive++;
+  *v = a;
+  *w = b;
+}

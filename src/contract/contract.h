@@ -1,0 +1,106 @@
+/* Graph contraction (SPEC §3 "Contraction", paper §3.4–3.5): same-owner
+ * pairs are merged one at a time into new vertices; union/find with merge
+ * and lookup (Fig. 2) resolves stale edge ends, so the edge lists of
+ * unmerged vertices stay untouched. The workspace is also the multilevel
+ * graph that the partition and expansion phases walk. */
+#ifndef MINEX_CONTRACT_H
+#define MINEX_CONTRACT_H
+
+#include "core/core.h"
+
+#include <gsl/gsl_rng.h>
+
+/* Vertex ids: 0..n-1 are the graph's vertices; the k-th merge creates id
+ * n+k. An id is active when it has not been merged (merge == -1) and is
+ * below vtot. */
+typedef struct contract_ws {
+  const minex_graph *g;  /* the fine graph (ids < n use its CSR)          */
+  int32_t n;             /* fine vertex count                             */
+  int32_t vtot;          /* ids in use: n + current number of merges      */
+  int32_t nactive;       /* active vertices (|V| of the current level)    */
+  double *pwgt;          /* 2n: Pwgt of every id                          */
+  double *rwgt;          /* 2n: Rwgt of every id                          */
+  int32_t *old;          /* 2n: old owner (same for all fine vertices in
+                            a merged vertex)                              */
+  int32_t *owner;        /* 2n: current owner of active ids               */
+  int32_t *merge;        /* 2n: id this one was merged into, -1 if none   */
+  int32_t *lookup;       /* 2n: cached representative (Fig. 2), -1 unset;
+                            stale when >= vtot                            */
+  int32_t *child;        /* 2n: children (v, w) of merge k at 2k, 2k+1    */
+  int64_t *mstart;       /* n: start of merge k's edge list in madj       */
+  int32_t *mlen;         /* n: its length                                 */
+  int32_t *madj;         /* edge lists of merged ids (ends may be stale)  */
+  double *mcwgt;         /* their Cwgt                                    */
+  int64_t msize, mcap;   /* used / allocated entries of madj, mcwgt       */
+  int32_t *elig;         /* active ids that may still have a same-owner
+                            neighbour, in graph order, -1 for a hole      */
+  int32_t *epos;         /* 2n: position in elig, -1 if absent            */
+  int32_t nelig;         /* slots used in elig (holes included)         */
+  int32_t nvalid;        /* slots holding an id                         */
+  int32_t cursor;        /* where the next sampling window starts       */
+  double *ctot;          /* 2n: total Cwgt of the id's edges            */
+  int32_t *bpart;        /* 2n: cached best same-owner partner, -1 none */
+  double *bratio;        /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                */
+  double *acc;           /* 2n scratch: Cwgt accumulated per id           */
+  int32_t *mark;         /* 2n scratch: stamp per id                      */
+  int32_t stamp;         /* current stamp                                 */
+  int32_t *list;         /* 2n scratch: ids accumulated under the stamp   */
+} contract_ws;
+
+/* Allocates the workspace for g with every vertex active on old[v]. */
+int contract_ws_create(contract_ws *ws, const minex_graph *g,
+                       const int32_t *old);
+void contract_ws_destroy(contract_ws *ws);
+
+/* Representative (active id) of x: Find of paper Fig. 2, iterative, with
+ * path compression through lookup. The inline part answers the common
+ * cases (x active, or its lookup current and active) without a call. */
+int32_t contract_find_slow(contract_ws *ws, int32_t x);
+static inline int32_t contract_find(contract_ws *ws, int32_t x) {
+  if (ws->merge[x] == -1)
+    return x;
+  int32_t l = ws->lookup[x];
+  if (l != -1 && l < ws->vtot && ws->merge[l] == -1)
+    return l;
+  return contract_find_slow(ws, x);
+}
+
+/* Edge list of id x (ends may be stale: resolve with contract_find). */
+static inline void contract_edges(const contract_ws *ws, int32_t x,
+                                  const int32_t **adj, const double **cwgt,
+                                  int64_t *len) {
+  if (x < ws->n) {
+    int64_t b = ws->g->xadj[x];
+    *adj = ws->g->adjncy + b;
+    *cwgt = ws->g->cwgt + b;
+    *len = ws->g->xadj[x + 1] - b;
+  } else {
+    int64_t b = ws->mstart[x - ws->n];
+    *adj = ws->madj + b;
+    *cwgt = ws->mcwgt + b;
+    *len = ws->mlen[x - ws->n];
+  }
+}
+
+/* Merges same-owner pairs until nactive <= target or no pair is left.
+ * Each step samples up to sample_size eligible vertices from a window of
+ * 2*sample_size at a cursor sweeping the eligible list, takes each one's
+ * same-owner neighbour with the largest Cwgt/(Rwgt_v + Rwgt_w), and
+ * merges the best of those pairs. */
+int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
+                 gsl_rng *rng);
+
+/* Undoes the last merge (expansion, paper §3.7): the children take the
+ * merged vertex's owner; *v and *w receive them. */
+void contract_undo(contract_ws *ws, int32_t *v, int32_t *w);
+
+/* Aggregates the edges of active id x by representative into ws->acc /
+ * ws->list (distinct representatives, first-seen order); returns the
+ * count. */
+int32_t contract_gather(contract_ws *ws, int32_t x);
+
+/* Verifies the union/find forest, the merge stack, conservation of Pwgt
+ * and Rwgt, and the eligible set; MINEX_EINTERNAL with a message. */
+int contract_check(contract_ws *ws);
+
+#endif

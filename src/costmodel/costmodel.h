@@ -1,0 +1,103 @@
+/* Cost model (SPEC §2, paper §2.3): per-processor loads of a partition and
+ * the exact Gain and dMinVar of a single move (SPEC §3), used by the
+ * partition and expansion phases and by the evaluator. */
+#ifndef MINEX_COSTMODEL_H
+#define MINEX_COSTMODEL_H
+
+#include "core/core.h"
+
+/* Weight that a moving vertex has towards the vertices owned by one
+ * processor: the caller aggregates the vertex's edges by neighbour owner. */
+typedef struct costmodel_nbr {
+  int32_t owner; /* processor owning some neighbours                   */
+  double cwgt;   /* sum of Cwgt over the edges to those neighbours      */
+} costmodel_nbr;
+
+/* A vertex of the (possibly contracted) graph about to move. All fine
+ * vertices inside a coarse vertex share one old owner (contraction only
+ * merges same-owner pairs), so one old owner describes its remapping. */
+typedef struct costmodel_vertex {
+  double pwgt;              /* Pwgt of the vertex                        */
+  double rwgt;              /* Rwgt of the vertex                        */
+  int32_t old;              /* owner in the old partition                */
+  int32_t cur;              /* current owner                             */
+  const costmodel_nbr *nbr; /* neighbour weight per owner, distinct owners */
+  int32_t nnbr;             /* entries in nbr                            */
+} costmodel_vertex;
+
+/* Per-processor totals with the running sums needed for O(deg) Gain and
+ * dMinVar. Processors 0..nprocs-1; unavailable ones keep loads but are left
+ * out of QwgtTot, MinQwgt and MinVar. */
+typedef struct costmodel_loads {
+  const minex_config *cfg; /* clusters, slowdowns, availability         */
+  double alpha;            /* latency tolerance                          */
+  minex_remap_mode mode;   /* who pays remapping                         */
+  minex_qwgt_fn fn;        /* user Qwgt function or NULL                 */
+  void *fn_ctx;            /* its context                                */
+  int32_t nprocs;          /* P                                          */
+  int32_t navail;          /* available processors                       */
+  double *wgt;             /* Wgt^p = sum Pwgt * Proc_c(p)               */
+  double *comm;            /* Comm^p                                     */
+  double *remap;           /* Remap^p as charged under mode              */
+  double *qwgt;            /* Qwgt^p                                     */
+  double qwgt_tot;         /* sum of qwgt over available processors      */
+  int32_t tsize;           /* leaves of the min tree (power of two)      */
+  double *tree;            /* min segment tree of qwgt; +inf for
+                              unavailable processors and padding        */
+  /* scratch of one move evaluation */
+  int32_t *stamp;          /* stamp[p] == cur_stamp: p is touched        */
+  int32_t cur_stamp;       /* current stamp value                        */
+  int32_t *touched;        /* touched processors, ntouched of them       */
+  int32_t ntouched;
+  double *dwgt, *dcomm, *dremap; /* deltas, indexed by processor      */
+  double *qnew;            /* Qwgt after the move, by touched index     */
+} costmodel_loads;
+
+/* Result of evaluating one move. */
+typedef struct costmodel_move {
+  int32_t to;       /* destination processor                           */
+  double gain;      /* QwgtTot after - before                          */
+  double dmin_var;  /* MinVar after - before                           */
+  double max_to;    /* Qwgt of the destination after the move          */
+} costmodel_move;
+
+/* Allocates loads for cfg and fills them from scratch for the partition
+ * part (O(V + E)); old gives the remapping. */
+int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
+                           const minex_config *cfg, const int32_t *old,
+                           const int32_t *part, const minex_options *opt);
+void costmodel_loads_destroy(costmodel_loads *ld);
+
+/* Qwgt from its three parts: alpha formula or the user function. */
+double costmodel_qwgt(const costmodel_loads *ld, double wgt, double comm,
+                      double remap);
+
+/* Smallest Qwgt over available processors and its processor (lowest id on
+ * ties); -1 when none is available. */
+int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out);
+
+/* Sets Qwgt of available processor p in the min tree. */
+void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q);
+
+/* Exact Gain and dMinVar of moving v from v->cur to q (SPEC §3), in
+ * O(nnbr + log P). Leaves the deltas in the scratch for costmodel_apply. */
+void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
+                         int32_t q, costmodel_move *out);
+
+/* Executes the move last evaluated by costmodel_eval_move. */
+void costmodel_apply(costmodel_loads *ld);
+
+/* MinVar of the current loads, from scratch (tests and checks). */
+double costmodel_min_var(const costmodel_loads *ld);
+
+/* Verifies the running sums and the min tree against the per-processor
+ * arrays; MINEX_EINTERNAL with a message on mismatch. */
+int costmodel_loads_check(const costmodel_loads *ld);
+
+/* Validates graph, config, old partition and options for the public entry
+ * point fn; MINEX_EINVAL / MINEX_EPART with a message. */
+int costmodel_check_args(const char *fn, const minex_graph *g,
+                         const minex_config *cfg, const int32_t *old,
+                         const minex_options *opt);
+
+#endif

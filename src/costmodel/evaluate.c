@@ -1,0 +1,138 @@
+/* The evaluator (SPEC §2): every metric of (graph, config, old, new) from
+ * scratch, so partitions made by other tools are scored by the same rules. */
+#include "costmodel/costmodel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Validates the common arguments of evaluate and repartition. */
+int costmodel_check_args(const char *fn, const minex_graph *g,
+                         const minex_config *cfg, const int32_t *old,
+                         const minex_options *opt) {
+  if (g == NULL)
+    return core_error(MINEX_EINVAL, "%s: graph is NULL", fn);
+  if (cfg == NULL)
+    return core_error(MINEX_EINVAL, "%s: config is NULL", fn);
+  int rc = core_check_part("old partition", g->nvtxs, old, cfg->nprocs);
+  if (rc != MINEX_OK)
+    return rc;
+  return opt ? core_check_options(opt) : MINEX_OK;
+}
+
+static void metrics_from_loads(const costmodel_loads *ld,
+                               minex_metrics *m) {
+  const minex_config *cf = ld->cfg;
+  m->max_qwgt = 0;
+  m->min_qwgt = 0;
+  m->navailable = cf->navail;
+  double mn = INFINITY, mx = -INFINITY, sum_inv = 0;
+  for (int32_t p = 0; p < cf->nprocs; p++) {
+    if (!cf->avail[p])
+      continue;
+    double q = ld->qwgt[p];
+    mx = fmax(mx, q);
+    mn = fmin(mn, q);
+    m->max_wgt = fmax(m->max_wgt, ld->wgt[p]);
+    m->max_comm = fmax(m->max_comm, ld->comm[p]);
+    m->max_remap = fmax(m->max_remap, ld->remap[p]);
+    sum_inv += 1.0 / cf->proc[cf->cluster[p]];
+  }
+  double tot = 0;
+  for (int32_t p = 0; p < cf->nprocs; p++)
+    if (cf->avail[p])
+      tot += ld->qwgt[p];
+  if (cf->navail > 0) {
+    m->max_qwgt = mx;
+    m->min_qwgt = mn;
+    for (int32_t p = 0; p < cf->nprocs; p++)
+      if (cf->avail[p])
+        m->min_var += (ld->qwgt[p] - mn) * (ld->qwgt[p] - mn);
+  }
+  m->qwgt_tot = tot;
+  m->load_imb = tot > 0 ? cf->navail * mx / tot : 0;
+  m->lower_bound = sum_inv;  /* divided into sum Pwgt by the caller */
+}
+
+int minex_evaluate(const minex_graph *g, const minex_config *cfg,
+                   const int32_t *old, const int32_t *nw,
+                   const minex_options *options, minex_metrics *m) {
+  core_error_clear();
+  int rc = costmodel_check_args("minex_evaluate", g, cfg, old, options);
+  if (rc != MINEX_OK)
+    return rc;
+  if (m == NULL)
+    return core_error(MINEX_EINVAL, "minex_evaluate: metrics is NULL");
+  if ((rc = core_check_part("new partition", g->nvtxs, nw, cfg->nprocs)))
+    return rc;
+  minex_options def;
+  if (options == NULL) {
+    minex_options_init(&def);
+    options = &def;
+  }
+  costmodel_loads ld;
+  if ((rc = costmodel_loads_create(&ld, g, cfg, old, nw, options)))
+    return rc;
+  double *vol = calloc((size_t)cfg->nprocs, sizeof(double));
+  if (vol == NULL) {
+    costmodel_loads_destroy(&ld);
+    return core_error(MINEX_ENOMEM, "minex_evaluate: out of memory");
+  }
+  memset(m, 0, sizeof *m);
+  metrics_from_loads(&ld, m);
+  double sum_pwgt = 0;
+  for (int32_t v = 0; v < g->nvtxs; v++) {
+    sum_pwgt += g->pwgt[v];
+    if (nw[v] != old[v]) {
+      m->moved++;
+      m->total_v += g->rwgt[v];
+      vol[nw[v]] += g->rwgt[v];
+      vol[old[v]] += g->rwgt[v];
+    }
+    if (!cfg->avail[nw[v]])
+      m->stranded++;
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
+      if (g->adjncy[j] > v && nw[g->adjncy[j]] != nw[v]) {
+        m->cut_edges++;
+        m->cut_weight += g->cwgt[j];
+      }
+  }
+  for (int32_t p = 0; p < cfg->nprocs; p++)
+    if (cfg->avail[p])
+      m->max_v = fmax(m->max_v, vol[p]);
+  m->lower_bound = m->lower_bound > 0 ? sum_pwgt / m->lower_bound : 0;
+  free(vol);
+  costmodel_loads_destroy(&ld);
+  return MINEX_OK;
+}
+
+int minex_evaluate_procs(const minex_graph *g, const minex_config *cfg,
+                         const int32_t *old, const int32_t *nw,
+                         const minex_options *options, double *wgt,
+                         double *comm, double *remap, double *qwgt) {
+  core_error_clear();
+  int rc = costmodel_check_args("minex_evaluate_procs", g, cfg, old, options);
+  if (rc != MINEX_OK)
+    return rc;
+  if ((rc = core_check_part("new partition", g->nvtxs, nw, cfg->nprocs)))
+    return rc;
+  minex_options def;
+  if (options == NULL) {
+    minex_options_init(&def);
+    options = &def;
+  }
+  costmodel_loads ld;
+  if ((rc = costmodel_loads_create(&ld, g, cfg, old, nw, options)))
+    return rc;
+  size_t bytes = sizeof(double) * (size_t)cfg->nprocs;
+  if (wgt)
+    memcpy(wgt, ld.wgt, bytes);
+  if (comm)
+    memcpy(comm, ld.comm, bytes);
+  if (remap)
+    memcpy(remap, ld.remap, bytes);
+  if (qwgt)
+    memcpy(qwgt, ld.qwgt, bytes);
+  costmodel_loads_destroy(&ld);
+  return MINEX_OK;
+}

@@ -1,0 +1,134 @@
+/* Gain and dMinVar of one move, exact, in O(deg v + touched * log P)
+ * (SPEC §3 "Gain", "MinVar"; paper §3.3). */
+#include "costmodel/costmodel.h"
+
+#include <math.h>
+#include <string.h>
+
+static inline void touch(costmodel_loads *ld, int32_t p) {
+  if (ld->stamp[p] != ld->cur_stamp) {
+    ld->stamp[p] = ld->cur_stamp;
+    ld->dwgt[p] = ld->dcomm[p] = ld->dremap[p] = 0;
+    ld->touched[ld->ntouched++] = p;
+  }
+}
+
+/* Smallest Qwgt among available processors not touched by the current
+ * move: a pruned descent of the min tree, O(touched * log P). */
+static void min_untouched(const costmodel_loads *ld, int32_t node,
+                          double *best) {
+  if (ld->tree[node] >= *best)
+    return;
+  if (node >= ld->tsize) {
+    if (ld->stamp[node - ld->tsize] != ld->cur_stamp)
+      *best = ld->tree[node];
+    return;
+  }
+  int32_t a = 2 * node, b = 2 * node + 1;
+  if (ld->tree[b] < ld->tree[a]) {
+    int32_t t = a;
+    a = b;
+    b = t;
+  }
+  min_untouched(ld, a, best);
+  min_untouched(ld, b, best);
+}
+
+void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
+                         int32_t q, costmodel_move *out) {
+  const minex_config *cf = ld->cfg;
+  const int32_t *cl = cf->cluster;
+  size_t C = (size_t)cf->nclusters;
+  const double *K = cf->conn;
+  if (++ld->cur_stamp == INT32_MAX) {
+    memset(ld->stamp, 0, sizeof(int32_t) * (size_t)ld->nprocs);
+    ld->cur_stamp = 1;
+  }
+  ld->ntouched = 0;
+  int32_t p = v->cur, o = v->old;
+  size_t cp = (size_t)cl[p], cq = (size_t)cl[q];
+  touch(ld, p);
+  touch(ld, q);
+  ld->dwgt[p] -= v->pwgt * cf->proc[cp];
+  ld->dwgt[q] += v->pwgt * cf->proc[cq];
+  for (int32_t i = 0; i < v->nnbr; i++) {
+    int32_t r = v->nbr[i].owner;
+    double c = v->nbr[i].cwgt;
+    size_t cr = (size_t)cl[r];
+    touch(ld, r);
+    /* edges to r's vertices: cut before unless r == p, after unless r == q;
+       both ends pay Comm (SPEC §2) */
+    if (r != p) {
+      ld->dcomm[p] -= c * K[cp * C + cr];
+      ld->dcomm[r] -= c * K[cr * C + cp];
+    }
+    if (r != q) {
+      ld->dcomm[q] += c * K[cq * C + cr];
+      ld->dcomm[r] += c * K[cr * C + cq];
+    }
+  }
+  size_t co = (size_t)cl[o];
+  double rp = p != o ? v->rwgt * K[co * C + cp] : 0;
+  double rq = q != o ? v->rwgt * K[co * C + cq] : 0;
+  if (ld->mode != MINEX_REMAP_SENDER) {
+    ld->dremap[p] -= rp;
+    ld->dremap[q] += rq;
+  }
+  if (ld->mode != MINEX_REMAP_RECEIVER) {
+    touch(ld, o);
+    ld->dremap[o] += rq - rp;
+  }
+  double gain = 0, s1_old = 0, min_t = INFINITY;
+  int32_t n_t = 0;
+  for (int32_t i = 0; i < ld->ntouched; i++) {
+    int32_t x = ld->touched[i];
+    double qn = costmodel_qwgt(ld, ld->wgt[x] + ld->dwgt[x],
+                               ld->comm[x] + ld->dcomm[x],
+                               ld->remap[x] + ld->dremap[x]);
+    ld->qnew[i] = qn;
+    if (x == q)
+      out->max_to = qn;
+    if (!cf->avail[x])
+      continue;
+    gain += qn - ld->qwgt[x];
+    s1_old += ld->qwgt[x];
+    n_t++;
+    if (qn < min_t)
+      min_t = qn;
+  }
+  /* dMinVar from the touched terms and, for the untouched processors, the
+     closed form of their shift when the minimum moves from m to m2; this
+     avoids the cancellation of S2 - 2 m S1 + P m^2 on large loads. */
+  double m = ld->tree[1], m_u = INFINITY;
+  min_untouched(ld, 1, &m_u);
+  double m2 = m_u < min_t ? m_u : min_t;
+  double dmv = 0;
+  for (int32_t i = 0; i < ld->ntouched; i++) {
+    int32_t x = ld->touched[i];
+    if (!cf->avail[x])
+      continue;
+    double a = ld->qnew[i] - m2, b = ld->qwgt[x] - m;
+    dmv += a * a - b * b;
+  }
+  int32_t n_u = ld->navail - n_t;
+  if (n_u > 0 && m != m2)
+    dmv += (m - m2) * (2.0 * (ld->qwgt_tot - s1_old) - n_u * (m + m2));
+  out->to = q;
+  out->gain = gain;
+  out->dmin_var = dmv;
+}
+
+void costmodel_apply(costmodel_loads *ld) {
+  for (int32_t i = 0; i < ld->ntouched; i++) {
+    int32_t x = ld->touched[i];
+    ld->wgt[x] += ld->dwgt[x];
+    ld->comm[x] += ld->dcomm[x];
+    ld->remap[x] += ld->dremap[x];
+    if (ld->cfg->avail[x]) {
+      ld->qwgt_tot += ld->qnew[i] - ld->qwgt[x];
+      costmodel_tree_set(ld, x, ld->qnew[i]);
+    }
+    ld->qwgt[x] = ld->qnew[i];
+  }
+  ld->ntouched = 0;
+}

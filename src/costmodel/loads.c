@@ -1,0 +1,163 @@
+/* Per-processor loads Wgt, Comm, Remap, Qwgt (SPEC §2, paper §2.3) with a
+ * min segment tree over the available processors, so that MinQwgt before
+ * and after a move is found in O(log P). */
+#include "costmodel/costmodel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double costmodel_qwgt(const costmodel_loads *ld, double wgt, double comm,
+                      double remap) {
+  if (ld->fn)
+    return ld->fn(wgt, comm, remap, ld->fn_ctx);
+  double x = comm + remap;
+  return wgt + x - ld->alpha * (wgt < x ? wgt : x);
+}
+
+void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q) {
+  int32_t i = ld->tsize + p;
+  ld->tree[i] = q;
+  for (i >>= 1; i >= 1; i >>= 1) {
+    double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
+    ld->tree[i] = a < b ? a : b;
+  }
+}
+
+int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out) {
+  double m = ld->tree[1];
+  if (min_out)
+    *min_out = m;
+  if (m == INFINITY)
+    return -1;
+  int32_t i = 1;
+  while (i < ld->tsize)
+    i = ld->tree[2 * i] <= ld->tree[2 * i + 1] ? 2 * i : 2 * i + 1;
+  return i - ld->tsize;
+}
+
+int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
+                           const minex_config *cfg, const int32_t *old,
+                           const int32_t *part, const minex_options *opt) {
+  memset(ld, 0, sizeof *ld);
+  int32_t P = cfg->nprocs;
+  ld->cfg = cfg;
+  ld->alpha = opt->alpha;
+  ld->mode = opt->remap_mode;
+  ld->fn = opt->qwgt_fn;
+  ld->fn_ctx = opt->qwgt_ctx;
+  ld->nprocs = P;
+  ld->navail = cfg->navail;
+  ld->tsize = 1;
+  while (ld->tsize < P)
+    ld->tsize *= 2;
+  size_t np = (size_t)P;
+  ld->wgt = calloc(np, sizeof(double));
+  ld->comm = calloc(np, sizeof(double));
+  ld->remap = calloc(np, sizeof(double));
+  ld->qwgt = calloc(np, sizeof(double));
+  ld->dwgt = calloc(np, sizeof(double));
+  ld->dcomm = calloc(np, sizeof(double));
+  ld->dremap = calloc(np, sizeof(double));
+  ld->qnew = calloc(np, sizeof(double));
+  ld->stamp = calloc(np, sizeof(int32_t));
+  ld->touched = calloc(np, sizeof(int32_t));
+  ld->tree = malloc(sizeof(double) * 2 * (size_t)ld->tsize);
+  if (!ld->wgt || !ld->comm || !ld->remap || !ld->qwgt || !ld->dwgt ||
+      !ld->dcomm || !ld->dremap || !ld->qnew || !ld->stamp || !ld->touched ||
+      !ld->tree) {
+    costmodel_loads_destroy(ld);
+    return core_error(MINEX_ENOMEM, "cost model: out of memory for %d "
+                      "processors", (int)P);
+  }
+  const int32_t *cl = cfg->cluster;
+  const double *conn = cfg->conn;
+  size_t C = (size_t)cfg->nclusters;
+  for (int32_t v = 0; v < g->nvtxs; v++) {
+    int32_t p = part[v], cp = cl[p];
+    ld->wgt[p] += g->pwgt[v] * cfg->proc[cp];
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
+      int32_t r = part[g->adjncy[j]];
+      if (r != p)
+        ld->comm[p] += g->cwgt[j] * conn[(size_t)cp * C + (size_t)cl[r]];
+    }
+    int32_t o = old[v];
+    if (o != p) {
+      double rc = g->rwgt[v] * conn[(size_t)cl[o] * C + (size_t)cp];
+      if (ld->mode != MINEX_REMAP_SENDER)
+        ld->remap[p] += rc;
+      if (ld->mode != MINEX_REMAP_RECEIVER)
+        ld->remap[o] += rc;
+    }
+  }
+  for (int32_t i = 0; i < 2 * ld->tsize; i++)
+    ld->tree[i] = INFINITY;
+  for (int32_t p = 0; p < P; p++) {
+    ld->qwgt[p] = costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]);
+    if (cfg->avail[p]) {
+      ld->qwgt_tot += ld->qwgt[p];
+      ld->tree[ld->tsize + p] = ld->qwgt[p];
+    }
+  }
+  for (int32_t i = ld->tsize - 1; i >= 1; i--) {
+    double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
+    ld->tree[i] = a < b ? a : b;
+  }
+  return MINEX_OK;
+}
+
+void costmodel_loads_destroy(costmodel_loads *ld) {
+  free(ld->wgt);
+  free(ld->comm);
+  free(ld->remap);
+  free(ld->qwgt);
+  free(ld->dwgt);
+  free(ld->dcomm);
+  free(ld->dremap);
+  free(ld->qnew);
+  free(ld->stamp);
+  free(ld->touched);
+  free(ld->tree);
+  memset(ld, 0, sizeof *ld);
+}
+
+double costmodel_min_var(const costmodel_loads *ld) {
+  double m = INFINITY, s = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p] && ld->qwgt[p] < m)
+      m = ld->qwgt[p];
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p])
+      s += (ld->qwgt[p] - m) * (ld->qwgt[p] - m);
+  return s;
+}
+
+int costmodel_loads_check(const costmodel_loads *ld) {
+  double tot = 0, scale = 1;
+  for (int32_t p = 0; p < ld->nprocs; p++) {
+    double q = costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]);
+    if (fabs(q - ld->qwgt[p]) > 1e-9 * fmax(1, fabs(q)))
+      return core_error(MINEX_EINTERNAL, "loads: Qwgt^%d = %g, recomputed "
+                        "%g", (int)p, ld->qwgt[p], q);
+    double leaf = ld->cfg->avail[p] ? ld->qwgt[p] : INFINITY;
+    if (ld->tree[ld->tsize + p] != leaf)
+      return core_error(MINEX_EINTERNAL, "loads: min tree leaf %d stale",
+                        (int)p);
+    if (ld->cfg->avail[p]) {
+      tot += ld->qwgt[p];
+      scale += fabs(ld->qwgt[p]);
+    }
+  }
+  for (int32_t i = 1; i < ld->tsize; i++) {
+    double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
+    if (ld->tree[i] != (a < b ? a : b))
+      return core_error(MINEX_EINTERNAL, "loads: min tree node %d is not "
+                        "the min of its children", (int)i);
+  }
+  if (fabs(tot - ld->qwgt_tot) > 1e-9 * scale)
+    return core_error(MINEX_EINTERNAL, "loads: QwgtTot %g, recomputed %g",
+                      ld->qwgt_tot, tot);
+  return MINEX_OK;
+}
+

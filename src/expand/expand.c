@@ -1,0 +1,42 @@
+/* Expansion with re-testing of restored vertices (paper §3.7). */
+#include "expand/expand.h"
+
+#include <stdlib.h>
+
+int expand_run(partition_ctx *pc, int32_t budget) {
+  contract_ws *ws = pc->ws;
+  /* a small FIFO of ids to test; ids already queued are skipped */
+  int32_t qcap = budget + 2;
+  int32_t *queue = malloc(sizeof(int32_t) * (size_t)qcap);
+  if (queue == NULL)
+    return core_error(MINEX_ENOMEM, "expansion: out of memory");
+  while (ws->vtot > ws->n) {
+    int32_t v, w;
+    /* children of an interior vertex are interior: their neighbours are
+       the merged vertex's neighbours and each other */
+    unsigned char inherit = pc->interior[ws->vtot - 1];
+    contract_undo(ws, &v, &w);
+    pc->interior[v] = pc->interior[w] = inherit;
+    int32_t qn = 0, head = 0;
+    queue[qn++] = v;
+    queue[qn++] = w;
+    while (head < qn) {
+      int32_t x = queue[head++];
+      partition_choice ch;
+      if (!partition_best_move(pc, x, &ch))
+        continue;
+      partition_execute(pc, x, ch.move.to);
+      /* the neighbours of a moved vertex are border vertices now */
+      int32_t cnt = contract_gather(ws, x);
+      for (int32_t i = 0; i < cnt && qn < qcap; i++) {
+        int32_t r = ws->list[i], seen = 0;
+        for (int32_t k = 0; k < qn && !seen; k++)
+          seen = queue[k] == r;
+        if (!seen)
+          queue[qn++] = r;
+      }
+    }
+  }
+  free(queue);
+  return MINEX_OK;
+}

@@ -1,0 +1,13 @@
+/* Graph expansion (SPEC §3 "Expansion", paper §3.7): undo the merges in
+ * reverse stack order and re-test each restored vertex with the partition
+ * rule; after a move, its border neighbours are tested too. */
+#ifndef MINEX_EXPAND_H
+#define MINEX_EXPAND_H
+
+#include "partition/partition.h"
+
+/* Expands ws back to the fine graph. Each restored pair may trigger at
+ * most budget further tests of neighbours. */
+int expand_run(partition_ctx *pc, int32_t budget);
+
+#endif

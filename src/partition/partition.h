@@ -1,0 +1,85 @@
+/* Partitioning the contracted graph (SPEC §3 "Partition", paper §3.3, §3.6):
+ * the Gain / MinVar / ThroTTle rule, the move heap, and the single-vertex
+ * test that expansion reuses. */
+#ifndef MINEX_PARTITION_H
+#define MINEX_PARTITION_H
+
+#include "contract/contract.h"
+#include "costmodel/costmodel.h"
+
+/* Min-heap of vertices keyed by their best move's Gain (paper §3.4 "Heap"),
+ * with a handle per vertex id so entries are updated or removed without
+ * search. Forced moves (off unavailable processors) come first. */
+typedef struct partition_heap {
+  int32_t *id;     /* heap slots: vertex id                            */
+  double *key;     /* heap slots: Gain of the vertex's best move       */
+  char *forced;    /* heap slots: 1 for a forced move                  */
+  int32_t *pos;    /* per vertex id: slot, or -1 when absent           */
+  int32_t size;    /* entries in the heap                              */
+  int32_t cap;     /* slots allocated (= ids covered by pos)           */
+} partition_heap;
+
+int partition_heap_create(partition_heap *h, int32_t nids);
+void partition_heap_destroy(partition_heap *h);
+/* Inserts id or updates its key (decrease or increase). */
+void partition_heap_set(partition_heap *h, int32_t id, double key,
+                        int forced);
+void partition_heap_remove(partition_heap *h, int32_t id);
+/* Removes and returns the smallest entry's id; -1 when empty. */
+int32_t partition_heap_pop(partition_heap *h);
+/* 1 when entry (key, forced) would come before the top (or heap empty). */
+int partition_heap_precedes_top(const partition_heap *h, double key,
+                                int forced);
+/* Verifies heap order and handles; MINEX_EINTERNAL on a violation. */
+int partition_heap_check(const partition_heap *h);
+
+/* The state shared by the partition and expansion phases. */
+typedef struct partition_ctx {
+  contract_ws *ws;        /* the multilevel graph                       */
+  costmodel_loads *ld;    /* per-processor loads                        */
+  const minex_config *cfg;
+  double throttle;        /* ThroTTle, normalised units                 */
+  double qbar;            /* mean load at the start of the call         */
+  double dmv_tol;         /* dMinVar must be below -dmv_tol             */
+  int global;             /* least-loaded processor as a candidate      */
+  costmodel_nbr *nbr;     /* P scratch: neighbour weight per owner      */
+  int32_t *nbr_at;        /* P scratch: index of an owner in nbr        */
+  int32_t *nbr_stamp;     /* P scratch: stamp per owner                 */
+  int32_t stamp;
+  int32_t *cand;          /* P+1 scratch: candidate processors          */
+  int32_t *nb_ids;        /* 2n scratch: neighbour ids of a moved vertex */
+  unsigned char *interior; /* 2n: 1 = every neighbour of the id has its
+                              owner (set from a fresh gather, cleared when
+                              the id or a neighbour moves, inherited by the
+                              children of an expanded vertex)            */
+  partition_heap heap;
+  int64_t moves;          /* moves executed                             */
+  int64_t forced_moves;   /* of which forced                            */
+} partition_ctx;
+
+/* A vertex's chosen move. */
+typedef struct partition_choice {
+  costmodel_move move;    /* destination, Gain, dMinVar                 */
+  int forced;             /* 1: the vertex sits on an unavailable proc  */
+} partition_choice;
+
+int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
+                         costmodel_loads *ld, const minex_options *opt);
+void partition_ctx_destroy(partition_ctx *pc);
+
+/* Best admissible move of active id x (SPEC §3): among the candidates
+ * (neighbours' owners, plus the least-loaded processor when x's owner is
+ * above the mean load) the smallest Gain with dMinVar < 0 and
+ * Gain * qbar < ThroTTle * |dMinVar|. A vertex on an unavailable processor
+ * always gets a move (forced). Returns 1 when there is one. */
+int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch);
+
+/* Moves active id x to processor q and updates the loads. */
+void partition_execute(partition_ctx *pc, int32_t x, int32_t q);
+
+/* Heap-driven partitioning of the current (contracted) level: up to
+ * max_passes passes, each inserting every admissible move and executing
+ * them in heap order with neighbour updates. */
+int partition_run(partition_ctx *pc, int32_t max_passes);
+
+#endif

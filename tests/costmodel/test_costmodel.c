@@ -1,0 +1,259 @@
+/* Tests of src/costmodel: the evaluator against a brute-force recomputation
+ * written from SPEC §2, and Gain / dMinVar against from-scratch
+ * differences (SPEC §3), under every alpha and remap charging mode. */
+#include "costmodel/costmodel.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double alphas[] = {0.0, 0.3, 1.0};
+static const minex_remap_mode modes[] = {MINEX_REMAP_RECEIVER,
+                                         MINEX_REMAP_SENDER, MINEX_REMAP_BOTH};
+
+static void assert_metrics_close(const minex_metrics *a,
+                                 const minex_metrics *b) {
+  ck_assert_msg(test_close(a->max_qwgt, b->max_qwgt, 1e-9), "max %g vs %g",
+                a->max_qwgt, b->max_qwgt);
+  ck_assert(test_close(a->min_qwgt, b->min_qwgt, 1e-9));
+  ck_assert(test_close(a->qwgt_tot, b->qwgt_tot, 1e-9));
+  ck_assert(test_close(a->load_imb, b->load_imb, 1e-9));
+  ck_assert(test_close(a->min_var, b->min_var, 1e-7));
+  ck_assert(test_close(a->lower_bound, b->lower_bound, 1e-9));
+  ck_assert(test_close(a->max_wgt, b->max_wgt, 1e-9));
+  ck_assert(test_close(a->max_comm, b->max_comm, 1e-9));
+  ck_assert(test_close(a->max_remap, b->max_remap, 1e-9));
+  ck_assert_int_eq(a->cut_edges, b->cut_edges);
+  ck_assert(test_close(a->cut_weight, b->cut_weight, 1e-9));
+  ck_assert_int_eq(a->moved, b->moved);
+  ck_assert(test_close(a->total_v, b->total_v, 1e-9));
+  ck_assert(test_close(a->max_v, b->max_v, 1e-9));
+  ck_assert_int_eq(a->stranded, b->stranded);
+  ck_assert_int_eq(a->navailable, b->navailable);
+}
+
+START_TEST(evaluate_equals_bruteforce_on_random_inputs) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 17);
+  for (int trial = 0; trial < 40; trial++) {
+    int32_t n = 1 + (int32_t)gsl_rng_uniform_int(rng, 120);
+    minex_graph *g = test_random_graph(rng, n, 5.0, trial % 2);
+    minex_config *cf = test_random_config(rng, 4, 4);
+    int32_t P = minex_config_nprocs(cf);
+    if (P > 1 && trial % 3 == 0)
+      minex_config_set_available(cf, 0, 0);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *nw = malloc(sizeof *nw * (size_t)n);
+    for (int32_t v = 0; v < n; v++) {
+      old[v] = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+      nw[v] = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+    }
+    for (int a = 0; a < 3; a++)
+      for (int mo = 0; mo < 3; mo++) {
+        minex_options opt;
+        minex_options_init(&opt);
+        opt.alpha = alphas[a];
+        opt.remap_mode = modes[mo];
+        minex_metrics got, want;
+        ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &opt, &got), MINEX_OK);
+        test_brute_metrics(g, cf, old, nw, alphas[a], modes[mo], &want, NULL);
+        assert_metrics_close(&got, &want);
+      }
+    free(old);
+    free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(evaluate_procs_matches_bruteforce_per_processor) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 5);
+  minex_graph *g = test_random_graph(rng, 60, 4.0, 1);
+  minex_config *cf = test_random_config(rng, 3, 4);
+  int32_t P = minex_config_nprocs(cf);
+  int32_t old[60], nw[60];
+  test_random_part(rng, cf, 60, old);
+  test_random_part(rng, cf, 60, nw);
+  double *q = malloc(sizeof *q * (size_t)P), *qb = malloc(sizeof *qb * (size_t)P);
+  minex_metrics m;
+  ck_assert_int_eq(minex_evaluate_procs(g, cf, old, nw, NULL, NULL, NULL,
+                                        NULL, q), MINEX_OK);
+  test_brute_metrics(g, cf, old, nw, 0.0, MINEX_REMAP_RECEIVER, &m, qb);
+  for (int32_t p = 0; p < P; p++)
+    ck_assert(test_close(q[p], qb[p], 1e-12));
+  free(q);
+  free(qb);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(evaluate_rejects_bad_arguments) {
+  minex_graph *g = test_grid_graph(3, 1, 1);
+  minex_config *cf = NULL;
+  minex_config_create_uniform(2, &cf);
+  int32_t old[3] = {0, 1, 1}, bad[3] = {0, 2, 1};
+  minex_metrics m;
+  ck_assert_int_eq(minex_evaluate(g, cf, old, bad, NULL, &m), MINEX_EPART);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "vertex 1"));
+  ck_assert_int_eq(minex_evaluate(NULL, cf, old, old, NULL, &m), MINEX_EINVAL);
+  ck_assert_int_eq(minex_evaluate(g, cf, old, old, NULL, NULL), MINEX_EINVAL);
+  minex_options opt;
+  minex_options_init(&opt);
+  opt.alpha = 1.5;
+  ck_assert_int_eq(minex_evaluate(g, cf, old, old, &opt, &m), MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "alpha"));
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+}
+END_TEST
+
+/* Aggregates v's fine edges by owner, as the partition phase does. */
+static int32_t owners_of(const minex_graph *g, const int32_t *part, int32_t v,
+                         costmodel_nbr *nbr) {
+  int32_t nn = 0;
+  const int64_t *xadj = minex_graph_xadj(g);
+  for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+    int32_t o = part[minex_graph_adjncy(g)[j]], k = 0;
+    while (k < nn && nbr[k].owner != o)
+      k++;
+    if (k == nn)
+      nbr[nn++] = (costmodel_nbr){o, 0};
+    nbr[k].cwgt += minex_graph_cwgt(g)[j];
+  }
+  return nn;
+}
+
+static double user_qwgt(double w, double c, double r, void *ctx) {
+  (void)ctx;
+  return fmax(w, 0.5 * c) + r * r * 0.01;
+}
+
+START_TEST(gain_equals_recomputed_qwgttot_difference) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 99);
+  for (int trial = 0; trial < 24; trial++) {
+    int32_t n = 2 + (int32_t)gsl_rng_uniform_int(rng, 80);
+    minex_graph *g = test_random_graph(rng, n, 6.0, 0);
+    minex_config *cf = test_random_config(rng, 3, 5);
+    int32_t P = minex_config_nprocs(cf);
+    if (P > 2 && trial % 4 == 1)
+      minex_config_set_available(cf, P - 1, 0);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *cur = malloc(sizeof *cur * (size_t)n);
+    costmodel_nbr *nbr = malloc(sizeof *nbr * (size_t)P);
+    for (int32_t v = 0; v < n; v++) {
+      old[v] = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+      cur[v] = gsl_rng_uniform(rng) < 0.5
+                   ? old[v]
+                   : (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+    }
+    for (int variant = 0; variant < 10; variant++) {
+      minex_options opt;
+      minex_options_init(&opt);
+      if (variant < 9) {
+        opt.alpha = alphas[variant / 3];
+        opt.remap_mode = modes[variant % 3];
+      } else {
+        opt.qwgt_fn = user_qwgt;
+      }
+      costmodel_loads ld;
+      ck_assert_int_eq(costmodel_loads_create(&ld, g, cf, old, cur, &opt),
+                       MINEX_OK);
+      for (int k = 0; k < 15; k++) {
+        int32_t v = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)n);
+        int32_t q = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+        if (q == cur[v])
+          continue;
+        costmodel_nbr nb[256];
+        costmodel_nbr *use = minex_graph_xadj(g)[v + 1] -
+                                         minex_graph_xadj(g)[v] <= 256
+                                 ? nb
+                                 : nbr;
+        int32_t nn = owners_of(g, cur, v, use);
+        costmodel_vertex cv = {minex_graph_pwgt(g)[v], minex_graph_rwgt(g)[v],
+                               old[v], cur[v], use, nn};
+        costmodel_move mv;
+        costmodel_eval_move(&ld, &cv, q, &mv);
+        minex_metrics before, after;
+        double *qb = malloc(sizeof *qb * (size_t)P);
+        minex_evaluate(g, cf, old, cur, &opt, &before);
+        int32_t keep = cur[v];
+        cur[v] = q;
+        minex_evaluate_procs(g, cf, old, cur, &opt, NULL, NULL, NULL, qb);
+        minex_evaluate(g, cf, old, cur, &opt, &after);
+        ck_assert_msg(test_close(mv.gain, after.qwgt_tot - before.qwgt_tot,
+                                 1e-9),
+                      "variant %d: gain %g, recomputed %g", variant, mv.gain,
+                      after.qwgt_tot - before.qwgt_tot);
+        ck_assert_msg(test_close(mv.dmin_var, after.min_var - before.min_var,
+                                 1e-8),
+                      "variant %d: dMinVar %g, recomputed %g", variant,
+                      mv.dmin_var, after.min_var - before.min_var);
+        ck_assert(test_close(mv.max_to, qb[q], 1e-9));
+        free(qb);
+        if (gsl_rng_uniform(rng) < 0.5) {
+          costmodel_apply(&ld);
+          ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_OK);
+          ck_assert(test_close(ld.qwgt_tot, after.qwgt_tot, 1e-9));
+          ck_assert(test_close(costmodel_min_var(&ld), after.min_var, 1e-8));
+        } else {
+          cur[v] = keep;
+        }
+      }
+      costmodel_loads_destroy(&ld);
+    }
+    free(old);
+    free(cur);
+    free(nbr);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(argmin_finds_least_loaded_available_processor) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 3);
+  minex_graph *g = test_random_graph(rng, 50, 4.0, 1);
+  int32_t np[] = {5};
+  minex_config *cf = NULL;
+  minex_config_create(1, np, NULL, NULL, &cf);
+  minex_config_set_available(cf, 4, 0);
+  int32_t part[50];
+  for (int32_t v = 0; v < 50; v++)
+    part[v] = v % 4 == 0 ? 0 : (v % 4 == 1 ? 1 : 2); /* 3 and 4 empty */
+  minex_options opt;
+  minex_options_init(&opt);
+  costmodel_loads ld;
+  ck_assert_int_eq(costmodel_loads_create(&ld, g, cf, part, part, &opt),
+                   MINEX_OK);
+  double m;
+  ck_assert_int_eq(costmodel_argmin(&ld, &m), 3);
+  ck_assert(m == 0.0);
+  ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_OK);
+  costmodel_loads_destroy(&ld);
+  minex_config_destroy(cf);
+  minex_graph_destroy(g);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("costmodel");
+  TCase *tc = tcase_create("costmodel");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, evaluate_equals_bruteforce_on_random_inputs);
+  tcase_add_test(tc, evaluate_procs_matches_bruteforce_per_processor);
+  tcase_add_test(tc, evaluate_rejects_bad_arguments);
+  tcase_add_test(tc, gain_equals_recomputed_qwgttot_difference);
+  tcase_add_test(tc, argmin_finds_least_loaded_available_processor);
+  suite_add_tcase(s, tc);
+  return test_run_suite(s);
+}

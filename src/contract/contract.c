@@ -15,17 +15,12 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->vtot = n;
   ws->nactive = n;
   ws->pwgt = malloc(sizeof(double) * n2);
-  ws->rwgt = malloc(sizeof(double) * n2);
-  ws->acc = malloc(sizeof(double) * n2);
+  ws->nd = malloc(sizeof(contract_node) * n2);
   ws->old = malloc(sizeof(int32_t) * n2);
-  ws->owner = malloc(sizeof(int32_t) * n2);
-  ws->merge = malloc(sizeof(int32_t) * n2);
-  ws->lookup = malloc(sizeof(int32_t) * n2);
   ws->child = malloc(sizeof(int32_t) * n2);
   ws->epos = malloc(sizeof(int32_t) * n2);
   ws->elig = malloc(sizeof(int32_t) * n2);
   ws->list = malloc(sizeof(int32_t) * n2);
-  ws->mark = calloc(n2, sizeof(int32_t));
   ws->bpart = malloc(sizeof(int32_t) * n2);
   ws->bratio = malloc(sizeof(double) * n2);
   ws->ctot = malloc(sizeof(double) * n2);
@@ -34,16 +29,14 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->mcap = g->xadj[n] > 1024 ? g->xadj[n] : 1024;
   ws->madj = malloc(sizeof(int32_t) * (size_t)ws->mcap);
   ws->mcwgt = malloc(sizeof(double) * (size_t)ws->mcap);
-  if (!ws->pwgt || !ws->rwgt || !ws->acc || !ws->old || !ws->owner ||
-      !ws->merge || !ws->lookup || !ws->child || !ws->epos || !ws->elig ||
-      !ws->list || !ws->mark || !ws->bpart || !ws->bratio || !ws->ctot || !ws->mstart || !ws->mlen || !ws->madj ||
+  if (!ws->pwgt || !ws->nd || !ws->old || !ws->child || !ws->epos ||
+      !ws->elig || !ws->list || !ws->bpart || !ws->bratio || !ws->ctot || !ws->mstart || !ws->mlen || !ws->madj ||
       !ws->mcwgt) {
     contract_ws_destroy(ws);
     return core_error(MINEX_ENOMEM, "contraction: out of memory for %d "
                       "vertices", (int)n);
   }
   memcpy(ws->pwgt, g->pwgt, sizeof(double) * (size_t)n);
-  memcpy(ws->rwgt, g->rwgt, sizeof(double) * (size_t)n);
   for (int32_t v = 0; v < n; v++) {
     double c = 0;
     for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
@@ -51,9 +44,13 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
     ws->ctot[v] = c;
   }
   memcpy(ws->old, old, sizeof(int32_t) * (size_t)n);
-  memcpy(ws->owner, old, sizeof(int32_t) * (size_t)n);
   for (size_t x = 0; x < n2; x++) {
-    ws->merge[x] = ws->lookup[x] = ws->epos[x] = ws->bpart[x] = -1;
+    ws->nd[x] = (contract_node){-1, -1, -1, 0, 0, 0};
+    ws->epos[x] = ws->bpart[x] = -1;
+  }
+  for (int32_t v = 0; v < n; v++) {
+    ws->nd[v].owner = old[v];
+    ws->nd[v].rwgt = g->rwgt[v];
   }
   /* every vertex with a same-owner neighbour starts eligible */
   for (int32_t v = 0; v < n; v++)
@@ -69,17 +66,12 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
 
 void contract_ws_destroy(contract_ws *ws) {
   free(ws->pwgt);
-  free(ws->rwgt);
-  free(ws->acc);
+  free(ws->nd);
   free(ws->old);
-  free(ws->owner);
-  free(ws->merge);
-  free(ws->lookup);
   free(ws->child);
   free(ws->epos);
   free(ws->elig);
   free(ws->list);
-  free(ws->mark);
   free(ws->bpart);
   free(ws->bratio);
   free(ws->ctot);
@@ -150,7 +142,8 @@ static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
   int32_t k = ws->vtot - ws->n, M = ws->vtot;
   /* gather both lists by representative, dropping the v-w edges */
   if (++ws->stamp == INT32_MAX) {
-    memset(ws->mark, 0, sizeof(int32_t) * 2 * (size_t)ws->n);
+    for (int32_t x = 0; x < 2 * ws->n; x++)
+      ws->nd[x].mark = 0;
     ws->stamp = 1;
   }
   int32_t cnt = 0;
@@ -165,24 +158,24 @@ static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
         inner += cw[j];
         continue;
       }
-      if (ws->mark[r] != ws->stamp) {
-        ws->mark[r] = ws->stamp;
-        ws->acc[r] = 0;
+      if (ws->nd[r].mark != ws->stamp) {
+        ws->nd[r].mark = ws->stamp;
+        ws->nd[r].acc = 0;
         ws->list[cnt++] = r;
       }
-      ws->acc[r] += cw[j];
+      ws->nd[r].acc += cw[j];
     }
   }
   /* M's list, and M's best partner while the weights are at hand */
   int64_t b = ws->msize;
   int32_t best_r = -1;
-  double best = -1, rw = ws->rwgt[v] + ws->rwgt[w];
+  double best = -1, rw = ws->nd[v].rwgt + ws->nd[w].rwgt;
   for (int32_t i = 0; i < cnt; i++) {
     int32_t r = ws->list[i];
     ws->madj[b + i] = r;
-    ws->mcwgt[b + i] = ws->acc[r];
-    if (ws->owner[r] == ws->owner[v]) {
-      double ratio = pair_ratio(ws->acc[r], rw + ws->rwgt[r]);
+    ws->mcwgt[b + i] = ws->nd[r].acc;
+    if (ws->nd[r].owner == ws->nd[v].owner) {
+      double ratio = pair_ratio(ws->nd[r].acc, rw + ws->nd[r].rwgt);
       if (ratio > best) {
         best = ratio;
         best_r = r;
@@ -194,15 +187,15 @@ static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
   ws->mlen[k] = cnt;
   ws->msize = b + cnt;
   ws->pwgt[M] = ws->pwgt[v] + ws->pwgt[w];
-  ws->rwgt[M] = ws->rwgt[v] + ws->rwgt[w];
+  ws->nd[M].rwgt = ws->nd[v].rwgt + ws->nd[w].rwgt;
   ws->ctot[M] = ws->ctot[v] + ws->ctot[w] - inner;
   ws->old[M] = ws->old[v];
-  ws->owner[M] = ws->owner[v];
-  ws->merge[M] = ws->lookup[M] = -1;
+  ws->nd[M].owner = ws->nd[v].owner;
+  ws->nd[M].merge = ws->nd[M].lookup = -1;
   ws->bpart[M] = best_r;
   ws->bratio[M] = best;
-  ws->merge[v] = ws->merge[w] = M;
-  ws->lookup[v] = ws->lookup[w] = M;
+  ws->nd[v].merge = ws->nd[w].merge = M;
+  ws->nd[v].lookup = ws->nd[w].lookup = M;
   ws->child[2 * k] = v;
   ws->child[2 * k + 1] = w;
   ws->vtot++;
@@ -225,15 +218,15 @@ static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
  * once. */
 static int32_t best_partner(contract_ws *ws, int32_t v) {
   int32_t c = ws->bpart[v];
-  if (c >= 0 && ws->merge[c] == -1)
+  if (c >= 0 && ws->nd[c].merge == -1)
     return c;
   int32_t cnt = contract_gather(ws, v), best_r = -1;
   double best = -1;
   for (int32_t k = 0; k < cnt; k++) {
     int32_t r = ws->list[k];
-    if (ws->owner[r] != ws->owner[v])
+    if (ws->nd[r].owner != ws->nd[v].owner)
       continue;
-    double ratio = pair_ratio(ws->acc[r], ws->rwgt[v] + ws->rwgt[r]);
+    double ratio = pair_ratio(ws->nd[r].acc, ws->nd[v].rwgt + ws->nd[r].rwgt);
     if (ratio > best) {
       best = ratio;
       best_r = r;
@@ -300,9 +293,9 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
 void contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
   int32_t k = ws->vtot - ws->n - 1, M = ws->vtot - 1;
   int32_t a = ws->child[2 * k], b = ws->child[2 * k + 1];
-  ws->owner[a] = ws->owner[b] = ws->owner[M];
-  ws->merge[a] = ws->merge[b] = -1;
-  ws->lookup[a] = ws->lookup[b] = -1;
+  ws->nd[a].owner = ws->nd[b].owner = ws->nd[M].owner;
+  ws->nd[a].merge = ws->nd[b].merge = -1;
+  ws->nd[a].lookup = ws->nd[b].lookup = -1;
   ws->msize = ws->mstart[k];
   elig_remove(ws, M);
   ws->vtot--;

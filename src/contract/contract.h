@@ -13,19 +13,27 @@
 /* Vertex ids: 0..n-1 are the graph's vertices; the k-th merge creates id
  * n+k. An id is active when it has not been merged (merge == -1) and is
  * below vtot. */
+/* What the inner loops read of an id, in one 32-byte record: a neighbour
+ * costs one cache line instead of one per array. */
+typedef struct contract_node {
+  int32_t merge;   /* id this one was merged into, -1 if none           */
+  int32_t lookup;  /* cached representative (Fig. 2), -1 unset; stale
+                      when >= vtot                                      */
+  int32_t owner;   /* current owner (of active ids)                     */
+  int32_t mark;    /* scratch stamp of contract_gather                  */
+  double acc;      /* scratch: Cwgt accumulated by contract_gather      */
+  double rwgt;     /* Rwgt of the id                                    */
+} contract_node;
+
 typedef struct contract_ws {
   const minex_graph *g;  /* the fine graph (ids < n use its CSR)          */
   int32_t n;             /* fine vertex count                             */
   int32_t vtot;          /* ids in use: n + current number of merges      */
   int32_t nactive;       /* active vertices (|V| of the current level)    */
   double *pwgt;          /* 2n: Pwgt of every id                          */
-  double *rwgt;          /* 2n: Rwgt of every id                          */
   int32_t *old;          /* 2n: old owner (same for all fine vertices in
                             a merged vertex)                              */
-  int32_t *owner;        /* 2n: current owner of active ids               */
-  int32_t *merge;        /* 2n: id this one was merged into, -1 if none   */
-  int32_t *lookup;       /* 2n: cached representative (Fig. 2), -1 unset;
-                            stale when >= vtot                            */
+  contract_node *nd;     /* 2n: merge, lookup, owner, scratch, Rwgt       */
   int32_t *child;        /* 2n: children (v, w) of merge k at 2k, 2k+1    */
   int64_t *mstart;       /* n: start of merge k's edge list in madj       */
   int32_t *mlen;         /* n: its length                                 */
@@ -41,8 +49,6 @@ typedef struct contract_ws {
   double *ctot;          /* 2n: total Cwgt of the id's edges            */
   int32_t *bpart;        /* 2n: cached best same-owner partner, -1 none */
   double *bratio;        /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                */
-  double *acc;           /* 2n scratch: Cwgt accumulated per id           */
-  int32_t *mark;         /* 2n scratch: stamp per id                      */
   int32_t stamp;         /* current stamp                                 */
   int32_t *list;         /* 2n scratch: ids accumulated under the stamp   */
 } contract_ws;
@@ -57,10 +63,10 @@ void contract_ws_destroy(contract_ws *ws);
  * cases (x active, or its lookup current and active) without a call. */
 int32_t contract_find_slow(contract_ws *ws, int32_t x);
 static inline int32_t contract_find(contract_ws *ws, int32_t x) {
-  if (ws->merge[x] == -1)
+  if (ws->nd[x].merge == -1)
     return x;
-  int32_t l = ws->lookup[x];
-  if (l != -1 && l < ws->vtot && ws->merge[l] == -1)
+  int32_t l = ws->nd[x].lookup;
+  if (l != -1 && l < ws->vtot && ws->nd[l].merge == -1)
     return l;
   return contract_find_slow(ws, x);
 }
@@ -94,8 +100,8 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
  * merged vertex's owner; *v and *w receive them. */
 void contract_undo(contract_ws *ws, int32_t *v, int32_t *w);
 
-/* Aggregates the edges of active id x by representative into ws->acc /
- * ws->list (distinct representatives, first-seen order); returns the
+/* Aggregates the edges of active id x by representative into ws->nd[].acc
+ * and ws->list (distinct representatives, first-seen order); returns the
  * count. */
 int32_t contract_gather(contract_ws *ws, int32_t x);
 

@@ -10,18 +10,18 @@
  * point every id on the path straight at the representative. Iterative so
  * long merge chains cannot overflow the stack. */
 int32_t contract_find_slow(contract_ws *ws, int32_t x) {
-  int32_t *merge = ws->merge, *lookup = ws->lookup;
-  if (merge[x] == -1)
+  contract_node *nd = ws->nd;
+  if (nd[x].merge == -1)
     return x;
   int32_t r = x;
-  while (merge[r] != -1) {
-    int32_t l = lookup[r];
-    r = (l != -1 && l < ws->vtot) ? l : merge[r];
+  while (nd[r].merge != -1) {
+    int32_t l = nd[r].lookup;
+    r = (l != -1 && l < ws->vtot) ? l : nd[r].merge;
   }
-  while (merge[x] != -1) {
-    int32_t l = lookup[x];
-    int32_t next = (l != -1 && l < ws->vtot) ? l : merge[x];
-    lookup[x] = r;
+  while (nd[x].merge != -1) {
+    int32_t l = nd[x].lookup;
+    int32_t next = (l != -1 && l < ws->vtot) ? l : nd[x].merge;
+    nd[x].lookup = r;
     x = next;
   }
   return r;
@@ -29,7 +29,8 @@ int32_t contract_find_slow(contract_ws *ws, int32_t x) {
 
 static inline void next_stamp(contract_ws *ws) {
   if (++ws->stamp == INT32_MAX) {
-    memset(ws->mark, 0, sizeof(int32_t) * 2 * (size_t)ws->n);
+    for (int32_t x = 0; x < 2 * ws->n; x++)
+      ws->nd[x].mark = 0;
     ws->stamp = 1;
   }
 }
@@ -45,12 +46,12 @@ int32_t contract_gather(contract_ws *ws, int32_t x) {
     int32_t r = contract_find(ws, adj[j]);
     if (r == x)
       continue;
-    if (ws->mark[r] != ws->stamp) {
-      ws->mark[r] = ws->stamp;
-      ws->acc[r] = 0;
+    if (ws->nd[r].mark != ws->stamp) {
+      ws->nd[r].mark = ws->stamp;
+      ws->nd[r].acc = 0;
       ws->list[cnt++] = r;
     }
-    ws->acc[r] += cw[j];
+    ws->nd[r].acc += cw[j];
   }
   return cnt;
 }
@@ -69,11 +70,11 @@ int contract_check(contract_ws *ws) {
     if (v < 0 || w < 0 || v >= M || w >= M || v == w)
       return core_error(MINEX_EINTERNAL, "contract: merge %d has children "
                         "%d, %d", (int)M, (int)v, (int)w);
-    if (ws->merge[v] != M || ws->merge[w] != M)
+    if (ws->nd[v].merge != M || ws->nd[w].merge != M)
       return core_error(MINEX_EINTERNAL, "contract: children of %d do not "
                         "point at it", (int)M);
     if (!close_enough(ws->pwgt[M], ws->pwgt[v] + ws->pwgt[w]) ||
-        !close_enough(ws->rwgt[M], ws->rwgt[v] + ws->rwgt[w]))
+        !close_enough(ws->nd[M].rwgt, ws->nd[v].rwgt + ws->nd[w].rwgt))
       return core_error(MINEX_EINTERNAL, "contract: weights of %d are not "
                         "the sum of its children's", (int)M);
     if (ws->old[M] != ws->old[v] || ws->old[M] != ws->old[w])
@@ -83,15 +84,15 @@ int contract_check(contract_ws *ws) {
   }
   double pw = 0, rw = 0, fpw = 0, frw = 0;
   for (int32_t x = 0; x < ws->vtot; x++) {
-    if (ws->merge[x] != -1) {
-      if (ws->merge[x] <= x || ws->merge[x] >= ws->vtot)
+    if (ws->nd[x].merge != -1) {
+      if (ws->nd[x].merge <= x || ws->nd[x].merge >= ws->vtot)
         return core_error(MINEX_EINTERNAL, "contract: merge[%d] = %d",
-                          (int)x, (int)ws->merge[x]);
+                          (int)x, (int)ws->nd[x].merge);
       continue;
     }
     active++;
     pw += ws->pwgt[x];
-    rw += ws->rwgt[x];
+    rw += ws->nd[x].rwgt;
   }
   for (int32_t v = 0; v < n; v++) {
     fpw += ws->g->pwgt[v];
@@ -109,7 +110,7 @@ int contract_check(contract_ws *ws) {
     if (x < 0)
       continue;
     valid++;
-    if (ws->epos[x] != i || x >= ws->vtot || ws->merge[x] != -1)
+    if (ws->epos[x] != i || x >= ws->vtot || ws->nd[x].merge != -1)
       return core_error(MINEX_EINTERNAL, "contract: eligible entry %d (id "
                         "%d) is stale", (int)i, (int)x);
   }
@@ -144,7 +145,7 @@ int contract_check(contract_ws *ws) {
   int rc = MINEX_OK;
   const minex_graph *g = ws->g;
   for (int32_t x = 0; x < ws->vtot && rc == MINEX_OK; x++) {
-    if (ws->merge[x] != -1)
+    if (ws->nd[x].merge != -1)
       continue;
     int32_t nfine = 0;
     for (int64_t i = mstart[x]; i < mstart[x + 1]; i++) {
@@ -164,9 +165,9 @@ int contract_check(contract_ws *ws) {
     int32_t cnt = contract_gather(ws, x);
     for (int32_t i = 0; i < cnt && rc == MINEX_OK; i++) {
       int32_t r = ws->list[i];
-      if (seen[r] != x || !close_enough(fine[r], ws->acc[r]))
+      if (seen[r] != x || !close_enough(fine[r], ws->nd[r].acc))
         rc = core_error(MINEX_EINTERNAL, "contract: edge %d-%d has Cwgt %g, "
-                        "fine graph says %g", (int)x, (int)r, ws->acc[r],
+                        "fine graph says %g", (int)x, (int)r, ws->nd[r].acc,
                         seen[r] == x ? fine[r] : 0.0);
     }
     if (rc == MINEX_OK && nfine != cnt)

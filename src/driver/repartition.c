@@ -33,7 +33,7 @@ static void force_off_unavailable(partition_ctx *pc) {
   contract_ws *ws = pc->ws;
   for (int32_t v = 0; v < ws->n; v++) {
     partition_choice ch;
-    if (!pc->cfg->avail[ws->owner[v]] && partition_best_move(pc, v, &ch))
+    if (!pc->cfg->avail[ws->nd[v].owner] && partition_best_move(pc, v, &ch))
       partition_execute(pc, v, ch.move.to);
   }
 }
@@ -104,7 +104,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   double t4 = core_wtime();
   logf_(&opt, "expand: %lld moves in %.3f s",
         (long long)(pc.moves - coarse_moves), t4 - t3);
-  memcpy(new_part, ws.owner, sizeof(int32_t) * (size_t)n);
+  for (int32_t v = 0; v < n; v++)
+    new_part[v] = ws.nd[v].owner;
 
   /* SPEC §3 guarantee: never worse than old when old is feasible. Scored
      from scratch by the evaluator, the same rules as any other tool. */

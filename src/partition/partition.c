@@ -64,7 +64,7 @@ static int32_t gather_owners(partition_ctx *pc, int32_t x, int clear) {
   }
   int32_t nn = 0;
   for (int64_t j = 0; j < len; j++) {
-    int32_t r = contract_find(ws, adj[j]), o = ws->owner[r];
+    int32_t r = contract_find(ws, adj[j]), o = ws->nd[r].owner;
     if (clear)
       pc->interior[r] = 0;
     if (pc->nbr_stamp[o] != pc->stamp) {
@@ -90,7 +90,7 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   contract_ws *ws = pc->ws;
   costmodel_loads *ld = pc->ld;
   const minex_config *cf = pc->cfg;
-  int32_t p = ws->owner[x];
+  int32_t p = ws->nd[x].owner;
   int forced = !cf->avail[p];
   double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
   int global = forced || (pc->global && ld->qwgt[p] > mean);
@@ -121,7 +121,7 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   }
   if (nc == 0)
     return 0;
-  costmodel_vertex v = {ws->pwgt[x], ws->rwgt[x], ws->old[x], p, pc->nbr, nn};
+  costmodel_vertex v = {ws->pwgt[x], ws->nd[x].rwgt, ws->old[x], p, pc->nbr, nn};
   costmodel_move m, best = {0}, fallback = {0};
   int have = 0, have_fb = 0;
   for (int32_t i = 0; i < nc; i++) {
@@ -148,15 +148,15 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
 void partition_execute(partition_ctx *pc, int32_t x, int32_t q) {
   contract_ws *ws = pc->ws;
   int32_t nn = gather_owners(pc, x, 1);
-  costmodel_vertex v = {ws->pwgt[x], ws->rwgt[x], ws->old[x], ws->owner[x],
+  costmodel_vertex v = {ws->pwgt[x], ws->nd[x].rwgt, ws->old[x], ws->nd[x].owner,
                         pc->nbr, nn};
   pc->interior[x] = 0;
   costmodel_move m;
-  if (!pc->cfg->avail[ws->owner[x]])
+  if (!pc->cfg->avail[ws->nd[x].owner])
     pc->forced_moves++;
   costmodel_eval_move(pc->ld, &v, q, &m);
   costmodel_apply(pc->ld);
-  ws->owner[x] = q;
+  ws->nd[x].owner = q;
   pc->moves++;
 }
 
@@ -178,7 +178,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
     return core_error(MINEX_ENOMEM, "partition: out of memory");
   int32_t na = 0;
   for (int32_t x = 0; x < ws->vtot; x++)
-    if (ws->merge[x] == -1)
+    if (ws->nd[x].merge == -1)
       act[na++] = x;
   int64_t cap = 8 * (int64_t)na + 1000;
   for (int32_t pass = 0; pass < max_passes; pass++) {

@@ -1,0 +1,282 @@
+/* Tests of src/driver/repartition.c, i.e. of MinEX as a whole (SPEC §3):
+ * the guarantees (valid partition, MaxQwgt never worse than old,
+ * determinism), ThroTTle semantics at 0 and infinity, resources that leave
+ * and join, argument errors, and a real case from ../shared/data. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double alphas[] = {0.0, 0.5, 1.0};
+static const double throttles[] = {0.0, 1.0, 64.0, INFINITY};
+
+/* Every owner is an available processor of cf. */
+static void assert_valid(const minex_config *cf, int32_t n,
+                         const int32_t *part) {
+  for (int32_t v = 0; v < n; v++) {
+    ck_assert_int_ge(part[v], 0);
+    ck_assert_int_lt(part[v], minex_config_nprocs(cf));
+    ck_assert_msg(minex_config_is_available(cf, part[v]),
+                  "vertex %d on unavailable processor %d", v, part[v]);
+  }
+}
+
+START_TEST(result_is_valid_and_never_worse_than_old) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 2024);
+  for (int trial = 0; trial < 60; trial++) {
+    int32_t n = 1 + (int32_t)gsl_rng_uniform_int(rng, 600);
+    minex_graph *g = test_random_graph(rng, n, 2.0 + trial % 6, trial % 2);
+    minex_config *cf = test_random_config(rng, 4, 6);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *nw = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t P = minex_config_nprocs(cf);
+    for (int32_t v = 0; v < n; v++) /* skewed: low ids own more */
+      old[v] = (int32_t)(P * pow(gsl_rng_uniform(rng), 2.0));
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.alpha = alphas[trial % 3];
+    opt.throttle = throttles[(trial / 3) % 4];
+    opt.remap_mode = (minex_remap_mode)(trial % 3);
+    opt.seed = (uint64_t)trial;
+    opt.coarse_per_proc = 1 + (int32_t)gsl_rng_uniform_int(rng, 20);
+    minex_metrics got, before, after;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, &got), MINEX_OK);
+    assert_valid(cf, n, nw);
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &opt, &before), MINEX_OK);
+    ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &opt, &after), MINEX_OK);
+    ck_assert_msg(after.max_qwgt <= before.max_qwgt,
+                  "trial %d: MaxQwgt %g > old %g", trial, after.max_qwgt,
+                  before.max_qwgt);
+    /* the metrics returned are those of the partition returned */
+    ck_assert(test_close(got.max_qwgt, after.max_qwgt, 1e-12));
+    ck_assert_int_eq(got.moved, after.moved);
+    ck_assert_int_eq(got.cut_edges, after.cut_edges);
+    free(old);
+    free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(throttle_zero_never_raises_qwgttot) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 77);
+  int moved_somewhere = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    int32_t n = 10 + (int32_t)gsl_rng_uniform_int(rng, 500);
+    minex_graph *g = test_random_graph(rng, n, 4.0, 1);
+    minex_config *cf = test_random_config(rng, 3, 5);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *nw = malloc(sizeof(int32_t) * (size_t)n);
+    test_random_part(rng, cf, n, old);
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.throttle = 0;
+    opt.alpha = alphas[trial % 3];
+    minex_metrics before, after;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, &after), MINEX_OK);
+    minex_evaluate(g, cf, old, old, &opt, &before);
+    ck_assert_msg(after.qwgt_tot <= before.qwgt_tot * (1 + 1e-12),
+                  "trial %d: QwgtTot %g > old %g", trial, after.qwgt_tot,
+                  before.qwgt_tot);
+    moved_somewhere |= after.moved > 0;
+    free(old);
+    free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  ck_assert_msg(moved_somewhere, "ThroTTle 0 never moved anything: the "
+                "test would not see a violation");
+  gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(throttle_inf_balances_a_homogeneous_mesh) {
+  /* a 3D grid mesh, 8 homogeneous processors, an old partition whose
+     blocks differ in size by up to 3x */
+  minex_graph *g = test_grid_graph(24, 24, 24);
+  int32_t n = minex_graph_nvtxs(g), P = 8;
+  int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+  int32_t *nw = malloc(sizeof(int32_t) * (size_t)n);
+  for (int32_t v = 0; v < n; v++)
+    old[v] = (int32_t)(P * sqrt((double)v / n));
+  minex_config *cf = NULL;
+  minex_config_create_uniform(P, &cf);
+  minex_options opt;
+  minex_options_init(&opt);
+  minex_metrics before, after;
+  minex_evaluate(g, cf, old, old, &opt, &before);
+  ck_assert_double_gt(before.load_imb, 1.3);
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, &after), MINEX_OK);
+  ck_assert_msg(after.load_imb <= 1.05, "LoadImb %g", after.load_imb);
+  free(old);
+  free(nw);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+}
+END_TEST
+
+START_TEST(same_seed_gives_identical_output) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 31);
+  minex_graph *g = test_random_graph(rng, 3000, 5.0, 1);
+  minex_config *cf = test_random_config(rng, 4, 8);
+  int32_t *old = malloc(sizeof(int32_t) * 3000);
+  int32_t *a = malloc(sizeof(int32_t) * 3000), *b = malloc(sizeof(int32_t) * 3000);
+  int32_t P = minex_config_nprocs(cf);
+  for (int32_t v = 0; v < 3000; v++)
+    old[v] = (int32_t)((int64_t)v * P / 3000);
+  minex_options opt;
+  minex_options_init(&opt);
+  opt.seed = 12345;
+  opt.alpha = 0.5;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, NULL), MINEX_OK);
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, NULL), MINEX_OK);
+  ck_assert_mem_eq(a, b, sizeof(int32_t) * 3000);
+  free(old);
+  free(a);
+  free(b);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(resources_that_leave_are_emptied_and_joined_ones_used) {
+  minex_graph *g = test_grid_graph(16, 16, 8);
+  int32_t n = minex_graph_nvtxs(g);
+  int32_t np[] = {4, 4};
+  double proc[] = {1, 2}, conn[] = {1, 5, 5, 1};
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create(2, np, proc, conn, &cf), MINEX_OK);
+  int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+  int32_t *nw = malloc(sizeof(int32_t) * (size_t)n);
+  /* old uses processors 0..6; 7 has just joined; 2 and 5 are leaving */
+  for (int32_t v = 0; v < n; v++)
+    old[v] = (int32_t)((int64_t)v * 7 / n);
+  minex_config_set_available(cf, 2, 0);
+  minex_config_set_available(cf, 5, 0);
+  minex_options opt;
+  minex_options_init(&opt);
+  minex_metrics m;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, &m), MINEX_OK);
+  assert_valid(cf, n, nw);
+  ck_assert_int_eq(m.stranded, 0);
+  int32_t on7 = 0;
+  for (int32_t v = 0; v < n; v++)
+    on7 += nw[v] == 7;
+  ck_assert_int_gt(on7, n / 16);
+  free(old);
+  free(nw);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+}
+END_TEST
+
+START_TEST(bad_arguments_return_errors_naming_them) {
+  minex_graph *g = test_grid_graph(4, 4, 1);
+  minex_config *cf = NULL;
+  minex_config_create_uniform(2, &cf);
+  int32_t old[16] = {0}, nw[16];
+  minex_options opt;
+  minex_options_init(&opt);
+  ck_assert_int_eq(minex_repartition(NULL, cf, old, &opt, nw, NULL),
+                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, NULL, NULL),
+                   MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "new_part"));
+  old[5] = 2;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL), MINEX_EPART);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "vertex 5"));
+  old[5] = 0;
+  opt.throttle = -1;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL),
+                   MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "throttle"));
+  opt.throttle = NAN;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL),
+                   MINEX_EINVAL);
+  minex_options_init(&opt);
+  minex_config_set_available(cf, 0, 0);
+  minex_config_set_available(cf, 1, 0);
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL),
+                   MINEX_ENOPROC);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+}
+END_TEST
+
+START_TEST(degenerate_graphs_are_handled) {
+  minex_config *cf = NULL;
+  minex_config_create_uniform(3, &cf);
+  int64_t xadj[4] = {0, 0, 0, 0};
+  minex_graph *g = NULL;
+  int32_t old[3] = {0, 0, 0}, nw[3];
+  ck_assert_int_eq(minex_graph_create(0, xadj, NULL, NULL, NULL, NULL, &g),
+                   MINEX_OK);
+  minex_metrics m;
+  ck_assert_int_eq(minex_repartition(g, cf, old, NULL, nw, &m), MINEX_OK);
+  ck_assert_int_eq(m.moved, 0);
+  minex_graph_destroy(g);
+  /* three isolated vertices on one processor spread out */
+  ck_assert_int_eq(minex_graph_create(3, xadj, NULL, NULL, NULL, NULL, &g),
+                   MINEX_OK);
+  ck_assert_int_eq(minex_repartition(g, cf, old, NULL, nw, &m), MINEX_OK);
+  ck_assert(m.max_qwgt < 3.0);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+}
+END_TEST
+
+static double user_max(double w, double c, double r, void *ctx) {
+  (void)ctx;
+  return fmax(w, c + r);
+}
+
+START_TEST(user_qwgt_function_equal_to_alpha_one_gives_same_result) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 4);
+  minex_graph *g = test_random_graph(rng, 800, 5.0, 1);
+  minex_config *cf = test_random_config(rng, 3, 4);
+  int32_t *old = malloc(sizeof(int32_t) * 800);
+  int32_t *a = malloc(sizeof(int32_t) * 800), *b = malloc(sizeof(int32_t) * 800);
+  int32_t P = minex_config_nprocs(cf);
+  for (int32_t v = 0; v < 800; v++)
+    old[v] = (int32_t)((int64_t)v * P / 800);
+  minex_options opt;
+  minex_options_init(&opt);
+  opt.alpha = 1.0;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, NULL), MINEX_OK);
+  opt.alpha = 0.0;
+  opt.qwgt_fn = user_max;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, NULL), MINEX_OK);
+  ck_assert_mem_eq(a, b, sizeof(int32_t) * 800);
+  free(old);
+  free(a);
+  free(b);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("repartition");
+  TCase *tc = tcase_create("repartition");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, result_is_valid_and_never_worse_than_old);
+  tcase_add_test(tc, throttle_zero_never_raises_qwgttot);
+  tcase_add_test(tc, throttle_inf_balances_a_homogeneous_mesh);
+  tcase_add_test(tc, same_seed_gives_identical_output);
+  tcase_add_test(tc, resources_that_leave_are_emptied_and_joined_ones_used);
+  tcase_add_test(tc, bad_arguments_return_errors_naming_them);
+  tcase_add_test(tc, degenerate_graphs_are_handled);
+  tcase_add_test(tc, user_qwgt_function_equal_to_alpha_one_gives_same_result);
+  suite_add_tcase(s, tc);
+  return test_run_suite(s);
+}

@@ -75,6 +75,11 @@ void contract_ws_destroy(contract_ws *ws) {
   free(ws->bpart);
   free(ws->bratio);
   free(ws->ctot);
+  free(ws->rep);
+  free(ws->leaf);
+  free(ws->ord);
+  free(ws->lo);
+  free(ws->hi);
   free(ws->mstart);
   free(ws->mlen);
   free(ws->madj);
@@ -298,8 +303,60 @@ void contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
   ws->nd[a].lookup = ws->nd[b].lookup = -1;
   ws->msize = ws->mstart[k];
   elig_remove(ws, M);
+  if (ws->rep) {
+    for (int32_t i = ws->lo[a]; i < ws->hi[a]; i++)
+      ws->rep[ws->ord[i]] = a;
+    for (int32_t i = ws->lo[b]; i < ws->hi[b]; i++)
+      ws->rep[ws->ord[i]] = b;
+  }
   ws->vtot--;
   ws->nactive++;
   *v = a;
   *w = b;
+}
+
+int contract_freeze(contract_ws *ws) {
+  int32_t n = ws->n;
+  size_t n1 = (size_t)n + 1, n2 = 2 * (size_t)n + 1;
+  ws->rep = malloc(sizeof(int32_t) * n1);
+  ws->leaf = malloc(sizeof(int32_t) * n2);
+  ws->ord = malloc(sizeof(int32_t) * n1);
+  ws->lo = malloc(sizeof(int32_t) * n2);
+  ws->hi = malloc(sizeof(int32_t) * n2);
+  if (!ws->rep || !ws->leaf || !ws->ord || !ws->lo || !ws->hi) {
+    free(ws->rep), free(ws->leaf), free(ws->ord), free(ws->lo), free(ws->hi);
+    ws->rep = ws->leaf = ws->ord = ws->lo = ws->hi = NULL;
+    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  }
+  /* depth-first walk of each merge tree; list doubles as the stack (a
+     tree of m fine vertices has 2m-1 ids, so it never exceeds 2n) */
+  int32_t pos = 0;
+  int32_t *stack = ws->list;
+  for (int32_t r = 0; r < ws->vtot; r++) {
+    if (ws->nd[r].merge != -1)
+      continue;
+    int32_t top = 0;
+    stack[top++] = r;
+    while (top > 0) {
+      int32_t x = stack[--top];
+      if (x < 0) { /* post-order marker: x's range is complete */
+        ws->hi[-x - 1] = pos;
+        continue;
+      }
+      ws->lo[x] = pos;
+      if (x < n) {
+        ws->ord[pos++] = x;
+        ws->rep[x] = r;
+        ws->hi[x] = pos;
+        continue;
+      }
+      int32_t k = x - n;
+      stack[top++] = -x - 1;
+      stack[top++] = ws->child[2 * k + 1];
+      stack[top++] = ws->child[2 * k];
+    }
+  }
+  for (int32_t x = 0; x < ws->vtot; x++)
+    ws->leaf[x] = ws->ord[ws->lo[x]];
+  return MINEX_OK;
 }

@@ -51,6 +51,12 @@ typedef struct contract_ws {
   double *bratio;        /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                */
   int32_t stamp;         /* current stamp                                 */
   int32_t *list;         /* 2n scratch: ids accumulated under the stamp   */
+  /* After contract_freeze (partition and expansion phases): */
+  int32_t *rep;          /* n: active id that holds each fine vertex      */
+  int32_t *leaf;         /* 2n: a fine vertex inside each id              */
+  int32_t *ord;          /* n: fine vertices in merge-forest DFS order    */
+  int32_t *lo;           /* 2n: each id's fine vertices are ord[lo..hi)   */
+  int32_t *hi;
 } contract_ws;
 
 /* Allocates the workspace for g with every vertex active on old[v]. */
@@ -63,6 +69,8 @@ void contract_ws_destroy(contract_ws *ws);
  * cases (x active, or its lookup current and active) without a call. */
 int32_t contract_find_slow(contract_ws *ws, int32_t x);
 static inline int32_t contract_find(contract_ws *ws, int32_t x) {
+  if (ws->rep)
+    return ws->rep[x < ws->n ? x : ws->leaf[x]];
   if (ws->nd[x].merge == -1)
     return x;
   int32_t l = ws->nd[x].lookup;
@@ -95,6 +103,14 @@ static inline void contract_edges(const contract_ws *ws, int32_t x,
  * merges the best of those pairs. */
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                  gsl_rng *rng);
+
+/* Ends contraction: from now on Find reads each fine vertex's
+ * representative directly (rep), and undoing a merge rewrites the
+ * representatives of its fine vertices, which lie contiguously in ord.
+ * During expansion the union/find lookups all go stale at once, so this
+ * costs O(size) sequential writes per undo instead of merge-chain walks
+ * per neighbour. */
+int contract_freeze(contract_ws *ws);
 
 /* Undoes the last merge (expansion, paper §3.7): the children take the
  * merged vertex's owner; *v and *w receive them. */

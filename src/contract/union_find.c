@@ -114,6 +114,14 @@ int contract_check(contract_ws *ws) {
       return core_error(MINEX_EINTERNAL, "contract: eligible entry %d (id "
                         "%d) is stale", (int)i, (int)x);
   }
+  for (int32_t v = 0; ws->rep && v < n; v++) {
+    int32_t r = v;
+    while (ws->nd[r].merge != -1)
+      r = ws->nd[r].merge;
+    if (ws->rep[v] != r)
+      return core_error(MINEX_EINTERNAL, "contract: rep[%d] = %d, root is "
+                        "%d", (int)v, (int)ws->rep[v], (int)r);
+  }
   if (valid != ws->nvalid)
     return core_error(MINEX_EINTERNAL, "contract: %d eligible ids, nvalid "
                       "says %d", (int)valid, (int)ws->nvalid);

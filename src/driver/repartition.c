@@ -88,6 +88,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   double t1 = core_wtime();
   if ((rc = contract_run(&ws, (int32_t)target, opt.sample_size, rng)))
     goto done;
+  if ((rc = contract_freeze(&ws)))
+    goto done;
   double t2 = core_wtime();
   logf_(&opt, "contract: %d -> %d vertices in %.3f s", (int)n,
         (int)ws.nactive, t2 - t1);

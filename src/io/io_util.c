@@ -157,3 +157,31 @@ int io_rest_blank(const char *s) {
       return 0;
   return 1;
 }
+
+int io_format_double(char *buf, size_t cap, double w) {
+  /* integers take the fast path: METIS weights are nearly always integral */
+  if (w == floor(w) && fabs(w) <= 9007199254740992.0) {
+    char tmp[24];
+    int n = 0, len = 0;
+    long long v = (long long)w;
+    unsigned long long u =
+        v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do {
+      tmp[n++] = (char)('0' + (int)(u % 10));
+      u /= 10;
+    } while (u > 0);
+    if (v < 0)
+      buf[len++] = '-';
+    while (n > 0)
+      buf[len++] = tmp[--n];
+    buf[len] = '\0';
+    return len;
+  }
+  int len = 0;
+  for (int prec = 15; prec <= 17; prec++) {
+    len = snprintf(buf, cap, "%.*g", prec, w);
+    if (prec == 17 || strtod(buf, NULL) == w)
+      break;
+  }
+  return len;
+}

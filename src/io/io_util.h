@@ -44,4 +44,9 @@ int io_parse_double(const char *s, char **end, double *out);
 /* 1 when only blanks remain from s on. */
 int io_rest_blank(const char *s);
 
+/* Writes w into buf (cap >= 32) as the shortest text that reads back to
+ * the same double: integral values up to 2^53 as plain integers, others
+ * with the fewest of 15..17 significant digits. Returns the length. */
+int io_format_double(char *buf, size_t cap, double w);
+
 #endif

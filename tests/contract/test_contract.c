@@ -102,6 +102,8 @@ START_TEST(expansion_restores_the_graph_exactly) {
     contract_ws ws;
     ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
     ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 3, rng), MINEX_OK);
+    if (trial % 2 == 0) /* the driver's mode: direct representatives */
+      ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
     /* give every active vertex an owner, as the partition phase would */
     for (int32_t x = 0; x < ws.vtot; x++)
       if (ws.nd[x].merge == -1)

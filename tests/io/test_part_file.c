@@ -1,0 +1,150 @@
+/* Tests of src/io/part_file.c: partition files round-trip, and short,
+ * long, non-integer, negative or out-of-range files are refused naming the
+ * line (SPEC §7). */
+#include "io_test_util.h"
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(part_roundtrip_preserves_every_id) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  char dir[256], path[512];
+  io_tmpdir(dir);
+  io_join(path, dir, "p.part");
+  const int32_t sizes[] = {0, 1, 7, 20000};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    int32_t n = sizes[i];
+    int32_t *part = malloc(sizeof *part * ((size_t)n + 1));
+    for (int32_t v = 0; v < n; v++)
+      part[v] = (int32_t)gsl_rng_uniform_int(rng, 1000);
+    if (n > 0)
+      part[n - 1] = INT32_MAX - 1;
+    ck_assert_int_eq(minex_part_write(path, n, part), MINEX_OK);
+    int32_t *back = NULL;
+    int rc = minex_part_read(path, n, 0, &back);
+    ck_assert_msg(rc == MINEX_OK, "%s", minex_last_error());
+    int32_t bad = -1;
+    for (int32_t v = 0; v < n && bad < 0; v++)
+      if (back[v] != part[v])
+        bad = v;
+    ck_assert_msg(bad < 0, "id %d differs", (int)bad);
+    free(part);
+    free(back);
+  }
+  ck_assert_int_eq(io_count_entries(dir), 1);
+  io_rmdir(dir);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+static void expect_part_error(const char *file, int32_t nparts, int code,
+                              const char *where, const char *what) {
+  int32_t *part = (int32_t *)&part; /* must be reset to NULL */
+  int rc = minex_part_read(io_data(file), 4, nparts, &part);
+  ck_assert_ptr_null(part);
+  char loc[128];
+  snprintf(loc, sizeof loc, "%s:%s", file, where);
+  io_expect_error(rc, code, loc, what);
+}
+
+START_TEST(part_read_rejects_too_few_ids_naming_last_line) {
+  expect_part_error("io_short.part", 2, MINEX_EPART, "3:", "after 3 ids");
+}
+END_TEST
+
+START_TEST(part_read_rejects_too_many_ids_naming_first_extra_line) {
+  expect_part_error("io_long.part", 0, MINEX_EPART, "5:", "more ids");
+}
+END_TEST
+
+START_TEST(part_read_rejects_non_integer_naming_line) {
+  expect_part_error("io_nonint.part", 2, MINEX_EPARSE, "2:", "'1.5'");
+}
+END_TEST
+
+START_TEST(part_read_rejects_id_at_or_above_nparts_naming_line) {
+  expect_part_error("io_range.part", 2, MINEX_EPART, "3:", "[0, 2)");
+}
+END_TEST
+
+START_TEST(part_read_rejects_negative_id_naming_line) {
+  expect_part_error("io_negative.part", 0, MINEX_EPART, "2:", "negative");
+}
+END_TEST
+
+START_TEST(part_read_with_nparts_zero_accepts_any_nonnegative_id) {
+  int32_t *part = NULL;
+  ck_assert_int_eq(minex_part_read(io_data("io_range.part"), 4, 0, &part),
+                   MINEX_OK);
+  ck_assert_int_eq(part[2], 4);
+  free(part);
+}
+END_TEST
+
+START_TEST(part_read_ignores_blank_lines_but_not_two_ids_on_a_line) {
+  char dir[256], path[512];
+  io_tmpdir(dir);
+  io_join(path, dir, "b.part");
+  io_write_text(path, "\n1\n  \n0\n1\n\n");
+  int32_t *part = NULL;
+  ck_assert_int_eq(minex_part_read(path, 3, 2, &part), MINEX_OK);
+  ck_assert_int_eq(part[0], 1);
+  ck_assert_int_eq(part[2], 1);
+  free(part);
+  io_write_text(path, "1\n0 1\n1\n");
+  io_expect_error(minex_part_read(path, 3, 2, &part), MINEX_EPARSE,
+                  "b.part:2:", "one id per line");
+  io_write_text(path, "1\n99999999999999999999\n1\n");
+  io_expect_error(minex_part_read(path, 3, 0, &part), MINEX_EPARSE,
+                  "b.part:2:", NULL);
+  io_expect_error(minex_part_read(path, -1, 0, &part), MINEX_EINVAL, NULL,
+                  NULL);
+  io_expect_error(minex_part_read("/nonexistent/p.part", 3, 0, &part),
+                  MINEX_EIO, "/nonexistent/p.part", NULL);
+  io_rmdir(dir);
+}
+END_TEST
+
+START_TEST(part_write_into_missing_directory_is_eio_and_leaves_no_file) {
+  int32_t part[] = {0, 1, 2};
+  char dir[256], path[512];
+  io_tmpdir(dir);
+  io_join(path, dir, "missing/p.part");
+  io_expect_error(minex_part_write(path, 3, part), MINEX_EIO, path, NULL);
+  ck_assert_int_eq(io_count_entries(dir), 0);
+  io_rmdir(dir);
+}
+END_TEST
+
+START_TEST(part_write_rejects_negative_id_and_creates_no_file) {
+  int32_t part[] = {0, -1, 2};
+  char dir[256], path[512];
+  io_tmpdir(dir);
+  io_join(path, dir, "neg.part");
+  io_expect_error(minex_part_write(path, 3, part), MINEX_EPART, "part[1]",
+                  NULL);
+  ck_assert_int_eq(io_count_entries(dir), 0);
+  ck_assert_int_eq(minex_part_write(path, 3, NULL), MINEX_EINVAL);
+  io_rmdir(dir);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("part_file");
+  TCase *tc = tcase_create("part");
+  tcase_add_test(tc, part_roundtrip_preserves_every_id);
+  tcase_add_test(tc, part_read_rejects_too_few_ids_naming_last_line);
+  tcase_add_test(tc, part_read_rejects_too_many_ids_naming_first_extra_line);
+  tcase_add_test(tc, part_read_rejects_non_integer_naming_line);
+  tcase_add_test(tc, part_read_rejects_id_at_or_above_nparts_naming_line);
+  tcase_add_test(tc, part_read_rejects_negative_id_naming_line);
+  tcase_add_test(tc, part_read_with_nparts_zero_accepts_any_nonnegative_id);
+  tcase_add_test(tc, part_read_ignores_blank_lines_but_not_two_ids_on_a_line);
+  tcase_add_test(tc,
+                 part_write_into_missing_directory_is_eio_and_leaves_no_file);
+  tcase_add_test(tc, part_write_rejects_negative_id_and_creates_no_file);
+  suite_add_tcase(s, tc);
+  return test_run_suite(s);
+}

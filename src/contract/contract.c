@@ -257,6 +257,8 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     int32_t bv = -1, bw = -1;
     double best = -1;
     int32_t seen = 0, taken = 0, i = ws->cursor, advanced = -1;
+    /* one draw gives the coin flips of the whole window */
+    unsigned long coins = gsl_rng_get(rng);
     while (taken < sample_size && seen < window && ws->nvalid > 0) {
       if (i >= ws->nelig)
         i = 0;
@@ -267,7 +269,9 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
       if (advanced < 0 && seen == 2)
         advanced = i;
       /* each entry of the window is sampled with probability 1/2 */
-      if (seen < window && gsl_rng_uniform_int(rng, 2) == 0)
+      int heads = (int)(coins & 1);
+      coins = coins >> 1 | (coins & 1) << 31;
+      if (seen < window && !heads)
         continue;
       int32_t r = best_partner(ws, v);
       int found = r >= 0;

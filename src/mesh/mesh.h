@@ -1,0 +1,40 @@
+/* Internal layout of the mesh object and the entry points shared by the
+ * files of src/mesh: the MEDIT and Gmsh readers behind minex_mesh_read, and
+ * the constructor that adopts arrays without copying them (1e7 elements). */
+#ifndef MINEX_MESH_H
+#define MINEX_MESH_H
+
+#include "minex.h"
+
+struct minex_mesh {
+  int32_t nnodes;       /* number of nodes                                 */
+  double *coords;       /* 3*nnodes coordinates x y z (z = 0 in 2D)        */
+  int32_t nelems;       /* number of elements                              */
+  minex_elem_type type; /* nodes per element: 3 triangle, 4 tetrahedron    */
+  int32_t *elems;       /* type*nelems node ids in [0, nnodes), distinct
+                           within an element                               */
+};
+
+/* Checks the invariants above: counts >= 0, known type, finite
+ * coordinates, node ids in range and distinct within each element.
+ * MINEX_OK or MINEX_EINVAL with a message naming the node or element. */
+int mesh_check(const minex_mesh *mesh);
+
+/* Makes a mesh that owns coords and elems (malloc'ed by the caller) after
+ * mesh_check. On any failure both arrays are freed and *out is NULL. */
+int mesh_adopt(int32_t nnodes, double *coords, int32_t nelems,
+               minex_elem_type type, int32_t *elems, minex_mesh **out);
+
+/* Grows *arr (records of size bytes, *cap allocated) to hold need
+ * records, doubling but never beyond limit (>= need): readers grow as the
+ * data arrives, so a corrupt count in a header gives MINEX_EPARSE at the
+ * end of the data, not a huge allocation. MINEX_OK or MINEX_ENOMEM. */
+int mesh_reserve(void **arr, int64_t *cap, int64_t need, int64_t limit,
+                 size_t size);
+
+/* MEDIT .mesh reader (medit.c) and Gmsh .msh reader (gmsh.c). Errors are
+ * MINEX_EPARSE / MINEX_EUNSUP / MINEX_EIO with "path:line: what". */
+int mesh_read_medit(const char *path, minex_mesh **out);
+int mesh_read_gmsh(const char *path, minex_mesh **out);
+
+#endif

@@ -153,7 +153,7 @@ typedef struct minex_options {
   uint64_t seed;         /* random seed; same seed, same output          */
   int global_candidates; /* 1: overloaded vertices may also move to the
                             least-loaded processor (default 1)           */
-  int32_t max_passes;    /* heap passes over the coarse graph (default 16) */
+  int32_t max_passes;    /* heap passes over the coarse graph (default 8) */
   minex_log_fn log_fn;   /* progress messages (NULL: silent)             */
   void *log_ctx;         /* passed to log_fn                             */
 } minex_options;

@@ -26,7 +26,9 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->ctot = malloc(sizeof(double) * n2);
   ws->mstart = malloc(sizeof(int64_t) * ((size_t)n + 1));
   ws->mlen = malloc(sizeof(int32_t) * ((size_t)n + 1));
-  ws->mcap = g->xadj[n] > 1024 ? g->xadj[n] : 1024;
+  /* merged lists add up to about twice the fine adjacency on meshes;
+     untouched capacity costs address space only */
+  ws->mcap = 3 * g->xadj[n] > 1024 ? 3 * g->xadj[n] : 1024;
   ws->madj = malloc(sizeof(int32_t) * (size_t)ws->mcap);
   ws->mcwgt = malloc(sizeof(double) * (size_t)ws->mcap);
   if (!ws->pwgt || !ws->nd || !ws->old || !ws->child || !ws->epos ||
@@ -80,6 +82,7 @@ void contract_ws_destroy(contract_ws *ws) {
   free(ws->ord);
   free(ws->lo);
   free(ws->hi);
+  free(ws->fowner);
   free(ws->mstart);
   free(ws->mlen);
   free(ws->madj);
@@ -92,6 +95,8 @@ void contract_ws_destroy(contract_ws *ws) {
  * are close in the mesh numbering and in memory. Removal leaves a hole
  * (-1); holes are squeezed out when they fill half the list. */
 static void elig_remove(contract_ws *ws, int32_t x) {
+  if (ws->epos == NULL)
+    return;
   int32_t i = ws->epos[x];
   if (i < 0)
     return;
@@ -321,15 +326,23 @@ void contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
 
 int contract_freeze(contract_ws *ws) {
   int32_t n = ws->n;
+  /* the sampling state is of no further use */
+  free(ws->elig), free(ws->epos), free(ws->bpart), free(ws->bratio);
+  ws->elig = ws->epos = ws->bpart = NULL;
+  ws->bratio = NULL;
+  ws->nelig = ws->nvalid = ws->cursor = 0;
   size_t n1 = (size_t)n + 1, n2 = 2 * (size_t)n + 1;
   ws->rep = malloc(sizeof(int32_t) * n1);
   ws->leaf = malloc(sizeof(int32_t) * n2);
   ws->ord = malloc(sizeof(int32_t) * n1);
   ws->lo = malloc(sizeof(int32_t) * n2);
   ws->hi = malloc(sizeof(int32_t) * n2);
-  if (!ws->rep || !ws->leaf || !ws->ord || !ws->lo || !ws->hi) {
+  ws->fowner = malloc(sizeof(int32_t) * n1);
+  if (!ws->rep || !ws->leaf || !ws->ord || !ws->lo || !ws->hi ||
+      !ws->fowner) {
     free(ws->rep), free(ws->leaf), free(ws->ord), free(ws->lo), free(ws->hi);
-    ws->rep = ws->leaf = ws->ord = ws->lo = ws->hi = NULL;
+    free(ws->fowner);
+    ws->rep = ws->leaf = ws->ord = ws->lo = ws->hi = ws->fowner = NULL;
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
   }
   /* depth-first walk of each merge tree; list doubles as the stack (a
@@ -362,5 +375,14 @@ int contract_freeze(contract_ws *ws) {
   }
   for (int32_t x = 0; x < ws->vtot; x++)
     ws->leaf[x] = ws->ord[ws->lo[x]];
+  for (int32_t v = 0; v < n; v++)
+    ws->fowner[v] = ws->nd[ws->rep[v]].owner;
   return MINEX_OK;
+}
+
+void contract_set_owner(contract_ws *ws, int32_t x, int32_t q) {
+  ws->nd[x].owner = q;
+  if (ws->fowner)
+    for (int32_t i = ws->lo[x]; i < ws->hi[x]; i++)
+      ws->fowner[ws->ord[i]] = q;
 }

@@ -57,6 +57,8 @@ typedef struct contract_ws {
   int32_t *ord;          /* n: fine vertices in merge-forest DFS order    */
   int32_t *lo;           /* 2n: each id's fine vertices are ord[lo..hi)   */
   int32_t *hi;
+  int32_t *fowner;       /* n: owner of each fine vertex's representative:
+                            one read per edge when gathering owners      */
 } contract_ws;
 
 /* Allocates the workspace for g with every vertex active on old[v]. */
@@ -109,8 +111,19 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
  * representatives of its fine vertices, which lie contiguously in ord.
  * During expansion the union/find lookups all go stale at once, so this
  * costs O(size) sequential writes per undo instead of merge-chain walks
- * per neighbour. */
+ * per neighbour. Frees the sampling state (eligible list, partners). */
 int contract_freeze(contract_ws *ws);
+
+/* Sets the owner of active id x to q (after contract_freeze also the
+ * owner copy of each of its fine vertices). */
+void contract_set_owner(contract_ws *ws, int32_t x, int32_t q);
+
+/* Owner of the representative of edge end x (any id below vtot). */
+static inline int32_t contract_end_owner(contract_ws *ws, int32_t x) {
+  if (ws->fowner)
+    return ws->fowner[x < ws->n ? x : ws->leaf[x]];
+  return ws->nd[contract_find(ws, x)].owner;
+}
 
 /* Undoes the last merge (expansion, paper §3.7): the children take the
  * merged vertex's owner; *v and *w receive them. */

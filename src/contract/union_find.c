@@ -121,6 +121,11 @@ int contract_check(contract_ws *ws) {
     if (ws->rep[v] != r)
       return core_error(MINEX_EINTERNAL, "contract: rep[%d] = %d, root is "
                         "%d", (int)v, (int)ws->rep[v], (int)r);
+    if (ws->fowner[v] != ws->nd[r].owner)
+      return core_error(MINEX_EINTERNAL, "contract: fine vertex %d has "
+                        "owner copy %d, its representative %d is on %d",
+                        (int)v, (int)ws->fowner[v], (int)r,
+                        (int)ws->nd[r].owner);
   }
   if (valid != ws->nvalid)
     return core_error(MINEX_EINTERNAL, "contract: %d eligible ids, nvalid "

@@ -16,7 +16,7 @@ void minex_options_init(minex_options *o) {
   o->sample_size = 4;
   o->seed = 1;
   o->global_candidates = 1;
-  o->max_passes = 16;
+  o->max_passes = 8;
 }
 
 int core_check_options(const minex_options *o) {

@@ -44,6 +44,8 @@ typedef struct costmodel_loads {
   int32_t tsize;           /* leaves of the min tree (power of two)      */
   double *tree;            /* min segment tree of qwgt; +inf for
                               unavailable processors and padding        */
+  int32_t amin;            /* leaf holding the minimum (lowest id on ties),
+                              -1 when no processor is available         */
   /* scratch of one move evaluation */
   int32_t *stamp;          /* stamp[p] == cur_stamp: p is touched        */
   int32_t cur_stamp;       /* current stamp value                        */
@@ -69,8 +71,13 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
 void costmodel_loads_destroy(costmodel_loads *ld);
 
 /* Qwgt from its three parts: alpha formula or the user function. */
-double costmodel_qwgt(const costmodel_loads *ld, double wgt, double comm,
-                      double remap);
+static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
+                                    double comm, double remap) {
+  if (ld->fn)
+    return ld->fn(wgt, comm, remap, ld->fn_ctx);
+  double x = comm + remap;
+  return wgt + x - ld->alpha * (wgt < x ? wgt : x);
+}
 
 /* Smallest Qwgt over available processors and its processor (lowest id on
  * ties); -1 when none is available. */

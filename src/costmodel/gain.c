@@ -99,9 +99,11 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
   /* dMinVar from the touched terms and, for the untouched processors, the
      closed form of their shift when the minimum moves from m to m2; this
      avoids the cancellation of S2 - 2 m S1 + P m^2 on large loads. */
-  double m = ld->tree[1], m_u = INFINITY;
-  min_untouched(ld, 1, &m_u);
-  double m2 = m_u < min_t ? m_u : min_t;
+  double m = ld->tree[1], m2 = min_t;
+  if (ld->amin >= 0 && ld->stamp[ld->amin] != ld->cur_stamp)
+    m2 = m < min_t ? m : min_t; /* the minimum is untouched */
+  else
+    min_untouched(ld, 1, &m2); /* only loads below min_t matter */
   double dmv = 0;
   for (int32_t i = 0; i < ld->ntouched; i++) {
     int32_t x = ld->touched[i];

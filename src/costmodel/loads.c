@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-double costmodel_qwgt(const costmodel_loads *ld, double wgt, double comm,
-                      double remap) {
-  if (ld->fn)
-    return ld->fn(wgt, comm, remap, ld->fn_ctx);
-  double x = comm + remap;
-  return wgt + x - ld->alpha * (wgt < x ? wgt : x);
+/* Leaf of the minimum, lowest id on ties; -1 when all are +inf. */
+static int32_t tree_argmin(const costmodel_loads *ld) {
+  if (ld->tree[1] == INFINITY)
+    return -1;
+  int32_t i = 1;
+  while (i < ld->tsize)
+    i = ld->tree[2 * i] <= ld->tree[2 * i + 1] ? 2 * i : 2 * i + 1;
+  return i - ld->tsize;
 }
 
 void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q) {
@@ -23,18 +25,13 @@ void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q) {
     double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
     ld->tree[i] = a < b ? a : b;
   }
+  ld->amin = tree_argmin(ld);
 }
 
 int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out) {
-  double m = ld->tree[1];
   if (min_out)
-    *min_out = m;
-  if (m == INFINITY)
-    return -1;
-  int32_t i = 1;
-  while (i < ld->tsize)
-    i = ld->tree[2 * i] <= ld->tree[2 * i + 1] ? 2 * i : 2 * i + 1;
-  return i - ld->tsize;
+    *min_out = ld->tree[1];
+  return ld->amin;
 }
 
 int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
@@ -104,6 +101,7 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
     double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
     ld->tree[i] = a < b ? a : b;
   }
+  ld->amin = tree_argmin(ld);
   return MINEX_OK;
 }
 
@@ -155,6 +153,9 @@ int costmodel_loads_check(const costmodel_loads *ld) {
       return core_error(MINEX_EINTERNAL, "loads: min tree node %d is not "
                         "the min of its children", (int)i);
   }
+  if (ld->amin != tree_argmin(ld))
+    return core_error(MINEX_EINTERNAL, "loads: cached argmin %d, tree says "
+                      "%d", (int)ld->amin, (int)tree_argmin(ld));
   if (fabs(tot - ld->qwgt_tot) > 1e-9 * scale)
     return core_error(MINEX_EINTERNAL, "loads: QwgtTot %g, recomputed %g",
                       ld->qwgt_tot, tot);

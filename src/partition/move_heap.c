@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int partition_heap_create(partition_heap *h, int32_t nids) {
+int partition_heap_create(partition_heap *h, int32_t nids, int32_t nslots) {
   memset(h, 0, sizeof *h);
   size_t n = (size_t)(nids > 0 ? nids : 1);
-  h->id = malloc(sizeof(int32_t) * n);
-  h->key = malloc(sizeof(double) * n);
-  h->forced = malloc(n);
+  size_t m = (size_t)(nslots > 0 ? nslots : 1);
+  h->id = malloc(sizeof(int32_t) * m);
+  h->key = malloc(sizeof(double) * m);
+  h->forced = malloc(m);
   h->pos = malloc(sizeof(int32_t) * n);
   if (!h->id || !h->key || !h->forced || !h->pos) {
     partition_heap_destroy(h);
@@ -18,6 +19,7 @@ int partition_heap_create(partition_heap *h, int32_t nids) {
   for (size_t i = 0; i < n; i++)
     h->pos[i] = -1;
   h->cap = (int32_t)n;
+  h->nslots = (int32_t)m;
   return MINEX_OK;
 }
 

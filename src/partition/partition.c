@@ -25,17 +25,13 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->nbr_at = malloc(sizeof(int32_t) * (size_t)P);
   pc->nbr_stamp = calloc((size_t)P, sizeof(int32_t));
   pc->cand = malloc(sizeof(int32_t) * ((size_t)P + 1));
-  pc->nb_ids = malloc(sizeof(int32_t) * (2 * (size_t)ws->n + 1));
   pc->interior = calloc(2 * (size_t)ws->n + 1, 1);
   if (!pc->nbr || !pc->nbr_at || !pc->nbr_stamp || !pc->cand ||
-      !pc->nb_ids || !pc->interior) {
+      !pc->interior) {
     partition_ctx_destroy(pc);
     return core_error(MINEX_ENOMEM, "partition: out of memory");
   }
-  int rc = partition_heap_create(&pc->heap, 2 * ws->n + 1);
-  if (rc != MINEX_OK)
-    partition_ctx_destroy(pc);
-  return rc;
+  return MINEX_OK;
 }
 
 void partition_ctx_destroy(partition_ctx *pc) {
@@ -43,9 +39,7 @@ void partition_ctx_destroy(partition_ctx *pc) {
   free(pc->nbr_at);
   free(pc->nbr_stamp);
   free(pc->cand);
-  free(pc->nb_ids);
   free(pc->interior);
-  partition_heap_destroy(&pc->heap);
   memset(pc, 0, sizeof *pc);
 }
 
@@ -64,9 +58,14 @@ static int32_t gather_owners(partition_ctx *pc, int32_t x, int clear) {
   }
   int32_t nn = 0;
   for (int64_t j = 0; j < len; j++) {
-    int32_t r = contract_find(ws, adj[j]), o = ws->nd[r].owner;
-    if (clear)
+    int32_t o;
+    if (clear) {
+      int32_t r = contract_find(ws, adj[j]);
       pc->interior[r] = 0;
+      o = ws->nd[r].owner;
+    } else {
+      o = contract_end_owner(ws, adj[j]);
+    }
     if (pc->nbr_stamp[o] != pc->stamp) {
       pc->nbr_stamp[o] = pc->stamp;
       pc->nbr_at[o] = nn;
@@ -156,7 +155,7 @@ void partition_execute(partition_ctx *pc, int32_t x, int32_t q) {
     pc->forced_moves++;
   costmodel_eval_move(pc->ld, &v, q, &m);
   costmodel_apply(pc->ld);
-  ws->nd[x].owner = q;
+  contract_set_owner(ws, x, q);
   pc->moves++;
 }
 
@@ -180,6 +179,16 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   for (int32_t x = 0; x < ws->vtot; x++)
     if (ws->nd[x].merge == -1)
       act[na++] = x;
+  /* a vertex has at most na - 1 distinct neighbours */
+  pc->nb_ids = malloc(sizeof(int32_t) * ((size_t)na + 1));
+  int rc = pc->nb_ids ? partition_heap_create(h, ws->vtot, na)
+                      : core_error(MINEX_ENOMEM, "partition: out of memory");
+  if (rc != MINEX_OK) {
+    free(act);
+    free(pc->nb_ids);
+    pc->nb_ids = NULL;
+    return rc;
+  }
   int64_t cap = 8 * (int64_t)na + 1000;
   for (int32_t pass = 0; pass < max_passes; pass++) {
     for (int32_t i = 0; i < na; i++)
@@ -210,5 +219,8 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
       break;
   }
   free(act);
+  free(pc->nb_ids);
+  pc->nb_ids = NULL;
+  partition_heap_destroy(h);
   return MINEX_OK;
 }

@@ -16,10 +16,12 @@ typedef struct partition_heap {
   char *forced;    /* heap slots: 1 for a forced move                  */
   int32_t *pos;    /* per vertex id: slot, or -1 when absent           */
   int32_t size;    /* entries in the heap                              */
-  int32_t cap;     /* slots allocated (= ids covered by pos)           */
+  int32_t cap;     /* ids covered by pos                               */
+  int32_t nslots;  /* slots allocated                                  */
 } partition_heap;
 
-int partition_heap_create(partition_heap *h, int32_t nids);
+/* A heap for vertex ids below nids holding at most nslots entries. */
+int partition_heap_create(partition_heap *h, int32_t nids, int32_t nslots);
 void partition_heap_destroy(partition_heap *h);
 /* Inserts id or updates its key (decrease or increase). */
 void partition_heap_set(partition_heap *h, int32_t id, double key,
@@ -47,12 +49,12 @@ typedef struct partition_ctx {
   int32_t *nbr_stamp;     /* P scratch: stamp per owner                 */
   int32_t stamp;
   int32_t *cand;          /* P+1 scratch: candidate processors          */
-  int32_t *nb_ids;        /* 2n scratch: neighbour ids of a moved vertex */
+  int32_t *nb_ids;        /* scratch of partition_run: neighbour ids   */
   unsigned char *interior; /* 2n: 1 = every neighbour of the id has its
                               owner (set from a fresh gather, cleared when
                               the id or a neighbour moves, inherited by the
                               children of an expanded vertex)            */
-  partition_heap heap;
+  partition_heap heap;     /* used by partition_run                    */
   int64_t moves;          /* moves executed                             */
   int64_t forced_moves;   /* of which forced                            */
 } partition_ctx;

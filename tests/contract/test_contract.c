@@ -107,7 +107,8 @@ START_TEST(expansion_restores_the_graph_exactly) {
     /* give every active vertex an owner, as the partition phase would */
     for (int32_t x = 0; x < ws.vtot; x++)
       if (ws.nd[x].merge == -1)
-        ws.nd[x].owner = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+        contract_set_owner(&ws, x,
+                           (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P));
     int32_t steps = 0;
     while (ws.vtot > n) {
       int32_t M = ws.vtot - 1, v, w, own = ws.nd[M].owner;

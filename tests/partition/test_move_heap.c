@@ -26,7 +26,7 @@ START_TEST(heap_pops_in_order_and_keeps_handles_under_random_updates) {
   gsl_rng_set(rng, 8);
   enum { N = 300 };
   partition_heap h;
-  ck_assert_int_eq(partition_heap_create(&h, N), MINEX_OK);
+  ck_assert_int_eq(partition_heap_create(&h, N, N), MINEX_OK);
   ref_entry ref[N] = {{0}};
   for (int op = 0; op < 20000; op++) {
     int32_t id = (int32_t)gsl_rng_uniform_int(rng, N);
@@ -59,7 +59,7 @@ END_TEST
 
 START_TEST(precedes_top_puts_forced_moves_first) {
   partition_heap h;
-  partition_heap_create(&h, 4);
+  partition_heap_create(&h, 4, 4);
   ck_assert(partition_heap_precedes_top(&h, 1e9, 0));
   partition_heap_set(&h, 0, -5, 0);
   ck_assert(partition_heap_precedes_top(&h, -5, 0));

@@ -350,8 +350,9 @@ START_TEST(metis_read_4elt_has_15606_vertices_and_45878_edges) {
 END_TEST
 
 /* 10^6 vertices: a 100^3 grid with integer weights on every column (fmt
- * 111, about 7 * 10^6 tokens). Timed only in optimised builds. */
-START_TEST(metis_read_million_vertex_graph_in_under_a_second) {
+ * 111, about 7 * 10^6 tokens) round-trips exactly. The times are printed
+ * for information; speed is judged by bench/, not by a unit test. */
+START_TEST(metis_roundtrip_million_vertex_graph) {
   minex_graph *grid = test_grid_graph(100, 100, 100);
   int32_t n = minex_graph_nvtxs(grid);
   int64_t nadj = minex_graph_xadj(grid)[n];
@@ -387,10 +388,7 @@ START_TEST(metis_read_million_vertex_graph_in_under_a_second) {
   free(pw);
   free(rw);
   free(cw);
-  io_rmdir(dir); /* before the timing verdict: no 56 MB left */
-#ifdef NDEBUG
-  ck_assert_msg(t2 - t1 < 1.0, "read took %.3f s", t2 - t1);
-#endif
+  io_rmdir(dir);
 }
 END_TEST
 
@@ -427,7 +425,7 @@ int main(void) {
   TCase *big = tcase_create("timing");
   tcase_set_tags(big, "slow");
   tcase_set_timeout(big, 120);
-  tcase_add_test(big, metis_read_million_vertex_graph_in_under_a_second);
+  tcase_add_test(big, metis_roundtrip_million_vertex_graph);
   suite_add_tcase(s, big);
   return test_run_suite(s);
 }

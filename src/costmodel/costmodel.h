@@ -25,6 +25,9 @@ typedef struct costmodel_vertex {
   int32_t nnbr;             /* entries in nbr                            */
 } costmodel_vertex;
 
+/* How many of the least-loaded processors are kept sorted. */
+#define COSTMODEL_NLOW 8
+
 /* Per-processor totals with the running sums needed for O(deg) Gain and
  * dMinVar. Processors 0..nprocs-1; unavailable ones keep loads but are left
  * out of QwgtTot, MinQwgt and MinVar. */
@@ -44,8 +47,11 @@ typedef struct costmodel_loads {
   int32_t tsize;           /* leaves of the min tree (power of two)      */
   double *tree;            /* min segment tree of qwgt; +inf for
                               unavailable processors and padding        */
-  int32_t amin;            /* leaf holding the minimum (lowest id on ties),
-                              -1 when no processor is available         */
+  int32_t low[COSTMODEL_NLOW]; /* the nlow least-loaded available
+                              processors by (Qwgt, id), ascending: the
+                              minimum untouched by a move is nearly
+                              always among them                         */
+  int32_t nlow;            /* min(COSTMODEL_NLOW, available processors) */
   /* scratch of one move evaluation */
   int32_t *stamp;          /* stamp[p] == cur_stamp: p is touched        */
   int32_t cur_stamp;       /* current stamp value                        */
@@ -82,6 +88,9 @@ static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
 /* Smallest Qwgt over available processors and its processor (lowest id on
  * ties); -1 when none is available. */
 int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out);
+
+/* Recomputes the least-loaded list from scratch, O(P). */
+void costmodel_low_rebuild(costmodel_loads *ld);
 
 /* Sets Qwgt of available processor p in the min tree. */
 void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q);

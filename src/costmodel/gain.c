@@ -55,16 +55,24 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
     int32_t r = v->nbr[i].owner;
     double c = v->nbr[i].cwgt;
     size_t cr = (size_t)cl[r];
-    touch(ld, r);
     /* edges to r's vertices: cut before unless r == p, after unless r == q;
        both ends pay Comm (SPEC §2) */
-    if (r != p) {
+    if (r == p) {
+      ld->dcomm[p] += c * K[cp * C + cq];
+      ld->dcomm[q] += c * K[cq * C + cp];
+    } else if (r == q) {
+      ld->dcomm[p] -= c * K[cp * C + cq];
+      ld->dcomm[q] -= c * K[cq * C + cp];
+    } else {
       ld->dcomm[p] -= c * K[cp * C + cr];
-      ld->dcomm[r] -= c * K[cr * C + cp];
-    }
-    if (r != q) {
       ld->dcomm[q] += c * K[cq * C + cr];
-      ld->dcomm[r] += c * K[cr * C + cq];
+      /* r itself only changes when its links to p and q differ: leaving
+         it untouched then is exact and keeps the move's footprint small */
+      double dr = c * (K[cr * C + cq] - K[cr * C + cp]);
+      if (dr != 0) {
+        touch(ld, r);
+        ld->dcomm[r] += dr;
+      }
     }
   }
   size_t co = (size_t)cl[o];
@@ -100,10 +108,16 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
      closed form of their shift when the minimum moves from m to m2; this
      avoids the cancellation of S2 - 2 m S1 + P m^2 on large loads. */
   double m = ld->tree[1], m2 = min_t;
-  if (ld->amin >= 0 && ld->stamp[ld->amin] != ld->cur_stamp)
-    m2 = m < min_t ? m : min_t; /* the minimum is untouched */
-  else
+  int32_t k = 0;
+  while (k < ld->nlow && ld->stamp[ld->low[k]] == ld->cur_stamp)
+    k++;
+  if (k < ld->nlow) {
+    double u = ld->qwgt[ld->low[k]]; /* least untouched load */
+    if (u < m2)
+      m2 = u;
+  } else if (ld->nlow == COSTMODEL_NLOW) {
     min_untouched(ld, 1, &m2); /* only loads below min_t matter */
+  }
   double dmv = 0;
   for (int32_t i = 0; i < ld->ntouched; i++) {
     int32_t x = ld->touched[i];
@@ -130,7 +144,24 @@ void costmodel_apply(costmodel_loads *ld) {
       ld->qwgt_tot += ld->qnew[i] - ld->qwgt[x];
       costmodel_tree_set(ld, x, ld->qnew[i]);
     }
-    ld->qwgt[x] = ld->qnew[i];
   }
+  /* the least-loaded list changes only if a member changed or another
+     processor became lighter than its last member */
+  int rebuild = 0;
+  for (int32_t i = 0; i < ld->ntouched && !rebuild; i++) {
+    int32_t x = ld->touched[i];
+    if (!ld->cfg->avail[x])
+      continue;
+    for (int32_t k = 0; k < ld->nlow; k++)
+      rebuild |= ld->low[k] == x;
+    rebuild |= ld->nlow == COSTMODEL_NLOW &&
+               (ld->qnew[i] < ld->qwgt[ld->low[ld->nlow - 1]] ||
+                (ld->qnew[i] == ld->qwgt[ld->low[ld->nlow - 1]] &&
+                 x < ld->low[ld->nlow - 1]));
+  }
+  for (int32_t i = 0; i < ld->ntouched; i++)
+    ld->qwgt[ld->touched[i]] = ld->qnew[i];
   ld->ntouched = 0;
+  if (rebuild)
+    costmodel_low_rebuild(ld);
 }

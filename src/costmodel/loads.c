@@ -8,14 +8,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Leaf of the minimum, lowest id on ties; -1 when all are +inf. */
-static int32_t tree_argmin(const costmodel_loads *ld) {
-  if (ld->tree[1] == INFINITY)
-    return -1;
-  int32_t i = 1;
-  while (i < ld->tsize)
-    i = ld->tree[2 * i] <= ld->tree[2 * i + 1] ? 2 * i : 2 * i + 1;
-  return i - ld->tsize;
+static inline int lighter(const costmodel_loads *ld, int32_t a, int32_t b) {
+  return ld->qwgt[a] < ld->qwgt[b] || (ld->qwgt[a] == ld->qwgt[b] && a < b);
+}
+
+void costmodel_low_rebuild(costmodel_loads *ld) {
+  int32_t k = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++) {
+    if (!ld->cfg->avail[p])
+      continue;
+    if (k == COSTMODEL_NLOW && !lighter(ld, p, ld->low[k - 1]))
+      continue;
+    int32_t i = k < COSTMODEL_NLOW ? k++ : k - 1;
+    while (i > 0 && lighter(ld, p, ld->low[i - 1])) {
+      ld->low[i] = ld->low[i - 1];
+      i--;
+    }
+    ld->low[i] = p;
+  }
+  ld->nlow = k;
 }
 
 void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q) {
@@ -25,13 +36,12 @@ void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q) {
     double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
     ld->tree[i] = a < b ? a : b;
   }
-  ld->amin = tree_argmin(ld);
 }
 
 int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out) {
   if (min_out)
     *min_out = ld->tree[1];
-  return ld->amin;
+  return ld->nlow > 0 ? ld->low[0] : -1;
 }
 
 int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
@@ -101,7 +111,7 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
     double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
     ld->tree[i] = a < b ? a : b;
   }
-  ld->amin = tree_argmin(ld);
+  costmodel_low_rebuild(ld);
   return MINEX_OK;
 }
 
@@ -153,9 +163,11 @@ int costmodel_loads_check(const costmodel_loads *ld) {
       return core_error(MINEX_EINTERNAL, "loads: min tree node %d is not "
                         "the min of its children", (int)i);
   }
-  if (ld->amin != tree_argmin(ld))
-    return core_error(MINEX_EINTERNAL, "loads: cached argmin %d, tree says "
-                      "%d", (int)ld->amin, (int)tree_argmin(ld));
+  costmodel_loads copy = *ld;
+  costmodel_low_rebuild(&copy);
+  if (copy.nlow != ld->nlow ||
+      memcmp(copy.low, ld->low, sizeof(int32_t) * (size_t)ld->nlow) != 0)
+    return core_error(MINEX_EINTERNAL, "loads: least-loaded list is stale");
   if (fabs(tot - ld->qwgt_tot) > 1e-9 * scale)
     return core_error(MINEX_EINTERNAL, "loads: QwgtTot %g, recomputed %g",
                       ld->qwgt_tot, tot);

@@ -69,6 +69,12 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   memset(&ws, 0, sizeof ws);
   if ((rc = costmodel_loads_create(&ld, g, cfg, old, old, &opt)))
     return rc;
+  /* the old partition's MaxQwgt, from the same from-scratch loads that
+     minex_evaluate computes */
+  double old_max = 0;
+  for (int32_t p = 0; p < cfg->nprocs; p++)
+    if (cfg->avail[p] && ld.qwgt[p] > old_max)
+      old_max = ld.qwgt[p];
   if ((rc = contract_ws_create(&ws, g, old)))
     goto done;
   if ((rc = partition_ctx_create(&pc, &ws, &ld, &opt)))
@@ -111,20 +117,17 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
 
   /* SPEC §3 guarantee: never worse than old when old is feasible. Scored
      from scratch by the evaluator, the same rules as any other tool. */
-  minex_metrics mnew, mold;
+  minex_metrics mnew;
   if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mnew)))
     goto done;
   int returned_old = 0;
-  if (all_avail) {
-    if ((rc = minex_evaluate(g, cfg, old, old, &opt, &mold)))
+  if (all_avail && mnew.max_qwgt > old_max) {
+    logf_(&opt, "result MaxQwgt %.6g > old %.6g: old partition returned",
+          mnew.max_qwgt, old_max);
+    memcpy(new_part, old, sizeof(int32_t) * (size_t)n);
+    if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mnew)))
       goto done;
-    if (mnew.max_qwgt > mold.max_qwgt) {
-      memcpy(new_part, old, sizeof(int32_t) * (size_t)n);
-      mnew = mold;
-      returned_old = 1;
-      logf_(&opt, "result MaxQwgt %.6g > old %.6g: old partition returned",
-            mnew.max_qwgt, mold.max_qwgt);
-    }
+    returned_old = 1;
   }
   if (metrics) {
     *metrics = mnew;

@@ -265,6 +265,56 @@ START_TEST(user_qwgt_function_equal_to_alpha_one_gives_same_result) {
 }
 END_TEST
 
+/* SPEC §2: with remapping charged at both ends and Rwgt well above Pwgt a
+ * step cannot lower the overloaded processor's Qwgt, yet MinVar-lowering
+ * moves exist; the result must then be the old partition itself. */
+START_TEST(heavy_two_ended_remapping_falls_back_to_old) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  int fallbacks = 0;
+  for (int t = 0; t < 60; t++) {
+    int32_t n = 50 + t;
+    minex_graph *g0 = test_random_graph(rng, n, 4, 1);
+    double *rw = malloc(sizeof(double) * (size_t)n);
+    for (int32_t v = 0; v < n; v++)
+      rw[v] = 5 + 20 * gsl_rng_uniform(rng);
+    minex_graph *g = NULL;
+    ck_assert_int_eq(minex_graph_create(n, minex_graph_xadj(g0),
+                                        minex_graph_adjncy(g0),
+                                        minex_graph_pwgt(g0), rw,
+                                        minex_graph_cwgt(g0), &g),
+                     MINEX_OK);
+    minex_config *cf = test_random_config(rng, 3, 4);
+    int32_t P = minex_config_nprocs(cf);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *nw = malloc(sizeof(int32_t) * (size_t)n);
+    for (int32_t v = 0; v < n; v++)
+      old[v] = (int32_t)(P * pow(gsl_rng_uniform(rng), 2));
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.remap_mode = MINEX_REMAP_BOTH;
+    opt.alpha = (t % 3) * 0.5;
+    minex_metrics m, mo;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, &m), MINEX_OK);
+    minex_evaluate(g, cf, old, old, &opt, &mo);
+    ck_assert(m.max_qwgt <= mo.max_qwgt);
+    if (m.returned_old) {
+      fallbacks++;
+      ck_assert_mem_eq(nw, old, sizeof(int32_t) * (size_t)n);
+      ck_assert(m.max_qwgt == mo.max_qwgt);
+      ck_assert_int_eq(m.moved, 0);
+    }
+    minex_graph_destroy(g0);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+    free(rw);
+    free(old);
+    free(nw);
+  }
+  ck_assert_int_gt(fallbacks, 0);
+  gsl_rng_free(rng);
+}
+END_TEST
+
 /* ../shared/data/cases/cube_ball_p16: one refinement step of a real
  * tetrahedral mesh at P = 16. Its README gives MaxQwgt 41,852 for the old
  * partition, 35,536 for Scotch's repartitioner and 28,390 for a plain
@@ -316,6 +366,7 @@ int main(void) {
   tcase_add_test(tc, bad_arguments_return_errors_naming_them);
   tcase_add_test(tc, degenerate_graphs_are_handled);
   tcase_add_test(tc, user_qwgt_function_equal_to_alpha_one_gives_same_result);
+  tcase_add_test(tc, heavy_two_ended_remapping_falls_back_to_old);
   tcase_add_test(tc, cube_ball_p16_beats_the_prototype_and_scotch);
   suite_add_tcase(s, tc);
   return test_run_suite(s);

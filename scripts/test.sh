@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the dependencies, builds MinEX with warnings as errors and runs
+# every test (ctest), then does the same in the sanitizer build
+# (-DCMAKE_BUILD_TYPE=Asan: AddressSanitizer + UBSan).
+# Usage: bash scripts/test.sh   (from anywhere; as root on a fresh Debian 12
+# it installs what is missing). MINEX_SKIP_ASAN=1 skips the second build.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/deps.sh
+source "$root/scripts/deps.sh"
+minex_install_deps
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+export CTEST_OUTPUT_ON_FAILURE=1
+
+build_and_test() { # build-dir build-type
+  local dir="$root/$1"
+  echo "== $2 build in $dir"
+  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE="$2" -DMINEX_WERROR=ON
+  cmake --build "$dir" -j "$jobs"
+  (cd "$dir" && ctest --output-on-failure -j "$jobs")
+}
+
+build_and_test build-test Release
+if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
+  # leak checks included; halt on the first UBSan report
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+  build_and_test build-asan Asan
+fi
+echo "== all tests passed"

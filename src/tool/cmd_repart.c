@@ -1,0 +1,278 @@
+/* minex repart: read a graph, an old partition (or build the documented
+ * initial one) and a configuration; run minex_repartition; print the old and
+ * new metrics; optionally write the new partition. */
+#include "tool.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void help(void) {
+  printf("Usage: minex repart GRAPH [--old OLD.part] [--config CFG.xml | "
+         "--nparts P]\n"
+         "                    [--throttle T|inf] [--alpha A] "
+         "[--remap receiver|sender|both]\n"
+         "                    [--seed S] [--coarse-per-proc N] [--no-global]\n"
+         "                    [-o NEW.part] [--json] [-v]\n"
+         "\n"
+         "Repartitions GRAPH (METIS format) with MinEX and prints the old and "
+         "new\nmetrics (SPEC section 2).\n"
+         "\n"
+         "  --old OLD.part       old partition, one processor id per line.\n"
+         "                       Without it an initial partition is built "
+         "first:\n"
+         "                       minex_partition_initial(MINEX_INIT_BFS), "
+         "breadth-first\n"
+         "                       order from a pseudo-peripheral vertex cut "
+         "into P blocks\n"
+         "                       of equal vertex count (weights ignored); a "
+         "note on\n"
+         "                       stderr says so.\n"
+         "  --config CFG.xml     heterogeneous configuration (XML, "
+         "minex-config.xsd)\n"
+         "  --nparts P           homogeneous configuration: P processors, Proc "
+         "= Conn = 1.\n"
+         "                       Without --config and --nparts: P = largest id "
+         "in OLD + 1.\n"
+         "  --throttle T|inf     ThroTTle >= 0, dimensionless (default inf)\n"
+         "  --alpha A            latency tolerance in [0,1] (default 0)\n"
+         "  --remap MODE         who pays remapping: receiver (default), "
+         "sender, both\n"
+         "  --seed S             random seed (default 1)\n"
+         "  --coarse-per-proc N  contraction target per available processor "
+         "(default 64)\n"
+         "  --no-global          candidates are the neighbours' owners only\n"
+         "  -o, --output FILE    write the new partition (atomically)\n"
+         "  --json               print one JSON object instead of the table\n"
+         "  -v, --verbose        library phase timings and progress on stderr\n"
+         "  -h, --help           this help\n");
+}
+
+int cmd_repart(int argc, char **argv) {
+  const char *cmd = "repart";
+  const char *graph_path = NULL, *old_path = NULL, *config_path = NULL;
+  const char *out_path = NULL;
+  int32_t nparts = 0;
+  int json = 0, verbose = 0;
+  minex_options opt;
+  minex_options_init(&opt);
+
+  tool_args a;
+  tool_args_init(&a, argc, argv);
+  while (tool_args_next(&a)) {
+    const char *v;
+    if (tool_args_is(&a, "-h", "--help")) {
+      help();
+      return TOOL_EXIT_OK;
+    } else if (tool_args_is(&a, NULL, "--old")) {
+      if ((old_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--config")) {
+      if ((config_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--nparts")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_i32(cmd, "--nparts", v, 1, &nparts) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--throttle")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_double(cmd, "--throttle", v, 0.0, HUGE_VAL, 1,
+                            &opt.throttle) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--alpha")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_double(cmd, "--alpha", v, 0.0, 1.0, 0, &opt.alpha) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--remap")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_remap(cmd, v, &opt.remap_mode) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--seed")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_u64(cmd, "--seed", v, &opt.seed) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--coarse-per-proc")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_i32(cmd, "--coarse-per-proc", v, 1,
+                         &opt.coarse_per_proc) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--no-global")) {
+      opt.global_candidates = 0;
+    } else if (tool_args_is(&a, "-o", "--output")) {
+      if ((out_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--json")) {
+      json = 1;
+    } else if (tool_args_is(&a, "-v", "--verbose")) {
+      verbose = 1;
+    } else if (tool_args_is_option(&a)) {
+      return tool_usage_error(cmd, "unknown option '%s'", a.arg);
+    } else if (graph_path == NULL) {
+      graph_path = a.arg;
+    } else {
+      return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
+    }
+  }
+  if (graph_path == NULL)
+    return tool_usage_error(cmd, "missing GRAPH");
+  if (config_path != NULL && nparts > 0)
+    return tool_usage_error(cmd, "--config and --nparts exclude each other");
+  if (config_path == NULL && nparts <= 0 && old_path == NULL)
+    return tool_usage_error(cmd, "need --config or --nparts (or --old to "
+                                 "take P from the old partition)");
+  if (verbose) {
+    opt.log_fn = tool_log;
+    opt.log_ctx = NULL;
+  }
+
+  int status = TOOL_EXIT_FAIL, rc;
+  minex_graph *g = NULL;
+  minex_config *cfg = NULL;
+  int32_t *old = NULL, *new_part = NULL;
+  minex_metrics mo, mn, mr;
+  memset(&mr, 0, sizeof mr);
+
+  double t = tool_wtime();
+  if ((rc = minex_graph_read_metis(graph_path, &g)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
+  int32_t n = minex_graph_nvtxs(g);
+  tool_verbose(verbose, cmd,
+               "read %s: %" PRId32 " vertices, %" PRId64 " edges in %.3f s",
+               graph_path, n, minex_graph_nedges(g), tool_wtime() - t);
+
+  int32_t pmax = 0;
+  if (config_path == NULL && nparts <= 0) {
+    /* P from the old partition: read it unbounded first */
+    if ((rc = tool_read_part(old_path, n, 0, &old, &pmax)) != MINEX_OK) {
+      status = tool_fail(cmd, rc);
+      goto done;
+    }
+    if (pmax < 1)
+      pmax = 1;
+    fprintf(stderr,
+            "minex repart: no --config/--nparts: P = %" PRId32
+            " (largest id in %s + 1), homogeneous\n",
+            pmax, old_path);
+  }
+  if ((rc = tool_make_config(config_path, nparts, pmax, &cfg)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
+  int32_t P = minex_config_nprocs(cfg);
+
+  if (old == NULL && old_path != NULL) {
+    if ((rc = tool_read_part(old_path, n, P, &old, NULL)) != MINEX_OK) {
+      status = tool_fail(cmd, rc);
+      goto done;
+    }
+  } else if (old == NULL) {
+    old = malloc(sizeof *old * ((size_t)n + 1));
+    if (old == NULL) {
+      fprintf(stderr, "minex repart: out of memory\n");
+      goto done;
+    }
+    rc = minex_partition_initial(g, P, MINEX_INIT_BFS, old);
+    if (rc != MINEX_OK) {
+      status = tool_fail(cmd, rc);
+      goto done;
+    }
+    fprintf(stderr,
+            "minex repart: no --old given: initial partition = "
+            "breadth-first order cut into %" PRId32 " blocks of equal vertex "
+            "count (MINEX_INIT_BFS)\n",
+            P);
+  }
+
+  if ((rc = minex_evaluate(g, cfg, old, old, &opt, &mo)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
+  new_part = malloc(sizeof *new_part * ((size_t)n + 1));
+  if (new_part == NULL) {
+    fprintf(stderr, "minex repart: out of memory\n");
+    goto done;
+  }
+  t = tool_wtime();
+  rc = minex_repartition(g, cfg, old, &opt, new_part, &mr);
+  double seconds = tool_wtime() - t;
+  if (rc != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
+  /* Score the result with the evaluator, the same code `minex eval` runs,
+   * so that both commands print identical figures for one partition. */
+  if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mn)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
+  if (out_path != NULL) {
+    t = tool_wtime();
+    if ((rc = minex_part_write(out_path, n, new_part)) != MINEX_OK) {
+      status = tool_fail(cmd, rc);
+      goto done;
+    }
+    tool_verbose(verbose, cmd, "wrote %s in %.3f s", out_path,
+                 tool_wtime() - t);
+  }
+
+  if (json) {
+    printf("{\n");
+    tool_json_metrics(stdout, &mn, 2);
+    printf(",\n  \"seconds\": ");
+    tool_json_double(stdout, seconds);
+    printf(",\n  \"seconds_contract\": ");
+    tool_json_double(stdout, mr.seconds_contract);
+    printf(",\n  \"seconds_partition\": ");
+    tool_json_double(stdout, mr.seconds_partition);
+    printf(",\n  \"seconds_expand\": ");
+    tool_json_double(stdout, mr.seconds_expand);
+    printf(",\n  \"coarse_nvtxs\": %" PRId32 ",\n  \"coarse_moves\": %" PRId64
+           ",\n  \"expand_moves\": %" PRId64 ",\n  \"returned_old\": %d",
+           mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves, mr.returned_old);
+    printf(",\n  \"nvtxs\": %" PRId32 ",\n  \"nedges\": %" PRId64
+           ",\n  \"nprocs\": %" PRId32 ",\n  \"graph\": ",
+           n, minex_graph_nedges(g), P);
+    tool_json_string(stdout, graph_path);
+    printf(",\n  \"old_source\": ");
+    tool_json_string(stdout, old_path != NULL ? old_path : "initial:bfs");
+    printf(",\n  \"output\": ");
+    if (out_path != NULL)
+      tool_json_string(stdout, out_path);
+    else
+      printf("null");
+    printf(",\n  \"old\": {\n");
+    tool_json_metrics(stdout, &mo, 4);
+    printf("\n  }\n}\n");
+  } else {
+    printf("minex repart %s: %" PRId32 " vertices, %" PRId64
+           " edges, P = %" PRId32 " (%" PRId32 " available, %" PRId32
+           " clusters)\n",
+           graph_path, n, minex_graph_nedges(g), P,
+           minex_config_navailable(cfg), minex_config_nclusters(cfg));
+    tool_print_table(stdout, &mo, &mn, "old", "new");
+    printf("  %-22s %16.6f s (contract %.3f, partition %.3f, expand %.3f)\n",
+           "repartition time", seconds, mr.seconds_contract,
+           mr.seconds_partition, mr.seconds_expand);
+    printf("  %-22s %16" PRId32 " (moves: %" PRId64 " coarse, %" PRId64
+           " expansion)%s\n",
+           "coarse vertices", mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves,
+           mr.returned_old ? "; old partition returned" : "");
+    if (out_path != NULL)
+      printf("  new partition written to %s\n", out_path);
+  }
+  if (fflush(stdout) != 0) {
+    fprintf(stderr, "minex repart: cannot write the report to stdout\n");
+    goto done;
+  }
+  status = TOOL_EXIT_OK;
+
+done:
+  free(old);
+  free(new_part);
+  minex_config_destroy(cfg);
+  minex_graph_destroy(g);
+  return status;
+}

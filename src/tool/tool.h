@@ -1,0 +1,113 @@
+/* The minex command-line tool: one file per subcommand (cmd_*.c) and the
+ * common part (tool_common.c: option parsing, configuration building,
+ * metrics printing as a table or JSON). Public API (minex.h) only. */
+#ifndef MINEX_TOOL_H
+#define MINEX_TOOL_H
+
+#include "minex.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses of every subcommand. */
+enum {
+  TOOL_EXIT_OK = 0,   /* success                                       */
+  TOOL_EXIT_FAIL = 1, /* a library call failed (message on stderr)     */
+  TOOL_EXIT_USAGE = 2 /* bad command line (message and hint on stderr) */
+};
+
+/* Subcommand entry points: argv[0] is the subcommand name. */
+int cmd_repart(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_mesh2dual(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+
+/* ------------------------------------------------------- argument parsing */
+
+/* Walks argv[1..] one argument at a time. Options are "-x", "--long" or
+ * "--long=value"; everything else is positional. */
+typedef struct tool_args {
+  int argc;        /* argument count                                */
+  char **argv;     /* arguments; argv[0] is the subcommand name      */
+  int i;           /* index of the next unread argument              */
+  const char *cmd; /* subcommand name, for messages                  */
+  const char *arg; /* current argument (option name without "=...")  */
+  const char *inl; /* value given inline with "--opt=value", or NULL */
+  char buf[64];    /* holds the option name when split at '='        */
+} tool_args;
+
+void tool_args_init(tool_args *a, int argc, char **argv);
+/* Next argument: 1 and a->arg set, 0 when none is left. */
+int tool_args_next(tool_args *a);
+/* 1 when the current argument is one of the two spellings (short may be
+ * NULL). */
+int tool_args_is(const tool_args *a, const char *shortname,
+                 const char *longname);
+/* 1 when the current argument looks like an option ("-x", "--x"). */
+int tool_args_is_option(const tool_args *a);
+/* The value of the current option (inline or the next argument); NULL and
+ * a message on stderr when it is missing. */
+const char *tool_args_value(tool_args *a);
+
+/* Strict conversions of an option value; on failure they print
+ * "minex CMD: OPTION: ..." on stderr and return -1. */
+int tool_parse_i32(const char *cmd, const char *opt, const char *s, int32_t min,
+                   int32_t *out);
+int tool_parse_i64(const char *cmd, const char *opt, const char *s, int64_t min,
+                   int64_t *out);
+int tool_parse_u64(const char *cmd, const char *opt, const char *s,
+                   uint64_t *out);
+/* A finite double in [min, max], or "inf" when allow_inf. */
+int tool_parse_double(const char *cmd, const char *opt, const char *s,
+                      double min, double max, int allow_inf, double *out);
+/* "receiver", "sender" or "both". */
+int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out);
+
+/* Prints "minex CMD: message" and "Try 'minex CMD --help'." on stderr;
+ * returns TOOL_EXIT_USAGE. */
+int tool_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Prints "minex CMD: <library message>" for the failed call's code rc;
+ * returns TOOL_EXIT_FAIL. */
+int tool_fail(const char *cmd, int rc);
+
+/* ------------------------------------------------------ shared behaviour */
+
+/* Monotonic wall clock in seconds. */
+double tool_wtime(void);
+
+/* log_fn of the library for -v: "minex: message" on stderr. */
+void tool_log(const char *message, void *ctx);
+/* The tool's own progress line for -v (printf format). */
+void tool_verbose(int verbose, const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The configuration from --config PATH or --nparts P (exactly one of them
+ * may be set; neither: nparts_default > 0 makes a uniform one, else an
+ * error). MINEX_OK or a library error code (message via tool_fail). */
+int tool_make_config(const char *config_path, int32_t nparts,
+                     int32_t nparts_default, minex_config **out);
+
+/* Reads a partition file; nparts > 0 checks the range, <= 0 accepts any
+ * id >= 0 and stores max id + 1 in *maxp (may be NULL). */
+int tool_read_part(const char *path, int32_t nvtxs, int32_t nparts,
+                   int32_t **part, int32_t *maxp);
+
+/* --------------------------------------------------------------- output */
+
+/* Writes s as a JSON string literal (quotes and escapes included). */
+void tool_json_string(FILE *fp, const char *s);
+/* Writes a double as JSON: %.17g, or null when not finite. */
+void tool_json_double(FILE *fp, double x);
+/* Writes the metrics' fields as JSON members ("key": value, ...) at the
+ * given indentation, without braces and without a trailing comma. */
+void tool_json_metrics(FILE *fp, const minex_metrics *m, int indent);
+
+/* Human-readable comparison table of old and new metrics; old may be
+ * NULL (one column). */
+void tool_print_table(FILE *fp, const minex_metrics *old,
+                      const minex_metrics *new_m, const char *old_title,
+                      const char *new_title);
+
+#endif

@@ -1,0 +1,327 @@
+/* Common part of the minex tool: option parsing, configuration building,
+ * metrics as a table or JSON (docs/cli.md). */
+#include "tool.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------- argument parsing */
+
+void tool_args_init(tool_args *a, int argc, char **argv) {
+  memset(a, 0, sizeof *a);
+  a->argc = argc;
+  a->argv = argv;
+  a->i = 1;
+  a->cmd = argc > 0 ? argv[0] : "?";
+}
+
+int tool_args_next(tool_args *a) {
+  if (a->i >= a->argc)
+    return 0;
+  const char *s = a->argv[a->i++];
+  a->arg = s;
+  a->inl = NULL;
+  /* "--name=value": split, keeping the name in a->buf */
+  if (s[0] == '-' && s[1] == '-' && s[2] != '\0') {
+    const char *eq = strchr(s, '=');
+    if (eq != NULL && (size_t)(eq - s) < sizeof a->buf) {
+      memcpy(a->buf, s, (size_t)(eq - s));
+      a->buf[eq - s] = '\0';
+      a->arg = a->buf;
+      a->inl = eq + 1;
+    }
+  }
+  return 1;
+}
+
+int tool_args_is(const tool_args *a, const char *shortname,
+                 const char *longname) {
+  return (shortname != NULL && strcmp(a->arg, shortname) == 0) ||
+         (longname != NULL && strcmp(a->arg, longname) == 0);
+}
+
+int tool_args_is_option(const tool_args *a) {
+  /* "-" alone is positional; negative numbers are never positional here */
+  return a->arg[0] == '-' && a->arg[1] != '\0';
+}
+
+const char *tool_args_value(tool_args *a) {
+  if (a->inl != NULL)
+    return a->inl;
+  if (a->i >= a->argc) {
+    tool_usage_error(a->cmd, "option %s needs a value", a->arg);
+    return NULL;
+  }
+  return a->argv[a->i++];
+}
+
+int tool_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "minex %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry 'minex %s --help'.\n", cmd);
+  return TOOL_EXIT_USAGE;
+}
+
+int tool_fail(const char *cmd, int rc) {
+  const char *msg = minex_last_error();
+  if (msg == NULL || msg[0] == '\0')
+    msg = minex_strerror(rc);
+  fprintf(stderr, "minex %s: %s (%s)\n", cmd, msg, minex_err_name(rc));
+  return TOOL_EXIT_FAIL;
+}
+
+int tool_parse_i64(const char *cmd, const char *opt, const char *s, int64_t min,
+                   int64_t *out) {
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (s[0] == '\0' || *end != '\0' || errno == ERANGE || v < min) {
+    tool_usage_error(cmd, "%s: expected an integer >= %" PRId64 ", got '%s'",
+                     opt, min, s);
+    return -1;
+  }
+  *out = (int64_t)v;
+  return 0;
+}
+
+int tool_parse_i32(const char *cmd, const char *opt, const char *s, int32_t min,
+                   int32_t *out) {
+  int64_t v;
+  if (tool_parse_i64(cmd, opt, s, min, &v) != 0)
+    return -1;
+  if (v > INT32_MAX) {
+    tool_usage_error(cmd, "%s: %s is too large (at most %" PRId32 ")", opt, s,
+                     INT32_MAX);
+    return -1;
+  }
+  *out = (int32_t)v;
+  return 0;
+}
+
+int tool_parse_u64(const char *cmd, const char *opt, const char *s,
+                   uint64_t *out) {
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (s[0] == '\0' || s[0] == '-' || *end != '\0' || errno == ERANGE) {
+    tool_usage_error(cmd, "%s: expected an unsigned integer, got '%s'", opt, s);
+    return -1;
+  }
+  *out = (uint64_t)v;
+  return 0;
+}
+
+int tool_parse_double(const char *cmd, const char *opt, const char *s,
+                      double min, double max, int allow_inf, double *out) {
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end); /* also reads "inf", "Infinity", ... */
+  int ok = s[0] != '\0' && *end == '\0';
+  if (ok && allow_inf && isinf(v) && v > 0) {
+    *out = INFINITY;
+    return 0;
+  }
+  if (!ok || errno == ERANGE || !isfinite(v) || v < min || v > max) {
+    tool_usage_error(cmd, "%s: expected a number in [%g, %g]%s, got '%s'", opt,
+                     min, max, allow_inf ? " or inf" : "", s);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out) {
+  if (strcmp(s, "receiver") == 0)
+    *out = MINEX_REMAP_RECEIVER;
+  else if (strcmp(s, "sender") == 0)
+    *out = MINEX_REMAP_SENDER;
+  else if (strcmp(s, "both") == 0)
+    *out = MINEX_REMAP_BOTH;
+  else {
+    tool_usage_error(cmd,
+                     "--remap: expected receiver, sender or both, got "
+                     "'%s'",
+                     s);
+    return -1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------ shared behaviour */
+
+double tool_wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void tool_log(const char *message, void *ctx) {
+  (void)ctx;
+  fprintf(stderr, "minex: %s\n", message);
+}
+
+void tool_verbose(int verbose, const char *cmd, const char *fmt, ...) {
+  if (!verbose)
+    return;
+  va_list ap;
+  fprintf(stderr, "minex %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+int tool_make_config(const char *config_path, int32_t nparts,
+                     int32_t nparts_default, minex_config **out) {
+  *out = NULL;
+  if (config_path != NULL)
+    return minex_config_load(config_path, out);
+  if (nparts <= 0)
+    nparts = nparts_default;
+  return minex_config_create_uniform(nparts, out);
+}
+
+int tool_read_part(const char *path, int32_t nvtxs, int32_t nparts,
+                   int32_t **part, int32_t *maxp) {
+  int rc = minex_part_read(path, nvtxs, nparts, part);
+  if (rc != MINEX_OK)
+    return rc;
+  if (maxp != NULL) {
+    int32_t mx = -1;
+    for (int32_t v = 0; v < nvtxs; v++)
+      if ((*part)[v] > mx)
+        mx = (*part)[v];
+    *maxp = mx + 1;
+  }
+  return MINEX_OK;
+}
+
+/* --------------------------------------------------------------- output */
+
+void tool_json_string(FILE *fp, const char *s) {
+  fputc('"', fp);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+    case '"':
+      fputs("\\\"", fp);
+      break;
+    case '\\':
+      fputs("\\\\", fp);
+      break;
+    case '\n':
+      fputs("\\n", fp);
+      break;
+    case '\t':
+      fputs("\\t", fp);
+      break;
+    case '\r':
+      fputs("\\r", fp);
+      break;
+    default:
+      if (*p < 0x20)
+        fprintf(fp, "\\u%04x", *p);
+      else
+        fputc(*p, fp);
+    }
+  }
+  fputc('"', fp);
+}
+
+void tool_json_double(FILE *fp, double x) {
+  if (isfinite(x))
+    fprintf(fp, "%.17g", x);
+  else
+    fputs("null", fp); /* JSON has no inf/nan */
+}
+
+void tool_json_metrics(FILE *fp, const minex_metrics *m, int indent) {
+  /* one table drives the member list so the order is fixed */
+  struct {
+    const char *key;
+    int is_int;
+    double d;
+    int64_t i;
+  } f[] = {
+      {"max_qwgt", 0, m->max_qwgt, 0},
+      {"min_qwgt", 0, m->min_qwgt, 0},
+      {"qwgt_tot", 0, m->qwgt_tot, 0},
+      {"load_imb", 0, m->load_imb, 0},
+      {"min_var", 0, m->min_var, 0},
+      {"lower_bound", 0, m->lower_bound, 0},
+      {"max_wgt", 0, m->max_wgt, 0},
+      {"max_comm", 0, m->max_comm, 0},
+      {"max_remap", 0, m->max_remap, 0},
+      {"cut_edges", 1, 0, m->cut_edges},
+      {"cut_weight", 0, m->cut_weight, 0},
+      {"moved", 1, 0, m->moved},
+      {"total_v", 0, m->total_v, 0},
+      {"max_v", 0, m->max_v, 0},
+      {"stranded", 1, 0, m->stranded},
+      {"navailable", 1, 0, m->navailable},
+  };
+  size_t n = sizeof f / sizeof f[0];
+  for (size_t k = 0; k < n; k++) {
+    fprintf(fp, "%*s\"%s\": ", indent, "", f[k].key);
+    if (f[k].is_int)
+      fprintf(fp, "%" PRId64, f[k].i);
+    else
+      tool_json_double(fp, f[k].d);
+    fputs(k + 1 < n ? ",\n" : "", fp);
+  }
+}
+
+static void row_d(FILE *fp, const char *name, const minex_metrics *old,
+                  double vo, double vn, const char *fmt) {
+  fprintf(fp, "  %-22s", name);
+  if (old != NULL)
+    fprintf(fp, fmt, vo);
+  fprintf(fp, fmt, vn);
+  fputc('\n', fp);
+}
+
+static void row_i(FILE *fp, const char *name, const minex_metrics *old,
+                  int64_t vo, int64_t vn) {
+  fprintf(fp, "  %-22s", name);
+  if (old != NULL)
+    fprintf(fp, " %16" PRId64, vo);
+  fprintf(fp, " %16" PRId64 "\n", vn);
+}
+
+void tool_print_table(FILE *fp, const minex_metrics *old,
+                      const minex_metrics *n, const char *old_title,
+                      const char *new_title) {
+  static const minex_metrics zero;
+  const minex_metrics *o = old != NULL ? old : &zero;
+  fprintf(fp, "  %-22s", "metric");
+  if (old != NULL)
+    fprintf(fp, " %16s", old_title);
+  fprintf(fp, " %16s\n", new_title);
+  const char *g = " %16.6f";
+  row_d(fp, "MaxQwgt", old, o->max_qwgt, n->max_qwgt, g);
+  row_d(fp, "MinQwgt", old, o->min_qwgt, n->min_qwgt, g);
+  row_d(fp, "QwgtTot", old, o->qwgt_tot, n->qwgt_tot, g);
+  row_d(fp, "LoadImb", old, o->load_imb, n->load_imb, g);
+  row_d(fp, "MaxQwgt / LB", old,
+        o->lower_bound > 0 ? o->max_qwgt / o->lower_bound : 0.0,
+        n->lower_bound > 0 ? n->max_qwgt / n->lower_bound : 0.0, g);
+  row_d(fp, "lower bound LB", old, o->lower_bound, n->lower_bound, g);
+  row_d(fp, "MinVar", old, o->min_var, n->min_var, " %16.6g");
+  row_d(fp, "max Wgt", old, o->max_wgt, n->max_wgt, g);
+  row_d(fp, "max Comm", old, o->max_comm, n->max_comm, g);
+  row_d(fp, "max Remap", old, o->max_remap, n->max_remap, g);
+  row_i(fp, "cut edges", old, o->cut_edges, n->cut_edges);
+  row_d(fp, "cut weight", old, o->cut_weight, n->cut_weight, g);
+  row_i(fp, "moved", old, o->moved, n->moved);
+  row_d(fp, "TotalV", old, o->total_v, n->total_v, g);
+  row_d(fp, "MaxV", old, o->max_v, n->max_v, g);
+  row_i(fp, "stranded", old, o->stranded, n->stranded);
+  row_i(fp, "available processors", old, o->navailable, n->navailable);
+}

@@ -1,0 +1,529 @@
+/* Tests of the minex command-line tool (src/tool): runs the built binary
+ * (MINEX_TOOL) with posix_spawn in a fresh temporary directory per test and
+ * checks exit statuses, outputs and the files left behind. */
+#include "test_util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#ifndef MINEX_TOOL
+#error "MINEX_TOOL (path of the minex binary) must be defined"
+#endif
+
+/* ------------------------------------------------------------- helpers */
+
+static char tmpdir[4096];
+
+static void make_tmpdir(void) {
+  const char *base = getenv("TMPDIR");
+  snprintf(tmpdir, sizeof tmpdir, "%s/minex_tool_XXXXXX",
+           base != NULL && base[0] != '\0' ? base : "/tmp");
+  ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+/* Removes tmpdir and the plain files in it (tests make no subfolders that
+ * survive; a left-over folder fails the rmdir and is reported). */
+static void remove_tmpdir(void) {
+  DIR *d = opendir(tmpdir);
+  if (d == NULL)
+    return;
+  struct dirent *e;
+  char p[8192];
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+    unlink(p);
+  }
+  closedir(d);
+  rmdir(tmpdir);
+}
+
+/* Path of name inside tmpdir, in one of 32 static buffers used in turn
+ * (a test holds fewer paths than that at a time). */
+static const char *tpath(const char *name) {
+  static char buf[32][8192];
+  static int slot;
+  char *b = buf[slot++ % 32];
+  snprintf(b, sizeof buf[0], "%s/%s", tmpdir, name);
+  return b;
+}
+
+/* Reads a whole file into a NUL-terminated malloc'ed string (NULL when
+ * it cannot be opened). */
+static char *slurp(const char *path) {
+  FILE *fp = fopen(path, "rb");
+  if (fp == NULL)
+    return NULL;
+  size_t cap = 4096, len = 0;
+  char *s = malloc(cap);
+  size_t k;
+  while ((k = fread(s + len, 1, cap - len - 1, fp)) > 0) {
+    len += k;
+    if (cap - len - 1 == 0)
+      s = realloc(s, cap *= 2);
+  }
+  fclose(fp);
+  s[len] = '\0';
+  return s;
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *fp = fopen(path, "w");
+  ck_assert_ptr_nonnull(fp);
+  fputs(text, fp);
+  ck_assert_int_eq(fclose(fp), 0);
+}
+
+static int exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* Number of entries in tmpdir (to prove nothing was left behind). */
+static int count_entries(void) {
+  DIR *d = opendir(tmpdir);
+  ck_assert_ptr_nonnull(d);
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL)
+    n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  closedir(d);
+  return n;
+}
+
+static char *out_text, *err_text;
+static char out_path[8192], err_path[8192]; /* capture files, set in setup */
+
+/* Runs prog (searched in PATH when it has no '/') with the NULL-terminated
+ * arguments, stdout and stderr captured into out_text/err_text. Returns
+ * the exit status, or 128 + signal. */
+static int run_argv(const char *prog, char *const argv[]) {
+  const char *outp = out_path, *errp = err_path;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, outp, O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&fa, 2, errp, O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  pid_t pid;
+  int rc = strchr(prog, '/') != NULL
+               ? posix_spawn(&pid, prog, &fa, NULL, argv, environ)
+               : posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  ck_assert_msg(rc == 0, "cannot run %s: %s", prog, strerror(rc));
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    ck_assert_int_eq(errno, EINTR);
+  free(out_text);
+  free(err_text);
+  out_text = slurp(outp);
+  err_text = slurp(errp);
+  unlink(outp);
+  unlink(errp);
+  ck_assert_ptr_nonnull(out_text);
+  ck_assert_ptr_nonnull(err_text);
+  if (WIFSIGNALED(st))
+    return 128 + WTERMSIG(st);
+  return WEXITSTATUS(st);
+}
+
+/* run("repart", "g.graph", ..., NULL): the minex tool with these arguments.
+ */
+static int run(const char *first, ...) {
+  char *argv[64];
+  int n = 0;
+  argv[n++] = (char *)MINEX_TOOL;
+  argv[n++] = (char *)first;
+  va_list ap;
+  va_start(ap, first);
+  const char *s;
+  while ((s = va_arg(ap, const char *)) != NULL && n < 63)
+    argv[n++] = (char *)s;
+  va_end(ap);
+  argv[n] = NULL;
+  return run_argv(MINEX_TOOL, argv);
+}
+
+/* Saves the last stdout into tmpdir/name and checks it is one valid JSON
+ * document (python3 -m json.tool). */
+static void check_json(const char *name) {
+  write_file(tpath(name), out_text);
+  char *argv[] = {"python3", "-m", "json.tool", (char *)tpath(name), NULL};
+  char *saved_out = out_text, *saved_err = err_text;
+  out_text = err_text = NULL;
+  int st = run_argv("python3", argv);
+  ck_assert_msg(st == 0, "%s is not valid JSON: %s\n%s", name, err_text,
+                saved_out);
+  free(out_text);
+  free(err_text);
+  out_text = saved_out;
+  err_text = saved_err;
+}
+
+/* Number after "\"key\":" at or after from (top-level keys come before the
+ * nested "old" object in the tool's output). */
+static double json_number(const char *from, const char *key) {
+  char pat[128];
+  snprintf(pat, sizeof pat, "\"%s\":", key);
+  const char *p = strstr(from, pat);
+  ck_assert_msg(p != NULL, "key %s missing in %s", key, from);
+  char *end;
+  double x = strtod(p + strlen(pat), &end);
+  ck_assert_msg(end != p + strlen(pat), "key %s is not a number", key);
+  return x;
+}
+
+static void check_required_keys(const char *json) {
+  static const char *keys[] = {"max_qwgt",   "min_qwgt",    "qwgt_tot",
+                               "load_imb",   "lower_bound", "cut_edges",
+                               "cut_weight", "moved",       "total_v",
+                               "max_v",      "seconds"};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+    json_number(json, keys[k]);
+}
+
+static void setup(void) {
+  make_tmpdir();
+  snprintf(out_path, sizeof out_path, "%s/.stdout", tmpdir);
+  snprintf(err_path, sizeof err_path, "%s/.stderr", tmpdir);
+}
+
+static void teardown(void) {
+  free(out_text);
+  free(err_text);
+  out_text = err_text = NULL;
+  remove_tmpdir();
+}
+
+/* --------------------------------------------------------------- tests */
+
+/* Every subcommand, and the tool itself, answers --help and -h with a usage
+ * text on stdout and exit status 0; --version names the version. */
+START_TEST(help_of_every_subcommand_exits_zero) {
+  static const char *cmds[] = {"repart", "eval", "mesh2dual", "info", "gen"};
+  ck_assert_int_eq(run("--help", NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "Usage"));
+  for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+    ck_assert_msg(run(cmds[k], "--help", NULL) == 0, "%s --help", cmds[k]);
+    ck_assert_msg(strstr(out_text, "Usage: minex") != NULL, "%s", cmds[k]);
+    ck_assert_msg(run(cmds[k], "-h", NULL) == 0, "%s -h", cmds[k]);
+  }
+  ck_assert_int_eq(run("--version", NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, MINEX_VERSION_STRING));
+}
+END_TEST
+
+/* A bad command line exits 2 with a hint, never 0 or 1. */
+START_TEST(usage_errors_exit_two) {
+  ck_assert_int_eq(run("frobnicate", NULL), 2);
+  ck_assert_int_eq(run("repart", NULL), 2);
+  ck_assert_int_eq(run("repart", "g.graph", "--bogus", NULL), 2);
+  ck_assert_int_eq(run("repart", "g.graph", "--nparts", "0", NULL), 2);
+  ck_assert_int_eq(
+      run("repart", "g.graph", "--nparts", "4", "--alpha", "2", NULL), 2);
+  ck_assert_int_eq(
+      run("repart", "g.graph", "--nparts", "4", "--throttle", "-1", NULL), 2);
+  ck_assert_int_eq(run("eval", "g.graph", "--old", "a.part", NULL), 2);
+  ck_assert_int_eq(run("gen", "--elements", "100", NULL), 2);
+  ck_assert_int_eq(run("gen", "--box", "2", "2", NULL), 2);
+  ck_assert_ptr_nonnull(strstr(err_text, "--help"));
+}
+END_TEST
+
+/* gen -> info -> repart -> eval on a small box with the refined ball:
+ * info validates the written graph; repart's JSON is valid, has the
+ * required keys, MaxQwgt(new) <= MaxQwgt(old); eval of the written
+ * partition reports exactly repart's figures. */
+START_TEST(gen_info_repart_eval_round_trip) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *np = tpath("new.part");
+  ck_assert_int_eq(run("gen", "--box", "8", "8", "8", "--refine", "--part", old,
+                       "--nparts", "8", "-o", g, NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "3072 tetrahedra"));
+
+  ck_assert_int_eq(run("info", g, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "3072"));
+  ck_assert_int_eq(run("info", g, "--json", NULL), 0);
+  check_json("info.json");
+  ck_assert_int_eq((int)json_number(out_text, "nvtxs"), 3072);
+  ck_assert_int_eq((int)json_number(out_text, "components"), 1);
+  ck_assert_int_eq((int)json_number(out_text, "isolated"), 0);
+  ck_assert(json_number(out_text, "pwgt_max") == 8.0); /* refined ball */
+
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--nparts", "8", "-o", np, "--json", NULL),
+      0);
+  check_json("repart.json");
+  check_required_keys(out_text);
+  char *rj = strdup(out_text);
+  const char *rold = strstr(rj, "\"old\":");
+  ck_assert_ptr_nonnull(rold);
+  double new_max = json_number(rj, "max_qwgt");
+  double old_max = json_number(rold, "max_qwgt");
+  ck_assert_msg(new_max <= old_max, "MaxQwgt new %g > old %g", new_max,
+                old_max);
+  ck_assert(json_number(rj, "seconds") >= 0);
+  ck_assert(exists(np));
+
+  ck_assert_int_eq(run("eval", g, "--old", old, "--new", np, "--nparts", "8",
+                       "--json", NULL),
+                   0);
+  check_json("eval.json");
+  check_required_keys(out_text);
+  static const char *same[] = {"max_qwgt", "min_qwgt",  "qwgt_tot",
+                               "load_imb", "cut_edges", "cut_weight",
+                               "moved",    "total_v",   "max_v"};
+  for (size_t k = 0; k < sizeof same / sizeof same[0]; k++)
+    ck_assert_msg(json_number(out_text, same[k]) == json_number(rj, same[k]),
+                  "%s differs between repart and eval", same[k]);
+
+  /* the human table of both commands works too */
+  ck_assert_int_eq(
+      run("eval", g, "--old", old, "--new", np, "--nparts", "8", NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "MaxQwgt"));
+  free(rj);
+}
+END_TEST
+
+/* The same round trip on the shipped heterogeneous configuration
+ * (docs/examples/hetero4.xml: 4 clusters of 16): the tool loads the XML and
+ * repart never raises MaxQwgt; -v prints the library's progress. */
+START_TEST(repart_with_hetero_config_never_raises_max_qwgt) {
+  const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
+  if (!exists(cfg)) {
+    fprintf(stderr, "skipped: %s is absent\n", cfg);
+    return;
+  }
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  ck_assert_int_eq(run("gen", "--elements", "20000", "--refine", "--part", old,
+                       "--nparts", "64", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--config", cfg, "--json", "-v", NULL), 0);
+  check_json("repart.json");
+  check_required_keys(out_text);
+  const char *rold = strstr(out_text, "\"old\":");
+  ck_assert_ptr_nonnull(rold);
+  ck_assert(json_number(out_text, "max_qwgt") <= json_number(rold, "max_qwgt"));
+  ck_assert_int_eq((int)json_number(out_text, "nprocs"), 64);
+  ck_assert_msg(strlen(err_text) > 0, "-v printed nothing on stderr");
+}
+END_TEST
+
+/* Without --old, repart builds the BFS initial partition, says so on
+ * stderr, and still prints both columns. */
+START_TEST(repart_without_old_says_it_builds_the_initial_partition) {
+  const char *g = tpath("box.graph");
+  ck_assert_int_eq(
+      run("gen", "--box", "4", "4", "4", "--refine", "-o", g, NULL), 0);
+  ck_assert_int_eq(run("repart", g, "--nparts", "4", NULL), 0);
+  ck_assert_ptr_nonnull(strstr(err_text, "initial partition"));
+  ck_assert_ptr_nonnull(strstr(out_text, "MaxQwgt"));
+}
+END_TEST
+
+/* mesh2dual on a hand-made MEDIT mesh of two tetrahedra sharing a face:
+ * a graph of 2 vertices and 1 edge that info accepts; --vtk writes. */
+START_TEST(mesh2dual_two_tetrahedra_share_one_face) {
+  const char *m = tpath("two.mesh"), *g = tpath("two.graph");
+  const char *vtk = tpath("two.vtk");
+  write_file(m, "MeshVersionFormatted 1\nDimension 3\nVertices\n5\n"
+                "0 0 0 0\n1 0 0 0\n0 1 0 0\n0 0 1 0\n1 1 1 0\n"
+                "Tetrahedra\n2\n1 2 3 4 0\n2 3 4 5 0\nEnd\n");
+  ck_assert_int_eq(run("mesh2dual", m, "-o", g, "--vtk", vtk, NULL), 0);
+  ck_assert(exists(vtk));
+  ck_assert_int_eq(run("info", g, "--json", NULL), 0);
+  ck_assert_int_eq((int)json_number(out_text, "nvtxs"), 2);
+  ck_assert_int_eq((int)json_number(out_text, "nedges"), 1);
+}
+END_TEST
+
+/* A missing input fails with exit 1 and a message naming the file. */
+START_TEST(missing_file_fails_naming_it) {
+  const char *g = tpath("no_such.graph");
+  ck_assert_int_eq(run("info", g, NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "no_such.graph"));
+  ck_assert_int_eq(run("repart", g, "--nparts", "2", NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "no_such.graph"));
+  ck_assert_int_eq(
+      run("mesh2dual", tpath("no_such.mesh"), "-o", tpath("x.graph"), NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "no_such.mesh"));
+  ck_assert(!exists(tpath("x.graph")));
+}
+END_TEST
+
+/* Malformed graphs (truncated, asymmetric, id out of range, negative
+ * weight) fail with exit 1, a message naming the file, and no output. */
+START_TEST(malformed_graph_fails_naming_file) {
+  static const char *bad[] = {
+      "3 2\n2\n1 3\n",        /* truncated: vertex 3 missing            */
+      "3 2\n2\n1 3\n1\n",     /* asymmetric: 3 lists 1, 1 does not list 3 */
+      "2 1\n2\n1 3\n",        /* neighbour id 3 out of range            */
+      "2 1 010\n-1 2\n1 1\n", /* negative Pwgt                          */
+      "two 1\n2\n1\n",        /* malformed header                       */
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    const char *g = tpath("bad.graph");
+    write_file(g, bad[k]);
+    ck_assert_msg(run("info", g, NULL) == 1, "case %zu accepted", k);
+    ck_assert_msg(strstr(err_text, "bad.graph") != NULL,
+                  "case %zu: message does not name the file: %s", k, err_text);
+    ck_assert_msg(
+        run("repart", g, "--nparts", "2", "-o", tpath("new.part"), NULL) == 1,
+        "case %zu", k);
+    ck_assert(!exists(tpath("new.part")));
+  }
+}
+END_TEST
+
+/* Output into a directory that does not exist: exit 1, a message naming
+ * the path, and nothing left behind (no partial or temporary file). */
+START_TEST(output_into_missing_directory_leaves_nothing) {
+  const char *g = tpath("box.graph");
+  ck_assert_int_eq(run("gen", "--box", "3", "3", "3", "-o", g, NULL), 0);
+  int before = count_entries();
+  const char *dest = tpath("nodir/new.part");
+  ck_assert_int_eq(run("repart", g, "--nparts", "2", "-o", dest, NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "nodir"));
+  ck_assert_int_eq(
+      run("gen", "--box", "3", "3", "3", "-o", tpath("nodir/g.graph"), NULL),
+      1);
+  ck_assert_int_eq(run("gen", "--box", "3", "3", "3", "-o", tpath("g2.graph"),
+                       "--part", tpath("nodir/old.part"), "--nparts", "2",
+                       NULL),
+                   1);
+  ck_assert(!exists(tpath("nodir")));
+  /* gen writes the graph before the partition: whether g2.graph stays is
+   * the writers' order, but no temporary may remain */
+  unlink(tpath("g2.graph"));
+  ck_assert_int_eq(count_entries(), before);
+}
+END_TEST
+
+/* A partition file with the wrong length is rejected with its name. */
+START_TEST(wrong_partition_fails_naming_file) {
+  const char *g = tpath("box.graph"), *p = tpath("short.part");
+  ck_assert_int_eq(run("gen", "--box", "2", "2", "2", "-o", g, NULL), 0);
+  write_file(p, "0\n1\n");
+  ck_assert_int_eq(run("repart", g, "--old", p, "--nparts", "2", NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "short.part"));
+  ck_assert_int_eq(run("eval", g, "--old", p, "--new", p, NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "short.part"));
+}
+END_TEST
+
+/* Leaving processors: with hetero4_shrink.xml (cluster d, processors
+ * 48..63, unavailable) the old RCB partition strands vertices, and repart
+ * moves every one of them to an available processor. */
+START_TEST(repart_moves_everything_off_unavailable_processors) {
+  const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4_shrink.xml";
+  if (!exists(cfg)) {
+    fprintf(stderr, "skipped: %s is absent\n", cfg);
+    return;
+  }
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *np = tpath("new.part");
+  ck_assert_int_eq(run("gen", "--box", "12", "12", "12", "--refine", "--part",
+                       old, "--nparts", "64", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--config", cfg, "-o", np, "--json", NULL),
+      0);
+  check_json("repart.json");
+  const char *rold = strstr(out_text, "\"old\":");
+  ck_assert_ptr_nonnull(rold);
+  ck_assert(json_number(rold, "stranded") > 0);
+  ck_assert(json_number(out_text, "stranded") == 0);
+  ck_assert_int_eq((int)json_number(out_text, "navailable"), 48);
+  ck_assert_int_eq(run("eval", g, "--old", old, "--new", np, "--config", cfg,
+                       "--json", NULL),
+                   0);
+  ck_assert(json_number(out_text, "stranded") == 0);
+}
+END_TEST
+
+/* The same command twice gives the same partition file (the library is
+ * deterministic for a seed and the tool adds nothing random); the options
+ * reach the library: alpha = 1 never scores worse than alpha = 0. */
+START_TEST(repart_is_deterministic_and_passes_options) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *p1 = tpath("a.part"), *p2 = tpath("b.part");
+  ck_assert_int_eq(run("gen", "--box", "6", "6", "6", "--refine", "--part", old,
+                       "--nparts", "4", "-o", g, NULL),
+                   0);
+  for (int k = 0; k < 2; k++)
+    ck_assert_int_eq(run("repart", g, "--old", old, "--nparts", "4", "--seed",
+                         "7", "--throttle", "2.5", "--remap", "both",
+                         "--coarse-per-proc", "16", "--no-global", "-o",
+                         k == 0 ? p1 : p2, NULL),
+                     0);
+  char *a = slurp(p1), *b = slurp(p2);
+  ck_assert_ptr_nonnull(a);
+  ck_assert_ptr_nonnull(b);
+  ck_assert_str_eq(a, b);
+  free(a);
+  free(b);
+  ck_assert_int_eq(run("eval", g, "--old", old, "--new", p1, "--nparts", "4",
+                       "--json", NULL),
+                   0);
+  double q0 = json_number(out_text, "max_qwgt");
+  ck_assert_int_eq(run("eval", g, "--old", old, "--new", p1, "--nparts", "4",
+                       "--alpha", "1", "--json", NULL),
+                   0);
+  ck_assert(json_number(out_text, "max_qwgt") <= q0);
+}
+END_TEST
+
+/* --step K moves the default ball centre along x by K*0.1; without a ball
+ * every weight is 1. */
+START_TEST(gen_step_moves_the_ball_and_no_ball_means_unit_weights) {
+  const char *g = tpath("box.graph");
+  ck_assert_int_eq(
+      run("gen", "--box", "5", "5", "5", "--step", "2", "-o", g, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "centre (0.5, 0.5, 0.5)"));
+  ck_assert_int_eq(run("gen", "--elements", "800", "-o", g, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "5x5x5: 750 tetrahedra"));
+  ck_assert_int_eq(run("info", g, "--json", NULL), 0);
+  ck_assert(json_number(out_text, "pwgt_max") == 1.0);
+  ck_assert(json_number(out_text, "cwgt_max") == 1.0);
+}
+END_TEST
+
+static Suite *tool_suite(void) {
+  Suite *s = suite_create("tool");
+  TCase *tc = tcase_create("cli");
+  tcase_add_checked_fixture(tc, setup, teardown);
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, help_of_every_subcommand_exits_zero);
+  tcase_add_test(tc, usage_errors_exit_two);
+  tcase_add_test(tc, gen_info_repart_eval_round_trip);
+  tcase_add_test(tc, repart_with_hetero_config_never_raises_max_qwgt);
+  tcase_add_test(tc, repart_without_old_says_it_builds_the_initial_partition);
+  tcase_add_test(tc, mesh2dual_two_tetrahedra_share_one_face);
+  tcase_add_test(tc, missing_file_fails_naming_it);
+  tcase_add_test(tc, malformed_graph_fails_naming_file);
+  tcase_add_test(tc, output_into_missing_directory_leaves_nothing);
+  tcase_add_test(tc, wrong_partition_fails_naming_file);
+  tcase_add_test(tc, repart_moves_everything_off_unavailable_processors);
+  tcase_add_test(tc, repart_is_deterministic_and_passes_options);
+  tcase_add_test(tc, gen_step_moves_the_ball_and_no_ball_means_unit_weights);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  return test_run_suite(tool_suite());
+}

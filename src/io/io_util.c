@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +18,26 @@ int io_atomic_open(io_atomic *af, const char *path) {
     return core_error(MINEX_EINVAL, "output path is empty");
   size_t n = strlen(path);
   af->path = malloc(n + 1);
-  af->tmp = malloc(n + 16);
+  af->tmp = malloc(n + 40);
   if (af->path == NULL || af->tmp == NULL) {
     free(af->path);
     free(af->tmp);
     return core_error(MINEX_ENOMEM, "%s: out of memory", path);
   }
   memcpy(af->path, path, n + 1);
-  snprintf(af->tmp, n + 16, "%s.tmp.XXXXXX", path);
-  int fd = mkstemp(af->tmp);
+  /* not mkstemp: its 0600 mode would make every output private; open
+     with 0666 so the user's umask applies, as for any other file */
+  static _Atomic unsigned counter;
+  int fd = -1, e = 0;
+  for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+    snprintf(af->tmp, n + 40, "%s.tmp.%ld.%u", path, (long)getpid(),
+             counter++);
+    fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    e = errno;
+    if (fd < 0 && e != EEXIST)
+      break;
+  }
   if (fd < 0) {
-    int e = errno;
     free(af->path);
     free(af->tmp);
     af->path = af->tmp = NULL;

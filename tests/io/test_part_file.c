@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 START_TEST(part_roundtrip_preserves_every_id) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -131,6 +132,23 @@ START_TEST(part_write_rejects_negative_id_and_creates_no_file) {
 }
 END_TEST
 
+/* Outputs get the usual 0666 & ~umask mode, not a temp file's 0600. */
+START_TEST(part_write_honours_the_umask) {
+  int32_t part[] = {0, 1, 2};
+  char dir[256], path[512];
+  io_tmpdir(dir);
+  io_join(path, dir, "mode.part");
+  mode_t prev = umask(022);
+  ck_assert_int_eq(minex_part_write(path, 3, part), MINEX_OK);
+  umask(prev);
+  struct stat st;
+  ck_assert_int_eq(stat(path, &st), 0);
+  ck_assert_int_eq(st.st_mode & 0777, 0644);
+  ck_assert_int_eq(io_count_entries(dir), 1); /* no temporary left */
+  io_rmdir(dir);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("part_file");
   TCase *tc = tcase_create("part");
@@ -145,6 +163,7 @@ int main(void) {
   tcase_add_test(tc,
                  part_write_into_missing_directory_is_eio_and_leaves_no_file);
   tcase_add_test(tc, part_write_rejects_negative_id_and_creates_no_file);
+  tcase_add_test(tc, part_write_honours_the_umask);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

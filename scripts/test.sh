@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the dependencies, builds MinEX with warnings as errors and runs
 # every test (ctest), then does the same in the sanitizer build
-# (-DCMAKE_BUILD_TYPE=Asan: AddressSanitizer + UBSan).
+# (-DCMAKE_BUILD_TYPE=Asan: AddressSanitizer + UBSan); between the two,
+# every Check suite runs once under valgrind.
 # Usage: bash scripts/test.sh   (from anywhere; as root on a fresh Debian 12
-# it installs what is missing). MINEX_SKIP_ASAN=1 skips the second build.
+# it installs what is missing). MINEX_SKIP_ASAN=1 skips the second build,
+# MINEX_SKIP_VALGRIND=1 the valgrind stage.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,6 +25,29 @@ build_and_test() { # build-dir build-type
 }
 
 build_and_test build-test Release
+
+# valgrind: every Check suite of the Release build in-process (CK_FORK=no,
+# so leaks of the tests themselves count), without the tests tagged slow.
+# The tool test spawns the tool and is covered by the sanitizer build.
+if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
+  echo "== valgrind"
+  vg_fail=0
+  for t in "$root"/build-test/tests/*/test_*; do
+    case "$(basename "$t")" in test_tool) continue ;; esac
+    [ -x "$t" ] || continue
+    if CK_FORK=no CK_EXCLUDE_TAGS=slow valgrind -q --error-exitcode=99 \
+      --leak-check=full --errors-for-leak-kinds=definite,indirect \
+      "$t" >"$root/build-test/valgrind-$(basename "$t").log" 2>&1; then
+      echo "valgrind clean: $(basename "$t")"
+    else
+      echo "valgrind FAILED: $(basename "$t") (log below)"
+      cat "$root/build-test/valgrind-$(basename "$t").log"
+      vg_fail=1
+    fi
+  done
+  [ "$vg_fail" = 0 ] || exit 1
+fi
+
 if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
   # leak checks included; halt on the first UBSan report
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"

@@ -403,6 +403,7 @@ int main(void) {
   tcase_add_test(tc, dual_ball_null_gives_unit_weights);
   suite_add_tcase(s, tc);
   TCase *big = tcase_create("large");
+  tcase_set_tags(big, "slow"); /* skipped by the valgrind stage */
   tcase_add_test(big, ball_weights_refine_14644_elements_of_cube_big_tetra);
   tcase_add_test(big,
                  dual_ball_of_cube_big_tetra_equals_case_cube_ball_p16_graph);

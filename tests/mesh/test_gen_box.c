@@ -126,6 +126,7 @@ int main(void) {
   tcase_add_test(tc, gen_box_rejects_empty_and_oversized_boxes);
   suite_add_tcase(s, tc);
   TCase *big = tcase_create("large");
+  tcase_set_tags(big, "slow"); /* skipped by the valgrind stage */
   tcase_add_test(big, gen_box_makes_1e7_elements);
   suite_add_tcase(s, big);
   return test_run_suite(s);

@@ -140,6 +140,7 @@ int main(void) {
   tcase_add_test(tc, medit_reads_perfusion_micro3d);
   suite_add_tcase(s, tc);
   TCase *big = tcase_create("large");
+  tcase_set_tags(big, "slow"); /* skipped by the valgrind stage */
   tcase_add_test(big, medit_reads_cube_big_tetra);
   suite_add_tcase(s, big);
   return test_run_suite(s);

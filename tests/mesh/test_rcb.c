@@ -145,6 +145,7 @@ int main(void) {
   tcase_add_test(tc, rcb_rejects_bad_arguments);
   suite_add_tcase(s, tc);
   TCase *big = tcase_create("large");
+  tcase_set_tags(big, "slow"); /* skipped by the valgrind stage */
   tcase_add_test(big, rcb_of_cube_big_tetra_compared_with_case_old_part);
   suite_add_tcase(s, big);
   return test_run_suite(s);

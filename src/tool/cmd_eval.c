@@ -37,10 +37,15 @@ int cmd_eval(int argc, char **argv) {
   minex_options opt;
   minex_options_init(&opt);
 
+  tool_cost_args cost = {&config_path, &nparts, &opt, &json, &verbose};
   tool_args a;
   tool_args_init(&a, argc, argv);
   while (tool_args_next(&a)) {
-    const char *v;
+    int taken = tool_cost_option(&a, cmd, &cost);
+    if (taken < 0)
+      return TOOL_EXIT_USAGE;
+    if (taken > 0)
+      continue;
     if (tool_args_is(&a, "-h", "--help")) {
       help();
       return TOOL_EXIT_OK;
@@ -50,25 +55,6 @@ int cmd_eval(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--new")) {
       if ((new_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
-    } else if (tool_args_is(&a, NULL, "--config")) {
-      if ((config_path = tool_args_value(&a)) == NULL)
-        return TOOL_EXIT_USAGE;
-    } else if (tool_args_is(&a, NULL, "--nparts")) {
-      if ((v = tool_args_value(&a)) == NULL ||
-          tool_parse_i32(cmd, "--nparts", v, 1, &nparts) != 0)
-        return TOOL_EXIT_USAGE;
-    } else if (tool_args_is(&a, NULL, "--alpha")) {
-      if ((v = tool_args_value(&a)) == NULL ||
-          tool_parse_double(cmd, "--alpha", v, 0.0, 1.0, 0, &opt.alpha) != 0)
-        return TOOL_EXIT_USAGE;
-    } else if (tool_args_is(&a, NULL, "--remap")) {
-      if ((v = tool_args_value(&a)) == NULL ||
-          tool_parse_remap(cmd, v, &opt.remap_mode) != 0)
-        return TOOL_EXIT_USAGE;
-    } else if (tool_args_is(&a, NULL, "--json")) {
-      json = 1;
-    } else if (tool_args_is(&a, "-v", "--verbose")) {
-      verbose = 1;
     } else if (tool_args_is_option(&a)) {
       return tool_usage_error(cmd, "unknown option '%s'", a.arg);
     } else if (graph_path == NULL) {

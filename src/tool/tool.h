@@ -66,6 +66,21 @@ int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out);
 
 /* Prints "minex CMD: message" and "Try 'minex CMD --help'." on stderr;
  * returns TOOL_EXIT_USAGE. */
+/* The options repart and eval share (machine and cost model): where each
+ * one's value goes. */
+typedef struct tool_cost_args {
+  const char **config_path; /* --config CFG.xml                         */
+  int32_t *nparts;          /* --nparts P                               */
+  minex_options *opt;       /* --alpha A, --remap MODE                  */
+  int *json;                /* --json                                   */
+  int *verbose;             /* -v, --verbose                            */
+} tool_cost_args;
+
+/* Takes a's current argument when it is one of the shared options: 1 when
+ * taken, 0 when it is not one of them, -1 on a bad value (usage error
+ * already printed). */
+int tool_cost_option(tool_args *a, const char *cmd, const tool_cost_args *c);
+
 int tool_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Prints "minex CMD: <library message>" for the failed call's code rc;

@@ -325,3 +325,34 @@ void tool_print_table(FILE *fp, const minex_metrics *old,
   row_i(fp, "stranded", old, o->stranded, n->stranded);
   row_i(fp, "available processors", old, o->navailable, n->navailable);
 }
+
+int tool_cost_option(tool_args *a, const char *cmd, const tool_cost_args *c) {
+  const char *v;
+  if (tool_args_is(a, NULL, "--config"))
+    return (*c->config_path = tool_args_value(a)) == NULL ? -1 : 1;
+  if (tool_args_is(a, NULL, "--nparts"))
+    return (v = tool_args_value(a)) == NULL ||
+                   tool_parse_i32(cmd, "--nparts", v, 1, c->nparts) != 0
+               ? -1
+               : 1;
+  if (tool_args_is(a, NULL, "--alpha"))
+    return (v = tool_args_value(a)) == NULL ||
+                   tool_parse_double(cmd, "--alpha", v, 0.0, 1.0, 0,
+                                     &c->opt->alpha) != 0
+               ? -1
+               : 1;
+  if (tool_args_is(a, NULL, "--remap"))
+    return (v = tool_args_value(a)) == NULL ||
+                   tool_parse_remap(cmd, v, &c->opt->remap_mode) != 0
+               ? -1
+               : 1;
+  if (tool_args_is(a, NULL, "--json")) {
+    *c->json = 1;
+    return 1;
+  }
+  if (tool_args_is(a, "-v", "--verbose")) {
+    *c->verbose = 1;
+    return 1;
+  }
+  return 0;
+}

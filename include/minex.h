@@ -145,7 +145,7 @@ typedef struct minex_options {
   minex_qwgt_fn qwgt_fn; /* NULL: the alpha formula                      */
   void *qwgt_ctx;        /* passed to qwgt_fn                            */
   int32_t coarse_per_proc; /* contraction target = this * P_available
-                              coarse vertices (default 64)               */
+                              coarse vertices, at most n/4 (default 64)  */
   int32_t coarse_target; /* > 0: absolute contraction target, overrides
                             coarse_per_proc                              */
   int32_t sample_size;   /* same-owner vertices sampled per contraction

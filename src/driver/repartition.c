@@ -86,9 +86,16 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   }
   gsl_rng_set(rng, (unsigned long)opt.seed);
 
-  int64_t target = opt.coarse_target > 0
-                       ? opt.coarse_target
-                       : (int64_t)opt.coarse_per_proc * cfg->navail;
+  int64_t target = opt.coarse_target;
+  if (target <= 0) {
+    /* coarse_per_proc per processor, but coarse vertices of at least four
+       fine ones on average: on a graph with few vertices per processor a
+       single fine vertex rarely pays for its cut edges, and moves that
+       fill empty (newly joined) processors need bigger pieces */
+    target = (int64_t)opt.coarse_per_proc * cfg->navail;
+    if (target > n / 4)
+      target = n / 4 > 0 ? n / 4 : 1;
+  }
   if (target > n)
     target = n;
   double t1 = core_wtime();

@@ -78,7 +78,7 @@ void contract_ws_destroy(contract_ws *ws) {
   free(ws->bratio);
   free(ws->ctot);
   free(ws->rep);
-  free(ws->leaf);
+  free(ws->pos);
   free(ws->ord);
   free(ws->lo);
   free(ws->hi);
@@ -314,9 +314,9 @@ void contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
   elig_remove(ws, M);
   if (ws->rep) {
     for (int32_t i = ws->lo[a]; i < ws->hi[a]; i++)
-      ws->rep[ws->ord[i]] = a;
+      ws->rep[i] = a;
     for (int32_t i = ws->lo[b]; i < ws->hi[b]; i++)
-      ws->rep[ws->ord[i]] = b;
+      ws->rep[i] = b;
   }
   ws->vtot--;
   ws->nactive++;
@@ -333,16 +333,16 @@ int contract_freeze(contract_ws *ws) {
   ws->nelig = ws->nvalid = ws->cursor = 0;
   size_t n1 = (size_t)n + 1, n2 = 2 * (size_t)n + 1;
   ws->rep = malloc(sizeof(int32_t) * n1);
-  ws->leaf = malloc(sizeof(int32_t) * n2);
+  ws->pos = malloc(sizeof(int32_t) * n1);
   ws->ord = malloc(sizeof(int32_t) * n1);
   ws->lo = malloc(sizeof(int32_t) * n2);
   ws->hi = malloc(sizeof(int32_t) * n2);
   ws->fowner = malloc(sizeof(int32_t) * n1);
-  if (!ws->rep || !ws->leaf || !ws->ord || !ws->lo || !ws->hi ||
+  if (!ws->rep || !ws->pos || !ws->ord || !ws->lo || !ws->hi ||
       !ws->fowner) {
-    free(ws->rep), free(ws->leaf), free(ws->ord), free(ws->lo), free(ws->hi);
+    free(ws->rep), free(ws->pos), free(ws->ord), free(ws->lo), free(ws->hi);
     free(ws->fowner);
-    ws->rep = ws->leaf = ws->ord = ws->lo = ws->hi = ws->fowner = NULL;
+    ws->rep = ws->pos = ws->ord = ws->lo = ws->hi = ws->fowner = NULL;
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
   }
   /* depth-first walk of each merge tree; list doubles as the stack (a
@@ -362,8 +362,10 @@ int contract_freeze(contract_ws *ws) {
       }
       ws->lo[x] = pos;
       if (x < n) {
+        ws->pos[x] = pos;
+        ws->rep[pos] = r;
+        ws->fowner[pos] = ws->nd[r].owner;
         ws->ord[pos++] = x;
-        ws->rep[x] = r;
         ws->hi[x] = pos;
         continue;
       }
@@ -373,10 +375,6 @@ int contract_freeze(contract_ws *ws) {
       stack[top++] = ws->child[2 * k];
     }
   }
-  for (int32_t x = 0; x < ws->vtot; x++)
-    ws->leaf[x] = ws->ord[ws->lo[x]];
-  for (int32_t v = 0; v < n; v++)
-    ws->fowner[v] = ws->nd[ws->rep[v]].owner;
   return MINEX_OK;
 }
 
@@ -384,5 +382,5 @@ void contract_set_owner(contract_ws *ws, int32_t x, int32_t q) {
   ws->nd[x].owner = q;
   if (ws->fowner)
     for (int32_t i = ws->lo[x]; i < ws->hi[x]; i++)
-      ws->fowner[ws->ord[i]] = q;
+      ws->fowner[i] = q;
 }

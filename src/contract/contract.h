@@ -51,14 +51,17 @@ typedef struct contract_ws {
   double *bratio;        /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                */
   int32_t stamp;         /* current stamp                                 */
   int32_t *list;         /* 2n scratch: ids accumulated under the stamp   */
-  /* After contract_freeze (partition and expansion phases): */
-  int32_t *rep;          /* n: active id that holds each fine vertex      */
-  int32_t *leaf;         /* 2n: a fine vertex inside each id              */
-  int32_t *ord;          /* n: fine vertices in merge-forest DFS order    */
+  /* After contract_freeze (partition and expansion phases). Fine
+     vertices are listed in merge-forest DFS order, so every id's fine
+     vertices are one range of positions; per-position arrays are then
+     rewritten with sequential stores when a merge is undone. */
+  int32_t *ord;          /* n: fine vertex at each position               */
+  int32_t *pos;          /* n: position of each fine vertex               */
   int32_t *lo;           /* 2n: each id's fine vertices are ord[lo..hi)   */
   int32_t *hi;
-  int32_t *fowner;       /* n: owner of each fine vertex's representative:
-                            one read per edge when gathering owners      */
+  int32_t *rep;          /* n, by position: active id holding it          */
+  int32_t *fowner;       /* n, by position: owner of that active id (one
+                            read per edge when gathering owners)         */
 } contract_ws;
 
 /* Allocates the workspace for g with every vertex active on old[v]. */
@@ -72,7 +75,7 @@ void contract_ws_destroy(contract_ws *ws);
 int32_t contract_find_slow(contract_ws *ws, int32_t x);
 static inline int32_t contract_find(contract_ws *ws, int32_t x) {
   if (ws->rep)
-    return ws->rep[x < ws->n ? x : ws->leaf[x]];
+    return ws->rep[x < ws->n ? ws->pos[x] : ws->lo[x]];
   if (ws->nd[x].merge == -1)
     return x;
   int32_t l = ws->nd[x].lookup;
@@ -121,7 +124,7 @@ void contract_set_owner(contract_ws *ws, int32_t x, int32_t q);
 /* Owner of the representative of edge end x (any id below vtot). */
 static inline int32_t contract_end_owner(contract_ws *ws, int32_t x) {
   if (ws->fowner)
-    return ws->fowner[x < ws->n ? x : ws->leaf[x]];
+    return ws->fowner[x < ws->n ? ws->pos[x] : ws->lo[x]];
   return ws->nd[contract_find(ws, x)].owner;
 }
 

@@ -118,13 +118,18 @@ int contract_check(contract_ws *ws) {
     int32_t r = v;
     while (ws->nd[r].merge != -1)
       r = ws->nd[r].merge;
-    if (ws->rep[v] != r)
-      return core_error(MINEX_EINTERNAL, "contract: rep[%d] = %d, root is "
-                        "%d", (int)v, (int)ws->rep[v], (int)r);
-    if (ws->fowner[v] != ws->nd[r].owner)
+    int32_t at = ws->pos[v];
+    if (ws->ord[at] != v)
+      return core_error(MINEX_EINTERNAL, "contract: ord and pos disagree "
+                        "at fine vertex %d", (int)v);
+    if (ws->rep[at] != r)
+      return core_error(MINEX_EINTERNAL, "contract: fine vertex %d has "
+                        "representative %d, root is %d", (int)v,
+                        (int)ws->rep[at], (int)r);
+    if (ws->fowner[at] != ws->nd[r].owner)
       return core_error(MINEX_EINTERNAL, "contract: fine vertex %d has "
                         "owner copy %d, its representative %d is on %d",
-                        (int)v, (int)ws->fowner[v], (int)r,
+                        (int)v, (int)ws->fowner[at], (int)r,
                         (int)ws->nd[r].owner);
   }
   if (valid != ws->nvalid)

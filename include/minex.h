@@ -268,7 +268,9 @@ MINEX_API int minex_part_write(const char *path, int32_t nvtxs,
  * (looked up in MINEX_SCHEMA_DIR, the install dir, then the source tree). */
 MINEX_API int minex_config_load(const char *path, minex_config **out);
 MINEX_API int minex_config_save(const minex_config *config, const char *path);
-/* Path of the schema file the loader uses (for tools and tests). */
+/* Path of the schema file the loader uses (for tools and tests), or NULL
+ * when no readable minex-config.xsd is found (minex_config_load then fails
+ * with MINEX_EIO naming the places it looked). */
 MINEX_API const char *minex_config_schema_path(void);
 
 /* ----------------------------------------------------------------- meshes */

@@ -364,7 +364,7 @@ int contract_freeze(contract_ws *ws) {
       if (x < n) {
         ws->pos[x] = pos;
         ws->rep[pos] = r;
-        ws->fowner[pos] = ws->nd[r].owner;
+        ws->fowner[x] = ws->nd[r].owner;
         ws->ord[pos++] = x;
         ws->hi[x] = pos;
         continue;
@@ -382,5 +382,5 @@ void contract_set_owner(contract_ws *ws, int32_t x, int32_t q) {
   ws->nd[x].owner = q;
   if (ws->fowner)
     for (int32_t i = ws->lo[x]; i < ws->hi[x]; i++)
-      ws->fowner[i] = q;
+      ws->fowner[ws->ord[i]] = q;
 }

@@ -60,8 +60,9 @@ typedef struct contract_ws {
   int32_t *lo;           /* 2n: each id's fine vertices are ord[lo..hi)   */
   int32_t *hi;
   int32_t *rep;          /* n, by position: active id holding it          */
-  int32_t *fowner;       /* n, by position: owner of that active id (one
-                            read per edge when gathering owners)         */
+  int32_t *fowner;       /* n, by fine vertex: owner of its active id (one
+                            read per edge when gathering owners; written
+                            only when a vertex moves, which is rare)     */
 } contract_ws;
 
 /* Allocates the workspace for g with every vertex active on old[v]. */
@@ -124,7 +125,7 @@ void contract_set_owner(contract_ws *ws, int32_t x, int32_t q);
 /* Owner of the representative of edge end x (any id below vtot). */
 static inline int32_t contract_end_owner(contract_ws *ws, int32_t x) {
   if (ws->fowner)
-    return ws->fowner[x < ws->n ? ws->pos[x] : ws->lo[x]];
+    return ws->fowner[x < ws->n ? x : ws->ord[ws->lo[x]]];
   return ws->nd[contract_find(ws, x)].owner;
 }
 

@@ -126,10 +126,10 @@ int contract_check(contract_ws *ws) {
       return core_error(MINEX_EINTERNAL, "contract: fine vertex %d has "
                         "representative %d, root is %d", (int)v,
                         (int)ws->rep[at], (int)r);
-    if (ws->fowner[at] != ws->nd[r].owner)
+    if (ws->fowner[v] != ws->nd[r].owner)
       return core_error(MINEX_EINTERNAL, "contract: fine vertex %d has "
                         "owner copy %d, its representative %d is on %d",
-                        (int)v, (int)ws->fowner[at], (int)r,
+                        (int)v, (int)ws->fowner[v], (int)r,
                         (int)ws->nd[r].owner);
   }
   if (valid != ws->nvalid)

@@ -9,11 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *io_data(const char *name) {
-  static char buf[1024];
-  snprintf(buf, sizeof buf, "%s/%s", MINEX_TEST_DATA, name);
-  return buf;
-}
+const char *io_data(const char *name) { return test_data_path(name); }
 
 void io_tmpdir(char *dir) {
   const char *t = getenv("TMPDIR");

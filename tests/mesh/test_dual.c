@@ -17,11 +17,6 @@
       ck_abort_msg("%s:%d: assertion '%s' failed", __FILE__, __LINE__, #c);    \
   } while (0)
 
-static const char *data(const char *name) {
-  static char buf[4096];
-  snprintf(buf, sizeof buf, "%s/%s", MINEX_TEST_DATA, name);
-  return buf;
-}
 
 static minex_mesh *read_mesh(const char *path) {
   minex_mesh *m = NULL;
@@ -122,7 +117,7 @@ static int64_t assert_dual_matches_face_sort(const minex_mesh *m,
 }
 
 START_TEST(dual_of_two_tets_sharing_a_face_is_one_edge) {
-  minex_mesh *m = read_mesh(data("mesh_two_tets.mesh"));
+  minex_mesh *m = read_mesh(test_data_path("mesh_two_tets.mesh"));
   minex_graph *g = NULL;
   ck_assert_int_eq(minex_mesh_dual(m, NULL, NULL, NULL, NULL, &g), MINEX_OK);
   ck_assert_int_eq(minex_graph_nvtxs(g), 2);
@@ -136,7 +131,7 @@ END_TEST
 START_TEST(dual_of_square_triangles_joins_edges_into_a_4_cycle) {
   const char *files[] = {"mesh_square2d.mesh", "mesh_square_v2.msh"};
   for (int f = 0; f < 2; f++) {
-    minex_mesh *m = read_mesh(data(files[f]));
+    minex_mesh *m = read_mesh(test_data_path(files[f]));
     minex_graph *g = NULL;
     ck_assert_int_eq(minex_mesh_dual(m, NULL, NULL, NULL, NULL, &g), MINEX_OK);
     ck_assert_int_eq(minex_graph_nedges(g), 4);
@@ -156,7 +151,7 @@ START_TEST(dual_of_kuhn_cube_files_is_a_6_cycle) {
   /* each Kuhn tetrahedron shares its two diagonal faces: 0-3-2-5-1-4-0 */
   const int32_t cycle[] = {0, 3, 2, 5, 1, 4};
   for (int f = 0; f < 3; f++) {
-    minex_mesh *m = read_mesh(data(files[f]));
+    minex_mesh *m = read_mesh(test_data_path(files[f]));
     minex_graph *g = NULL;
     ck_assert_int_eq(minex_mesh_dual(m, NULL, NULL, NULL, NULL, &g), MINEX_OK);
     ck_assert_int_eq(minex_graph_nedges(g), 6);
@@ -200,7 +195,7 @@ START_TEST(dual_carries_weights_and_calls_cwgt_with_smaller_id_first) {
 END_TEST
 
 START_TEST(dual_rejects_a_face_shared_by_three_elements) {
-  minex_mesh *m = read_mesh(data("mesh_bad_nonmanifold.mesh"));
+  minex_mesh *m = read_mesh(test_data_path("mesh_bad_nonmanifold.mesh"));
   minex_graph *g = (minex_graph *)1;
   ck_assert_int_eq(minex_mesh_dual(m, NULL, NULL, NULL, NULL, &g),
                    MINEX_EPARSE);

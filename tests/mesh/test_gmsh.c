@@ -6,21 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *data(const char *name) {
-  static char buf[4096];
-  snprintf(buf, sizeof buf, "%s/%s", MINEX_TEST_DATA, name);
-  return buf;
-}
 
-static void expect_fail(const char *name, int rc, const char *want) {
-  minex_mesh *m = (minex_mesh *)1;
-  int got = minex_mesh_read(data(name), &m);
-  ck_assert_msg(got == rc, "%s: %s (%s)", name, minex_err_name(got),
-                minex_last_error());
-  ck_assert_ptr_null(m);
-  ck_assert_msg(strstr(minex_last_error(), want) != NULL,
-                "%s: message '%s' lacks '%s'", name, minex_last_error(), want);
-}
 
 /* Every element of m has the node coordinates of the same element of ref,
  * node by node (the files list gen_box(1,1,1)'s tetrahedra in its order,
@@ -43,7 +29,7 @@ START_TEST(gmsh_v2_v40_v41_give_the_kuhn_cube_of_gen_box) {
                          "mesh_cube_v41.msh"};
   for (int f = 0; f < 3; f++) {
     minex_mesh *m = NULL;
-    int rc = minex_mesh_read(data(files[f]), &m);
+    int rc = minex_mesh_read(test_data_path(files[f]), &m);
     ck_assert_msg(rc == MINEX_OK, "%s: %s", files[f], minex_last_error());
     /* tetrahedra win over the triangle, line and point elements */
     assert_same_geometry(m, ref);
@@ -55,7 +41,7 @@ END_TEST
 
 START_TEST(gmsh_sparse_node_tags_map_to_file_order_indices) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(data("mesh_cube_v2.msh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_cube_v2.msh"), &m), MINEX_OK);
   /* first node of the file is tag 67 = corner (1,0,1), listed first */
   const double *xyz = minex_mesh_coords(m);
   ck_assert(xyz[0] == 1 && xyz[1] == 0 && xyz[2] == 1);
@@ -67,7 +53,7 @@ END_TEST
 
 START_TEST(gmsh_triangle_only_file_gives_a_triangle_mesh) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(data("mesh_square_v2.msh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_square_v2.msh"), &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_elem_type(m), MINEX_ELEM_TRIANGLE);
   ck_assert_int_eq(minex_mesh_nelems(m), 4);
   ck_assert_int_eq(minex_mesh_elems(m)[0], 0);
@@ -77,51 +63,51 @@ START_TEST(gmsh_triangle_only_file_gives_a_triangle_mesh) {
 END_TEST
 
 START_TEST(gmsh_element_count_disagreeing_is_eparse_naming_the_line) {
-  expect_fail("mesh_bad_count.msh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_count.msh", MINEX_EPARSE,
               "mesh_bad_count.msh:16: '$EndElements' where an element was "
               "expected");
 }
 END_TEST
 
 START_TEST(gmsh_node_tag_out_of_range_is_eparse_naming_the_line) {
-  expect_fail("mesh_bad_id.msh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_id.msh", MINEX_EPARSE,
               "mesh_bad_id.msh:15: element 2: node tag 9 is not in $Nodes");
 }
 END_TEST
 
 START_TEST(gmsh_truncated_section_is_eparse_naming_the_line) {
-  expect_fail("mesh_bad_truncated.msh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_truncated.msh", MINEX_EPARSE,
               "mesh_bad_truncated.msh:14: end of file inside $Elements");
 }
 END_TEST
 
 START_TEST(gmsh_bad_number_is_eparse_naming_the_line) {
-  expect_fail("mesh_bad_number.msh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_number.msh", MINEX_EPARSE,
               "mesh_bad_number.msh:8: node 3: bad or missing coordinate");
 }
 END_TEST
 
 START_TEST(gmsh_binary_file_is_eunsup_naming_the_line) {
-  expect_fail("mesh_bad_binary.msh", MINEX_EUNSUP,
+  test_expect_mesh_read_fails("mesh_bad_binary.msh", MINEX_EUNSUP,
               "mesh_bad_binary.msh:2: binary Gmsh file");
 }
 END_TEST
 
 START_TEST(gmsh_v41_node_block_beyond_the_count_is_eparse) {
-  expect_fail("mesh_bad_block.msh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_block.msh", MINEX_EPARSE,
               "mesh_bad_block.msh:6: node block of 6 nodes exceeds the 5");
 }
 END_TEST
 
 START_TEST(gmsh_huge_count_in_header_is_eparse_not_enomem) {
-  expect_fail("mesh_bad_hugecount.msh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_hugecount.msh", MINEX_EPARSE,
               "mesh_bad_hugecount.msh:10: '$EndNodes' where a node was "
               "expected");
 }
 END_TEST
 
 START_TEST(gmsh_version_3_is_eunsup) {
-  expect_fail("mesh_bad_version.msh", MINEX_EUNSUP,
+  test_expect_mesh_read_fails("mesh_bad_version.msh", MINEX_EUNSUP,
               "mesh_bad_version.msh:2: Gmsh format version 3");
 }
 END_TEST

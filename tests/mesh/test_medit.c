@@ -6,26 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *data(const char *name) {
-  static char buf[4096];
-  snprintf(buf, sizeof buf, "%s/%s", MINEX_TEST_DATA, name);
-  return buf;
-}
 
-/* Reads a file expected to fail with code rc and a message holding want. */
-static void expect_fail(const char *name, int rc, const char *want) {
-  minex_mesh *m = (minex_mesh *)1;
-  int got = minex_mesh_read(data(name), &m);
-  ck_assert_msg(got == rc, "%s: %s (%s)", name, minex_err_name(got),
-                minex_last_error());
-  ck_assert_ptr_null(m);
-  ck_assert_msg(strstr(minex_last_error(), want) != NULL,
-                "%s: message '%s' lacks '%s'", name, minex_last_error(), want);
-}
 
 START_TEST(medit_reads_tetrahedra_and_skips_other_sections) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(data("mesh_two_tets.mesh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_two_tets.mesh"), &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_nnodes(m), 5);
   ck_assert_int_eq(minex_mesh_nelems(m), 2);
   ck_assert_int_eq(minex_mesh_elem_type(m), MINEX_ELEM_TETRA);
@@ -41,7 +26,7 @@ END_TEST
 
 START_TEST(medit_reads_2d_triangles_with_zero_z) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(data("mesh_square2d.mesh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_square2d.mesh"), &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_elem_type(m), MINEX_ELEM_TRIANGLE);
   ck_assert_int_eq(minex_mesh_nnodes(m), 5);
   ck_assert_int_eq(minex_mesh_nelems(m), 4);
@@ -55,33 +40,33 @@ START_TEST(medit_reads_2d_triangles_with_zero_z) {
 END_TEST
 
 START_TEST(medit_truncated_section_is_eparse_naming_the_line) {
-  expect_fail("mesh_bad_truncated.mesh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_truncated.mesh", MINEX_EPARSE,
               "mesh_bad_truncated.mesh:13: section Tetrahedra truncated");
 }
 END_TEST
 
 START_TEST(medit_count_disagreeing_with_data_is_eparse_naming_the_line) {
-  expect_fail("mesh_bad_count.mesh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_count.mesh", MINEX_EPARSE,
               "mesh_bad_count.mesh:14: section Tetrahedra ends at keyword "
               "'End' after 2 of 3");
 }
 END_TEST
 
 START_TEST(medit_node_id_out_of_range_is_eparse_naming_the_line) {
-  expect_fail("mesh_bad_id.mesh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_id.mesh", MINEX_EPARSE,
               "mesh_bad_id.mesh:13: Tetrahedra 2: node id 9 outside [1, 5]");
 }
 END_TEST
 
 START_TEST(medit_bad_number_is_eparse_naming_the_line) {
-  expect_fail("mesh_bad_number.mesh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_number.mesh", MINEX_EPARSE,
               "mesh_bad_number.mesh:7: section Vertices, record 3: bad "
               "number '1.5e'");
 }
 END_TEST
 
 START_TEST(medit_huge_count_in_header_is_eparse_not_enomem) {
-  expect_fail("mesh_bad_hugecount.mesh", MINEX_EPARSE,
+  test_expect_mesh_read_fails("mesh_bad_hugecount.mesh", MINEX_EPARSE,
               "mesh_bad_hugecount.mesh:10: section Vertices ends at keyword "
               "'Tetrahedra' after 5 of 2000000000");
 }

@@ -12,11 +12,6 @@
 static const double cube_xyz[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
 static const int32_t one_tet[] = {0, 1, 2, 3};
 
-static const char *data(const char *name) {
-  static char buf[4096];
-  snprintf(buf, sizeof buf, "%s/%s", MINEX_TEST_DATA, name);
-  return buf;
-}
 
 START_TEST(mesh_create_copies_arrays_and_accessors_return_them) {
   double xyz[12];
@@ -98,10 +93,10 @@ END_TEST
 
 START_TEST(mesh_read_picks_the_reader_by_first_keyword) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(data("mesh_two_tets.mesh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_two_tets.mesh"), &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_nelems(m), 2);
   minex_mesh_destroy(m);
-  ck_assert_int_eq(minex_mesh_read(data("mesh_cube_v2.msh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_cube_v2.msh"), &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_nelems(m), 6);
   minex_mesh_destroy(m);
   /* a METIS graph is neither format */
@@ -113,7 +108,7 @@ START_TEST(mesh_read_picks_the_reader_by_first_keyword) {
   ck_assert_int_eq(minex_mesh_read(path, &m), MINEX_EUNSUP);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "unrecognised"));
   remove(path);
-  ck_assert_int_eq(minex_mesh_read(data("no_such_file.mesh"), &m), MINEX_EIO);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("no_such_file.mesh"), &m), MINEX_EIO);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "no_such_file.mesh"));
   ck_assert_ptr_null(m);
 }

@@ -244,3 +244,19 @@ const char *test_shared_path(const char *rel) {
     return NULL;
   return buf;
 }
+
+const char *test_data_path(const char *name) {
+  static char buf[4096];
+  snprintf(buf, sizeof buf, "%s/%s", MINEX_TEST_DATA, name);
+  return buf;
+}
+
+void test_expect_mesh_read_fails(const char *name, int rc, const char *want) {
+  minex_mesh *m = (minex_mesh *)1;
+  int got = minex_mesh_read(test_data_path(name), &m);
+  ck_assert_msg(got == rc, "%s: %s (%s)", name, minex_err_name(got),
+                minex_last_error());
+  ck_assert_ptr_null(m);
+  ck_assert_msg(strstr(minex_last_error(), want) != NULL,
+                "%s: message '%s' lacks '%s'", name, minex_last_error(), want);
+}

@@ -36,6 +36,13 @@ void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
  * (tests then skip with a message). */
 const char *test_shared_path(const char *rel);
 
+/* Path to tests/data/<name> (a static buffer, valid until the next call). */
+const char *test_data_path(const char *name);
+
+/* Asserts that reading tests/data/<name> as a mesh fails with code rc, sets
+ * the output to NULL, and leaves a message containing want. */
+void test_expect_mesh_read_fails(const char *name, int rc, const char *want);
+
 /* Relative closeness: |a-b| <= tol * max(1, |a|, |b|). */
 int test_close(double a, double b, double tol);
 

@@ -121,29 +121,39 @@ START_TEST(throttle_inf_balances_a_homogeneous_mesh) {
 }
 END_TEST
 
-START_TEST(same_seed_gives_identical_output) {
+/* A random graph and configuration with a block old partition, run twice
+ * with options first and second; the two partitions must be identical. */
+static void assert_two_runs_agree(unsigned long seed, int32_t n,
+                                  int32_t maxc, int32_t maxp,
+                                  const minex_options *first,
+                                  const minex_options *second) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  gsl_rng_set(rng, 31);
-  minex_graph *g = test_random_graph(rng, 3000, 5.0, 1);
-  minex_config *cf = test_random_config(rng, 4, 8);
-  int32_t *old = malloc(sizeof(int32_t) * 3000);
-  int32_t *a = malloc(sizeof(int32_t) * 3000), *b = malloc(sizeof(int32_t) * 3000);
+  gsl_rng_set(rng, seed);
+  minex_graph *g = test_random_graph(rng, n, 5.0, 1);
+  minex_config *cf = test_random_config(rng, maxc, maxp);
+  int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+  int32_t *a = malloc(sizeof(int32_t) * (size_t)n);
+  int32_t *b = malloc(sizeof(int32_t) * (size_t)n);
   int32_t P = minex_config_nprocs(cf);
-  for (int32_t v = 0; v < 3000; v++)
-    old[v] = (int32_t)((int64_t)v * P / 3000);
-  minex_options opt;
-  minex_options_init(&opt);
-  opt.seed = 12345;
-  opt.alpha = 0.5;
-  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, NULL), MINEX_OK);
-  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, NULL), MINEX_OK);
-  ck_assert_mem_eq(a, b, sizeof(int32_t) * 3000);
+  for (int32_t v = 0; v < n; v++)
+    old[v] = (int32_t)((int64_t)v * P / n);
+  ck_assert_int_eq(minex_repartition(g, cf, old, first, a, NULL), MINEX_OK);
+  ck_assert_int_eq(minex_repartition(g, cf, old, second, b, NULL), MINEX_OK);
+  ck_assert_mem_eq(a, b, sizeof(int32_t) * (size_t)n);
   free(old);
   free(a);
   free(b);
   minex_graph_destroy(g);
   minex_config_destroy(cf);
   gsl_rng_free(rng);
+}
+
+START_TEST(same_seed_gives_identical_output) {
+  minex_options opt;
+  minex_options_init(&opt);
+  opt.seed = 12345;
+  opt.alpha = 0.5;
+  assert_two_runs_agree(31, 3000, 4, 8, &opt, &opt);
 }
 END_TEST
 
@@ -239,29 +249,12 @@ static double user_max(double w, double c, double r, void *ctx) {
 }
 
 START_TEST(user_qwgt_function_equal_to_alpha_one_gives_same_result) {
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  gsl_rng_set(rng, 4);
-  minex_graph *g = test_random_graph(rng, 800, 5.0, 1);
-  minex_config *cf = test_random_config(rng, 3, 4);
-  int32_t *old = malloc(sizeof(int32_t) * 800);
-  int32_t *a = malloc(sizeof(int32_t) * 800), *b = malloc(sizeof(int32_t) * 800);
-  int32_t P = minex_config_nprocs(cf);
-  for (int32_t v = 0; v < 800; v++)
-    old[v] = (int32_t)((int64_t)v * P / 800);
-  minex_options opt;
-  minex_options_init(&opt);
-  opt.alpha = 1.0;
-  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, NULL), MINEX_OK);
-  opt.alpha = 0.0;
-  opt.qwgt_fn = user_max;
-  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, NULL), MINEX_OK);
-  ck_assert_mem_eq(a, b, sizeof(int32_t) * 800);
-  free(old);
-  free(a);
-  free(b);
-  minex_graph_destroy(g);
-  minex_config_destroy(cf);
-  gsl_rng_free(rng);
+  minex_options alpha_one, user;
+  minex_options_init(&alpha_one);
+  alpha_one.alpha = 1.0;
+  minex_options_init(&user);
+  user.qwgt_fn = user_max;
+  assert_two_runs_agree(4, 800, 3, 4, &alpha_one, &user);
 }
 END_TEST
 

@@ -16,11 +16,19 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->nactive = n;
   ws->pwgt = malloc(sizeof(double) * n2);
   ws->nd = malloc(sizeof(contract_node) * n2);
+  ws->look = malloc(sizeof(int32_t) * n2);
   ws->old = malloc(sizeof(int32_t) * n2);
   ws->child = malloc(sizeof(int32_t) * n2);
   ws->epos = malloc(sizeof(int32_t) * n2);
   ws->elig = malloc(sizeof(int32_t) * n2);
   ws->list = malloc(sizeof(int32_t) * n2);
+  ws->lacc = malloc(sizeof(double) * n2);
+  /* zeroed pages: stamps start at 0, and a small graph's gathers never
+     touch most of the table */
+  ws->slot_max = 4;
+  while (((size_t)1 << ws->slot_max) < 2 * (size_t)n + 2)
+    ws->slot_max++;
+  ws->slot = calloc((size_t)1 << ws->slot_max, sizeof(contract_slot));
   ws->bpart = malloc(sizeof(int32_t) * n2);
   ws->bratio = malloc(sizeof(double) * n2);
   ws->ctot = malloc(sizeof(double) * n2);
@@ -31,8 +39,8 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->mcap = 3 * g->xadj[n] > 1024 ? 3 * g->xadj[n] : 1024;
   ws->madj = malloc(sizeof(int32_t) * (size_t)ws->mcap);
   ws->mcwgt = malloc(sizeof(double) * (size_t)ws->mcap);
-  if (!ws->pwgt || !ws->nd || !ws->old || !ws->child || !ws->epos ||
-      !ws->elig || !ws->list || !ws->bpart || !ws->bratio || !ws->ctot || !ws->mstart || !ws->mlen || !ws->madj ||
+  if (!ws->pwgt || !ws->nd || !ws->look || !ws->old || !ws->child || !ws->epos ||
+      !ws->elig || !ws->list || !ws->lacc || !ws->slot || !ws->bpart || !ws->bratio || !ws->ctot || !ws->mstart || !ws->mlen || !ws->madj ||
       !ws->mcwgt) {
     contract_ws_destroy(ws);
     return core_error(MINEX_ENOMEM, "contraction: out of memory for %d "
@@ -47,7 +55,8 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   }
   memcpy(ws->old, old, sizeof(int32_t) * (size_t)n);
   for (size_t x = 0; x < n2; x++) {
-    ws->nd[x] = (contract_node){-1, -1, -1, 0, 0, 0};
+    ws->nd[x] = (contract_node){-1, -1, 0};
+    ws->look[x] = (int32_t)x;
     ws->epos[x] = ws->bpart[x] = -1;
   }
   for (int32_t v = 0; v < n; v++) {
@@ -69,11 +78,14 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
 void contract_ws_destroy(contract_ws *ws) {
   free(ws->pwgt);
   free(ws->nd);
+  free(ws->look);
   free(ws->old);
   free(ws->child);
   free(ws->epos);
   free(ws->elig);
   free(ws->list);
+  free(ws->lacc);
+  free(ws->slot);
   free(ws->bpart);
   free(ws->bratio);
   free(ws->ctot);
@@ -151,11 +163,7 @@ static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
   }
   int32_t k = ws->vtot - ws->n, M = ws->vtot;
   /* gather both lists by representative, dropping the v-w edges */
-  if (++ws->stamp == INT32_MAX) {
-    for (int32_t x = 0; x < 2 * ws->n; x++)
-      ws->nd[x].mark = 0;
-    ws->stamp = 1;
-  }
+  contract_acc_begin(ws, lv + lw);
   int32_t cnt = 0;
   int32_t ends[2] = {v, w};
   double inner = 0; /* 2 * Cwgt(v,w): the v-w edges seen from both ends */
@@ -164,28 +172,22 @@ static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
     contract_edges(ws, ends[e], &adj, &cw, &len);
     for (int64_t j = 0; j < len; j++) {
       int32_t r = contract_find(ws, adj[j]);
-      if (r == v || r == w) {
+      if (r == v || r == w)
         inner += cw[j];
-        continue;
-      }
-      if (ws->nd[r].mark != ws->stamp) {
-        ws->nd[r].mark = ws->stamp;
-        ws->nd[r].acc = 0;
-        ws->list[cnt++] = r;
-      }
-      ws->nd[r].acc += cw[j];
+      else
+        contract_acc_add(ws, r, cw[j], &cnt);
     }
   }
   /* M's list, and M's best partner while the weights are at hand */
   int64_t b = ws->msize;
   int32_t best_r = -1;
   double best = -1, rw = ws->nd[v].rwgt + ws->nd[w].rwgt;
+  memcpy(ws->madj + b, ws->list, sizeof(int32_t) * (size_t)cnt);
+  memcpy(ws->mcwgt + b, ws->lacc, sizeof(double) * (size_t)cnt);
   for (int32_t i = 0; i < cnt; i++) {
     int32_t r = ws->list[i];
-    ws->madj[b + i] = r;
-    ws->mcwgt[b + i] = ws->nd[r].acc;
     if (ws->nd[r].owner == ws->nd[v].owner) {
-      double ratio = pair_ratio(ws->nd[r].acc, rw + ws->nd[r].rwgt);
+      double ratio = pair_ratio(ws->lacc[i], rw + ws->nd[r].rwgt);
       if (ratio > best) {
         best = ratio;
         best_r = r;
@@ -201,11 +203,12 @@ static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
   ws->ctot[M] = ws->ctot[v] + ws->ctot[w] - inner;
   ws->old[M] = ws->old[v];
   ws->nd[M].owner = ws->nd[v].owner;
-  ws->nd[M].merge = ws->nd[M].lookup = -1;
+  ws->nd[M].merge = -1;
+  ws->look[M] = M;
   ws->bpart[M] = best_r;
   ws->bratio[M] = best;
   ws->nd[v].merge = ws->nd[w].merge = M;
-  ws->nd[v].lookup = ws->nd[w].lookup = M;
+  ws->look[v] = ws->look[w] = M;
   ws->child[2 * k] = v;
   ws->child[2 * k + 1] = w;
   ws->vtot++;
@@ -236,7 +239,7 @@ static int32_t best_partner(contract_ws *ws, int32_t v) {
     int32_t r = ws->list[k];
     if (ws->nd[r].owner != ws->nd[v].owner)
       continue;
-    double ratio = pair_ratio(ws->nd[r].acc, ws->nd[v].rwgt + ws->nd[r].rwgt);
+    double ratio = pair_ratio(ws->lacc[k], ws->nd[v].rwgt + ws->nd[r].rwgt);
     if (ratio > best) {
       best = ratio;
       best_r = r;
@@ -309,7 +312,8 @@ void contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
   int32_t a = ws->child[2 * k], b = ws->child[2 * k + 1];
   ws->nd[a].owner = ws->nd[b].owner = ws->nd[M].owner;
   ws->nd[a].merge = ws->nd[b].merge = -1;
-  ws->nd[a].lookup = ws->nd[b].lookup = -1;
+  ws->look[a] = a;
+  ws->look[b] = b;
   ws->msize = ws->mstart[k];
   elig_remove(ws, M);
   if (ws->rep) {

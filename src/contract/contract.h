@@ -17,13 +17,16 @@
  * costs one cache line instead of one per array. */
 typedef struct contract_node {
   int32_t merge;   /* id this one was merged into, -1 if none           */
-  int32_t lookup;  /* cached representative (Fig. 2), -1 unset; stale
-                      when >= vtot                                      */
   int32_t owner;   /* current owner (of active ids)                     */
-  int32_t mark;    /* scratch stamp of contract_gather                  */
-  double acc;      /* scratch: Cwgt accumulated by contract_gather      */
   double rwgt;     /* Rwgt of the id                                    */
 } contract_node;
+
+/* A slot of the edge accumulator (see contract_acc_add). */
+typedef struct contract_slot {
+  int32_t key;     /* representative                                  */
+  int32_t stamp;   /* gather that filled the slot                     */
+  int32_t idx;     /* its position in list / lacc                      */
+} contract_slot;
 
 typedef struct contract_ws {
   const minex_graph *g;  /* the fine graph (ids < n use its CSR)          */
@@ -33,7 +36,12 @@ typedef struct contract_ws {
   double *pwgt;          /* 2n: Pwgt of every id                          */
   int32_t *old;          /* 2n: old owner (same for all fine vertices in
                             a merged vertex)                              */
-  contract_node *nd;     /* 2n: merge, lookup, owner, scratch, Rwgt       */
+  contract_node *nd;     /* 2n: merge, owner, scratch, Rwgt               */
+  int32_t *look;         /* 2n: lookup of Fig. 2, the cached
+                            representative; an active id looks at itself,
+                            a value >= vtot is stale. Apart from the
+                            records: 4 bytes per id keep the Find of
+                            every edge end in cache                       */
   int32_t *child;        /* 2n: children (v, w) of merge k at 2k, 2k+1    */
   int64_t *mstart;       /* n: start of merge k's edge list in madj       */
   int32_t *mlen;         /* n: its length                                 */
@@ -49,8 +57,16 @@ typedef struct contract_ws {
   double *ctot;          /* 2n: total Cwgt of the id's edges            */
   int32_t *bpart;        /* 2n: cached best same-owner partner, -1 none */
   double *bratio;        /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                */
-  int32_t stamp;         /* current stamp                                 */
+  int32_t stamp;         /* current gather                                */
   int32_t *list;         /* 2n scratch: ids accumulated under the stamp   */
+  double *lacc;          /* 2n scratch: their accumulated Cwgt            */
+  contract_slot *slot;   /* 2^slot_max slots (>= 2n+2): open-addressing
+                            table of the gather; only the first 2^bits
+                            are used by a gather, so small gathers stay
+                            in L1 cache                                   */
+  int32_t slot_max;      /* log2 of the table's size                      */
+  int32_t slot_bits;     /* bits of the current gather's table            */
+  int32_t slot_used;     /* largest table used since the stamps were reset */
   /* After contract_freeze (partition and expansion phases). Fine
      vertices are listed in merge-forest DFS order, so every id's fine
      vertices are one range of positions; per-position arrays are then
@@ -71,16 +87,14 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
 void contract_ws_destroy(contract_ws *ws);
 
 /* Representative (active id) of x: Find of paper Fig. 2, iterative, with
- * path compression through lookup. The inline part answers the common
+ * path compression through look. The inline part answers the common
  * cases (x active, or its lookup current and active) without a call. */
 int32_t contract_find_slow(contract_ws *ws, int32_t x);
 static inline int32_t contract_find(contract_ws *ws, int32_t x) {
   if (ws->rep)
     return ws->rep[x < ws->n ? ws->pos[x] : ws->lo[x]];
-  if (ws->nd[x].merge == -1)
-    return x;
-  int32_t l = ws->nd[x].lookup;
-  if (l != -1 && l < ws->vtot && ws->nd[l].merge == -1)
+  int32_t l = ws->look[x];
+  if (l < ws->vtot && ws->look[l] == l)
     return l;
   return contract_find_slow(ws, x);
 }
@@ -133,9 +147,38 @@ static inline int32_t contract_end_owner(contract_ws *ws, int32_t x) {
  * merged vertex's owner; *v and *w receive them. */
 void contract_undo(contract_ws *ws, int32_t *v, int32_t *w);
 
-/* Aggregates the edges of active id x by representative into ws->nd[].acc
- * and ws->list (distinct representatives, first-seen order); returns the
- * count. */
+/* Edge accumulator: sums the Cwgt of edge ends by representative into
+ * ws->list (distinct representatives, first-seen order) and ws->lacc.
+ * The keys live in a small open-addressing table sized to the lists at
+ * hand (at least twice the number of ends), so summing touches no
+ * per-vertex array: on a large graph a per-vertex mark would cost a
+ * cache miss per edge end. (uthash would allocate per entry; this is a
+ * per-call scratch that is never searched afterwards.)
+ * contract_acc_begin prepares for up to `ends` additions. */
+void contract_acc_begin(contract_ws *ws, int64_t ends);
+static inline void contract_acc_add(contract_ws *ws, int32_t r, double c,
+                                    int32_t *cnt) {
+  uint32_t mask = (1u << ws->slot_bits) - 1;
+  uint32_t h = ((uint32_t)r * 0x9E3779B1u) >> (32 - ws->slot_bits);
+  for (;; h = (h + 1) & mask) {
+    contract_slot *s = &ws->slot[h];
+    if (s->stamp != ws->stamp) {
+      s->stamp = ws->stamp;
+      s->key = r;
+      s->idx = *cnt;
+      ws->list[*cnt] = r;
+      ws->lacc[(*cnt)++] = c;
+      return;
+    }
+    if (s->key == r) {
+      ws->lacc[s->idx] += c;
+      return;
+    }
+  }
+}
+
+/* Aggregates the edges of active id x by representative (the
+ * accumulator's list and lacc); returns the count. */
 int32_t contract_gather(contract_ws *ws, int32_t x);
 
 /* Verifies the union/find forest, the merge stack, conservation of Pwgt

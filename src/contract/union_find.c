@@ -10,48 +10,52 @@
  * point every id on the path straight at the representative. Iterative so
  * long merge chains cannot overflow the stack. */
 int32_t contract_find_slow(contract_ws *ws, int32_t x) {
-  contract_node *nd = ws->nd;
+  const contract_node *nd = ws->nd;
+  int32_t *look = ws->look;
   if (nd[x].merge == -1)
     return x;
+  /* look of a merged id is an ancestor: current while below vtot */
   int32_t r = x;
   while (nd[r].merge != -1) {
-    int32_t l = nd[r].lookup;
-    r = (l != -1 && l < ws->vtot) ? l : nd[r].merge;
+    int32_t l = look[r];
+    r = (l != r && l < ws->vtot) ? l : nd[r].merge;
   }
   while (nd[x].merge != -1) {
-    int32_t l = nd[x].lookup;
-    int32_t next = (l != -1 && l < ws->vtot) ? l : nd[x].merge;
-    nd[x].lookup = r;
+    int32_t l = look[x];
+    int32_t next = (l != x && l < ws->vtot) ? l : nd[x].merge;
+    look[x] = r;
     x = next;
   }
   return r;
 }
 
-static inline void next_stamp(contract_ws *ws) {
+void contract_acc_begin(contract_ws *ws, int64_t ends) {
+  int32_t bits = 4;
+  /* at most n distinct keys: the full table is never more than half
+     full */
+  while (((int64_t)1 << bits) < 2 * ends && bits < ws->slot_max)
+    bits++;
+  ws->slot_bits = bits;
+  if (bits > ws->slot_used)
+    ws->slot_used = bits;
   if (++ws->stamp == INT32_MAX) {
-    for (int32_t x = 0; x < 2 * ws->n; x++)
-      ws->nd[x].mark = 0;
+    for (int64_t i = 0; i < ((int64_t)1 << ws->slot_used); i++)
+      ws->slot[i].stamp = 0;
     ws->stamp = 1;
   }
 }
 
 int32_t contract_gather(contract_ws *ws, int32_t x) {
-  next_stamp(ws);
   const int32_t *adj;
   const double *cw;
   int64_t len;
   int32_t cnt = 0;
   contract_edges(ws, x, &adj, &cw, &len);
+  contract_acc_begin(ws, len);
   for (int64_t j = 0; j < len; j++) {
     int32_t r = contract_find(ws, adj[j]);
-    if (r == x)
-      continue;
-    if (ws->nd[r].mark != ws->stamp) {
-      ws->nd[r].mark = ws->stamp;
-      ws->nd[r].acc = 0;
-      ws->list[cnt++] = r;
-    }
-    ws->nd[r].acc += cw[j];
+    if (r != x)
+      contract_acc_add(ws, r, cw[j], &cnt);
   }
   return cnt;
 }
@@ -183,9 +187,9 @@ int contract_check(contract_ws *ws) {
     int32_t cnt = contract_gather(ws, x);
     for (int32_t i = 0; i < cnt && rc == MINEX_OK; i++) {
       int32_t r = ws->list[i];
-      if (seen[r] != x || !close_enough(fine[r], ws->nd[r].acc))
+      if (seen[r] != x || !close_enough(fine[r], ws->lacc[i]))
         rc = core_error(MINEX_EINTERNAL, "contract: edge %d-%d has Cwgt %g, "
-                        "fine graph says %g", (int)x, (int)r, ws->nd[r].acc,
+                        "fine graph says %g", (int)x, (int)r, ws->lacc[i],
                         seen[r] == x ? fine[r] : 0.0);
     }
     if (rc == MINEX_OK && nfine != cnt)

@@ -156,7 +156,19 @@ typedef struct minex_options {
   int32_t max_passes;    /* heap passes over the coarse graph (default 8) */
   minex_log_fn log_fn;   /* progress messages (NULL: silent)             */
   void *log_ctx;         /* passed to log_fn                             */
+  int throttle_auto;     /* 1: ignore throttle; partition the contracted
+                            graph with each candidate, keep the one with
+                            the lowest MaxQwgt, and use it for the rest
+                            of the call (see metrics.throttle_used)      */
+  const double *throttle_candidates; /* candidates of throttle_auto
+                            (each >= 0 or INFINITY); NULL: the built-in
+                            set MINEX_THROTTLE_AUTO_SET                  */
+  int32_t nthrottle_candidates; /* entries of throttle_candidates       */
 } minex_options;
+
+/* The candidates tried by throttle_auto when none are given. */
+#define MINEX_THROTTLE_AUTO_SET {0.25, 1.0, 4.0, 16.0, 64.0, INFINITY}
+#define MINEX_THROTTLE_AUTO_COUNT 6
 
 /* Fills the defaults: throttle = INFINITY, alpha = 0, receiver pays,
  * coarse_per_proc = 64, sample_size = 4, seed = 1, global candidates on. */
@@ -193,6 +205,8 @@ typedef struct minex_metrics {
   double seconds_partition;
   double seconds_expand;
   double seconds;        /* wall time of the whole call                   */
+  double throttle_used;  /* ThroTTle of the call (the chosen one under
+                            throttle_auto)                                 */
 } minex_metrics;
 
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in

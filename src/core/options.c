@@ -20,7 +20,7 @@ void minex_options_init(minex_options *o) {
 }
 
 int core_check_options(const minex_options *o) {
-  if (!(o->throttle >= 0))
+  if (!o->throttle_auto && !(o->throttle >= 0))
     return core_error(MINEX_EINVAL, "options.throttle = %g (must be >= 0 or "
                       "INFINITY)", o->throttle);
   if (!(o->alpha >= 0 && o->alpha <= 1))
@@ -36,6 +36,17 @@ int core_check_options(const minex_options *o) {
   if (o->sample_size < 1)
     return core_error(MINEX_EINVAL, "options.sample_size = %d (must be >= 1)",
                       (int)o->sample_size);
+  if (o->throttle_auto && o->throttle_candidates != NULL) {
+    if (o->nthrottle_candidates < 1)
+      return core_error(MINEX_EINVAL, "options.nthrottle_candidates = %d "
+                        "(must be >= 1 with throttle_candidates)",
+                        (int)o->nthrottle_candidates);
+    for (int32_t i = 0; i < o->nthrottle_candidates; i++)
+      if (!(o->throttle_candidates[i] >= 0))
+        return core_error(MINEX_EINVAL, "options.throttle_candidates[%d] = "
+                          "%g (must be >= 0 or INFINITY)", (int)i,
+                          o->throttle_candidates[i]);
+  }
   if (o->max_passes < 0)
     return core_error(MINEX_EINVAL, "options.max_passes = %d (must be >= 0)",
                       (int)o->max_passes);

@@ -103,6 +103,19 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
 /* Executes the move last evaluated by costmodel_eval_move. */
 void costmodel_apply(costmodel_loads *ld);
 
+/* A copy of the loads' state (totals, min tree, least-loaded list), so a
+ * trial partition can be rolled back exactly (throttle_auto). */
+typedef struct costmodel_snapshot {
+  double *buf;          /* wgt, comm, remap, qwgt (P each), tree (2 tsize) */
+  double qwgt_tot;
+  int32_t low[COSTMODEL_NLOW];
+  int32_t nlow;
+} costmodel_snapshot;
+int costmodel_snapshot_take(const costmodel_loads *ld, costmodel_snapshot *s);
+void costmodel_snapshot_restore(costmodel_loads *ld,
+                                const costmodel_snapshot *s);
+void costmodel_snapshot_free(costmodel_snapshot *s);
+
 /* MinVar of the current loads, from scratch (tests and checks). */
 double costmodel_min_var(const costmodel_loads *ld);
 

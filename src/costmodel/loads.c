@@ -174,3 +174,37 @@ int costmodel_loads_check(const costmodel_loads *ld) {
   return MINEX_OK;
 }
 
+
+int costmodel_snapshot_take(const costmodel_loads *ld, costmodel_snapshot *s) {
+  size_t np = (size_t)ld->nprocs, nt = 2 * (size_t)ld->tsize;
+  s->buf = malloc(sizeof(double) * (4 * np + nt));
+  if (s->buf == NULL)
+    return core_error(MINEX_ENOMEM, "cost model: out of memory");
+  memcpy(s->buf, ld->wgt, sizeof(double) * np);
+  memcpy(s->buf + np, ld->comm, sizeof(double) * np);
+  memcpy(s->buf + 2 * np, ld->remap, sizeof(double) * np);
+  memcpy(s->buf + 3 * np, ld->qwgt, sizeof(double) * np);
+  memcpy(s->buf + 4 * np, ld->tree, sizeof(double) * nt);
+  s->qwgt_tot = ld->qwgt_tot;
+  memcpy(s->low, ld->low, sizeof s->low);
+  s->nlow = ld->nlow;
+  return MINEX_OK;
+}
+
+void costmodel_snapshot_restore(costmodel_loads *ld,
+                                const costmodel_snapshot *s) {
+  size_t np = (size_t)ld->nprocs, nt = 2 * (size_t)ld->tsize;
+  memcpy(ld->wgt, s->buf, sizeof(double) * np);
+  memcpy(ld->comm, s->buf + np, sizeof(double) * np);
+  memcpy(ld->remap, s->buf + 2 * np, sizeof(double) * np);
+  memcpy(ld->qwgt, s->buf + 3 * np, sizeof(double) * np);
+  memcpy(ld->tree, s->buf + 4 * np, sizeof(double) * nt);
+  ld->qwgt_tot = s->qwgt_tot;
+  memcpy(ld->low, s->low, sizeof s->low);
+  ld->nlow = s->nlow;
+}
+
+void costmodel_snapshot_free(costmodel_snapshot *s) {
+  free(s->buf);
+  s->buf = NULL;
+}

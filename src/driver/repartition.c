@@ -5,6 +5,7 @@
 #include "expand/expand.h"
 #include "partition/partition.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,71 @@ static void force_off_unavailable(partition_ctx *pc) {
     if (!pc->cfg->avail[ws->nd[v].owner] && partition_best_move(pc, v, &ch))
       partition_execute(pc, v, ch.move.to);
   }
+}
+
+/* Largest Qwgt over available processors, from the running loads (exact
+ * at any level: a coarse assignment has the loads of its projection). */
+static double loads_max(const costmodel_loads *ld) {
+  double m = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p] && ld->qwgt[p] > m)
+      m = ld->qwgt[p];
+  return m;
+}
+
+/* throttle_auto (issue 3): partitions the contracted graph with each
+ * candidate from the same start, rolls every trial back (owners, loads,
+ * interior flags), and returns the candidate with the lowest MaxQwgt in
+ * *best (the first of equals, so the order of the candidates breaks
+ * ties). */
+static int choose_throttle(partition_ctx *pc, const minex_options *opt,
+                           double *best) {
+  static const double builtin[MINEX_THROTTLE_AUTO_COUNT] =
+      MINEX_THROTTLE_AUTO_SET;
+  const double *cand = opt->throttle_candidates ? opt->throttle_candidates
+                                                : builtin;
+  int32_t ncand = opt->throttle_candidates ? opt->nthrottle_candidates
+                                           : MINEX_THROTTLE_AUTO_COUNT;
+  contract_ws *ws = pc->ws;
+  int32_t na = 0;
+  int32_t *act = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  int32_t *own = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  costmodel_snapshot snap = {0};
+  int rc = act && own ? costmodel_snapshot_take(pc->ld, &snap)
+                      : core_error(MINEX_ENOMEM, "throttle auto: out of "
+                                   "memory");
+  if (rc != MINEX_OK)
+    goto done;
+  for (int32_t x = 0; x < ws->vtot; x++)
+    if (ws->nd[x].merge == -1) {
+      act[na] = x;
+      own[na++] = ws->nd[x].owner;
+    }
+  double best_max = INFINITY;
+  *best = cand[0];
+  for (int32_t i = 0; i < ncand && rc == MINEX_OK; i++) {
+    pc->throttle = cand[i];
+    if ((rc = partition_run(pc, opt->max_passes > 0 ? opt->max_passes : 1)))
+      break;
+    double m = loads_max(pc->ld);
+    logf_(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g", cand[i],
+          m);
+    if (m < best_max) {
+      best_max = m;
+      *best = cand[i];
+    }
+    for (int32_t k = 0; k < na; k++)
+      if (ws->nd[act[k]].owner != own[k])
+        contract_set_owner(ws, act[k], own[k]);
+    costmodel_snapshot_restore(pc->ld, &snap);
+    memset(pc->interior, 0, 2 * (size_t)ws->n + 1);
+    pc->moves = pc->forced_moves = 0;
+  }
+done:
+  costmodel_snapshot_free(&snap);
+  free(act);
+  free(own);
+  return rc;
 }
 
 int minex_repartition(const minex_graph *g, const minex_config *cfg,
@@ -107,6 +173,12 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   logf_(&opt, "contract: %d -> %d vertices in %.3f s", (int)n,
         (int)ws.nactive, t2 - t1);
   int32_t coarse = ws.nactive;
+  if (opt.throttle_auto) {
+    double t;
+    if ((rc = choose_throttle(&pc, &opt, &t)))
+      goto done;
+    pc.throttle = opt.throttle = t;
+  }
   if ((rc = partition_run(&pc, opt.max_passes > 0 ? opt.max_passes : 1)))
     goto done;
   int64_t coarse_moves = pc.moves;
@@ -146,6 +218,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     metrics->seconds_partition = t3 - t2;
     metrics->seconds_expand = t4 - t3;
     metrics->seconds = core_wtime() - t0;
+    metrics->throttle_used = opt.throttle;
   }
 done:
   gsl_rng_free(rng);

@@ -11,7 +11,7 @@
 static void help(void) {
   printf("Usage: minex repart GRAPH [--old OLD.part] [--config CFG.xml | "
          "--nparts P]\n"
-         "                    [--throttle T|inf] [--alpha A] "
+         "                    [--throttle T|inf|auto] [--alpha A] "
          "[--remap receiver|sender|both]\n"
          "                    [--seed S] [--coarse-per-proc N] [--no-global]\n"
          "                    [-o NEW.part] [--json] [-v]\n"
@@ -35,7 +35,10 @@ static void help(void) {
          "= Conn = 1.\n"
          "                       Without --config and --nparts: P = largest id "
          "in OLD + 1.\n"
-         "  --throttle T|inf     ThroTTle >= 0, dimensionless (default inf)\n"
+         "  --throttle T|inf|auto  ThroTTle >= 0, dimensionless (default inf);\n"
+         "                       auto: try 0.25,1,4,16,64,inf on the contracted "
+         "graph,\n"
+         "                       keep the lowest MaxQwgt\n"
          "  --alpha A            latency tolerance in [0,1] (default 0)\n"
          "  --remap MODE         who pays remapping: receiver (default), "
          "sender, both\n"
@@ -75,7 +78,10 @@ int cmd_repart(int argc, char **argv) {
       if ((old_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--throttle")) {
-      if ((v = tool_args_value(&a)) == NULL ||
+      if ((v = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+      opt.throttle_auto = strcmp(v, "auto") == 0;
+      if (!opt.throttle_auto &&
           tool_parse_double(cmd, "--throttle", v, 0.0, HUGE_VAL, 1,
                             &opt.throttle) != 0)
         return TOOL_EXIT_USAGE;
@@ -216,6 +222,12 @@ int cmd_repart(int argc, char **argv) {
     tool_json_double(stdout, mr.seconds_partition);
     printf(",\n  \"seconds_expand\": ");
     tool_json_double(stdout, mr.seconds_expand);
+    /* JSON has no infinity: ThroTTle = inf is the string "inf" */
+    printf(",\n  \"throttle\": ");
+    if (isinf(mr.throttle_used))
+      printf("\"inf\"");
+    else
+      tool_json_double(stdout, mr.throttle_used);
     printf(",\n  \"coarse_nvtxs\": %" PRId32 ",\n  \"coarse_moves\": %" PRId64
            ",\n  \"expand_moves\": %" PRId64 ",\n  \"returned_old\": %d",
            mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves, mr.returned_old);
@@ -247,6 +259,8 @@ int cmd_repart(int argc, char **argv) {
            " expansion)%s\n",
            "coarse vertices", mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves,
            mr.returned_old ? "; old partition returned" : "");
+    if (opt.throttle_auto)
+      printf("  %-22s %16g (throttle auto)\n", "ThroTTle", mr.throttle_used);
     if (out_path != NULL)
       printf("  new partition written to %s\n", out_path);
   }

@@ -157,6 +157,87 @@ START_TEST(same_seed_gives_identical_output) {
 }
 END_TEST
 
+/* throttle_auto picks one of its candidates, and its result is exactly
+ * the result of a call with that ThroTTle fixed: every trial is rolled
+ * back (owners, loads, interior flags) before the chosen one runs. */
+START_TEST(throttle_auto_equals_a_fixed_run_with_the_chosen_value) {
+  static const double mine[] = {2.0, 0.0, 1000.0};
+  static const double builtin[] = MINEX_THROTTLE_AUTO_SET;
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 77);
+  int seen_finite = 0;
+  for (int trial = 0; trial < 12; trial++) {
+    int32_t n = 400 + (int32_t)gsl_rng_uniform_int(rng, 1500);
+    minex_graph *g = test_random_graph(rng, n, 5.0, trial % 2);
+    minex_config *cf = test_random_config(rng, 4, 8);
+    int32_t P = minex_config_nprocs(cf);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *a = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *b = malloc(sizeof(int32_t) * (size_t)n);
+    for (int32_t v = 0; v < n; v++)
+      old[v] = (int32_t)(P * pow(gsl_rng_uniform(rng), 3.0));
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.alpha = alphas[trial % 3];
+    opt.seed = (uint64_t)trial;
+    opt.throttle_auto = 1;
+    opt.throttle = -5; /* ignored under throttle_auto */
+    const double *cand = builtin;
+    int32_t ncand = MINEX_THROTTLE_AUTO_COUNT;
+    if (trial % 2) {
+      opt.throttle_candidates = cand = mine;
+      opt.nthrottle_candidates = ncand = 3;
+    }
+    minex_metrics ma, mb;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, &ma), MINEX_OK);
+    int found = 0;
+    for (int32_t i = 0; i < ncand; i++)
+      found |= ma.throttle_used == cand[i];
+    ck_assert_msg(found, "throttle_used %g is not a candidate",
+                  ma.throttle_used);
+    seen_finite |= isfinite(ma.throttle_used);
+    minex_options fixed = opt;
+    fixed.throttle_auto = 0;
+    fixed.throttle = ma.throttle_used;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &fixed, b, &mb), MINEX_OK);
+    ck_assert_mem_eq(a, b, sizeof(int32_t) * (size_t)n);
+    ck_assert(ma.max_qwgt == mb.max_qwgt);
+    ck_assert(mb.throttle_used == ma.throttle_used);
+    free(old);
+    free(a);
+    free(b);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  ck_assert_msg(seen_finite, "auto never chose a finite ThroTTle: the "
+                "candidates were not really compared");
+  gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(throttle_auto_rejects_bad_candidates) {
+  minex_graph *g = test_grid_graph(4, 4, 4);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(4, &cf), MINEX_OK);
+  int32_t old[64], nw[64];
+  for (int v = 0; v < 64; v++)
+    old[v] = v % 4;
+  minex_options opt;
+  minex_options_init(&opt);
+  opt.throttle_auto = 1;
+  double bad[] = {1.0, -1.0};
+  opt.throttle_candidates = bad;
+  opt.nthrottle_candidates = 2;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL), MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "throttle_candidates[1]"));
+  opt.nthrottle_candidates = 0;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL), MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "nthrottle_candidates"));
+  minex_config_destroy(cf);
+  minex_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(resources_that_leave_are_emptied_and_joined_ones_used) {
   minex_graph *g = test_grid_graph(16, 16, 8);
   int32_t n = minex_graph_nvtxs(g);
@@ -355,6 +436,8 @@ int main(void) {
   tcase_add_test(tc, throttle_zero_never_raises_qwgttot);
   tcase_add_test(tc, throttle_inf_balances_a_homogeneous_mesh);
   tcase_add_test(tc, same_seed_gives_identical_output);
+  tcase_add_test(tc, throttle_auto_equals_a_fixed_run_with_the_chosen_value);
+  tcase_add_test(tc, throttle_auto_rejects_bad_candidates);
   tcase_add_test(tc, resources_that_leave_are_emptied_and_joined_ones_used);
   tcase_add_test(tc, bad_arguments_return_errors_naming_them);
   tcase_add_test(tc, degenerate_graphs_are_handled);

@@ -181,20 +181,22 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
       act[na++] = x;
   /* a vertex has at most na - 1 distinct neighbours */
   pc->nb_ids = malloc(sizeof(int32_t) * ((size_t)na + 1));
-  int rc = pc->nb_ids ? partition_heap_create(h, ws->vtot, na)
+  /* pass + 1 for the vertices moved in a pass */
+  int32_t *moved = calloc((size_t)ws->vtot + 1, sizeof(int32_t));
+  int rc = pc->nb_ids && moved ? partition_heap_create(h, ws->vtot, na)
                       : core_error(MINEX_ENOMEM, "partition: out of memory");
   if (rc != MINEX_OK) {
     free(act);
+    free(moved);
     free(pc->nb_ids);
     pc->nb_ids = NULL;
     return rc;
   }
-  int64_t cap = 8 * (int64_t)na + 1000;
   for (int32_t pass = 0; pass < max_passes; pass++) {
     for (int32_t i = 0; i < na; i++)
       refresh(pc, act[i]);
     int64_t moves = 0;
-    while (h->size > 0 && moves < cap) {
+    while (h->size > 0) {
       int32_t x = partition_heap_pop(h);
       partition_choice ch;
       if (!partition_best_move(pc, x, &ch))
@@ -209,9 +211,14 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
       moves++;
       int32_t nids = contract_gather(ws, x);
       memcpy(pc->nb_ids, ws->list, sizeof(int32_t) * (size_t)nids);
-      refresh(pc, x);
+      /* a vertex moves at most once per pass (as in FM passes): without
+         the lock, heavy coarse vertices trade places thousands of times
+         for ever smaller MinVar improvements */
+      moved[x] = pass + 1;
+      partition_heap_remove(h, x);
       for (int32_t i = 0; i < nids; i++)
-        refresh(pc, pc->nb_ids[i]);
+        if (moved[pc->nb_ids[i]] != pass + 1)
+          refresh(pc, pc->nb_ids[i]);
     }
     while (h->size > 0)
       partition_heap_pop(h);
@@ -219,6 +226,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
       break;
   }
   free(act);
+  free(moved);
   free(pc->nb_ids);
   pc->nb_ids = NULL;
   partition_heap_destroy(h);

@@ -15,6 +15,8 @@ static const struct {
     {"mesh2dual", cmd_mesh2dual, "dual graph of a MEDIT/Gmsh mesh"},
     {"info", cmd_info, "validate a graph and print its statistics"},
     {"gen", cmd_gen, "synthetic tetrahedral box with a refined ball"},
+    {"sim", cmd_sim, "adaptive-mesh simulation: MinEX between adaptations"},
+    {"sweep", cmd_sweep, "the paper's parameter studies (Tables 1-4)"},
 };
 
 static void usage(FILE *fp) {

@@ -22,6 +22,8 @@ int cmd_eval(int argc, char **argv);
 int cmd_mesh2dual(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 /* ------------------------------------------------------- argument parsing */
 

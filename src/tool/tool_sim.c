@@ -1,0 +1,117 @@
+/* Workload options shared by `minex sim` and `minex sweep`. */
+#include "tool_sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void tool_workload_defaults(tool_workload_args *w) {
+  memset(w, 0, sizeof *w);
+  w->box[0] = 20;
+  w->box[1] = 20;
+  w->box[2] = 21;
+  sim_adapt_defaults(&w->params);
+}
+
+int tool_workload_option(tool_args *a, const char *cmd,
+                         tool_workload_args *w) {
+  const char *v;
+  if (tool_args_is(a, NULL, "--box")) {
+    for (int k = 0; k < 3; k++)
+      if ((v = tool_args_value(a)) == NULL ||
+          tool_parse_i32(cmd, "--box", v, 1, &w->box[k]) != 0)
+        return -1;
+    return 1;
+  }
+  if (tool_args_is(a, NULL, "--steps"))
+    return (v = tool_args_value(a)) == NULL ||
+                   tool_parse_i32(cmd, "--steps", v, 1, &w->params.nsteps)
+               ? -1
+               : 1;
+  if (tool_args_is(a, NULL, "--depth")) {
+    if ((v = tool_args_value(a)) == NULL ||
+        tool_parse_i32(cmd, "--depth", v, 0, &w->params.depth))
+      return -1;
+    if (w->params.depth > SIM_ADAPT_MAX_DEPTH) {
+      tool_usage_error(cmd, "--depth: %d is above the largest supported "
+                       "depth %d", (int)w->params.depth, SIM_ADAPT_MAX_DEPTH);
+      return -1;
+    }
+    return 1;
+  }
+  if (tool_args_is(a, NULL, "--radius"))
+    return (v = tool_args_value(a)) == NULL ||
+                   tool_parse_double(cmd, "--radius", v, 0.0, HUGE_VAL, 0,
+                                     &w->params.radius)
+               ? -1
+               : 1;
+  if (tool_args_is(a, NULL, "--iters")) {
+    if ((v = tool_args_value(a)) == NULL ||
+        tool_parse_double(cmd, "--iters", v, 0.0, HUGE_VAL, 0,
+                          &w->params.iters))
+      return -1;
+    if (!(w->params.iters > 0)) {
+      tool_usage_error(cmd, "--iters: must be > 0");
+      return -1;
+    }
+    return 1;
+  }
+  return 0;
+}
+
+void tool_workload_help(void) {
+  sim_adapt_params p;
+  sim_adapt_defaults(&p);
+  printf("Workload (docs/workload.md):\n"
+         "  MESH                 tetrahedral MEDIT/Gmsh mesh whose elements are "
+         "the roots\n"
+         "                       (default: the built-in box, 50,400 "
+         "tetrahedra)\n"
+         "  --box NX NY NZ       cubes of the built-in box (default 20 20 21; "
+         "6 tets each)\n"
+         "  --steps N            adaptations (default 9)\n"
+         "  --depth D            refinement levels inside the cylinder "
+         "(default 3)\n"
+         "  --radius R           cylinder radius / domain length along the "
+         "sweep\n"
+         "                       (default %.4g: ~1.8 million leaves at the "
+         "largest)\n"
+         "  --iters K            time units: solver iterations one "
+         "adaptation's Pwgt and\n"
+         "                       Cwgt stand for, against the one-off Rwgt "
+         "(default 1)\n",
+         p.radius);
+}
+
+int tool_sim_fail(const char *cmd, int rc) {
+  const char *m = sim_last_error();
+  fprintf(stderr, "minex %s: %s\n", cmd,
+          m && m[0] ? m : minex_strerror(rc));
+  return TOOL_EXIT_FAIL;
+}
+
+int tool_workload_build(const char *cmd, const tool_workload_args *w,
+                        int verbose, minex_mesh **mesh, sim_workload *out) {
+  double t = tool_wtime();
+  int rc;
+  if (w->mesh_path != NULL)
+    rc = minex_mesh_read(w->mesh_path, mesh);
+  else
+    rc = minex_gen_box(w->box[0], w->box[1], w->box[2], mesh);
+  if (rc != MINEX_OK)
+    return tool_fail(cmd, rc);
+  tool_verbose(verbose, cmd, "mesh: %d elements (%s) in %.3f s",
+               (int)minex_mesh_nelems(*mesh),
+               w->mesh_path ? w->mesh_path : "built-in box",
+               tool_wtime() - t);
+  if ((rc = sim_workload_build(*mesh, &w->params, out)) != MINEX_OK) {
+    minex_mesh_destroy(*mesh);
+    *mesh = NULL;
+    return tool_sim_fail(cmd, rc);
+  }
+  tool_verbose(verbose, cmd, "workload: %d adaptations, %lld -> %lld leaves "
+               "at the last, in %.3f s", (int)out->nsteps,
+               (long long)out->initial_elements,
+               (long long)out->leaves[out->nsteps - 1], out->seconds);
+  return TOOL_EXIT_OK;
+}

@@ -6,7 +6,8 @@
 set -euo pipefail
 
 MINEX_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev libxml2-utils
-  uthash-dev check libsubunit-dev valgrind python3)
+  uthash-dev check libsubunit-dev valgrind python3
+  mpich libmpich-dev gnuplot-nox)
 
 minex_missing_deps() {
   local p missing=()

@@ -505,10 +505,15 @@ int cmd_sim(int argc, char **argv) {
            max_leaves(&wl));
     printf("machine: P = %d in %d clusters", (int)P,
            (int)minex_config_nclusters(cfg));
-    if (config_path)
+    if (config_path) {
       printf(" (%s)", config_path);
-    else
+    } else {
+      const double *pr = proc ? proc : C == 4 ? sim_default_proc : NULL;
+      printf(", Proc ");
+      for (int32_t c = 0; c < C; c++)
+        printf("%s%g", c ? "," : "", pr ? pr[c] : 1.0);
       printf(", I = %g", I);
+    }
     char th[32];
     snprintf(th, sizeof th, opt.throttle_auto ? "auto"
                             : isinf(opt.throttle) ? "inf" : "%g",

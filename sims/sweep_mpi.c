@@ -65,44 +65,6 @@ static void help(void) {
          "  -h, --help           this help\n");
 }
 
-/* "1,1log,3" or "all" into a->list; -1 after a usage error. */
-static int parse_tables(const char *tables, mpi_args *a) {
-  a->nt = 0;
-  if (strcmp(tables, "all") == 0) {
-    static const int32_t all[] = {SWEEP_T1, SWEEP_T1LOG, SWEEP_T2, SWEEP_T3,
-                                  SWEEP_T4};
-    for (int i = 0; i < 5; i++)
-      a->list[a->nt++] = all[i];
-    return 0;
-  }
-  const char *p = tables;
-  while (*p) {
-    char item[16];
-    size_t len = strcspn(p, ",");
-    if (len == 0 || len >= sizeof item || a->nt == 8) {
-      tool_usage_error(cmd, "--table: bad list '%s'", tables);
-      return -1;
-    }
-    memcpy(item, p, len);
-    item[len] = '\0';
-    int32_t t = sweep_table_parse(item);
-    if (t < 0) {
-      tool_usage_error(cmd,
-                       "--table: unknown table '%s' (1, 1log, 2, 3, 4 "
-                       "or all)",
-                       item);
-      return -1;
-    }
-    a->list[a->nt++] = t;
-    p += len + (p[len] == ',');
-  }
-  if (a->nt == 0) {
-    tool_usage_error(cmd, "--table: empty list");
-    return -1;
-  }
-  return 0;
-}
-
 enum { PARSE_RUN, PARSE_HELP, PARSE_USAGE };
 
 /* The command line; the same on every rank, so every rank reaches the same
@@ -156,7 +118,8 @@ static int parse(int argc, char **argv, mpi_args *a) {
       return PARSE_USAGE;
     }
   }
-  return parse_tables(tables, a) == 0 ? PARSE_RUN : PARSE_USAGE;
+  return tool_parse_tables(cmd, tables, a->list, &a->nt) == 0 ? PARSE_RUN
+                                                             : PARSE_USAGE;
 }
 
 /* parse() with the usage errors of ranks other than 0 silenced: N copies

@@ -80,10 +80,7 @@ int cmd_repart(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--throttle")) {
       if ((v = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
-      opt.throttle_auto = strcmp(v, "auto") == 0;
-      if (!opt.throttle_auto &&
-          tool_parse_double(cmd, "--throttle", v, 0.0, HUGE_VAL, 1,
-                            &opt.throttle) != 0)
+      if (tool_parse_throttle(cmd, v, &opt) != 0)
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--seed")) {
       if ((v = tool_args_value(&a)) == NULL ||

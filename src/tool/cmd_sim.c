@@ -328,10 +328,7 @@ int cmd_sim(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--throttle")) {
       if ((v = tool_args_value(&a)) == NULL)
         goto done;
-      opt.throttle_auto = strcmp(v, "auto") == 0;
-      if (!opt.throttle_auto &&
-          tool_parse_double(cmd, "--throttle", v, 0.0, HUGE_VAL, 1,
-                            &opt.throttle))
+      if (tool_parse_throttle(cmd, v, &opt) != 0)
         goto done;
     } else if (tool_args_is(&a, NULL, "--alpha")) {
       if ((v = tool_args_value(&a)) == NULL ||

@@ -108,30 +108,9 @@ int cmd_sweep(int argc, char **argv) {
                               wa.mesh_path, a.arg);
     }
   }
-  /* the tables, in the order 1, 1log, 2, 3, 4 of "all" */
   int32_t list[8], nt = 0;
-  if (strcmp(tables, "all") == 0) {
-    static const int32_t all[] = {SWEEP_T1, SWEEP_T1LOG, SWEEP_T2, SWEEP_T3,
-                                  SWEEP_T4};
-    for (int i = 0; i < 5; i++)
-      list[nt++] = all[i];
-  } else {
-    const char *p = tables;
-    while (*p) {
-      char item[16];
-      size_t len = strcspn(p, ",");
-      if (len == 0 || len >= sizeof item || nt == 8)
-        return tool_usage_error(cmd, "--table: bad list '%s'", tables);
-      memcpy(item, p, len);
-      item[len] = '\0';
-      int32_t t = sweep_table_parse(item);
-      if (t < 0)
-        return tool_usage_error(cmd, "--table: unknown table '%s' (1, 1log, "
-                                "2, 3, 4 or all)", item);
-      list[nt++] = t;
-      p += len + (p[len] == ',');
-    }
-  }
+  if (tool_parse_tables(cmd, tables, list, &nt) != 0)
+    return TOOL_EXIT_USAGE;
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "minex %s: %s: cannot create the directory: %s\n", cmd,
             dir, strerror(errno));

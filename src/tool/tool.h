@@ -63,6 +63,9 @@ int tool_parse_u64(const char *cmd, const char *opt, const char *s,
 /* A finite double in [min, max], or "inf" when allow_inf. */
 int tool_parse_double(const char *cmd, const char *opt, const char *s,
                       double min, double max, int allow_inf, double *out);
+/* The value of --throttle: a ThroTTle >= 0, "inf", or "auto" (sets
+ * opt->throttle_auto). */
+int tool_parse_throttle(const char *cmd, const char *s, minex_options *opt);
 /* "receiver", "sender" or "both". */
 int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out);
 

@@ -138,6 +138,14 @@ int tool_parse_double(const char *cmd, const char *opt, const char *s,
   return 0;
 }
 
+int tool_parse_throttle(const char *cmd, const char *s, minex_options *opt) {
+  opt->throttle_auto = strcmp(s, "auto") == 0;
+  if (opt->throttle_auto)
+    return 0;
+  return tool_parse_double(cmd, "--throttle", s, 0.0, HUGE_VAL, 1,
+                           &opt->throttle);
+}
+
 int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out) {
   if (strcmp(s, "receiver") == 0)
     *out = MINEX_REMAP_RECEIVER;

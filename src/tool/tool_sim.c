@@ -1,5 +1,6 @@
 /* Workload options shared by `minex sim` and `minex sweep`. */
 #include "tool_sim.h"
+#include "sweep.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -55,6 +56,41 @@ int tool_workload_option(tool_args *a, const char *cmd,
       return -1;
     }
     return 1;
+  }
+  return 0;
+}
+
+int tool_parse_tables(const char *cmd, const char *tables, int32_t list[8],
+                      int32_t *nt) {
+  *nt = 0;
+  if (strcmp(tables, "all") == 0) {
+    static const int32_t all[] = {SWEEP_T1, SWEEP_T1LOG, SWEEP_T2, SWEEP_T3,
+                                  SWEEP_T4};
+    for (int i = 0; i < 5; i++)
+      list[(*nt)++] = all[i];
+    return 0;
+  }
+  for (const char *p = tables; *p;) {
+    char item[16];
+    size_t len = strcspn(p, ",");
+    if (len == 0 || len >= sizeof item || *nt == 8) {
+      tool_usage_error(cmd, "--table: bad list '%s'", tables);
+      return -1;
+    }
+    memcpy(item, p, len);
+    item[len] = '\0';
+    int32_t t = sweep_table_parse(item);
+    if (t < 0) {
+      tool_usage_error(cmd, "--table: unknown table '%s' (1, 1log, 2, 3, 4 "
+                       "or all)", item);
+      return -1;
+    }
+    list[(*nt)++] = t;
+    p += len + (p[len] == ',');
+  }
+  if (*nt == 0) {
+    tool_usage_error(cmd, "--table: empty list");
+    return -1;
   }
   return 0;
 }

@@ -21,6 +21,12 @@ void tool_workload_defaults(tool_workload_args *w);
 int tool_workload_option(tool_args *a, const char *cmd,
                          tool_workload_args *w);
 
+/* The value of --table: "all" (1, 1log, 2, 3, 4) or a comma-separated list
+ * of 1, 1log, 2, 3, 4 (at most 8) into list[0..*nt); -1 after a usage
+ * error. */
+int tool_parse_tables(const char *cmd, const char *tables, int32_t list[8],
+                      int32_t *nt);
+
 /* Help lines of the workload options. */
 void tool_workload_help(void);
 

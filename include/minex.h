@@ -243,6 +243,92 @@ MINEX_API int minex_repartition(const minex_graph *graph,
                                 const minex_options *options,
                                 int32_t *new_part, minex_metrics *metrics);
 
+/* ------------------------------------- whether to repartition (SPEC §5) */
+
+/* ATOP-grid cost/benefit rule (Gupta 2006, §6.5): repartition iff
+ * (MaxQwgt_old - MaxQwgt_new_steady) * steps * (1 - delta) > remap_cost. */
+typedef struct minex_decision {
+  int repartition;         /* 1: the saving over `steps` pays for the remap */
+  double saving_per_step;  /* MaxQwgt_old - MaxQwgt_new_steady (may be < 0) */
+  double gain;             /* saving_per_step * steps * (1 - delta)         */
+  double remap_cost;       /* the one-off cost compared against gain        */
+  double break_even_steps; /* remap_cost / (saving_per_step * (1 - delta)):
+                              the steps after which repartitioning has paid
+                              off; INFINITY when saving_per_step <= 0       */
+} minex_decision;
+
+/* max_qwgt_old: MaxQwgt per step of the current partition; max_qwgt_new:
+ * MaxQwgt per step of the candidate once its data has moved (no remap
+ * term); remap_cost: the one-off cost of moving (same time unit); steps:
+ * steps until the next adaptation (>= 0); delta: tolerance in [0,1) for
+ * the error of the prediction. All finite and >= 0. */
+MINEX_API int minex_should_repartition(double max_qwgt_old,
+                                       double max_qwgt_new, double remap_cost,
+                                       double steps, double delta,
+                                       minex_decision *out);
+/* The same rule from the cost model: MaxQwgt_old = MaxQwgt of old kept,
+ * MaxQwgt_new = MaxQwgt of new_part once moved, remap_cost = MaxQwgt of
+ * the step that moves (old -> new_part, remap charged by options) minus
+ * MaxQwgt_new. options may be NULL (defaults). */
+MINEX_API int minex_decide(const minex_graph *graph, const minex_config *config,
+                           const int32_t *old, const int32_t *new_part,
+                           const minex_options *options, double steps,
+                           double delta, minex_decision *out);
+
+/* Proportional allocation of `total` partitions to n weights by the
+ * largest-remainder rule (quota total*w_i/sum w; floors, then one more to
+ * the largest remainders, ties to the lower index). weights >= 0, finite,
+ * with a positive sum; total >= 0. counts[i] sums to total. */
+MINEX_API int minex_allocate(int32_t n, const double *weights, int32_t total,
+                             int32_t *counts);
+/* Two levels (ATOP-grid §5.5): sites get `total` in proportion to the sum
+ * of their nodes' weights times site_factor (NULL: 1; ATOP's
+ * (1 - FracComm_site) / (1 - avg FracComm)), then each site's share goes to
+ * its nodes. Site s owns the next site_size[s] entries of node_weights. */
+MINEX_API int minex_allocate_sites(int32_t nsites, const int32_t *site_size,
+                                   const double *node_weights,
+                                   const double *site_factor, int32_t total,
+                                   int32_t *site_counts, int32_t *node_counts);
+
+/* ------------------------------------------ measured feedback (Watts) */
+
+/* Slowdowns from the application's own step times (Watts, Rieffel, Taylor
+ * 1998, §2): capacity_p = load_p / time_p per step, smoothed over a window
+ * of the last steps, Proc = max capacity / capacity_p. */
+typedef struct minex_feedback minex_feedback;
+
+typedef enum minex_feedback_estimator {
+  MINEX_FEEDBACK_MEDIAN = 0, /* median of the window's capacities (robust
+                                to an odd slow step)                       */
+  MINEX_FEEDBACK_RATIO = 1   /* sum of loads / sum of times over the window
+                                (time-weighted mean)                       */
+} minex_feedback_estimator;
+
+/* nprocs processors, window >= 1 steps remembered. */
+MINEX_API int minex_feedback_create(int32_t nprocs, int32_t window,
+                                    minex_feedback_estimator estimator,
+                                    minex_feedback **out);
+MINEX_API void minex_feedback_destroy(minex_feedback *feedback);
+/* One step: load[p] processed (e.g. the Pwgt it owned) in seconds[p] of
+ * computation. A processor with load <= 0 or seconds <= 0 has no sample
+ * this step; negative or non-finite values are errors. */
+MINEX_API int minex_feedback_add(minex_feedback *feedback, const double *load,
+                                 const double *seconds);
+/* Per processor (each array nprocs, any may be NULL): capacity, slowdown
+ * (>= 1, the fastest is 1), sd (standard deviation of the window's
+ * capacities, 0 with fewer than 2), samples in the window. A processor
+ * without samples gets the median capacity of those with samples. */
+MINEX_API int minex_feedback_estimate(const minex_feedback *feedback,
+                                      double *capacity, double *slowdown,
+                                      double *sd, int32_t *samples);
+/* A configuration with measured slowdowns. per_processor = 1: one cluster
+ * per processor of base (Proc from its own capacity, Conn from base's
+ * clusters, availability kept); 0: base's clusters, Proc_c from the median
+ * capacity of the cluster's processors. base must have nprocs processors. */
+MINEX_API int minex_feedback_config(const minex_feedback *feedback,
+                                    const minex_config *base,
+                                    int per_processor, minex_config **out);
+
 /* ------------------------------------------------------- initial layouts */
 
 typedef enum minex_init_method {

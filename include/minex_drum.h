@@ -1,0 +1,209 @@
+/* MinEX resource model: DRUM-style machine model, Linux monitors, LU
+ * benchmark, and the slowdowns they give the cost model (SPEC §4).
+ *
+ * A machine model is a tree (Faik's thesis, ch. 3; Teresco, Faik, Flaherty
+ * 2005): network nodes (routers, switches) inside, computing nodes (single
+ * CPU or SMP) at the leaves. Each node but the root has a link to its
+ * parent with a capacity (Mbit/s) and optionally a latency. Computing
+ * nodes carry a benchmark rate b_n (MFLOPS), m CPUs and k_n application
+ * processes, and, once monitored, the processes' CPU use and the CPUs'
+ * idle time. From these the library derives DRUM's node powers and the
+ * MinEX slowdowns Proc_c and Conn(c,d): one cluster per computing node that
+ * runs application processes, in the order of the model's nodes. */
+#ifndef MINEX_DRUM_H
+#define MINEX_DRUM_H
+
+#include "minex.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ the model */
+
+typedef struct minex_drum_model minex_drum_model;
+
+typedef enum minex_drum_node_type {
+  MINEX_DRUM_NETWORK = 0,   /* router or switch: an inner node           */
+  MINEX_DRUM_COMPUTING = 1  /* single- or multi-processor computing node */
+} minex_drum_node_type;
+
+/* Dialect of a machine-model XML file. */
+typedef enum minex_drum_dialect {
+  MINEX_DRUM_DIALECT_THESIS = 0,   /* <node type="NETWORK_NODE" childrenNum=
+                                      children="1;2;" ...> (Faik Fig. 3.5) */
+  MINEX_DRUM_DIALECT_DRUMHEAD = 1  /* <node type="SINGLE_COMPUTING"
+                                      nodenum= parent= ...> (CiSE Fig. 7)  */
+} minex_drum_dialect;
+
+/* One node as the application sees it. Strings belong to the model. */
+typedef struct minex_drum_node {
+  minex_drum_node_type type;
+  int32_t parent;       /* index of the parent node, -1 at the root       */
+  const char *name;     /* name (host name), "" if none                   */
+  const char *address;  /* IP address or description, "" if none         */
+  int32_t file_id;      /* the node's number in the file (nodenum/name)   */
+  int monitorable;      /* the file's isMonitorable flag                  */
+  /* link to the parent (ignored at the root) */
+  double capacity;      /* C_i, Mbit/s; 0: unknown                        */
+  double latency;       /* seconds; 0: none                               */
+  double traffic;       /* measured rx+tx rate on the link, Mbit/s        */
+  /* computing nodes */
+  double benchmark;     /* b_n, MFLOPS; 0: unknown                        */
+  int32_t ncpus;        /* m, CPUs of the node (>= 1)                     */
+  int32_t nprocs;       /* k_n, application processes on the node (>= 0) */
+  int measured;         /* 1: cpu_use and idle below were measured        */
+  double cpu_use;       /* sum_j u_{n,j}: CPUs used by the k_n processes  */
+  double idle;          /* sum_t i_t: idle CPUs (0..m)                    */
+  /* derived by minex_drum_compute_powers */
+  double proc_power;    /* p_n: k_n b_n (u + i) at a leaf, sum of children */
+  double comm_power;    /* c_n: available bandwidth, sum of children      */
+  double power;         /* power_n, the root's is 1                        */
+  double rate;          /* b_n (u + i): effective rate of one process     */
+} minex_drum_node;
+
+/* Empty model; add nodes parents first. */
+MINEX_API int minex_drum_model_create(minex_drum_model **out);
+MINEX_API void minex_drum_model_destroy(minex_drum_model *model);
+/* Adds a node (parent -1 for the root, which must come first and be the
+ * only one) and returns its index in *index (may be NULL). A computing
+ * node starts with ncpus = nprocs = 1, benchmark 0 (unknown). */
+MINEX_API int minex_drum_add_node(minex_drum_model *model,
+                                  minex_drum_node_type type, int32_t parent,
+                                  const char *name, int32_t *index);
+MINEX_API int32_t minex_drum_nnodes(const minex_drum_model *model);
+/* Node i, or NULL when out of range. The pointer is valid until the next
+ * call that changes the model. */
+MINEX_API const minex_drum_node *minex_drum_get(const minex_drum_model *model,
+                                                int32_t i);
+/* Index of the node with this name or address, or -1. */
+MINEX_API int32_t minex_drum_find(const minex_drum_model *model,
+                                  const char *name);
+/* Setters; each checks its argument (finite, >= 0, ncpus >= 1) and returns
+ * MINEX_EINVAL naming it. */
+MINEX_API int minex_drum_set_link(minex_drum_model *model, int32_t node,
+                                  double capacity_mbps, double latency_s);
+MINEX_API int minex_drum_set_benchmark(minex_drum_model *model, int32_t node,
+                                       double mflops);
+MINEX_API int minex_drum_set_cpus(minex_drum_model *model, int32_t node,
+                                  int32_t ncpus, int32_t nprocs);
+/* Dynamic state of a computing node (the monitors' reading): cpu_use =
+ * sum of the application processes' CPU shares, idle = sum of the CPUs'
+ * idle fractions, traffic = rx+tx rate on its link in Mbit/s. */
+MINEX_API int minex_drum_set_measured(minex_drum_model *model, int32_t node,
+                                      double cpu_use, double idle,
+                                      double traffic_mbps);
+/* Traffic on the link of any node (network nodes included), Mbit/s. */
+MINEX_API int minex_drum_set_traffic(minex_drum_model *model, int32_t node,
+                                     double traffic_mbps);
+
+/* Reads either dialect (detected from the node types), attribute names
+ * case-insensitive. Errors (MINEX_EPARSE, MINEX_ECONFIG) name the file and
+ * line: malformed XML, unknown node types, missing or duplicate node
+ * numbers, a childrenNum that disagrees with children, a child or parent
+ * that does not exist, a node with two parents, cycles, no or several
+ * roots, a computing node with children, negative or non-numeric values. */
+MINEX_API int minex_drum_model_load(const char *path, minex_drum_model **out);
+/* Writes the model atomically (temporary file, then rename), in the chosen
+ * dialect, with benchmark, CPU counts, link capacities and, for measured
+ * nodes, the measurements, so that load(save(m)) == m. */
+MINEX_API int minex_drum_model_save(const minex_drum_model *model,
+                                    const char *path,
+                                    minex_drum_dialect dialect);
+
+/* ------------------------------------------------- powers and slowdowns */
+
+typedef struct minex_drum_options {
+  double w_comm;         /* weight of communication power in [0,1]
+                            (w_cpu = 1 - w_comm); default 0               */
+  double min_available;  /* floor of the available bandwidth, as a share
+                            of the capacity (default 0.01): a saturated
+                            link stays usable but very slow               */
+  double latency_bytes;  /* > 0: Conn includes latency for messages of
+                            this many bytes: Conn = B_ref/B +
+                            L * B_ref / (8 * bytes * 1e-6) (L in s, B in
+                            Mbit/s); 0 (default): bandwidth only           */
+  double intra_conn;     /* Conn(c,c) of processes on one node (shared
+                            memory); default 1                            */
+} minex_drum_options;
+
+MINEX_API void minex_drum_options_init(minex_drum_options *options);
+
+/* DRUM powers (Faik §3.1.2): p_n and c_n at the leaves, sums inside, and
+ * power_n = pp_n (w_comm c_n / sum_siblings c + w_cpu p_n / sum_siblings p),
+ * root 1. Without measurements a process gets u + i = 1 (dedicated).
+ * Results are stored in the nodes (proc_power, comm_power, power, rate). */
+MINEX_API int minex_drum_compute_powers(minex_drum_model *model,
+                                        const minex_drum_options *options);
+/* MinEX configuration from the model (computes the powers first): one
+ * cluster per computing node with nprocs > 0, in node order, n_c = k_n,
+ * Proc_c = max r / r_c, Conn(c,d) = B_ref / B(c,d) with B(c,d) the smallest
+ * available bandwidth on the tree path and B_ref the largest B over pairs
+ * of distinct clusters. cluster_node (may be NULL; length >= the number of
+ * computing nodes) receives the model node of each cluster. */
+MINEX_API int minex_drum_config(minex_drum_model *model,
+                                const minex_drum_options *options,
+                                minex_config **out, int32_t *cluster_node);
+
+/* --------------------------------------------------------- the monitors */
+
+/* One node's readings over a monitoring period (Faik §3.1.1, app. A). */
+typedef struct minex_drum_sample {
+  double seconds;        /* length of the period                          */
+  int32_t ncpus;         /* CPUs the process may run on (affinity), m     */
+  int32_t ncpus_online;  /* CPUs listed in /proc/stat                     */
+  double cpu_use;        /* CPUs used by this process (utime+stime per
+                            second), the monitor thread's own time removed */
+  double idle;           /* sum over the process's CPUs of idle fraction   */
+  double idle_all;       /* the same over all CPUs                        */
+  double rx_mbps;        /* received, Mbit/s, all non-loopback interfaces  */
+  double tx_mbps;        /* sent, Mbit/s                                  */
+  double capacity_mbps;  /* sum of /sys/class/net/IF/speed over them
+                            (0: unknown)                                  */
+  double mem_total_mib;  /* /proc/meminfo MemTotal                        */
+  double mem_available_mib; /* MemAvailable                               */
+  double loadavg[3];     /* /proc/loadavg 1, 5, 15 minutes                */
+  int32_t nsamples;      /* periodic samples taken                        */
+  double cpu_use_sd;     /* standard deviation of cpu_use over the samples */
+  double idle_sd;        /* ... and of idle                               */
+} minex_drum_sample;
+
+typedef struct minex_drum_monitor minex_drum_monitor;
+
+/* A monitor of this process. root: file-system root under which proc/ and
+ * sys/ are read ("/" or NULL for the live system; a directory of recorded
+ * files in tests). frequency: samples per second (> 0). */
+MINEX_API int minex_drum_monitor_create(const char *root, double frequency,
+                                        minex_drum_monitor **out);
+/* Starts the background thread (takes the first snapshot). */
+MINEX_API int minex_drum_monitor_start(minex_drum_monitor *monitor);
+/* Readings from start until now (or until stop). Works while running. */
+MINEX_API int minex_drum_monitor_read(minex_drum_monitor *monitor,
+                                      minex_drum_sample *sample);
+/* Stops and joins the thread (takes a last snapshot). */
+MINEX_API int minex_drum_monitor_stop(minex_drum_monitor *monitor);
+/* Stops if running, then frees. */
+MINEX_API void minex_drum_monitor_destroy(minex_drum_monitor *monitor);
+
+/* Readings between two moments without a thread: reads the files under
+ * root now, and again after `seconds` (sleeping in between). */
+MINEX_API int minex_drum_probe(const char *root, double seconds,
+                               minex_drum_sample *sample);
+
+/* Writes a sample into computing node `node` of a model: cpu_use, idle
+ * (counted over the node's process CPUs), traffic = rx + tx; ncpus from the
+ * sample when the node has none. */
+MINEX_API int minex_drum_apply_sample(minex_drum_model *model, int32_t node,
+                                      const minex_drum_sample *sample);
+
+/* LINPACK-like benchmark: LU factorisation (GSL, partial pivoting) and
+ * solve of random n x n systems, repeated for at least min_seconds;
+ * MFLOPS = (2/3 n^3 + 2 n^2) per solve / time. Checks the residual. */
+MINEX_API int minex_drum_benchmark(int32_t n, double min_seconds,
+                                   uint64_t seed, double *mflops);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

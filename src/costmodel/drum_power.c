@@ -1,0 +1,281 @@
+/* DRUM node powers and the MinEX slowdowns derived from them (SPEC §4;
+ * Faik's thesis §3.1.2: power_n = pp_n (w_comm c_n / sum c + w_cpu p_n /
+ * sum p) over siblings; §3.1.2.1: p_{n,j} = b_n (u + i) with the SMP idle
+ * share; §3.1.2.2, third formulation: c_n = available bandwidth
+ * C - (rx + tx)).
+ *
+ * Choices where the thesis is silent (docs/drum.md):
+ * - Without a benchmark on any computing node every b_n is 1; a model with
+ *   benchmarks on some computing nodes and not on others is an error.
+ * - A computing node that was never measured is dedicated: u + i = 1.
+ * - The available bandwidth of a link is floored at min_available * C, so a
+ *   saturated link is very slow but not infinitely so.
+ * - c_n of a computing node is the available bandwidth of its link (0 when
+ *   it runs no application process); of a network node the sum of its
+ *   children's, capped by its own link's available bandwidth when that is
+ *   known (a switch behind a slow uplink cannot pass more than the uplink).
+ * - Siblings of which any has an unknown c (no capacity anywhere below it)
+ *   share the communication term like the processing term.
+ * - Conn(c,d) counts the links of the tree path with a known capacity;
+ *   pairs without any get B_ref (Conn 1), and with no capacities at all
+ *   every Conn is 1. Conn(c,c) is intra_conn (shared memory). */
+#include "costmodel/drum.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void minex_drum_options_init(minex_drum_options *options) {
+  if (options == NULL)
+    return;
+  memset(options, 0, sizeof *options);
+  options->w_comm = 0.0;
+  options->min_available = 0.01;
+  options->latency_bytes = 0.0;
+  options->intra_conn = 1.0;
+}
+
+static int check_options(const minex_drum_options *o, const char *fn) {
+  if (!(o->w_comm >= 0 && o->w_comm <= 1))
+    return core_error(MINEX_EINVAL, "%s: options.w_comm = %g is not in [0,1]",
+                      fn, o->w_comm);
+  if (!(o->min_available > 0 && o->min_available <= 1))
+    return core_error(MINEX_EINVAL, "%s: options.min_available = %g is not "
+                      "in (0,1]", fn, o->min_available);
+  if (!(isfinite(o->latency_bytes) && o->latency_bytes >= 0))
+    return core_error(MINEX_EINVAL, "%s: options.latency_bytes = %g must be "
+                      "finite and >= 0", fn, o->latency_bytes);
+  if (!(isfinite(o->intra_conn) && o->intra_conn > 0))
+    return core_error(MINEX_EINVAL, "%s: options.intra_conn = %g must be "
+                      "finite and > 0", fn, o->intra_conn);
+  return MINEX_OK;
+}
+
+/* Available bandwidth of node i's link to its parent, or -1 if unknown. */
+static double link_available(const minex_drum_node *nd,
+                             const minex_drum_options *o) {
+  if (nd->capacity <= 0)
+    return -1;
+  double a = nd->capacity - nd->traffic;
+  double floor = o->min_available * nd->capacity;
+  return a > floor ? a : floor;
+}
+
+int minex_drum_compute_powers(minex_drum_model *model,
+                              const minex_drum_options *options) {
+  core_error_clear();
+  const char *fn = "minex_drum_compute_powers";
+  if (model == NULL)
+    return core_error(MINEX_EINVAL, "%s: model is NULL", fn);
+  minex_drum_options def;
+  if (options == NULL) {
+    minex_drum_options_init(&def);
+    options = &def;
+  }
+  int rc = check_options(options, fn);
+  if (rc != MINEX_OK)
+    return rc;
+  int32_t n = model->n;
+  if (n == 0)
+    return core_error(MINEX_ECONFIG, "%s: the model has no nodes", fn);
+  minex_drum_node *nd = model->nodes;
+  int32_t with_b = 0, computing = 0, missing = -1;
+  for (int32_t i = 0; i < n; i++) {
+    if (nd[i].type != MINEX_DRUM_COMPUTING)
+      continue;
+    computing++;
+    if (nd[i].benchmark > 0)
+      with_b++;
+    else if (missing < 0)
+      missing = i;
+  }
+  if (computing == 0)
+    return core_error(MINEX_ECONFIG, "%s: the model has no computing node",
+                      fn);
+  if (with_b > 0 && with_b < computing)
+    return core_error(MINEX_ECONFIG, "%s: node %d (%s) has no benchmark "
+                      "rating while %d other computing nodes have one; run "
+                      "`minex drum probe` on it or set benchmark=", fn,
+                      (int)missing, nd[missing].name, (int)with_b);
+  /* leaves: rates and powers; c unknown is -1 */
+  for (int32_t i = 0; i < n; i++) {
+    minex_drum_node *x = &nd[i];
+    x->proc_power = 0;
+    x->comm_power = x->type == MINEX_DRUM_COMPUTING ? link_available(x, options)
+                                                     : 0;
+    x->power = 0;
+    x->rate = 0;
+    if (x->type != MINEX_DRUM_COMPUTING)
+      continue;
+    double b = with_b > 0 ? x->benchmark : 1.0;
+    double k = x->nprocs, share = 1.0;
+    if (x->measured) {
+      /* §3.1.2.1: u = (1/k) sum_j u_j, i = (1/k) min(k - sum_j u_j,
+         sum_t i_t); a node without processes is rated for one */
+      double kk = k > 0 ? k : 1.0;
+      double u = x->cpu_use > kk ? kk : x->cpu_use;
+      double idle = kk - u < x->idle ? kk - u : x->idle;
+      share = (u + (idle > 0 ? idle : 0)) / kk;
+    }
+    x->rate = b * share;
+    x->proc_power = k * x->rate;
+    if (x->nprocs == 0 && x->comm_power > 0)
+      x->comm_power = 0;
+  }
+  /* inner nodes, bottom-up: children come after their parents, so when
+     the loop reaches i all of i's children have been added to it */
+  for (int32_t i = n - 1; i > 0; i--) {
+    minex_drum_node *x = &nd[i], *p = &nd[x->parent];
+    if (x->type == MINEX_DRUM_NETWORK) {
+      double up = link_available(x, options);
+      if (x->comm_power >= 0 && up >= 0 && up < x->comm_power)
+        x->comm_power = up;
+    }
+    p->proc_power += x->proc_power;
+    if (p->comm_power >= 0)
+      p->comm_power = x->comm_power >= 0 ? p->comm_power + x->comm_power : -1;
+  }
+  /* top-down: power of each child from its parent's, among siblings */
+  double *sum_p = calloc((size_t)n, sizeof(double));
+  double *sum_c = calloc((size_t)n, sizeof(double));
+  unsigned char *unk = calloc((size_t)n, 1);
+  if (sum_p == NULL || sum_c == NULL || unk == NULL) {
+    free(sum_p), free(sum_c), free(unk);
+    return core_error(MINEX_ENOMEM, "%s: out of memory", fn);
+  }
+  for (int32_t i = 1; i < n; i++) {
+    int32_t q = nd[i].parent;
+    sum_p[q] += nd[i].proc_power;
+    if (nd[i].comm_power < 0)
+      unk[q] = 1;
+    else
+      sum_c[q] += nd[i].comm_power;
+  }
+  nd[0].power = 1.0;
+  double wc = options->w_comm, wp = 1.0 - options->w_comm;
+  for (int32_t i = 1; i < n; i++) {
+    int32_t q = nd[i].parent;
+    double ps = sum_p[q] > 0 ? nd[i].proc_power / sum_p[q] : 0;
+    double cs = ps;
+    if (!unk[q] && sum_c[q] > 0)
+      cs = nd[i].comm_power / sum_c[q];
+    nd[i].power = nd[q].power * (wc * cs + wp * ps);
+  }
+  free(sum_p), free(sum_c), free(unk);
+  for (int32_t i = 0; i < n; i++)
+    if (nd[i].comm_power < 0)
+      nd[i].comm_power = 0;
+  return MINEX_OK;
+}
+
+/* Depth of each node (root 0). */
+static void node_depths(const minex_drum_model *m, int32_t *depth) {
+  for (int32_t i = 0; i < m->n; i++)
+    depth[i] = i == 0 ? 0 : depth[m->nodes[i].parent] + 1;
+}
+
+/* Smallest known available bandwidth (or -1) and summed latency on the
+ * tree path between nodes a and b. */
+static void path_link(const minex_drum_model *m, const int32_t *depth,
+                      int32_t a, int32_t b, const minex_drum_options *o,
+                      double *bw, double *lat) {
+  double best = -1, l = 0;
+  while (a != b) {
+    int32_t *x = depth[a] >= depth[b] ? &a : &b;
+    const minex_drum_node *nd = &m->nodes[*x];
+    double av = link_available(nd, o);
+    if (av >= 0 && (best < 0 || av < best))
+      best = av;
+    l += nd->latency;
+    *x = nd->parent;
+  }
+  *bw = best;
+  *lat = l;
+}
+
+int minex_drum_config(minex_drum_model *model,
+                      const minex_drum_options *options, minex_config **out,
+                      int32_t *cluster_node) {
+  const char *fn = "minex_drum_config";
+  if (out == NULL) {
+    core_error_clear();
+    return core_error(MINEX_EINVAL, "%s: out is NULL", fn);
+  }
+  *out = NULL;
+  minex_drum_options def;
+  if (options == NULL) {
+    minex_drum_options_init(&def);
+    options = &def;
+  }
+  int rc = minex_drum_compute_powers(model, options);
+  if (rc != MINEX_OK)
+    return rc;
+  int32_t n = model->n, nc = 0;
+  const minex_drum_node *nd = model->nodes;
+  for (int32_t i = 0; i < n; i++)
+    if (nd[i].type == MINEX_DRUM_COMPUTING && nd[i].nprocs > 0)
+      nc++;
+  if (nc == 0)
+    return core_error(MINEX_ECONFIG, "%s: no computing node runs an "
+                      "application process (all nprocs are 0)", fn);
+  int32_t *node = malloc(sizeof(int32_t) * (size_t)nc);
+  int32_t *np = malloc(sizeof(int32_t) * (size_t)nc);
+  int32_t *depth = malloc(sizeof(int32_t) * (size_t)n);
+  double *proc = malloc(sizeof(double) * (size_t)nc);
+  double *bw = malloc(sizeof(double) * (size_t)nc * (size_t)nc);
+  double *lat = malloc(sizeof(double) * (size_t)nc * (size_t)nc);
+  double *conn = malloc(sizeof(double) * (size_t)nc * (size_t)nc);
+  if (!node || !np || !depth || !proc || !bw || !lat || !conn) {
+    rc = core_error(MINEX_ENOMEM, "%s: out of memory", fn);
+    goto done;
+  }
+  double rmax = 0;
+  nc = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (nd[i].type == MINEX_DRUM_COMPUTING && nd[i].nprocs > 0) {
+      node[nc] = i;
+      np[nc++] = nd[i].nprocs;
+      if (nd[i].rate > rmax)
+        rmax = nd[i].rate;
+    }
+  for (int32_t c = 0; c < nc; c++) {
+    double r = nd[node[c]].rate;
+    if (!(r > 0)) {
+      rc = core_error(MINEX_ECONFIG, "%s: node %d (%s) has no processing "
+                      "rate left (measured u + i = 0)", fn, (int)node[c],
+                      nd[node[c]].name);
+      goto done;
+    }
+    proc[c] = rmax / r;
+  }
+  node_depths(model, depth);
+  double bref = -1;
+  for (int32_t c = 0; c < nc; c++)
+    for (int32_t d = c + 1; d < nc; d++) {
+      double b, l;
+      path_link(model, depth, node[c], node[d], options, &b, &l);
+      bw[c * nc + d] = bw[d * nc + c] = b;
+      lat[c * nc + d] = lat[d * nc + c] = l;
+      if (b > bref)
+        bref = b;
+    }
+  for (int32_t c = 0; c < nc; c++)
+    for (int32_t d = 0; d < nc; d++) {
+      if (c == d) {
+        conn[c * nc + d] = options->intra_conn;
+        continue;
+      }
+      double b = bw[c * nc + d];
+      double v = bref > 0 && b > 0 ? bref / b : 1.0;
+      if (options->latency_bytes > 0 && bref > 0)
+        v += lat[c * nc + d] * bref * 1e6 / (8.0 * options->latency_bytes);
+      conn[c * nc + d] = v;
+    }
+  rc = minex_config_create(nc, np, proc, conn, out);
+  if (rc == MINEX_OK && cluster_node != NULL)
+    memcpy(cluster_node, node, sizeof(int32_t) * (size_t)nc);
+done:
+  free(node), free(np), free(depth), free(proc), free(bw), free(lat);
+  free(conn);
+  return rc;
+}

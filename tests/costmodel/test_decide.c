@@ -1,0 +1,230 @@
+/* Tests of src/costmodel/decide.c and allocate.c: the repartition-or-not
+ * rule (SPEC §5) and the largest-remainder allocation of partitions
+ * (ATOP-grid, Gupta 2006 §5.5.1 worked example). */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(rule_arithmetic) {
+  minex_decision d;
+  /* saving 20 per step, 10 steps, no tolerance: gain 200 > 150 */
+  ck_assert_int_eq(minex_should_repartition(100, 80, 150, 10, 0, &d),
+                   MINEX_OK);
+  ck_assert_int_eq(d.repartition, 1);
+  ck_assert(fabs(d.saving_per_step - 20) < 1e-15);
+  ck_assert(fabs(d.gain - 200) < 1e-12);
+  ck_assert(fabs(d.break_even_steps - 7.5) < 1e-12);
+  ck_assert(fabs(d.remap_cost - 150) < 1e-15);
+  /* a tolerance of 0.3 discounts the gain to 140 < 150 */
+  ck_assert_int_eq(minex_should_repartition(100, 80, 150, 10, 0.3, &d),
+                   MINEX_OK);
+  ck_assert_int_eq(d.repartition, 0);
+  ck_assert(fabs(d.gain - 140) < 1e-12);
+  ck_assert(fabs(d.break_even_steps - 150 / 14.0) < 1e-12);
+  /* breaking even exactly is not enough (SPEC §5: "exceeds") */
+  ck_assert_int_eq(minex_should_repartition(100, 80, 200, 10, 0, &d),
+                   MINEX_OK);
+  ck_assert_int_eq(d.repartition, 0);
+  ck_assert(fabs(d.break_even_steps - 10) < 1e-12);
+  /* more steps make it pay */
+  ck_assert_int_eq(minex_should_repartition(100, 80, 200, 11, 0, &d),
+                   MINEX_OK);
+  ck_assert_int_eq(d.repartition, 1);
+  /* nothing to save: never, break-even infinite */
+  ck_assert_int_eq(minex_should_repartition(80, 80, 0, 1e6, 0, &d), MINEX_OK);
+  ck_assert_int_eq(d.repartition, 0);
+  ck_assert(isinf(d.break_even_steps));
+  ck_assert_int_eq(minex_should_repartition(80, 90, 1, 10, 0, &d), MINEX_OK);
+  ck_assert_int_eq(d.repartition, 0);
+  ck_assert(d.saving_per_step < 0);
+  /* free remapping and any saving: yes */
+  ck_assert_int_eq(minex_should_repartition(80, 79, 0, 1, 0, &d), MINEX_OK);
+  ck_assert_int_eq(d.repartition, 1);
+  ck_assert(fabs(d.break_even_steps) < 1e-15);
+  /* bad arguments */
+  ck_assert_int_eq(minex_should_repartition(-1, 0, 0, 1, 0, &d), MINEX_EINVAL);
+  ck_assert(strstr(minex_last_error(), "max_qwgt_old") != NULL);
+  ck_assert_int_eq(minex_should_repartition(1, NAN, 0, 1, 0, &d),
+                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_should_repartition(1, 0, 0, 1, 1.0, &d),
+                   MINEX_EINVAL);
+  ck_assert(strstr(minex_last_error(), "delta") != NULL);
+  ck_assert_int_eq(minex_should_repartition(1, 0, 0, INFINITY, 0, &d),
+                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_should_repartition(1, 0, 0, 1, 0, NULL),
+                   MINEX_EINVAL);
+}
+END_TEST
+
+/* minex_decide against the brute-force evaluator (test_util): the three
+ * MaxQwgt values of SPEC §5 recomputed from scratch. */
+START_TEST(decide_matches_cost_model) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 5);
+  for (int trial = 0; trial < 30; trial++) {
+    int32_t n = 20 + (int32_t)gsl_rng_uniform_int(rng, 200);
+    minex_graph *g = test_random_graph(rng, n, 5.0, 1);
+    minex_config *cf = test_random_config(rng, 3, 4);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *nw = malloc(sizeof(int32_t) * (size_t)n);
+    test_random_part(rng, cf, n, old);
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.alpha = trial % 3 == 0 ? 0.5 : 0.0;
+    opt.remap_mode = trial % 2 ? MINEX_REMAP_BOTH : MINEX_REMAP_RECEIVER;
+    minex_metrics mm;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, &mm), MINEX_OK);
+    double steps = 1 + (double)gsl_rng_uniform_int(rng, 20);
+    double delta = trial % 4 == 0 ? 0.2 : 0.0;
+    minex_decision d;
+    ck_assert_int_eq(minex_decide(g, cf, old, nw, &opt, steps, delta, &d),
+                     MINEX_OK);
+    minex_metrics kept, moved, settled;
+    test_brute_metrics(g, cf, old, old, opt.alpha, opt.remap_mode, &kept,
+                       NULL);
+    test_brute_metrics(g, cf, old, nw, opt.alpha, opt.remap_mode, &moved,
+                       NULL);
+    test_brute_metrics(g, cf, nw, nw, opt.alpha, opt.remap_mode, &settled,
+                       NULL);
+    double saving = kept.max_qwgt - settled.max_qwgt;
+    double remap = fmax(0, moved.max_qwgt - settled.max_qwgt);
+    ck_assert(test_close(d.saving_per_step, saving, 1e-9));
+    ck_assert(test_close(d.remap_cost, remap, 1e-9));
+    ck_assert_int_eq(d.repartition, saving * steps * (1 - delta) > remap);
+    /* keeping old: nothing saved, nothing to pay, never worth it */
+    ck_assert_int_eq(minex_decide(g, cf, old, old, &opt, steps, 0, &d),
+                     MINEX_OK);
+    ck_assert_int_eq(d.repartition, 0);
+    ck_assert(fabs(d.remap_cost) < 1e-12);
+    free(old), free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+/* Gupta 2006, §5.5.1: site 1 measures ARM {1,1,1,1,1,1,1.5,1.5}, so
+ * AWVec_local = {1,1,1,1,1,1,0.66,0.66}; 64 partitions give
+ * {9,9,9,9,8,8,6,6} (the thesis prints a 9-entry vector
+ * {9,9,9,9,9,8,8,6,6} for 8 nodes, one 9 too many: its sum is 73). Site 2
+ * is co-scheduled on 4 nodes, EShare {0.625 x4, 1 x4}: {6,6,6,6,10,10,10,
+ * 10} (printed {6,6,6,6,9,9,9,9,9}, again 9 entries). */
+START_TEST(atop_worked_example) {
+  const double w1[8] = {1, 1, 1, 1, 1, 1, 0.66, 0.66};
+  const double w2[8] = {0.625, 0.625, 0.625, 0.625, 1, 1, 1, 1};
+  const int32_t want1[8] = {9, 9, 9, 9, 8, 8, 6, 6};
+  const int32_t want2[8] = {6, 6, 6, 6, 10, 10, 10, 10};
+  int32_t got[16];
+  ck_assert_int_eq(minex_allocate(8, w1, 64, got), MINEX_OK);
+  for (int i = 0; i < 8; i++)
+    ck_assert_int_eq(got[i], want1[i]);
+  ck_assert_int_eq(minex_allocate(8, w2, 64, got), MINEX_OK);
+  for (int i = 0; i < 8; i++)
+    ck_assert_int_eq(got[i], want2[i]);
+  /* global step: AWVec_global = {7.32, 6.5}, 128 partitions -> 68 and 60 */
+  double both[16];
+  memcpy(both, w1, sizeof w1);
+  memcpy(both + 8, w2, sizeof w2);
+  int32_t sizes[2] = {8, 8}, sites[2];
+  ck_assert_int_eq(minex_allocate_sites(2, sizes, both, NULL, 128, sites, got),
+                   MINEX_OK);
+  ck_assert_int_eq(sites[0], 68);
+  ck_assert_int_eq(sites[1], 60);
+  int32_t s0 = 0, s1 = 0;
+  for (int i = 0; i < 8; i++)
+    s0 += got[i], s1 += got[8 + i];
+  ck_assert_int_eq(s0, 68);
+  ck_assert_int_eq(s1, 60);
+  /* each site's share goes out by its own weights: 68 over w1 */
+  int32_t local[8];
+  ck_assert_int_eq(minex_allocate(8, w1, 68, local), MINEX_OK);
+  for (int i = 0; i < 8; i++)
+    ck_assert_int_eq(got[i], local[i]);
+  /* initial state of the example: equal weights, 64 + 64 */
+  double ones[16];
+  for (int i = 0; i < 16; i++)
+    ones[i] = 1;
+  ck_assert_int_eq(minex_allocate_sites(2, sizes, ones, NULL, 128, sites, got),
+                   MINEX_OK);
+  ck_assert_int_eq(sites[0], 64);
+  ck_assert_int_eq(got[15], 8);
+  /* a communication factor halves site 1's weight: 128 * 4 / 12 */
+  double fac[2] = {0.5, 1};
+  ck_assert_int_eq(minex_allocate_sites(2, sizes, ones, fac, 128, sites, got),
+                   MINEX_OK);
+  ck_assert_int_eq(sites[0], 43);
+  ck_assert_int_eq(sites[1], 85);
+}
+END_TEST
+
+/* Largest remainder on random inputs: the sum is exact, each count is
+ * within one of its quota (floor or ceiling), a count above its floor never
+ * has a smaller remainder than one left at its floor, and more partitions
+ * never give anyone fewer when the weights are equal. */
+START_TEST(allocation_properties) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 11);
+  for (int trial = 0; trial < 500; trial++) {
+    int32_t n = 1 + (int32_t)gsl_rng_uniform_int(rng, 20);
+    int32_t total = (int32_t)gsl_rng_uniform_int(rng, 300);
+    double w[20], sum = 0;
+    int32_t c[20];
+    for (int32_t i = 0; i < n; i++) {
+      w[i] = trial % 5 == 0 ? 1.0 : gsl_rng_uniform(rng) * 3;
+      if (trial % 7 == 0 && i % 3 == 1)
+        w[i] = 0;
+      sum += w[i];
+    }
+    if (!(sum > 0)) {
+      w[0] = 1;
+      sum = 1;
+    }
+    ck_assert_int_eq(minex_allocate(n, w, total, c), MINEX_OK);
+    int64_t s = 0;
+    double rmin_up = 2, rmax_down = -1;
+    for (int32_t i = 0; i < n; i++) {
+      double q = total * (w[i] / sum);
+      ck_assert(c[i] >= floor(q) - 1e-9 && c[i] <= ceil(q) + 1e-9);
+      if (w[i] == 0)
+        ck_assert_int_eq(c[i], 0);
+      double r = q - floor(q);
+      if (c[i] > floor(q) + 0.5)
+        rmin_up = fmin(rmin_up, r);
+      else if (w[i] > 0)
+        rmax_down = fmax(rmax_down, r);
+      s += c[i];
+    }
+    ck_assert_int_eq(s, total);
+    ck_assert(rmin_up >= rmax_down - 1e-12);
+  }
+  int32_t c[3];
+  const double w[3] = {1, 2, 3};
+  const double bad[3] = {1, -1, 3}, zero[3] = {0, 0, 0};
+  ck_assert_int_eq(minex_allocate(3, w, 0, c), MINEX_OK);
+  ck_assert_int_eq(c[0] + c[1] + c[2], 0);
+  ck_assert_int_eq(minex_allocate(3, bad, 10, c), MINEX_EINVAL);
+  ck_assert(strstr(minex_last_error(), "weights[1]") != NULL);
+  ck_assert_int_eq(minex_allocate(3, zero, 10, c), MINEX_EINVAL);
+  ck_assert_int_eq(minex_allocate(3, w, -1, c), MINEX_EINVAL);
+  ck_assert_int_eq(minex_allocate(0, w, 1, c), MINEX_EINVAL);
+  int32_t sz[2] = {2, 0}, sc[2];
+  ck_assert_int_eq(minex_allocate_sites(2, sz, w, NULL, 5, sc, c),
+                   MINEX_EINVAL);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("decide");
+  TCase *tc = tcase_create("decide");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, rule_arithmetic);
+  tcase_add_test(tc, decide_matches_cost_model);
+  tcase_add_test(tc, atop_worked_example);
+  tcase_add_test(tc, allocation_properties);
+  suite_add_tcase(s, tc);
+  return test_run_suite(s);
+}

@@ -14,6 +14,7 @@ static void help(void) {
          "                    [--throttle T|inf|auto] [--alpha A] "
          "[--remap receiver|sender|both]\n"
          "                    [--seed S] [--coarse-per-proc N] [--no-global]\n"
+         "                    [--steps N [--tolerance D]]\n"
          "                    [-o NEW.part] [--json] [-v]\n"
          "\n"
          "Repartitions GRAPH (METIS format) with MinEX and prints the old and "
@@ -46,6 +47,12 @@ static void help(void) {
          "  --coarse-per-proc N  contraction target per available processor "
          "(default 64)\n"
          "  --no-global          candidates are the neighbours' owners only\n"
+         "  --steps N            steps until the next adaptation: decide whether\n"
+         "                       the new partition pays for its remapping\n"
+         "                       (SPEC section 5, minex_decide); if not, -o\n"
+         "                       writes the old partition\n"
+         "  --tolerance D        discount in [0,1) of the predicted saving\n"
+         "                       (default 0)\n"
          "  -o, --output FILE    write the new partition (atomically)\n"
          "  --json               print one JSON object instead of the table\n"
          "  -v, --verbose        library phase timings and progress on stderr\n"
@@ -58,6 +65,7 @@ int cmd_repart(int argc, char **argv) {
   const char *out_path = NULL;
   int32_t nparts = 0;
   int json = 0, verbose = 0;
+  double steps = -1, tolerance = 0;
   minex_options opt;
   minex_options_init(&opt);
 
@@ -90,6 +98,15 @@ int cmd_repart(int argc, char **argv) {
       if ((v = tool_args_value(&a)) == NULL ||
           tool_parse_i32(cmd, "--coarse-per-proc", v, 1,
                          &opt.coarse_per_proc) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--steps")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_double(cmd, "--steps", v, 0, 1e15, 0, &steps) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--tolerance")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_double(cmd, "--tolerance", v, 0, 0.999999, 0,
+                            &tolerance) != 0)
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--no-global")) {
       opt.global_candidates = 0;
@@ -198,9 +215,21 @@ int cmd_repart(int argc, char **argv) {
     status = tool_fail(cmd, rc);
     goto done;
   }
+  minex_decision dec;
+  memset(&dec, 0, sizeof dec);
+  int kept_old = 0;
+  if (steps >= 0) {
+    if ((rc = minex_decide(g, cfg, old, new_part, &opt, steps, tolerance,
+                           &dec)) != MINEX_OK) {
+      status = tool_fail(cmd, rc);
+      goto done;
+    }
+    kept_old = !dec.repartition;
+  }
   if (out_path != NULL) {
     t = tool_wtime();
-    if ((rc = minex_part_write(out_path, n, new_part)) != MINEX_OK) {
+    if ((rc = minex_part_write(out_path, n, kept_old ? old : new_part)) !=
+        MINEX_OK) {
       status = tool_fail(cmd, rc);
       goto done;
     }
@@ -239,6 +268,23 @@ int cmd_repart(int argc, char **argv) {
       tool_json_string(stdout, out_path);
     else
       printf("null");
+    if (steps >= 0) {
+      printf(",\n  \"decision\": {\"steps\": ");
+      tool_json_double(stdout, steps);
+      printf(", \"tolerance\": ");
+      tool_json_double(stdout, tolerance);
+      printf(", \"repartition\": %s, \"saving_per_step\": ",
+             dec.repartition ? "true" : "false");
+      tool_json_double(stdout, dec.saving_per_step);
+      printf(", \"remap_cost\": ");
+      tool_json_double(stdout, dec.remap_cost);
+      printf(", \"gain\": ");
+      tool_json_double(stdout, dec.gain);
+      /* JSON has no infinity: never breaking even is null */
+      printf(", \"break_even_steps\": ");
+      tool_json_double(stdout, dec.break_even_steps);
+      printf("}");
+    }
     printf(",\n  \"old\": {\n");
     tool_json_metrics(stdout, &mo, 4);
     printf("\n  }\n}\n");
@@ -258,8 +304,16 @@ int cmd_repart(int argc, char **argv) {
            mr.returned_old ? "; old partition returned" : "");
     if (opt.throttle_auto)
       printf("  %-22s %16g (throttle auto)\n", "ThroTTle", mr.throttle_used);
+    if (steps >= 0) {
+      printf("  %-22s %16s (saving %g per step x %g steps x (1 - %g) = %g "
+             "vs remap %g; break-even after %g steps)\n",
+             "repartition?", dec.repartition ? "yes" : "no",
+             dec.saving_per_step, steps, tolerance, dec.gain, dec.remap_cost,
+             dec.break_even_steps);
+    }
     if (out_path != NULL)
-      printf("  new partition written to %s\n", out_path);
+      printf("  %s partition written to %s\n", kept_old ? "old" : "new",
+             out_path);
   }
   if (fflush(stdout) != 0) {
     fprintf(stderr, "minex repart: cannot write the report to stdout\n");

@@ -24,6 +24,7 @@ int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_drum(int argc, char **argv);
 
 /* ------------------------------------------------------- argument parsing */
 

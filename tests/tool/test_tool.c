@@ -1,11 +1,13 @@
 /* Tests of the minex command-line tool (src/tool): runs the built binary
  * (MINEX_TOOL) with posix_spawn in a fresh temporary directory per test and
  * checks exit statuses, outputs and the files left behind. */
+#include "minex_drum.h"
 #include "test_util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -212,7 +214,8 @@ static void teardown(void) {
 /* Every subcommand, and the tool itself, answers --help and -h with a usage
  * text on stdout and exit status 0; --version names the version. */
 START_TEST(help_of_every_subcommand_exits_zero) {
-  static const char *cmds[] = {"repart", "eval", "mesh2dual", "info", "gen"};
+  static const char *cmds[] = {"repart", "eval", "mesh2dual", "info",
+                               "gen",    "sim",  "sweep",     "drum"};
   ck_assert_int_eq(run("--help", NULL), 0);
   ck_assert_ptr_nonnull(strstr(out_text, "Usage"));
   for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
@@ -502,6 +505,137 @@ START_TEST(gen_step_moves_the_ball_and_no_ball_means_unit_weights) {
 }
 END_TEST
 
+
+/* drum config on Faik's Table 5.4 model: valid JSON whose powers are the
+ * table's formula, a configuration file the library reads back with Conn
+ * 10 across the 10 Mb/s switch, and partitions allocated by power. */
+START_TEST(drum_config_table54_powers_conn_and_parts) {
+  const char *model = MINEX_SOURCE_DIR "/tests/data/drum_table54.xml";
+  const char *cfg = tpath("t54.xml");
+  ck_assert_int_eq(run("drum", "config", model, "--wcomm", "0.3", "--parts",
+                       "64", "-o", cfg, "--json", NULL),
+                   0);
+  check_json("drum.json");
+  /* first computing node in the file is rivera (10 Mb/s): (0.7)/8 + 0.3 *
+     10/440 */
+  const char *riv = strstr(out_text, "rivera");
+  ck_assert_ptr_nonnull(riv);
+  ck_assert(fabs(json_number(riv, "power") - (0.7 / 8 + 0.3 * 10 / 440)) <
+            1e-12);
+  ck_assert_int_eq((int)json_number(riv, "parts"), 6);
+  const char *wet = strstr(out_text, "wetteland");
+  ck_assert_ptr_nonnull(wet);
+  ck_assert(fabs(json_number(wet, "power") - (0.7 / 8 + 0.3 * 100 / 440)) <
+            1e-12);
+  ck_assert_int_eq((int)json_number(wet, "parts"), 10);
+  minex_config *c = NULL;
+  ck_assert_int_eq(minex_config_load(cfg, &c), MINEX_OK);
+  ck_assert_int_eq(minex_config_nclusters(c), 8);
+  int slow = 0;
+  for (int32_t a = 0; a < 8; a++)
+    for (int32_t b = 0; b < 8; b++)
+      slow += minex_config_conn(c, a, b) == 10;
+  /* 4 slow nodes: every ordered pair with a slow end and a == b excluded */
+  ck_assert_int_eq(slow, 64 - 8 - 12);
+  minex_config_destroy(c);
+  /* the table output names every node */
+  ck_assert_int_eq(run("drum", "config", model, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "gossage"));
+  ck_assert_ptr_nonnull(strstr(out_text, "Conn:"));
+  /* a malformed model fails naming the file and line, writes nothing */
+  const char *bad = MINEX_SOURCE_DIR "/tests/data/drum_bad_cycle.xml";
+  ck_assert_int_eq(run("drum", "config", bad, "-o", tpath("x.xml"), NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "drum_bad_cycle.xml:"));
+  ck_assert(!exists(tpath("x.xml")));
+  ck_assert_int_eq(run("drum", "config", model, "--wcomm", "2", NULL), 2);
+  ck_assert_int_eq(run("drum", "frob", NULL), 2);
+  ck_assert_int_eq(run("drum", NULL), 2);
+}
+END_TEST
+
+/* repart --steps: with no steps to win the remapping back the decision is
+ * no and -o writes the old partition; with many steps it is yes and -o
+ * writes the new one. */
+START_TEST(repart_steps_decides_whether_to_move) {
+  const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *np = tpath("new.part"), *dp = tpath("dec.part");
+  ck_assert_int_eq(run("gen", "--box", "10", "10", "10", "--refine", "--part",
+                       old, "--nparts", "64", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "-o", np,
+                       NULL),
+                   0);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--steps",
+                       "0", "-o", dp, "--json", NULL),
+                   0);
+  check_json("dec0.json");
+  const char *d = strstr(out_text, "\"decision\"");
+  ck_assert_ptr_nonnull(d);
+  ck_assert_ptr_nonnull(strstr(d, "\"repartition\": false"));
+  double saving = json_number(d, "saving_per_step");
+  double remap = json_number(d, "remap_cost");
+  ck_assert(saving > 0 && remap > 0);
+  ck_assert(fabs(json_number(d, "break_even_steps") - remap / saving) <
+            1e-9 * (1 + remap / saving));
+  char *a = slurp(dp), *b = slurp(old);
+  ck_assert_str_eq(a, b);
+  free(a), free(b);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--steps",
+                       "1000", "--tolerance", "0.5", "-o", dp, NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "repartition?"));
+  ck_assert_ptr_nonnull(strstr(out_text, "yes"));
+  a = slurp(dp), b = slurp(np);
+  ck_assert_str_eq(a, b);
+  free(a), free(b);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg,
+                       "--tolerance", "1", NULL),
+                   2);
+}
+END_TEST
+
+/* drum probe on a recorded /proc tree (static files: no change over the
+ * period) and on the live system with --model: the benchmark and the
+ * readings land in the named node of the written model. */
+START_TEST(drum_probe_recorded_root_and_model_update) {
+  const char *root = MINEX_SOURCE_DIR "/tests/data/drum_proc/t0";
+  ck_assert_int_eq(run("drum", "probe", "--root", root, "--seconds", "0.05",
+                       "--no-benchmark", "--json", NULL),
+                   0);
+  check_json("probe.json");
+  /* t0's Cpus_allowed_list is 0,2-3 of 4 CPUs in /proc/stat */
+  ck_assert_int_eq((int)json_number(out_text, "ncpus"), 3);
+  ck_assert_int_eq((int)json_number(out_text, "ncpus_online"), 4);
+  ck_assert(json_number(out_text, "mem_total_mib") > 0);
+  const char *model = MINEX_SOURCE_DIR "/tests/data/drum_bullpen.xml";
+  const char *out = tpath("measured.xml");
+  ck_assert_int_eq(run("drum", "probe", "--seconds", "0.1", "--bench-n", "60",
+                       "--model", model, "--node", "mendoza.cs.williams.edu",
+                       "-o", out, NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "MFLOPS"));
+  minex_drum_model *m = NULL;
+  ck_assert_int_eq(minex_drum_model_load(out, &m), MINEX_OK);
+  const minex_drum_node *x =
+      minex_drum_get(m, minex_drum_find(m, "mendoza.cs.williams.edu"));
+  ck_assert_ptr_nonnull(x);
+  ck_assert(x->benchmark > 0 && x->benchmark != 52.43);
+  ck_assert_int_eq(x->measured, 1);
+  /* rivera untouched */
+  x = minex_drum_get(m, minex_drum_find(m, "rivera.cs.williams.edu"));
+  ck_assert(x->benchmark == 82.55 && !x->measured);
+  minex_drum_model_destroy(m);
+  /* an unknown node fails before measuring and writes nothing */
+  ck_assert_int_eq(run("drum", "probe", "--no-benchmark", "--model", model,
+                       "--node", "nowhere", "-o", tpath("n.xml"), NULL),
+                   1);
+  ck_assert_ptr_nonnull(strstr(err_text, "nowhere"));
+  ck_assert(!exists(tpath("n.xml")));
+  ck_assert_int_eq(run("drum", "probe", "--model", model, NULL), 2);
+}
+END_TEST
+
 static Suite *tool_suite(void) {
   Suite *s = suite_create("tool");
   TCase *tc = tcase_create("cli");
@@ -520,6 +654,9 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, repart_moves_everything_off_unavailable_processors);
   tcase_add_test(tc, repart_is_deterministic_and_passes_options);
   tcase_add_test(tc, gen_step_moves_the_ball_and_no_ball_means_unit_weights);
+  tcase_add_test(tc, drum_config_table54_powers_conn_and_parts);
+  tcase_add_test(tc, repart_steps_decides_whether_to_move);
+  tcase_add_test(tc, drum_probe_recorded_root_and_model_update);
   suite_add_tcase(s, tc);
   return s;
 }

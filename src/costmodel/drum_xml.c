@@ -1,0 +1,1107 @@
+/* DRUM machine-model XML files (SPEC §4): minex_drum_model_load reads both
+ * dialects, minex_drum_model_save writes either one atomically.
+ *
+ * Dialects, told apart by the node types (one file holds one dialect):
+ *  - thesis (Faik 2005, Fig. 3.5): type NETWORK_NODE | COMPUTING_NODE;
+ *    name = the node number; children = "1;2;" (numbers separated by ';',
+ *    trailing ';' optional, blanks allowed, "" or ";" = none) gives the
+ *    tree; childrenNum, when present, must equal the number listed;
+ *    description = the address, and the name too (the node number as text
+ *    when there is no description or it is empty). Extension: host="..."
+ *    sets the name explicitly (save writes it only when the name differs
+ *    from that default).
+ *  - DrumHead (Teresco, Faik, Flaherty 2005, Fig. 7): type NETWORK |
+ *    SINGLE_COMPUTING | MULTIPLE_COMPUTING; nodenum = the node number;
+ *    parent = the parent's nodenum, -1 at the root (required); name = the
+ *    name, IP = the address ("" when absent).
+ * Both: the root element is <machinemodel> (numnode, when present, must
+ * equal the number of <node> elements); element and attribute names and
+ * type values are case-insensitive; unknown attributes (imgx, imgy, ...),
+ * the other dialect's attributes (parent in a thesis file, description in
+ * a DrumHead one) and child elements of a node (<lbmethod>) are ignored,
+ * as are elements other than <node> under <machinemodel>, but a <node>
+ * inside a <node> is an error; an attribute given twice under different
+ * spellings is an error. IsMonitorable: 1/0/true/false/yes/no, default 1.
+ * Node numbers are integers 0..INT32_MAX, kept in file_id. Extensions,
+ * all optional: benchmark (b_n, MFLOPS >= 0, default 0), numprocs (m >= 1,
+ * default 1; MULTIPLE_COMPUTING requires it, SINGLE_COMPUTING allows only
+ * 1), processes (k_n >= 0, default m), bandwidth = capacity = speed
+ * (Mbit/s >= 0 of the link to the parent, default 0 = unknown), latency
+ * (s >= 0), cpuuse and idle (either one marks the node measured, the other
+ * then defaults to 0), traffic (Mbit/s >= 0, any node). benchmark,
+ * numprocs, processes, cpuuse and idle are ignored on network nodes.
+ * Numbers must fill the whole attribute and be finite.
+ * Model order: file order when every node comes after its parent (so
+ * load(save(m)) keeps the node indices); otherwise depth-first preorder
+ * from the root, children in file order.
+ * Errors read "path:line: ..." with the line where the start tag of the
+ * element at fault begins (libxml2's own line for malformed XML):
+ * MINEX_EIO (unreadable file); MINEX_EPARSE (malformed XML, root element
+ * not <machinemodel>, nested <node>, missing or unknown type, mixed
+ * dialects, missing or malformed node number, a bad number, boolean or
+ * children list, negative values, numprocs < 1 or missing on
+ * MULTIPLE_COMPUTING); MINEX_ECONFIG (no nodes, numnode or childrenNum
+ * disagreeing with the file, duplicate node numbers, a child or parent
+ * that does not exist, a node listed by two parents or twice by one, a
+ * computing node with children, a node its own parent, cycles, no root or
+ * several roots).
+ * Save: node numbers = file_id when all are distinct and >= 0, otherwise
+ * the node indices 0..n-1; numbers in the shortest text that reads back
+ * to the same double; names and addresses must be UTF-8 without control
+ * characters other than tab, LF, CR (MINEX_EINVAL otherwise). */
+#include "costmodel/drum.h"
+#include "io/io_util.h"
+
+#include <libxml/SAX2.h>
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlstring.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <uthash.h>
+
+/* ------------------------------------------------------------- loading */
+
+/* First libxml2 error of a parse, captured instead of printed. */
+typedef struct xml_capture {
+  int count;     /* errors seen                                    */
+  int line;      /* line of the first one (0: unknown)             */
+  char msg[512]; /* its message, trailing newline removed          */
+} xml_capture;
+
+#if LIBXML_VERSION >= 21200
+static void capture_error(void *ctx, const xmlError *err) {
+#else
+static void capture_error(void *ctx, xmlErrorPtr err) {
+#endif
+  xml_capture *cap = ctx;
+  if (cap == NULL || err == NULL || cap->count++ > 0)
+    return;
+  cap->line = err->line;
+  snprintf(cap->msg, sizeof cap->msg, "%s",
+           err->message ? err->message : "unknown libxml2 error");
+  size_t n = strlen(cap->msg);
+  while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' '))
+    cap->msg[--n] = '\0';
+}
+
+/* Attributes the reader knows; aliases share a slot. */
+enum {
+  A_TYPE,
+  A_NAME,
+  A_DESCRIPTION,
+  A_HOST,
+  A_IP,
+  A_NODENUM,
+  A_PARENT,
+  A_CHILDRENNUM,
+  A_CHILDREN,
+  A_MONITORABLE,
+  A_BENCHMARK,
+  A_NUMPROCS,
+  A_PROCESSES,
+  A_BANDWIDTH,
+  A_LATENCY,
+  A_CPUUSE,
+  A_IDLE,
+  A_TRAFFIC,
+  A_COUNT
+};
+
+static const struct {
+  const char *name; /* lower case; matched case-insensitively */
+  int slot;
+} attr_names[] = {
+    {"type", A_TYPE},
+    {"name", A_NAME},
+    {"description", A_DESCRIPTION},
+    {"host", A_HOST},
+    {"ip", A_IP},
+    {"nodenum", A_NODENUM},
+    {"parent", A_PARENT},
+    {"childrennum", A_CHILDRENNUM},
+    {"children", A_CHILDREN},
+    {"ismonitorable", A_MONITORABLE},
+    {"benchmark", A_BENCHMARK},
+    {"numprocs", A_NUMPROCS},
+    {"processes", A_PROCESSES},
+    {"bandwidth", A_BANDWIDTH},
+    {"capacity", A_BANDWIDTH},
+    {"speed", A_BANDWIDTH},
+    {"latency", A_LATENCY},
+    {"cpuuse", A_CPUUSE},
+    {"idle", A_IDLE},
+    {"traffic", A_TRAFFIC},
+};
+
+/* One <node> element as read, before the tree is checked. */
+typedef struct raw_node {
+  xmlNodePtr el;            /* the element                                */
+  long line;                /* its line                                   */
+  xmlAttrPtr attr[A_COUNT]; /* known attributes, NULL when absent         */
+  int32_t id;               /* node number, -1 until read                 */
+  minex_drum_node_type type;
+  int32_t parent;    /* file position of the parent, -1: none      */
+  int32_t parent_id; /* DrumHead parent attribute (-1 root)        */
+  long parent_line;  /* thesis: line of the node listing this one  */
+  int32_t *kids;     /* thesis: child numbers as listed            */
+  int32_t nkids;     /* their count                                */
+  int monitorable;   /* IsMonitorable                              */
+  double benchmark, bandwidth, latency, cpuuse, idle, traffic;
+  int has_cpuuse, has_idle, has_traffic;
+  int32_t ncpus, nprocs; /* m and k_n of a computing node              */
+  int32_t first_child;   /* file-order child list, for the DFS order   */
+  int32_t next_sibling;
+  int32_t index;     /* index in the model, -1 until added         */
+  UT_hash_handle hh; /* node number -> node                        */
+} raw_node;
+
+typedef struct drum_load {
+  const char *path;  /* for messages                                  */
+  xmlNodePtr root;   /* <machinemodel>                                */
+  int dialect;       /* minex_drum_dialect, -1 before the first node  */
+  long dialect_line; /* line of the node that fixed the dialect       */
+  raw_node *nodes;   /* n nodes in file order                         */
+  int32_t n;
+  raw_node *by_id; /* uthash head                                   */
+} drum_load;
+
+/* Line where the start tag of el begins, noted by start_element
+ * (xmlGetLineNo gives the line where the attributes end). */
+static long elem_line(xmlNodePtr el) {
+  return el->_private != NULL ? (long)(intptr_t)el->_private : xmlGetLineNo(el);
+}
+
+static const char *dialect_name(int d) {
+  return d == MINEX_DRUM_DIALECT_THESIS ? "thesis (NETWORK_NODE/"
+                                          "COMPUTING_NODE)"
+                                        : "DrumHead (NETWORK/SINGLE_"
+                                          "COMPUTING/MULTIPLE_COMPUTING)";
+}
+
+/* "node 3" once the number is known, "node" before. */
+static const char *node_label(const raw_node *r, char *buf, size_t cap) {
+  if (r->id >= 0)
+    snprintf(buf, cap, "node %ld", (long)r->id);
+  else
+    snprintf(buf, cap, "node");
+  return buf;
+}
+
+/* Text of attribute slot (xmlFree it), or NULL when absent. *rc becomes
+ * MINEX_ENOMEM if libxml2 cannot copy it. */
+static xmlChar *attr_text(const drum_load *L, const raw_node *r, int slot,
+                          int *rc) {
+  *rc = MINEX_OK;
+  if (r->attr[slot] == NULL)
+    return NULL;
+  xmlChar *v = xmlNodeGetContent((xmlNodePtr)r->attr[slot]);
+  if (v == NULL)
+    *rc = core_error(MINEX_ENOMEM, "%s:%ld: out of memory", L->path, r->line);
+  return v;
+}
+
+static const char *attr_spelling(const raw_node *r, int slot) {
+  return (const char *)r->attr[slot]->name;
+}
+
+static int parse_whole_i64(const char *s, int64_t *out) {
+  char *end = NULL;
+  return io_parse_i64(s, &end, out) == 0 && io_rest_blank(end) ? 0 : -1;
+}
+
+/* Integer attribute in lo..hi; *given (may be NULL) tells whether present.
+ * Absent leaves *out alone. */
+static int attr_int(const drum_load *L, const raw_node *r, int slot, int64_t lo,
+                    int64_t hi, int32_t *out, int *given) {
+  int rc;
+  xmlChar *v = attr_text(L, r, slot, &rc);
+  if (given)
+    *given = v != NULL;
+  if (v == NULL)
+    return rc;
+  int64_t x = 0;
+  if (parse_whole_i64((const char *)v, &x) != 0 || x < lo || x > hi) {
+    char lab[48];
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%ld: %s: %s = \"%.40s\" must be an integer in "
+                    "%lld..%lld",
+                    L->path, r->line, node_label(r, lab, sizeof lab),
+                    attr_spelling(r, slot), (const char *)v, (long long)lo,
+                    (long long)hi);
+  } else {
+    *out = (int32_t)x;
+  }
+  xmlFree(v);
+  return rc;
+}
+
+/* Finite number >= 0; absent leaves *out alone. */
+static int attr_num(const drum_load *L, const raw_node *r, int slot,
+                    double *out, int *given) {
+  int rc;
+  xmlChar *v = attr_text(L, r, slot, &rc);
+  if (given)
+    *given = v != NULL;
+  if (v == NULL)
+    return rc;
+  double x = 0;
+  char *end = NULL;
+  if (io_parse_double((const char *)v, &end, &x) != 0 || !io_rest_blank(end) ||
+      !(x >= 0)) {
+    char lab[48];
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%ld: %s: %s = \"%.40s\" must be a finite number "
+                    ">= 0",
+                    L->path, r->line, node_label(r, lab, sizeof lab),
+                    attr_spelling(r, slot), (const char *)v);
+  } else {
+    *out = x;
+  }
+  xmlFree(v);
+  return rc;
+}
+
+/* Copy of s without surrounding blanks into buf; "" when it does not fit
+ * (no value compared against it is empty, so that never matches). */
+static const char *trimmed(const char *s, char *buf, size_t cap) {
+  while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+    s++;
+  size_t n = strlen(s);
+  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
+                   s[n - 1] == '\r'))
+    n--;
+  if (n >= cap)
+    n = 0;
+  memcpy(buf, s, n);
+  buf[n] = '\0';
+  return buf;
+}
+
+static int attr_bool(const drum_load *L, const raw_node *r, int slot,
+                     int *out) {
+  int rc;
+  xmlChar *v = attr_text(L, r, slot, &rc);
+  if (v == NULL)
+    return rc;
+  char buf[8];
+  const char *t = trimmed((const char *)v, buf, sizeof buf);
+  static const char *yes[] = {"1", "true", "yes"}, *no[] = {"0", "false", "no"};
+  int val = -1;
+  for (int k = 0; k < 3; k++) {
+    if (xmlStrcasecmp((const xmlChar *)t, (const xmlChar *)yes[k]) == 0)
+      val = 1;
+    if (xmlStrcasecmp((const xmlChar *)t, (const xmlChar *)no[k]) == 0)
+      val = 0;
+  }
+  if (val < 0) {
+    char lab[48];
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%ld: %s: %s = \"%.40s\" must be 1, 0, true, false, "
+                    "yes or no",
+                    L->path, r->line, node_label(r, lab, sizeof lab),
+                    attr_spelling(r, slot), (const char *)v);
+  } else {
+    *out = val;
+  }
+  xmlFree(v);
+  return rc;
+}
+
+/* Thesis children list "1;2;" into r->kids. */
+static int parse_children(const drum_load *L, raw_node *r) {
+  int rc;
+  xmlChar *v = attr_text(L, r, A_CHILDREN, &rc);
+  if (v == NULL)
+    return rc;
+  const char *s = (const char *)v;
+  size_t len = strlen(s);
+  r->kids = malloc(sizeof *r->kids * (len / 2 + 1));
+  if (r->kids == NULL) {
+    xmlFree(v);
+    return core_error(MINEX_ENOMEM, "%s:%ld: out of memory", L->path, r->line);
+  }
+  char lab[48];
+  node_label(r, lab, sizeof lab);
+  char tok[64];
+  const char *p = s;
+  int any = !io_rest_blank(s) && strcmp(trimmed(s, tok, sizeof tok), ";") != 0;
+  while (any && rc == MINEX_OK) {
+    const char *semi = strchr(p, ';');
+    size_t n = semi ? (size_t)(semi - p) : strlen(p);
+    char *item = malloc(n + 1);
+    if (item == NULL) {
+      rc = core_error(MINEX_ENOMEM, "%s:%ld: out of memory", L->path, r->line);
+      break;
+    }
+    memcpy(item, p, n);
+    item[n] = '\0';
+    int last = semi == NULL || io_rest_blank(semi + 1);
+    int64_t x = 0;
+    if (io_rest_blank(item)) { /* a final ';' ended the loop before */
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%ld: %s: children = \"%.60s\" has an empty entry",
+                      L->path, r->line, lab, s);
+    } else if (parse_whole_i64(item, &x) != 0 || x < 0 || x > INT32_MAX) {
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%ld: %s: children = \"%.60s\": \"%.40s\" is not a "
+                      "node number (integer 0..%d)",
+                      L->path, r->line, lab, s, item, INT32_MAX);
+    } else {
+      r->kids[r->nkids++] = (int32_t)x;
+    }
+    free(item);
+    if (last)
+      break;
+    p = semi + 1;
+  }
+  xmlFree(v);
+  return rc;
+}
+
+/* Node type and dialect from the type attribute. */
+static int parse_type(drum_load *L, raw_node *r, int *multiple) {
+  int rc;
+  xmlChar *v = attr_text(L, r, A_TYPE, &rc);
+  if (v == NULL)
+    return rc != MINEX_OK ? rc
+                          : core_error(MINEX_EPARSE,
+                                       "%s:%ld: node without a type "
+                                       "attribute",
+                                       L->path, r->line);
+  static const struct {
+    const char *name;
+    int dialect;
+    minex_drum_node_type type;
+    int multiple;
+  } types[] = {
+      {"NETWORK_NODE", MINEX_DRUM_DIALECT_THESIS, MINEX_DRUM_NETWORK, 0},
+      {"COMPUTING_NODE", MINEX_DRUM_DIALECT_THESIS, MINEX_DRUM_COMPUTING, 0},
+      {"NETWORK", MINEX_DRUM_DIALECT_DRUMHEAD, MINEX_DRUM_NETWORK, 0},
+      {"SINGLE_COMPUTING", MINEX_DRUM_DIALECT_DRUMHEAD, MINEX_DRUM_COMPUTING,
+       0},
+      {"MULTIPLE_COMPUTING", MINEX_DRUM_DIALECT_DRUMHEAD, MINEX_DRUM_COMPUTING,
+       1},
+  };
+  char buf[32];
+  const char *t = trimmed((const char *)v, buf, sizeof buf);
+  int k = 0, nt = (int)(sizeof types / sizeof *types);
+  while (k < nt &&
+         xmlStrcasecmp((const xmlChar *)t, (const xmlChar *)types[k].name) != 0)
+    k++;
+  if (k == nt) {
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%ld: unknown node type \"%.40s\" (expected "
+                    "NETWORK_NODE, COMPUTING_NODE, NETWORK, "
+                    "SINGLE_COMPUTING or MULTIPLE_COMPUTING)",
+                    L->path, r->line, (const char *)v);
+  } else if (L->dialect < 0) {
+    L->dialect = types[k].dialect;
+    L->dialect_line = r->line;
+  } else if (L->dialect != types[k].dialect) {
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%ld: node type \"%.40s\" belongs to the %s dialect, "
+                    "but the node on line %ld is in the %s dialect: a file "
+                    "holds one dialect",
+                    L->path, r->line, (const char *)v,
+                    dialect_name(types[k].dialect), L->dialect_line,
+                    dialect_name(L->dialect));
+  }
+  if (rc == MINEX_OK) {
+    r->type = types[k].type;
+    *multiple = types[k].multiple;
+  }
+  xmlFree(v);
+  return rc;
+}
+
+/* Reads one <node> element into r (values only; the tree comes later). */
+static int parse_node(drum_load *L, raw_node *r) {
+  for (xmlAttrPtr a = r->el->properties; a != NULL; a = a->next)
+    for (size_t k = 0; k < sizeof attr_names / sizeof *attr_names; k++) {
+      if (xmlStrcasecmp(a->name, (const xmlChar *)attr_names[k].name) != 0)
+        continue;
+      int s = attr_names[k].slot;
+      if (r->attr[s] != NULL)
+        return core_error(
+            MINEX_EPARSE, "%s:%ld: attribute %s given twice (also as %s)",
+            L->path, r->line, (const char *)a->name, attr_spelling(r, s));
+      r->attr[s] = a;
+    }
+  for (xmlNodePtr c = r->el->children; c != NULL; c = c->next)
+    if (c->type == XML_ELEMENT_NODE &&
+        xmlStrcasecmp(c->name, (const xmlChar *)"node") == 0)
+      return core_error(MINEX_EPARSE,
+                        "%s:%ld: <node> inside the <node> of line %ld: nodes "
+                        "are children of <machinemodel>, the tree is given "
+                        "by children/parent attributes",
+                        L->path, elem_line(c), r->line);
+  int multiple = 0;
+  int rc = parse_type(L, r, &multiple);
+  if (rc != MINEX_OK)
+    return rc;
+  int thesis = L->dialect == MINEX_DRUM_DIALECT_THESIS;
+  int id_slot = thesis ? A_NAME : A_NODENUM, given = 0;
+  rc = attr_int(L, r, id_slot, 0, INT32_MAX, &r->id, &given);
+  if (rc == MINEX_OK && !given)
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%ld: node without a node number (attribute %s)",
+                    L->path, r->line, thesis ? "name" : "nodenum");
+  char lab[48];
+  node_label(r, lab, sizeof lab);
+  if (rc == MINEX_OK && thesis) {
+    int32_t count = 0;
+    rc = parse_children(L, r);
+    if (rc == MINEX_OK)
+      rc = attr_int(L, r, A_CHILDRENNUM, 0, INT32_MAX, &count, &given);
+    if (rc == MINEX_OK && r->nkids > 0 && r->type == MINEX_DRUM_COMPUTING)
+      rc = core_error(MINEX_ECONFIG,
+                      "%s:%ld: computing %s has children; only network "
+                      "nodes have children",
+                      L->path, r->line, lab);
+    if (rc == MINEX_OK && given && count != r->nkids)
+      rc = core_error(MINEX_ECONFIG,
+                      "%s:%ld: %s: childrenNum = %ld but children lists %ld "
+                      "nodes",
+                      L->path, r->line, lab, (long)count, (long)r->nkids);
+  } else if (rc == MINEX_OK) {
+    rc = attr_int(L, r, A_PARENT, -1, INT32_MAX, &r->parent_id, &given);
+    if (rc == MINEX_OK && !given)
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%ld: %s has no parent attribute (-1 for the root)",
+                      L->path, r->line, lab);
+  }
+  if (rc == MINEX_OK)
+    rc = attr_bool(L, r, A_MONITORABLE, &r->monitorable);
+  if (rc == MINEX_OK)
+    rc = attr_num(L, r, A_BANDWIDTH, &r->bandwidth, NULL);
+  if (rc == MINEX_OK)
+    rc = attr_num(L, r, A_LATENCY, &r->latency, NULL);
+  if (rc == MINEX_OK)
+    rc = attr_num(L, r, A_TRAFFIC, &r->traffic, &r->has_traffic);
+  if (rc != MINEX_OK || r->type != MINEX_DRUM_COMPUTING)
+    return rc;
+  rc = attr_num(L, r, A_BENCHMARK, &r->benchmark, NULL);
+  if (rc == MINEX_OK)
+    rc = attr_num(L, r, A_CPUUSE, &r->cpuuse, &r->has_cpuuse);
+  if (rc == MINEX_OK)
+    rc = attr_num(L, r, A_IDLE, &r->idle, &r->has_idle);
+  if (rc == MINEX_OK)
+    rc = attr_int(L, r, A_NUMPROCS, 1, INT32_MAX, &r->ncpus, &given);
+  if (rc == MINEX_OK && !thesis && multiple && !given)
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%ld: MULTIPLE_COMPUTING %s needs numprocs (its "
+                    "number of CPUs)",
+                    L->path, r->line, lab);
+  if (rc == MINEX_OK && !thesis && !multiple && r->ncpus != 1)
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%ld: SINGLE_COMPUTING %s with numprocs = %ld; use "
+                    "MULTIPLE_COMPUTING for several CPUs",
+                    L->path, r->line, lab, (long)r->ncpus);
+  r->nprocs = r->ncpus;
+  if (rc == MINEX_OK)
+    rc = attr_int(L, r, A_PROCESSES, 0, INT32_MAX, &r->nprocs, NULL);
+  return rc;
+}
+
+/* Node with this number, or NULL. */
+static raw_node *find_id(const drum_load *L, int32_t id) {
+  raw_node *e = NULL;
+  HASH_FIND(hh, L->by_id, &id, sizeof id, e);
+  return e;
+}
+
+/* Indexes the nodes by number and sets each node's parent. */
+static int link_nodes(drum_load *L) {
+  for (int32_t i = 0; i < L->n; i++) {
+    raw_node *r = &L->nodes[i], *old = find_id(L, r->id);
+    if (old != NULL)
+      return core_error(MINEX_ECONFIG,
+                        "%s:%ld: duplicate node number %ld (first on line "
+                        "%ld)",
+                        L->path, r->line, (long)r->id, old->line);
+    HASH_ADD(hh, L->by_id, id, sizeof r->id, r);
+  }
+  for (int32_t i = 0; i < L->n; i++) {
+    raw_node *r = &L->nodes[i];
+    if (L->dialect == MINEX_DRUM_DIALECT_THESIS) {
+      for (int32_t k = 0; k < r->nkids; k++) {
+        raw_node *c = find_id(L, r->kids[k]);
+        if (c == NULL)
+          return core_error(MINEX_ECONFIG,
+                            "%s:%ld: node %ld lists child %ld, which does "
+                            "not exist",
+                            L->path, r->line, (long)r->id, (long)r->kids[k]);
+        if (c == r)
+          return core_error(MINEX_ECONFIG,
+                            "%s:%ld: node %ld lists itself as its child "
+                            "(a cycle)",
+                            L->path, r->line, (long)r->id);
+        if (c->parent == i)
+          return core_error(MINEX_ECONFIG,
+                            "%s:%ld: node %ld lists child %ld twice", L->path,
+                            r->line, (long)r->id, (long)c->id);
+        if (c->parent >= 0)
+          return core_error(MINEX_ECONFIG,
+                            "%s:%ld: node %ld lists child %ld, which node "
+                            "%ld (line %ld) lists already: a node has one "
+                            "parent",
+                            L->path, r->line, (long)r->id, (long)c->id,
+                            (long)L->nodes[c->parent].id, c->parent_line);
+        c->parent = i;
+        c->parent_line = r->line;
+      }
+    } else if (r->parent_id >= 0) {
+      raw_node *p = find_id(L, r->parent_id);
+      if (p == NULL)
+        return core_error(MINEX_ECONFIG,
+                          "%s:%ld: node %ld: parent %ld does not exist",
+                          L->path, r->line, (long)r->id, (long)r->parent_id);
+      if (p == r)
+        return core_error(MINEX_ECONFIG,
+                          "%s:%ld: node %ld is its own parent (a cycle)",
+                          L->path, r->line, (long)r->id);
+      if (p->type != MINEX_DRUM_NETWORK)
+        return core_error(MINEX_ECONFIG,
+                          "%s:%ld: node %ld: parent %ld (line %ld) is a "
+                          "computing node; only network nodes have children",
+                          L->path, r->line, (long)r->id, (long)p->id, p->line);
+      r->parent = (int32_t)(p - L->nodes);
+    }
+  }
+  return MINEX_OK;
+}
+
+/* Exactly one root, and every node reachable from it (no cycle). */
+static int check_tree(drum_load *L, int32_t *root) {
+  *root = -1;
+  for (int32_t i = 0; i < L->n; i++) {
+    if (L->nodes[i].parent >= 0)
+      continue;
+    if (*root >= 0)
+      return core_error(MINEX_ECONFIG,
+                        "%s:%ld: node %ld has no parent, nor has node %ld "
+                        "(line %ld): a model has exactly one root",
+                        L->path, L->nodes[i].line, (long)L->nodes[i].id,
+                        (long)L->nodes[*root].id, L->nodes[*root].line);
+    *root = i;
+  }
+  if (*root < 0)
+    return core_error(MINEX_ECONFIG,
+                      "%s:%ld: no root: every node has a parent, so the "
+                      "parents form a cycle",
+                      L->path, elem_line(L->root));
+  /* 0 unseen, 1 on the current walk up, 2 leads to the root */
+  unsigned char *state = calloc((size_t)L->n, 1);
+  if (state == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
+  int rc = MINEX_OK;
+  for (int32_t s = 0; s < L->n && rc == MINEX_OK; s++) {
+    int32_t v = s;
+    while (v >= 0 && state[v] == 0) {
+      state[v] = 1;
+      v = L->nodes[v].parent;
+    }
+    if (v >= 0 && state[v] == 1) {
+      /* v is on a cycle: describe it from its first member in the file */
+      int32_t first = v;
+      for (int32_t w = L->nodes[v].parent; w != v; w = L->nodes[w].parent)
+        if (w < first)
+          first = w;
+      char desc[200];
+      size_t len =
+          (size_t)snprintf(desc, sizeof desc, "%ld", (long)L->nodes[first].id);
+      int32_t w = first;
+      for (int k = 0; k < 12; k++) {
+        w = L->nodes[w].parent;
+        len += (size_t)snprintf(desc + len, sizeof desc - len, " -> %ld",
+                                (long)L->nodes[w].id);
+        if (w == first || len >= sizeof desc - 24)
+          break;
+      }
+      if (w != first)
+        snprintf(desc + len, sizeof desc - len, " -> ...");
+      rc = core_error(MINEX_ECONFIG,
+                      "%s:%ld: the nodes form a cycle, each the parent of "
+                      "the one before: %s",
+                      L->path, L->nodes[first].line, desc);
+    }
+    for (int32_t w = s; w >= 0 && state[w] == 1; w = L->nodes[w].parent)
+      state[w] = 2;
+  }
+  free(state);
+  return rc;
+}
+
+/* Order in which the nodes enter the model (see the top of the file). */
+static int model_order(drum_load *L, int32_t root, int32_t *order) {
+  int in_order = 1;
+  for (int32_t i = 0; i < L->n; i++)
+    if (L->nodes[i].parent >= i)
+      in_order = 0;
+  if (in_order) {
+    for (int32_t i = 0; i < L->n; i++)
+      order[i] = i;
+    return MINEX_OK;
+  }
+  for (int32_t i = 0; i < L->n; i++)
+    L->nodes[i].first_child = L->nodes[i].next_sibling = -1;
+  for (int32_t i = L->n - 1; i >= 0; i--) { /* prepend: file order */
+    int32_t p = L->nodes[i].parent;
+    if (p >= 0) {
+      L->nodes[i].next_sibling = L->nodes[p].first_child;
+      L->nodes[p].first_child = i;
+    }
+  }
+  int32_t *stack = malloc(sizeof *stack * (size_t)L->n);
+  if (stack == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
+  int32_t top = 0, k = 0;
+  stack[top++] = root;
+  while (top > 0) {
+    int32_t v = stack[--top];
+    order[k++] = v;
+    /* push children in reverse so the first listed comes out first */
+    int32_t nc = 0;
+    for (int32_t c = L->nodes[v].first_child; c >= 0;
+         c = L->nodes[c].next_sibling)
+      stack[top + nc++] = c;
+    for (int32_t a = 0, b = nc - 1; a < b; a++, b--) {
+      int32_t t = stack[top + a];
+      stack[top + a] = stack[top + b];
+      stack[top + b] = t;
+    }
+    top += nc;
+  }
+  free(stack);
+  return MINEX_OK;
+}
+
+/* Adds node r to the model with its strings and values. */
+static int add_to_model(drum_load *L, raw_node *r, minex_drum_model *m) {
+  int rc = MINEX_OK;
+  xmlChar *name = NULL, *address = NULL;
+  char idtext[16];
+  snprintf(idtext, sizeof idtext, "%ld", (long)r->id);
+  const char *nm;
+  if (L->dialect == MINEX_DRUM_DIALECT_THESIS) {
+    address = attr_text(L, r, A_DESCRIPTION, &rc);
+    if (rc == MINEX_OK)
+      name = attr_text(L, r, A_HOST, &rc);
+    nm = name                    ? (const char *)name
+         : address && address[0] ? (const char *)address
+                                 : idtext;
+  } else {
+    name = attr_text(L, r, A_NAME, &rc);
+    if (rc == MINEX_OK)
+      address = attr_text(L, r, A_IP, &rc);
+    nm = name ? (const char *)name : "";
+  }
+  int32_t parent = r->parent < 0 ? -1 : L->nodes[r->parent].index;
+  if (rc == MINEX_OK)
+    rc = minex_drum_add_node(m, r->type, parent, nm, &r->index);
+  if (rc == MINEX_OK)
+    rc = drum_set_strings(m, r->index, nm, (const char *)address);
+  xmlFree(name);
+  xmlFree(address);
+  if (rc != MINEX_OK)
+    goto done;
+  m->nodes[r->index].file_id = r->id;
+  m->nodes[r->index].monitorable = r->monitorable;
+  rc = minex_drum_set_link(m, r->index, r->bandwidth, r->latency);
+  if (rc == MINEX_OK && r->type == MINEX_DRUM_COMPUTING) {
+    rc = minex_drum_set_benchmark(m, r->index, r->benchmark);
+    if (rc == MINEX_OK)
+      rc = minex_drum_set_cpus(m, r->index, r->ncpus, r->nprocs);
+    if (rc == MINEX_OK && (r->has_cpuuse || r->has_idle))
+      rc = minex_drum_set_measured(m, r->index, r->cpuuse, r->idle, r->traffic);
+  }
+  if (rc == MINEX_OK && r->has_traffic)
+    rc = minex_drum_set_traffic(m, r->index, r->traffic);
+done:
+  if (rc != MINEX_OK && rc != MINEX_ENOMEM)
+    core_error_prefix("%s:%ld", L->path, r->line);
+  return rc;
+}
+
+/* Reads the nodes under L->root, checks the tree, builds the model. */
+static int build_model(drum_load *L, minex_drum_model **out) {
+  long root_line = elem_line(L->root);
+  if (xmlStrcasecmp(L->root->name, (const xmlChar *)"machinemodel") != 0)
+    return core_error(MINEX_EPARSE,
+                      "%s:%ld: root element <%.40s> is not <machinemodel>",
+                      L->path, root_line, (const char *)L->root->name);
+  xmlNodePtr el;
+  for (el = L->root->children; el != NULL; el = el->next)
+    if (el->type == XML_ELEMENT_NODE &&
+        xmlStrcasecmp(el->name, (const xmlChar *)"node") == 0)
+      L->n++;
+  if (L->n == 0)
+    return core_error(MINEX_ECONFIG, "%s:%ld: <machinemodel> holds no nodes",
+                      L->path, root_line);
+  L->nodes = calloc((size_t)L->n, sizeof *L->nodes);
+  if (L->nodes == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
+  int32_t i = 0;
+  int rc = MINEX_OK;
+  for (el = L->root->children; el != NULL && rc == MINEX_OK; el = el->next) {
+    if (el->type != XML_ELEMENT_NODE ||
+        xmlStrcasecmp(el->name, (const xmlChar *)"node") != 0)
+      continue;
+    raw_node *r = &L->nodes[i++];
+    r->el = el;
+    r->line = elem_line(el);
+    r->id = r->parent_id = r->parent = r->index = -1;
+    r->monitorable = 1;
+    r->ncpus = r->nprocs = 1;
+    rc = parse_node(L, r);
+  }
+  if (rc != MINEX_OK)
+    return rc;
+  for (xmlAttrPtr a = L->root->properties; a != NULL; a = a->next) {
+    if (xmlStrcasecmp(a->name, (const xmlChar *)"numnode") != 0)
+      continue;
+    xmlChar *v = xmlNodeGetContent((xmlNodePtr)a);
+    int64_t x = -1;
+    if (v == NULL || parse_whole_i64((const char *)v, &x) != 0 || x < 0)
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%ld: numnode = \"%.40s\" must be an integer >= 0",
+                      L->path, root_line, v ? (const char *)v : "");
+    else if (x != L->n)
+      rc = core_error(MINEX_ECONFIG,
+                      "%s:%ld: numnode = %lld but the file holds %ld nodes",
+                      L->path, root_line, (long long)x, (long)L->n);
+    xmlFree(v);
+    if (rc != MINEX_OK)
+      return rc;
+  }
+  int32_t root = -1;
+  rc = link_nodes(L);
+  if (rc == MINEX_OK)
+    rc = check_tree(L, &root);
+  if (rc != MINEX_OK)
+    return rc;
+  int32_t *order = malloc(sizeof *order * (size_t)L->n);
+  if (order == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
+  rc = model_order(L, root, order);
+  minex_drum_model *m = NULL;
+  if (rc == MINEX_OK)
+    rc = minex_drum_model_create(&m);
+  for (int32_t k = 0; k < L->n && rc == MINEX_OK; k++)
+    rc = add_to_model(L, &L->nodes[order[k]], m);
+  free(order);
+  if (rc != MINEX_OK) {
+    minex_drum_model_destroy(m);
+    return rc;
+  }
+  *out = m;
+  return MINEX_OK;
+}
+
+/* SAX2 start of an element: builds the node as usual, then notes in its
+ * _private the line of the tag's '<'. The parser stands after the
+ * attributes here; they hold no raw '<', so the nearest one before is the
+ * tag's (falls back to xmlGetLineNo when the buffer no longer holds it). */
+static void start_element(void *ctx, const xmlChar *localname,
+                          const xmlChar *prefix, const xmlChar *uri,
+                          int nb_namespaces, const xmlChar **namespaces,
+                          int nb_attributes, int nb_defaulted,
+                          const xmlChar **attributes) {
+  xmlParserCtxtPtr ctxt = ctx;
+  xmlSAX2StartElementNs(ctx, localname, prefix, uri, nb_namespaces, namespaces,
+                        nb_attributes, nb_defaulted, attributes);
+  xmlParserInputPtr in = ctxt->input;
+  if (ctxt->node == NULL || in == NULL || in->cur == NULL || in->base == NULL)
+    return;
+  long line = in->line;
+  for (const xmlChar *p = in->cur; p > in->base;) {
+    if (*--p == '<') {
+      if (line > 0)
+        ctxt->node->_private = (void *)(intptr_t)line;
+      return;
+    }
+    if (*p == '\n')
+      line--;
+  }
+}
+
+int minex_drum_model_load(const char *path, minex_drum_model **out) {
+  core_error_clear();
+  if (out == NULL || path == NULL)
+    return core_error(MINEX_EINVAL, "minex_drum_model_load: NULL path or out");
+  *out = NULL;
+  if (access(path, R_OK) != 0)
+    return core_error(MINEX_EIO, "%s: cannot open for reading", path);
+  xmlInitParser();
+  /* capture what libxml2 reports and restore the caller's handler after */
+#if LIBXML_VERSION >= 21200 /* the globals are deprecated, still work */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
+  void *saved_ctx = xmlStructuredErrorContext;
+#if LIBXML_VERSION >= 21200
+#pragma GCC diagnostic pop
+#endif
+  xml_capture cap = {0, 0, {0}};
+  xmlSetStructuredErrorFunc(&cap, capture_error);
+  int rc = MINEX_OK;
+  xmlDocPtr doc = NULL;
+  xmlParserCtxtPtr pctx = xmlCreateFileParserCtxt(path);
+  if (pctx == NULL) {
+    rc = core_error(MINEX_EIO, "%s: cannot open for reading", path);
+  } else {
+    xmlCtxtUseOptions(pctx, XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+    pctx->sax->startElementNs = start_element;
+    xmlParseDocument(pctx);
+    doc = pctx->myDoc;
+    pctx->myDoc = NULL;
+    if (!pctx->wellFormed) {
+      if (cap.count == 0)
+        capture_error(&cap, xmlCtxtGetLastError(pctx));
+      xmlFreeDoc(doc);
+      doc = NULL;
+    }
+    xmlFreeParserCtxt(pctx);
+    if (doc == NULL || xmlDocGetRootElement(doc) == NULL)
+      rc = core_error(MINEX_EPARSE, "%s:%d: malformed XML: %s", path, cap.line,
+                      cap.count ? cap.msg : "cannot parse");
+  }
+  if (rc == MINEX_OK) {
+    drum_load L;
+    memset(&L, 0, sizeof L);
+    L.path = path;
+    L.root = xmlDocGetRootElement(doc);
+    L.dialect = -1;
+    rc = build_model(&L, out);
+    HASH_CLEAR(hh, L.by_id);
+    for (int32_t i = 0; L.nodes != NULL && i < L.n; i++)
+      free(L.nodes[i].kids);
+    free(L.nodes);
+  }
+  xmlFreeDoc(doc);
+  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
+  return rc;
+}
+
+/* -------------------------------------------------------------- saving */
+
+/* MINEX_EINVAL unless s can be written into an XML attribute. */
+static int check_text(const char *s, int32_t i, const char *what) {
+  if (!xmlCheckUTF8((const unsigned char *)s))
+    return core_error(MINEX_EINVAL,
+                      "minex_drum_model_save: node %ld: %s is not valid "
+                      "UTF-8",
+                      (long)i, what);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+    if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+      return core_error(MINEX_EINVAL,
+                        "minex_drum_model_save: node %ld: %s holds control "
+                        "character 0x%02x, which XML cannot hold",
+                        (long)i, what, (unsigned)*p);
+  return MINEX_OK;
+}
+
+/* Writes s escaped for a double-quoted attribute value; tab, LF and CR as
+ * character references so that attribute normalisation keeps them. */
+static void put_escaped(FILE *fp, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '&':
+      fputs("&amp;", fp);
+      break;
+    case '<':
+      fputs("&lt;", fp);
+      break;
+    case '>':
+      fputs("&gt;", fp);
+      break;
+    case '"':
+      fputs("&quot;", fp);
+      break;
+    case '\t':
+      fputs("&#9;", fp);
+      break;
+    case '\n':
+      fputs("&#10;", fp);
+      break;
+    case '\r':
+      fputs("&#13;", fp);
+      break;
+    default:
+      fputc(*s, fp);
+    }
+  }
+}
+
+static void put_num(FILE *fp, const char *attr, double x) {
+  char buf[48];
+  io_format_double(buf, sizeof buf, x);
+  fprintf(fp, " %s=\"%s\"", attr, buf);
+}
+
+static int cmp_i32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Node numbers to write: the file ids when distinct and >= 0, else the
+ * indices. */
+static int32_t *save_ids(const minex_drum_model *m) {
+  if (m->n <= 0)
+    return NULL;
+  size_t n = (size_t)m->n;
+  int32_t *ids = malloc(sizeof *ids * n), *sorted = malloc(sizeof *ids * n);
+  if (ids == NULL || sorted == NULL) {
+    free(ids), free(sorted);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    ids[i] = sorted[i] = m->nodes[i].file_id;
+  qsort(sorted, n, sizeof *sorted, cmp_i32);
+  int ok = sorted[0] >= 0;
+  for (size_t i = 1; i < n && ok; i++)
+    ok = sorted[i] != sorted[i - 1];
+  free(sorted);
+  if (!ok)
+    for (size_t i = 0; i < n; i++)
+      ids[i] = (int32_t)i;
+  return ids;
+}
+
+/* Attributes beyond the dialect's own, shared by both dialects. */
+static void put_extensions(FILE *fp, const minex_drum_node *nd, int thesis) {
+  if (nd->type == MINEX_DRUM_COMPUTING) {
+    put_num(fp, "benchmark", nd->benchmark);
+    if (thesis || nd->ncpus != 1)
+      fprintf(fp, " numprocs=\"%ld\"", (long)nd->ncpus);
+    fprintf(fp, " processes=\"%ld\"", (long)nd->nprocs);
+  }
+  if (nd->parent >= 0 || nd->capacity != 0)
+    put_num(fp, "bandwidth", nd->capacity);
+  if (nd->latency != 0)
+    put_num(fp, "latency", nd->latency);
+  if (nd->type == MINEX_DRUM_COMPUTING && nd->measured) {
+    put_num(fp, "cpuuse", nd->cpu_use);
+    put_num(fp, "idle", nd->idle);
+  }
+  if (nd->traffic != 0)
+    put_num(fp, "traffic", nd->traffic);
+}
+
+static void save_thesis(FILE *fp, const minex_drum_model *m, const int32_t *ids,
+                        const int32_t *kid_start, const int32_t *kids) {
+  fprintf(fp, "<machinemodel numnode=\"%ld\">\n", (long)m->n);
+  for (int32_t i = 0; i < m->n; i++) {
+    const minex_drum_node *nd = &m->nodes[i];
+    int32_t nk = kid_start[i + 1] - kid_start[i];
+    fprintf(fp, "<node type=\"%s\" name=\"%ld\" description=\"",
+            nd->type == MINEX_DRUM_NETWORK ? "NETWORK_NODE" : "COMPUTING_NODE",
+            (long)ids[i]);
+    put_escaped(fp, nd->address);
+    fprintf(fp, "\" childrenNum=\"%ld\" children=\"", (long)nk);
+    for (int32_t k = kid_start[i]; k < kid_start[i + 1]; k++)
+      fprintf(fp, "%ld;", (long)ids[kids[k]]);
+    fprintf(fp, "%s\" IsMonitorable=\"%d\"", nk == 0 ? ";" : "",
+            nd->monitorable ? 1 : 0);
+    /* the reader derives the name from description or the number; state
+       it only when it is something else */
+    char idtext[16];
+    snprintf(idtext, sizeof idtext, "%ld", (long)ids[i]);
+    const char *dflt = nd->address[0] ? nd->address : idtext;
+    if (strcmp(nd->name, dflt) != 0) {
+      fputs(" host=\"", fp);
+      put_escaped(fp, nd->name);
+      fputc('"', fp);
+    }
+    put_extensions(fp, nd, 1);
+    fputs("/>\n", fp);
+  }
+  fputs("</machinemodel>\n", fp);
+}
+
+static void save_drumhead(FILE *fp, const minex_drum_model *m,
+                          const int32_t *ids) {
+  fputs("<machinemodel>\n", fp);
+  for (int32_t i = 0; i < m->n; i++) {
+    const minex_drum_node *nd = &m->nodes[i];
+    const char *type = nd->type == MINEX_DRUM_NETWORK ? "NETWORK"
+                       : nd->ncpus == 1               ? "SINGLE_COMPUTING"
+                                                      : "MULTIPLE_COMPUTING";
+    fprintf(fp, "<node type=\"%s\" nodenum=\"%ld\" name=\"", type,
+            (long)ids[i]);
+    put_escaped(fp, nd->name);
+    fputs("\" IP=\"", fp);
+    put_escaped(fp, nd->address);
+    fprintf(fp, "\" isMonitorable=\"%s\" parent=\"%ld\"",
+            nd->monitorable ? "true" : "false",
+            nd->parent < 0 ? -1L : (long)ids[nd->parent]);
+    put_extensions(fp, nd, 0);
+    fputs("/>\n", fp);
+  }
+  fputs("</machinemodel>\n", fp);
+}
+
+int minex_drum_model_save(const minex_drum_model *model, const char *path,
+                          minex_drum_dialect dialect) {
+  core_error_clear();
+  if (model == NULL || path == NULL)
+    return core_error(MINEX_EINVAL,
+                      "minex_drum_model_save: NULL model or path");
+  if (dialect != MINEX_DRUM_DIALECT_THESIS &&
+      dialect != MINEX_DRUM_DIALECT_DRUMHEAD)
+    return core_error(MINEX_EINVAL, "minex_drum_model_save: unknown dialect %d",
+                      (int)dialect);
+  if (model->n == 0)
+    return core_error(MINEX_EINVAL, "minex_drum_model_save: the model has no "
+                                    "nodes");
+  for (int32_t i = 0; i < model->n; i++) {
+    int rc = check_text(model->nodes[i].name, i, "name");
+    if (rc == MINEX_OK)
+      rc = check_text(model->nodes[i].address, i, "address");
+    if (rc != MINEX_OK)
+      return rc;
+  }
+  size_t n = (size_t)model->n;
+  int32_t *ids = save_ids(model);
+  int32_t *kid_start = calloc(n + 1, sizeof *kid_start);
+  int32_t *kids = malloc(sizeof *kids * n), *fill = malloc(sizeof *fill * n);
+  if (ids == NULL || kid_start == NULL || kids == NULL || fill == NULL) {
+    free(ids), free(kid_start), free(kids), free(fill);
+    return core_error(MINEX_ENOMEM, "%s: out of memory", path);
+  }
+  /* children of each node in index order (CSR) */
+  for (size_t i = 0; i < n; i++)
+    if (model->nodes[i].parent >= 0)
+      kid_start[model->nodes[i].parent + 1]++;
+  for (size_t i = 0; i < n; i++)
+    kid_start[i + 1] += kid_start[i];
+  memcpy(fill, kid_start, sizeof *fill * n);
+  for (size_t i = 0; i < n; i++)
+    if (model->nodes[i].parent >= 0)
+      kids[fill[model->nodes[i].parent]++] = (int32_t)i;
+  io_atomic af;
+  int rc = io_atomic_open(&af, path);
+  if (rc == MINEX_OK) {
+    fprintf(af.fp,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<!-- DRUM machine model written by MinEX (%s dialect) "
+            "-->\n",
+            dialect == MINEX_DRUM_DIALECT_THESIS ? "thesis" : "DrumHead");
+    if (dialect == MINEX_DRUM_DIALECT_THESIS)
+      save_thesis(af.fp, model, ids, kid_start, kids);
+    else
+      save_drumhead(af.fp, model, ids);
+    rc = io_atomic_commit(&af);
+  }
+  free(ids), free(kid_start), free(kids), free(fill);
+  return rc;
+}

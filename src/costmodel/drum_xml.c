@@ -51,6 +51,7 @@
  * characters other than tab, LF, CR (MINEX_EINVAL otherwise). */
 #include "costmodel/drum.h"
 #include "io/io_util.h"
+#include "io/xml_capture.h"
 
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
@@ -68,28 +69,6 @@
 
 /* ------------------------------------------------------------- loading */
 
-/* First libxml2 error of a parse, captured instead of printed. */
-typedef struct xml_capture {
-  int count;     /* errors seen                                    */
-  int line;      /* line of the first one (0: unknown)             */
-  char msg[512]; /* its message, trailing newline removed          */
-} xml_capture;
-
-#if LIBXML_VERSION >= 21200
-static void capture_error(void *ctx, const xmlError *err) {
-#else
-static void capture_error(void *ctx, xmlErrorPtr err) {
-#endif
-  xml_capture *cap = ctx;
-  if (cap == NULL || err == NULL || cap->count++ > 0)
-    return;
-  cap->line = err->line;
-  snprintf(cap->msg, sizeof cap->msg, "%s",
-           err->message ? err->message : "unknown libxml2 error");
-  size_t n = strlen(cap->msg);
-  while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' '))
-    cap->msg[--n] = '\0';
-}
 
 /* Attributes the reader knows; aliases share a slot. */
 enum {
@@ -851,7 +830,7 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
 #pragma GCC diagnostic pop
 #endif
   xml_capture cap = {0, 0, {0}};
-  xmlSetStructuredErrorFunc(&cap, capture_error);
+  xmlSetStructuredErrorFunc(&cap, xml_capture_error);
   int rc = MINEX_OK;
   xmlDocPtr doc = NULL;
   xmlParserCtxtPtr pctx = xmlCreateFileParserCtxt(path);
@@ -866,7 +845,7 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     pctx->myDoc = NULL;
     if (!pctx->wellFormed) {
       if (cap.count == 0)
-        capture_error(&cap, xmlCtxtGetLastError(pctx));
+        xml_capture_error(&cap, xmlCtxtGetLastError(pctx));
       xmlFreeDoc(doc);
       doc = NULL;
     }

@@ -3,6 +3,7 @@
  * line; atomic save in the same format so that load(save(c)) == c. */
 #include "core/core.h"
 #include "io/io_util.h"
+#include "io/xml_capture.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -16,28 +17,6 @@
 
 #define SCHEMA_FILE "minex-config.xsd"
 
-/* First libxml2 error of a call, captured instead of printed. */
-typedef struct xml_capture {
-  int count;     /* errors seen                                    */
-  int line;      /* line of the first one (0: unknown)             */
-  char msg[512]; /* its message, trailing newline removed          */
-} xml_capture;
-
-#if LIBXML_VERSION >= 21200
-static void capture_error(void *ctx, const xmlError *err) {
-#else
-static void capture_error(void *ctx, xmlErrorPtr err) {
-#endif
-  xml_capture *cap = ctx;
-  if (cap == NULL || err == NULL || cap->count++ > 0)
-    return;
-  cap->line = err->line;
-  snprintf(cap->msg, sizeof cap->msg, "%s",
-           err->message ? err->message : "unknown libxml2 error");
-  size_t n = strlen(cap->msg);
-  while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' '))
-    cap->msg[--n] = '\0';
-}
 
 /* Looks for the schema in $MINEX_SCHEMA_DIR, the install directory, then
  * the source tree. Returns a thread-local path, or NULL when no readable
@@ -318,7 +297,7 @@ static int load_document(const char *path, xml_capture *cap, xmlDocPtr *doc) {
   if (*doc == NULL && cap->count == 0) {
     /* libxml2 versions that do not route parser errors through the
      * global handler still keep the last one in the context */
-    capture_error(cap, xmlCtxtGetLastError(pctx));
+    xml_capture_error(cap, xmlCtxtGetLastError(pctx));
   }
   xmlFreeParserCtxt(pctx);
   if (*doc == NULL)
@@ -328,7 +307,7 @@ static int load_document(const char *path, xml_capture *cap, xmlDocPtr *doc) {
   xmlSchemaParserCtxtPtr sp = xmlSchemaNewParserCtxt(xsd);
   xmlSchemaPtr schema = NULL;
   if (sp) {
-    xmlSchemaSetParserStructuredErrors(sp, capture_error, &scap);
+    xmlSchemaSetParserStructuredErrors(sp, xml_capture_error, &scap);
     schema = xmlSchemaParse(sp);
     xmlSchemaFreeParserCtxt(sp);
   }
@@ -341,7 +320,7 @@ static int load_document(const char *path, xml_capture *cap, xmlDocPtr *doc) {
     rc = core_error(MINEX_ENOMEM, "%s: out of memory", path);
   } else {
     cap->count = 0;
-    xmlSchemaSetValidStructuredErrors(vc, capture_error, cap);
+    xmlSchemaSetValidStructuredErrors(vc, xml_capture_error, cap);
     int v = xmlSchemaValidateDoc(vc, *doc);
     if (v > 0)
       rc = core_error(MINEX_ESCHEMA, "%s:%d: %s", path, cap->line,
@@ -382,7 +361,7 @@ int minex_config_load(const char *path, minex_config **out) {
 #pragma GCC diagnostic pop
 #endif
   xml_capture cap = {0, 0, {0}};
-  xmlSetStructuredErrorFunc(&cap, capture_error);
+  xmlSetStructuredErrorFunc(&cap, xml_capture_error);
   xmlDocPtr doc = NULL;
   int rc = load_document(path, &cap, &doc);
   if (rc == MINEX_OK) {

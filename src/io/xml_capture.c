@@ -1,0 +1,21 @@
+/* libxml2 error capture (xml_capture.h). */
+#include "io/xml_capture.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if LIBXML_VERSION >= 21200
+void xml_capture_error(void *ctx, const xmlError *err) {
+#else
+void xml_capture_error(void *ctx, xmlErrorPtr err) {
+#endif
+  xml_capture *cap = ctx;
+  if (cap == NULL || err == NULL || cap->count++ > 0)
+    return;
+  cap->line = err->line;
+  snprintf(cap->msg, sizeof cap->msg, "%s",
+           err->message ? err->message : "unknown libxml2 error");
+  size_t n = strlen(cap->msg);
+  while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' '))
+    cap->msg[--n] = '\0';
+}

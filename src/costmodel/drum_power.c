@@ -119,7 +119,7 @@ int minex_drum_compute_powers(minex_drum_model *model,
     }
     x->rate = b * share;
     x->proc_power = k * x->rate;
-    if (x->nprocs == 0 && x->comm_power > 0)
+    if (x->nprocs == 0) /* no process: no share of the work either way */
       x->comm_power = 0;
   }
   /* inner nodes, bottom-up: children come after their parents, so when

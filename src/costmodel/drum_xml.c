@@ -820,17 +820,8 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     return core_error(MINEX_EIO, "%s: cannot open for reading", path);
   xmlInitParser();
   /* capture what libxml2 reports and restore the caller's handler after */
-#if LIBXML_VERSION >= 21200 /* the globals are deprecated, still work */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
-  void *saved_ctx = xmlStructuredErrorContext;
-#if LIBXML_VERSION >= 21200
-#pragma GCC diagnostic pop
-#endif
-  xml_capture cap = {0, 0, {0}};
-  xmlSetStructuredErrorFunc(&cap, xml_capture_error);
+  xml_capture cap;
+  xml_capture_begin(&cap);
   int rc = MINEX_OK;
   xmlDocPtr doc = NULL;
   xmlParserCtxtPtr pctx = xmlCreateFileParserCtxt(path);
@@ -867,6 +858,6 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     free(L.nodes);
   }
   xmlFreeDoc(doc);
-  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
+  xml_capture_end(&cap);
   return rc;
 }

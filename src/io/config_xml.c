@@ -303,7 +303,8 @@ static int load_document(const char *path, xml_capture *cap, xmlDocPtr *doc) {
   if (*doc == NULL)
     return core_error(MINEX_EPARSE, "%s:%d: malformed XML: %s", path, cap->line,
                       cap->count ? cap->msg : "cannot parse");
-  xml_capture scap = {0, 0, {0}};
+  xml_capture scap;
+  memset(&scap, 0, sizeof scap);
   xmlSchemaParserCtxtPtr sp = xmlSchemaNewParserCtxt(xsd);
   xmlSchemaPtr schema = NULL;
   if (sp) {
@@ -351,17 +352,8 @@ int minex_config_load(const char *path, minex_config **out) {
   xmlInitParser();
   /* route anything libxml2 reports through the global (thread-local)
    * handler into cap as well, and restore the caller's handler after */
-#if LIBXML_VERSION >= 21200 /* the globals are deprecated, still work */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-#endif
-  xmlStructuredErrorFunc saved_fn = xmlStructuredError;
-  void *saved_ctx = xmlStructuredErrorContext;
-#if LIBXML_VERSION >= 21200
-#pragma GCC diagnostic pop
-#endif
-  xml_capture cap = {0, 0, {0}};
-  xmlSetStructuredErrorFunc(&cap, xml_capture_error);
+  xml_capture cap;
+  xml_capture_begin(&cap);
   xmlDocPtr doc = NULL;
   int rc = load_document(path, &cap, &doc);
   if (rc == MINEX_OK) {
@@ -372,7 +364,7 @@ int minex_config_load(const char *path, minex_config **out) {
     build_free(&b);
   }
   xmlFreeDoc(doc);
-  xmlSetStructuredErrorFunc(saved_ctx, saved_fn);
+  xml_capture_end(&cap);
   return rc;
 }
 

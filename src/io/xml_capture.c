@@ -1,6 +1,7 @@
 /* libxml2 error capture (xml_capture.h). */
 #include "io/xml_capture.h"
 
+#include <libxml/globals.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,4 +19,22 @@ void xml_capture_error(void *ctx, xmlErrorPtr err) {
   size_t n = strlen(cap->msg);
   while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' '))
     cap->msg[--n] = '\0';
+}
+
+void xml_capture_begin(xml_capture *cap) {
+  memset(cap, 0, sizeof *cap);
+#if LIBXML_VERSION >= 21200 /* the globals are deprecated, still work */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+  cap->saved_fn = xmlStructuredError;
+  cap->saved_ctx = xmlStructuredErrorContext;
+#if LIBXML_VERSION >= 21200
+#pragma GCC diagnostic pop
+#endif
+  xmlSetStructuredErrorFunc(cap, xml_capture_error);
+}
+
+void xml_capture_end(const xml_capture *cap) {
+  xmlSetStructuredErrorFunc(cap->saved_ctx, cap->saved_fn);
 }

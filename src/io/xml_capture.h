@@ -11,7 +11,15 @@ typedef struct xml_capture {
   int count;     /* errors seen                                    */
   int line;      /* line of the first one (0: unknown)             */
   char msg[512]; /* its message, trailing newline removed          */
+  xmlStructuredErrorFunc saved_fn; /* the caller's handler, restored */
+  void *saved_ctx;                 /* by xml_capture_end            */
 } xml_capture;
+
+/* Clears cap and routes libxml2's global (thread-local) structured errors
+ * into it, remembering the caller's handler. */
+void xml_capture_begin(xml_capture *cap);
+/* Puts the caller's handler back. */
+void xml_capture_end(const xml_capture *cap);
 
 /* A libxml2 structured error handler; ctx is an xml_capture. */
 #if LIBXML_VERSION >= 21200

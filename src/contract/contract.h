@@ -1,8 +1,11 @@
 /* Graph contraction (SPEC §3 "Contraction", paper §3.4–3.5): same-owner
- * pairs are merged one at a time into new vertices; union/find with merge
- * and lookup (Fig. 2) resolves stale edge ends, so the edge lists of
- * unmerged vertices stay untouched. The workspace is also the multilevel
- * graph that the partition and expansion phases walk. */
+ * pairs are merged one at a time into new vertices; union/find (Fig. 2)
+ * resolves stale edge ends, so the edge lists of unmerged vertices stay
+ * untouched. Each sweep of the sampling cursor works on a compact level
+ * (its vertices renumbered 0..m-1 with a CSR of their own), so the
+ * union/find chains and the working set stay short. The levels, with the
+ * merges made on each, are the merge stack that the partition and
+ * expansion phases walk. */
 #ifndef MINEX_CONTRACT_H
 #define MINEX_CONTRACT_H
 
@@ -10,15 +13,51 @@
 
 #include <gsl/gsl_rng.h>
 
-/* Vertex ids: 0..n-1 are the graph's vertices; the k-th merge creates id
- * n+k. An id is active when it has not been merged (merge == -1) and is
- * below vtot. */
-/* What the inner loops read of an id, in one 32-byte record: a neighbour
- * costs one cache line instead of one per array. */
+/* What the cost model needs of a vertex, in one 32-byte record: merging
+ * a pair and testing a move each read it whole. */
+typedef struct contract_attr {
+  double pwgt;     /* Pwgt                                              */
+  double rwgt;     /* Rwgt                                              */
+  double ctot;     /* total Cwgt of its edges                           */
+  int32_t old;     /* old owner (a merged vertex has one: only
+                      same-owner pairs merge)                           */
+  int32_t unused;  /* padding to 32 bytes                               */
+} contract_attr;
+
+/* One level: the graph when a sweep began (its base vertices, local ids
+ * 0..nbase-1, with their CSR) and the merges made on it (merge j made
+ * local id nbase+j from child[2j] and child[2j+1]). The merges of all
+ * levels, level 0 first, are the merge stack (paper vTot - n entries);
+ * level s+1's base vertices are the vertices left active by level s. */
+typedef struct contract_level {
+  int32_t nbase;        /* base vertices (level 0: the graph's vertices)  */
+  int32_t nmerge;       /* merges in effect on this level                 */
+  int32_t cap;          /* local ids allocated (nbase + nbase - 1 at most) */
+  const int64_t *xadj;  /* nbase+1: base CSR (level 0: the graph's own)   */
+  const int32_t *adj;   /* base local ids; no self loops, no duplicates   */
+  const double *cwgt;   /* Cwgt per adj entry (summed over fine edges)    */
+  int64_t *own_xadj;    /* the CSR's storage for levels >= 1, else NULL   */
+  int32_t *own_adj;
+  double *own_cwgt;
+  int32_t *lower;       /* nbase (NULL at level 0): local id in the level
+                           below of each base vertex (its root there)    */
+  int32_t *child;       /* 2 per merge: the local ids merged              */
+  int64_t *mstart;      /* per merge: its edge list in madj, mcwgt        */
+  int32_t *mlen;        /* per merge: length of that list                 */
+  int32_t *madj;        /* merged lists: local ids that were active when
+                           the merge was made (may be stale later)       */
+  double *mcwgt;        /* their Cwgt                                     */
+  int64_t msize, mcap;  /* entries used / allocated in madj, mcwgt        */
+  contract_attr *at;    /* cap: weights and old owner of each local id    */
+} contract_level;
+
+/* What the contraction's inner loops read of a local id, in one 16-byte
+ * record: a neighbour costs one cache line instead of one per array. */
 typedef struct contract_node {
-  int32_t merge;   /* id this one was merged into, -1 if none           */
-  int32_t owner;   /* current owner (of active ids)                     */
-  double rwgt;     /* Rwgt of the id                                    */
+  int32_t par;     /* union/find parent (path-halved), itself if active */
+  int32_t owner;   /* owner (the old one: owners are fixed while
+                      contracting)                                      */
+  double rwgt;     /* Rwgt                                              */
 } contract_node;
 
 /* A slot of the edge accumulator (see contract_acc_add). */
@@ -28,57 +67,50 @@ typedef struct contract_slot {
   int32_t idx;     /* its position in list / lacc                      */
 } contract_slot;
 
+/* Local ids below are those of the current level (the last one). Arrays
+ * marked 2n are indexed by local id and sized for level 0, the largest. */
 typedef struct contract_ws {
-  const minex_graph *g;  /* the fine graph (ids < n use its CSR)          */
+  const minex_graph *g;  /* the fine graph                                */
   int32_t n;             /* fine vertex count                             */
-  int32_t vtot;          /* ids in use: n + current number of merges      */
-  int32_t nactive;       /* active vertices (|V| of the current level)    */
-  double *pwgt;          /* 2n: Pwgt of every id                          */
-  int32_t *old;          /* 2n: old owner (same for all fine vertices in
-                            a merged vertex)                              */
-  contract_node *nd;     /* 2n: merge, owner, scratch, Rwgt               */
-  int32_t *look;         /* 2n: lookup of Fig. 2, the cached
-                            representative; an active id looks at itself,
-                            a value >= vtot is stale. Apart from the
-                            records: 4 bytes per id keep the Find of
-                            every edge end in cache                       */
-  int32_t *child;        /* 2n: children (v, w) of merge k at 2k, 2k+1    */
-  int64_t *mstart;       /* n: start of merge k's edge list in madj       */
-  int32_t *mlen;         /* n: its length                                 */
-  int32_t *madj;         /* edge lists of merged ids (ends may be stale)  */
-  double *mcwgt;         /* their Cwgt                                    */
-  int64_t msize, mcap;   /* used / allocated entries of madj, mcwgt       */
+  int32_t vtot;          /* n + merges in effect over all levels          */
+  int32_t nactive;       /* active vertices (|V| of the current graph)    */
+  contract_level *lv;    /* levels 0..nlevels-1; the last one is current  */
+  int32_t nlevels, lvcap;
+  /* contraction (until contract_freeze) */
+  contract_node *nd;     /* 2n: union/find, owner, Rwgt                   */
   int32_t *elig;         /* active ids that may still have a same-owner
-                            neighbour, in graph order, -1 for a hole      */
+                            neighbour, in level order, -1 for a hole      */
+  int32_t *eslot;        /* n: base vertex whose slot each elig entry is
+                            (a merged vertex keeps its child's): the
+                            order of the next level                       */
   int32_t *epos;         /* 2n: position in elig, -1 if absent            */
-  int32_t nelig;         /* slots used in elig (holes included)         */
-  int32_t nvalid;        /* slots holding an id                         */
-  int32_t cursor;        /* where the next sampling window starts       */
-  double *ctot;          /* 2n: total Cwgt of the id's edges            */
-  int32_t *bpart;        /* 2n: cached best same-owner partner, -1 none */
-  double *bratio;        /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                */
+  int32_t nelig;         /* slots used in elig (holes included)           */
+  int32_t nvalid;        /* slots holding an id                           */
+  int32_t cursor;        /* where the next sampling window starts         */
+  int32_t *bpart;        /* 2n: cached best same-owner partner, -1 none   */
+  double *bratio;        /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                  */
+  /* partition and expansion (after contract_freeze) */
+  int32_t *parent;       /* 2n: the id x is merged into, x if active      */
+  int32_t *owner;        /* 2n: owner of x's representative (kept for
+                            every id, so an edge end costs one read)      */
+  unsigned char *interior; /* 2n: 1 = every neighbour of the id has its
+                            owner (set by the partition rule, cleared
+                            when the id or a neighbour moves, passed to
+                            the children of an undone merge and down to
+                            the level below)                             */
+  /* scratch */
+  int32_t *map;          /* 2n: new ids when a level is built; a stack    */
   int32_t stamp;         /* current gather                                */
-  int32_t *list;         /* 2n scratch: ids accumulated under the stamp   */
-  double *lacc;          /* 2n scratch: their accumulated Cwgt            */
+  int32_t *list;         /* 2n: ids accumulated under the stamp           */
+  double *lacc;          /* 2n: their accumulated Cwgt                    */
   contract_slot *slot;   /* 2^slot_max slots (>= 2n+2): open-addressing
                             table of the gather; only the first 2^bits
                             are used by a gather, so small gathers stay
                             in L1 cache                                   */
   int32_t slot_max;      /* log2 of the table's size                      */
-  int32_t slot_bits;     /* bits of the current gather's table            */
+  int32_t slot_bits;     /* bits of the current gather's table; 0 when
+                            the gather is short enough for a scan         */
   int32_t slot_used;     /* largest table used since the stamps were reset */
-  /* After contract_freeze (partition and expansion phases). Fine
-     vertices are listed in merge-forest DFS order, so every id's fine
-     vertices are one range of positions; per-position arrays are then
-     rewritten with sequential stores when a merge is undone. */
-  int32_t *ord;          /* n: fine vertex at each position               */
-  int32_t *pos;          /* n: position of each fine vertex               */
-  int32_t *lo;           /* 2n: each id's fine vertices are ord[lo..hi)   */
-  int32_t *hi;
-  int32_t *rep;          /* n, by position: active id holding it          */
-  int32_t *fowner;       /* n, by fine vertex: owner of its active id (one
-                            read per edge when gathering owners; written
-                            only when a vertex moves, which is rare)     */
 } contract_ws;
 
 /* Allocates the workspace for g with every vertex active on old[v]. */
@@ -86,78 +118,144 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old);
 void contract_ws_destroy(contract_ws *ws);
 
-/* Representative (active id) of x: Find of paper Fig. 2, iterative, with
- * path compression through look. The inline part answers the common
- * cases (x active, or its lookup current and active) without a call. */
-int32_t contract_find_slow(contract_ws *ws, int32_t x);
-static inline int32_t contract_find(contract_ws *ws, int32_t x) {
-  if (ws->rep)
-    return ws->rep[x < ws->n ? ws->pos[x] : ws->lo[x]];
-  int32_t l = ws->look[x];
-  if (l < ws->vtot && ws->look[l] == l)
-    return l;
-  return contract_find_slow(ws, x);
+/* The current level (the graph being contracted, partitioned or
+ * expanded). */
+static inline contract_level *contract_cur(const contract_ws *ws) {
+  return &ws->lv[ws->nlevels - 1];
 }
 
-/* Edge list of id x (ends may be stale: resolve with contract_find). */
+/* Local ids in use on the current level (active or merged away). */
+static inline int32_t contract_nids(const contract_ws *ws) {
+  const contract_level *L = contract_cur(ws);
+  return L->nbase + L->nmerge;
+}
+
+/* Representative (active id) of local id x. While contracting: union/find
+ * with path halving (Fig. 2's lookup); afterwards a walk up the parents
+ * (merge chains within a level are short, and undoing merges would
+ * invalidate compressed paths). */
+int32_t contract_find_slow(contract_ws *ws, int32_t x);
+/* The union/find of the contraction (before contract_freeze). */
+static inline int32_t contract_find_uf(contract_ws *ws, int32_t x) {
+  int32_t p = ws->nd[x].par;
+  if (p == x)
+    return x;
+  if (ws->nd[p].par == p)
+    return p;
+  return contract_find_slow(ws, x);
+}
+static inline int32_t contract_find(contract_ws *ws, int32_t x) {
+  if (ws->parent) {
+    while (ws->parent[x] != x)
+      x = ws->parent[x];
+    return x;
+  }
+  return contract_find_uf(ws, x);
+}
+
+/* Edge list of local id x (ends may be stale: resolve with
+ * contract_find). */
 static inline void contract_edges(const contract_ws *ws, int32_t x,
                                   const int32_t **adj, const double **cwgt,
                                   int64_t *len) {
-  if (x < ws->n) {
-    int64_t b = ws->g->xadj[x];
-    *adj = ws->g->adjncy + b;
-    *cwgt = ws->g->cwgt + b;
-    *len = ws->g->xadj[x + 1] - b;
+  const contract_level *L = contract_cur(ws);
+  if (x < L->nbase) {
+    int64_t b = L->xadj[x];
+    *adj = L->adj + b;
+    *cwgt = L->cwgt + b;
+    *len = L->xadj[x + 1] - b;
   } else {
-    int64_t b = ws->mstart[x - ws->n];
-    *adj = ws->madj + b;
-    *cwgt = ws->mcwgt + b;
-    *len = ws->mlen[x - ws->n];
+    int32_t j = x - L->nbase;
+    int64_t b = L->mstart[j];
+    *adj = L->madj + b;
+    *cwgt = L->mcwgt + b;
+    *len = L->mlen[j];
   }
+}
+
+/* Allocates a level of nbase base vertices (room for nbase - 1 merges)
+ * with mcap entries of merged lists to start with; frees one. */
+int contract_level_alloc(contract_level *L, int32_t nbase, int64_t mcap);
+void contract_level_free(contract_level *L);
+
+/* SPEC §3 merge priority Cwgt_vw / (Rwgt_v + Rwgt_w): heavy
+ * communication, light remapping first. Pairs without remapping weight
+ * come first; pairs without either come last. */
+static inline double contract_pair_ratio(double cwgt, double rwgt) {
+  return rwgt > 0 ? cwgt / rwgt : (cwgt > 0 ? 1e300 : 0);
 }
 
 /* Merges same-owner pairs until nactive <= target or no pair is left.
  * Each step samples up to sample_size eligible vertices from a window of
  * 2*sample_size at a cursor sweeping the eligible list, takes each one's
  * same-owner neighbour with the largest Cwgt/(Rwgt_v + Rwgt_w), and
- * merges the best of those pairs. */
+ * merges the best of those pairs. When the cursor wraps and the level has
+ * shrunk enough, the active vertices become a new compact level. May be
+ * called again with a smaller target. */
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                  gsl_rng *rng);
 
-/* Ends contraction: from now on Find reads each fine vertex's
- * representative directly (rep), and undoing a merge rewrites the
- * representatives of its fine vertices, which lie contiguously in ord.
- * During expansion the union/find lookups all go stale at once, so this
- * costs O(size) sequential writes per undo instead of merge-chain walks
- * per neighbour. Frees the sampling state (eligible list, partners). */
+/* Ends a sweep: the active vertices, numbered in the order of their
+ * first base vertex, become the base vertices of a new level with a CSR
+ * of their own (ends resolved, parallel edges added up), the eligible
+ * list rebuilt and the cursor back
+ * at its start. */
+int contract_level_next(contract_ws *ws);
+
+/* Ends contraction: the active vertices become a last level without
+ * merges (the contracted graph: ids 0..nactive-1), the sampling state is
+ * freed, and owners live in ws->owner from now on. */
 int contract_freeze(contract_ws *ws);
 
-/* Sets the owner of active id x to q (after contract_freeze also the
- * owner copy of each of its fine vertices). */
+/* Sets the owner of active id x to q (and of every id merged into it,
+ * so that edge ends read their owner directly). After contract_freeze. */
 void contract_set_owner(contract_ws *ws, int32_t x, int32_t q);
 
-/* Owner of the representative of edge end x (any id below vtot). */
-static inline int32_t contract_end_owner(contract_ws *ws, int32_t x) {
-  if (ws->fowner)
-    return ws->fowner[x < ws->n ? x : ws->ord[ws->lo[x]]];
-  return ws->nd[contract_find(ws, x)].owner;
+/* Owner of the representative of edge end x. After contract_freeze. */
+static inline int32_t contract_end_owner(const contract_ws *ws, int32_t x) {
+  return ws->owner[x];
 }
 
-/* Undoes the last merge (expansion, paper §3.7): the children take the
- * merged vertex's owner; *v and *w receive them. */
-void contract_undo(contract_ws *ws, int32_t *v, int32_t *w);
+/* Undoes the last merge of the merge stack (expansion, paper §3.7),
+ * stepping down a level when the current one has none left (local ids
+ * then change to the lower level's). The children take the merged
+ * vertex's owner and interior flag; *v and *w receive them. Returns 1, or
+ * 0 when the fine graph is restored. After contract_freeze. */
+int contract_undo(contract_ws *ws, int32_t *v, int32_t *w);
 
 /* Edge accumulator: sums the Cwgt of edge ends by representative into
  * ws->list (distinct representatives, first-seen order) and ws->lacc.
- * The keys live in a small open-addressing table sized to the lists at
- * hand (at least twice the number of ends), so summing touches no
- * per-vertex array: on a large graph a per-vertex mark would cost a
+ * Short lists (mesh vertices have a handful of neighbours) are summed by
+ * a scan of the few representatives seen so far, which stays in L1 and
+ * predicts well; longer ones use a small open-addressing table sized to
+ * the lists at hand (at least twice the number of ends). Neither touches
+ * a per-vertex array: on a large graph a per-vertex mark would cost a
  * cache miss per edge end. (uthash would allocate per entry; this is a
  * per-call scratch that is never searched afterwards.)
  * contract_acc_begin prepares for up to `ends` additions. */
-void contract_acc_begin(contract_ws *ws, int64_t ends);
+#define CONTRACT_ACC_SCAN 32
+void contract_acc_table(contract_ws *ws, int64_t ends);
+static inline void contract_acc_begin(contract_ws *ws, int64_t ends) {
+  if (ends <= CONTRACT_ACC_SCAN)
+    ws->slot_bits = 0;
+  else
+    contract_acc_table(ws, ends);
+}
 static inline void contract_acc_add(contract_ws *ws, int32_t r, double c,
                                     int32_t *cnt) {
+  if (ws->slot_bits == 0) {
+    int32_t i = 0;
+    while (i < *cnt && ws->list[i] != r)
+      i++;
+    if (i == *cnt) {
+      ws->list[i] = r;
+      ws->lacc[i] = c;
+      (*cnt)++;
+    } else {
+      ws->lacc[i] += c;
+    }
+    return;
+  }
   uint32_t mask = (1u << ws->slot_bits) - 1;
   uint32_t h = ((uint32_t)r * 0x9E3779B1u) >> (32 - ws->slot_bits);
   for (;; h = (h + 1) & mask) {
@@ -181,8 +279,15 @@ static inline void contract_acc_add(contract_ws *ws, int32_t r, double c,
  * accumulator's list and lacc); returns the count. */
 int32_t contract_gather(contract_ws *ws, int32_t x);
 
-/* Verifies the union/find forest, the merge stack, conservation of Pwgt
- * and Rwgt, and the eligible set; MINEX_EINTERNAL with a message. */
+/* The representative on the current level of every fine vertex, into
+ * rep (n entries), by walking the levels: O(size of all levels), for
+ * tests and checks. MINEX_ENOMEM with a message. */
+int contract_fine_reps(contract_ws *ws, int32_t *rep);
+
+/* Verifies the levels (lower maps, merges of same-owner pairs, weights of
+ * merged ids), union/find, conservation of Pwgt and Rwgt, the eligible
+ * set or the owners, and that the current graph is the quotient of the
+ * fine graph; MINEX_EINTERNAL with a message. */
 int contract_check(contract_ws *ws);
 
 #endif

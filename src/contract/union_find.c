@@ -6,32 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Fig. 2: follow lookup while it is current (< vtot), else merge; then
- * point every id on the path straight at the representative. Iterative so
- * long merge chains cannot overflow the stack. */
+/* Fig. 2's lookup as path halving: every id on the path is pointed at its
+ * grandparent, so chains shrink as they are walked. Iterative, so long
+ * merge chains cannot overflow the stack. Merges are never undone while
+ * contracting, so a shortcut stays an ancestor. */
 int32_t contract_find_slow(contract_ws *ws, int32_t x) {
-  const contract_node *nd = ws->nd;
-  int32_t *look = ws->look;
-  if (nd[x].merge == -1)
-    return x;
-  /* look of a merged id is an ancestor: current while below vtot */
-  int32_t r = x;
-  while (nd[r].merge != -1) {
-    int32_t l = look[r];
-    r = (l != r && l < ws->vtot) ? l : nd[r].merge;
+  contract_node *nd = ws->nd;
+  while (nd[x].par != x) {
+    int32_t p = nd[x].par;
+    nd[x].par = nd[p].par;
+    x = p;
   }
-  while (nd[x].merge != -1) {
-    int32_t l = look[x];
-    int32_t next = (l != x && l < ws->vtot) ? l : nd[x].merge;
-    look[x] = r;
-    x = next;
-  }
-  return r;
+  return x;
 }
 
-void contract_acc_begin(contract_ws *ws, int64_t ends) {
+/* The table for a gather of more than CONTRACT_ACC_SCAN ends. */
+void contract_acc_table(contract_ws *ws, int64_t ends) {
   int32_t bits = 4;
-  /* at most n distinct keys: the full table is never more than half
+  /* at most 2n distinct keys: the full table is never more than half
      full */
   while (((int64_t)1 << bits) < 2 * ends && bits < ws->slot_max)
     bits++;
@@ -52,123 +44,227 @@ int32_t contract_gather(contract_ws *ws, int32_t x) {
   int32_t cnt = 0;
   contract_edges(ws, x, &adj, &cw, &len);
   contract_acc_begin(ws, len);
-  for (int64_t j = 0; j < len; j++) {
-    int32_t r = contract_find(ws, adj[j]);
-    if (r != x)
-      contract_acc_add(ws, r, cw[j], &cnt);
-  }
+  if (ws->parent == NULL) /* contracting: the common case */
+    for (int64_t j = 0; j < len; j++) {
+      int32_t r = contract_find_uf(ws, adj[j]);
+      if (r != x)
+        contract_acc_add(ws, r, cw[j], &cnt);
+    }
+  else
+    for (int64_t j = 0; j < len; j++) {
+      int32_t r = contract_find(ws, adj[j]);
+      if (r != x)
+        contract_acc_add(ws, r, cw[j], &cnt);
+    }
   return cnt;
+}
+
+/* Root of every id of a finished level (its merges all in effect):
+ * root[x], through its merges from the last one down. */
+static void level_roots(const contract_level *L, int32_t *root) {
+  int32_t nid = L->nbase + L->nmerge;
+  for (int32_t x = 0; x < nid; x++)
+    root[x] = x;
+  for (int32_t j = L->nmerge - 1; j >= 0; j--) {
+    int32_t M = L->nbase + j;
+    root[L->child[2 * j]] = root[M];
+    root[L->child[2 * j + 1]] = root[M];
+  }
+}
+
+int contract_fine_reps(contract_ws *ws, int32_t *rep) {
+  int32_t n = ws->n;
+  int32_t *root = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  int32_t *inv = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  if (root == NULL || inv == NULL) {
+    free(root), free(inv);
+    return core_error(MINEX_ENOMEM, "contract_fine_reps: out of memory");
+  }
+  for (int32_t v = 0; v < n; v++)
+    rep[v] = v;
+  for (int32_t s = 0; s + 1 < ws->nlevels; s++) {
+    const contract_level *L = &ws->lv[s], *U = &ws->lv[s + 1];
+    level_roots(L, root);
+    for (int32_t k = 0; k < U->nbase; k++)
+      inv[U->lower[k]] = k;
+    for (int32_t v = 0; v < n; v++)
+      rep[v] = inv[root[rep[v]]];
+  }
+  for (int32_t v = 0; v < n; v++)
+    rep[v] = contract_find(ws, rep[v]);
+  free(root), free(inv);
+  return MINEX_OK;
 }
 
 static int close_enough(double a, double b) {
   return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
-int contract_check(contract_ws *ws) {
-  int32_t n = ws->n, active = 0;
-  if (ws->vtot < n || ws->vtot > 2 * n)
-    return core_error(MINEX_EINTERNAL, "contract: vtot %d outside [%d, %d]",
-                      (int)ws->vtot, (int)n, (int)(2 * n));
-  for (int32_t k = 0; k < ws->vtot - n; k++) {
-    int32_t M = n + k, v = ws->child[2 * k], w = ws->child[2 * k + 1];
+/* Merges, weights and old owners of one level. */
+static int check_level(const contract_ws *ws, int32_t s) {
+  const contract_level *L = &ws->lv[s];
+  int32_t nid = L->nbase + L->nmerge;
+  if (nid > L->cap)
+    return core_error(MINEX_EINTERNAL, "contract: level %d has %d ids in "
+                      "room for %d", (int)s, (int)nid, (int)L->cap);
+  if (s > 0) {
+    const contract_level *D = &ws->lv[s - 1];
+    int32_t dn = D->nbase + D->nmerge;
+    for (int32_t k = 0; k < L->nbase; k++) {
+      int32_t x = L->lower[k];
+      if (x < 0 || x >= dn || (k > 0 && x == L->lower[k - 1]))
+        return core_error(MINEX_EINTERNAL, "contract: level %d vertex %d "
+                          "maps to %d below", (int)s, (int)k, (int)x);
+      if (!close_enough(L->at[k].pwgt, D->at[x].pwgt) ||
+          !close_enough(L->at[k].rwgt, D->at[x].rwgt) ||
+          L->at[k].old != D->at[x].old)
+        return core_error(MINEX_EINTERNAL, "contract: level %d vertex %d "
+                          "differs from %d below", (int)s, (int)k, (int)x);
+    }
+  }
+  for (int32_t k = 0; k < L->nmerge; k++) {
+    int32_t M = L->nbase + k, v = L->child[2 * k], w = L->child[2 * k + 1];
     if (v < 0 || w < 0 || v >= M || w >= M || v == w)
-      return core_error(MINEX_EINTERNAL, "contract: merge %d has children "
-                        "%d, %d", (int)M, (int)v, (int)w);
-    if (ws->nd[v].merge != M || ws->nd[w].merge != M)
-      return core_error(MINEX_EINTERNAL, "contract: children of %d do not "
-                        "point at it", (int)M);
-    if (!close_enough(ws->pwgt[M], ws->pwgt[v] + ws->pwgt[w]) ||
-        !close_enough(ws->nd[M].rwgt, ws->nd[v].rwgt + ws->nd[w].rwgt))
+      return core_error(MINEX_EINTERNAL, "contract: merge %d of level %d "
+                        "has children %d, %d", (int)M, (int)s, (int)v,
+                        (int)w);
+    if (!close_enough(L->at[M].pwgt, L->at[v].pwgt + L->at[w].pwgt) ||
+        !close_enough(L->at[M].rwgt, L->at[v].rwgt + L->at[w].rwgt))
       return core_error(MINEX_EINTERNAL, "contract: weights of %d are not "
                         "the sum of its children's", (int)M);
-    if (ws->old[M] != ws->old[v] || ws->old[M] != ws->old[w])
+    if (L->at[M].old != L->at[v].old || L->at[M].old != L->at[w].old)
       return core_error(MINEX_EINTERNAL, "contract: merge %d joins old "
-                        "owners %d and %d", (int)M, (int)ws->old[v],
-                        (int)ws->old[w]);
+                        "owners %d and %d", (int)M, (int)L->at[v].old,
+                        (int)L->at[w].old);
   }
-  double pw = 0, rw = 0, fpw = 0, frw = 0;
-  for (int32_t x = 0; x < ws->vtot; x++) {
-    if (ws->nd[x].merge != -1) {
-      if (ws->nd[x].merge <= x || ws->nd[x].merge >= ws->vtot)
-        return core_error(MINEX_EINTERNAL, "contract: merge[%d] = %d",
-                          (int)x, (int)ws->nd[x].merge);
-      continue;
-    }
-    active++;
-    pw += ws->pwgt[x];
-    rw += ws->nd[x].rwgt;
+  return MINEX_OK;
+}
+
+/* Union/find or parents, the eligible set or the owners, and the active
+ * count of the current level. */
+static int check_current(contract_ws *ws) {
+  const contract_level *L = contract_cur(ws);
+  int32_t nid = L->nbase + L->nmerge, active = 0;
+  int32_t *par = ws->parent ? ws->parent : NULL;
+  /* every id's parent is the merge that took it, or itself if active */
+  int32_t *want = ws->map;
+  for (int32_t x = 0; x < nid; x++)
+    want[x] = x;
+  for (int32_t k = 0; k < L->nmerge; k++) {
+    want[L->child[2 * k]] = L->nbase + k;
+    want[L->child[2 * k + 1]] = L->nbase + k;
   }
-  for (int32_t v = 0; v < n; v++) {
-    fpw += ws->g->pwgt[v];
-    frw += ws->g->rwgt[v];
+  for (int32_t x = 0; x < nid; x++) {
+    active += want[x] == x;
+    int32_t p = par ? par[x] : ws->nd[x].par;
+    /* path halving points an id at an ancestor, so it must lead to the
+       same root as its real parent */
+    if (par ? p != want[x]
+            : (p < want[x] || p >= nid ||
+               contract_find(ws, p) != contract_find(ws, want[x])))
+      return core_error(MINEX_EINTERNAL, "contract: id %d has parent %d, "
+                        "its merge is %d", (int)x, (int)p, (int)want[x]);
   }
   if (active != ws->nactive)
     return core_error(MINEX_EINTERNAL, "contract: %d active ids, nactive "
                       "says %d", (int)active, (int)ws->nactive);
+  double pw = 0, rw = 0, fpw = 0, frw = 0;
+  for (int32_t x = 0; x < nid; x++)
+    if (contract_find(ws, x) == x) {
+      pw += L->at[x].pwgt;
+      rw += L->at[x].rwgt;
+    }
+  for (int32_t v = 0; v < ws->n; v++) {
+    fpw += ws->g->pwgt[v];
+    frw += ws->g->rwgt[v];
+  }
   if (!close_enough(pw, fpw) || !close_enough(rw, frw))
     return core_error(MINEX_EINTERNAL, "contract: active weights %g/%g, "
                       "fine %g/%g", pw, rw, fpw, frw);
+  if (par) {
+    for (int32_t x = 0; x < nid; x++)
+      if (ws->owner[x] != ws->owner[contract_find(ws, x)])
+        return core_error(MINEX_EINTERNAL, "contract: id %d has owner %d, "
+                          "its representative %d", (int)x,
+                          (int)ws->owner[x],
+                          (int)ws->owner[contract_find(ws, x)]);
+    return MINEX_OK;
+  }
+  for (int32_t x = 0; x < nid; x++)
+    if (ws->nd[x].owner != L->at[x].old || ws->nd[x].rwgt != L->at[x].rwgt)
+      return core_error(MINEX_EINTERNAL, "contract: record of id %d is "
+                        "stale", (int)x);
   int32_t valid = 0;
   for (int32_t i = 0; i < ws->nelig; i++) {
     int32_t x = ws->elig[i];
     if (x < 0)
       continue;
     valid++;
-    if (ws->epos[x] != i || x >= ws->vtot || ws->nd[x].merge != -1)
+    if (x >= nid || ws->epos[x] != i || contract_find(ws, x) != x)
       return core_error(MINEX_EINTERNAL, "contract: eligible entry %d (id "
                         "%d) is stale", (int)i, (int)x);
   }
-  for (int32_t v = 0; ws->rep && v < n; v++) {
-    int32_t r = v;
-    while (ws->nd[r].merge != -1)
-      r = ws->nd[r].merge;
-    int32_t at = ws->pos[v];
-    if (ws->ord[at] != v)
-      return core_error(MINEX_EINTERNAL, "contract: ord and pos disagree "
-                        "at fine vertex %d", (int)v);
-    if (ws->rep[at] != r)
-      return core_error(MINEX_EINTERNAL, "contract: fine vertex %d has "
-                        "representative %d, root is %d", (int)v,
-                        (int)ws->rep[at], (int)r);
-    if (ws->fowner[v] != ws->nd[r].owner)
-      return core_error(MINEX_EINTERNAL, "contract: fine vertex %d has "
-                        "owner copy %d, its representative %d is on %d",
-                        (int)v, (int)ws->fowner[v], (int)r,
-                        (int)ws->nd[r].owner);
-  }
+  for (int32_t i = 0; i < ws->nelig; i++)
+    if (ws->eslot[i] < 0 || ws->eslot[i] >= L->nbase ||
+        (i > 0 && ws->eslot[i] <= ws->eslot[i - 1]))
+      return core_error(MINEX_EINTERNAL, "contract: eligible slot %d has "
+                        "base vertex %d, out of order", (int)i,
+                        (int)ws->eslot[i]);
   if (valid != ws->nvalid)
     return core_error(MINEX_EINTERNAL, "contract: %d eligible ids, nvalid "
                       "says %d", (int)valid, (int)ws->nvalid);
-  /* The contracted graph must be the quotient of the fine graph: for every
+  return MINEX_OK;
+}
+
+int contract_check(contract_ws *ws) {
+  int32_t n = ws->n;
+  int rc = MINEX_OK;
+  for (int32_t s = 0; s < ws->nlevels && rc == MINEX_OK; s++)
+    rc = check_level(ws, s);
+  if (rc == MINEX_OK)
+    rc = check_current(ws);
+  if (rc != MINEX_OK)
+    return rc;
+  int32_t merges = 0;
+  for (int32_t s = 0; s < ws->nlevels; s++)
+    merges += ws->lv[s].nmerge;
+  if (ws->vtot != n + merges)
+    return core_error(MINEX_EINTERNAL, "contract: vtot %d, levels hold %d "
+                      "merges", (int)ws->vtot, (int)merges);
+  /* The current graph must be the quotient of the fine graph: for every
      active x, gathered Cwgt to each representative r equals the sum of fine
      Cwgt between the fine vertices of x and of r. */
+  int32_t nid = contract_nids(ws);
   int32_t *rep = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
-  double *fine = calloc(2 * (size_t)n + 1, sizeof(double));
-  int32_t *seen = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  double *fine = calloc((size_t)nid + 1, sizeof(double));
+  int32_t *seen = malloc(sizeof(int32_t) * ((size_t)nid + 1));
   int32_t *members = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
-  int64_t *mstart = calloc(2 * (size_t)n + 2, sizeof(int64_t));
+  int64_t *mstart = calloc((size_t)nid + 2, sizeof(int64_t));
   if (!rep || !fine || !seen || !members || !mstart) {
     free(rep), free(fine), free(seen), free(members), free(mstart);
     return core_error(MINEX_ENOMEM, "contract_check: out of memory");
   }
-  for (int32_t v = 0; v < n; v++) {
-    rep[v] = contract_find(ws, v);
+  rc = contract_fine_reps(ws, rep);
+  for (int32_t v = 0; v < n && rc == MINEX_OK; v++)
     mstart[rep[v] + 1]++;
-  }
-  for (int32_t x = 0; x < 2 * n; x++)
+  for (int32_t x = 0; x < nid; x++)
     mstart[x + 1] += mstart[x];
-  for (int32_t v = 0; v < n; v++)
+  for (int32_t v = 0; v < n && rc == MINEX_OK; v++)
     members[mstart[rep[v]]++] = v;
-  for (int32_t x = 2 * n; x > 0; x--)
+  for (int32_t x = nid; x > 0; x--)
     mstart[x] = mstart[x - 1];
   mstart[0] = 0;
-  for (int32_t x = 0; x < 2 * n; x++)
+  for (int32_t x = 0; x < nid; x++)
     seen[x] = -1;
-  int rc = MINEX_OK;
   const minex_graph *g = ws->g;
-  for (int32_t x = 0; x < ws->vtot && rc == MINEX_OK; x++) {
-    if (ws->nd[x].merge != -1)
+  for (int32_t x = 0; x < nid && rc == MINEX_OK; x++) {
+    if (contract_find(ws, x) != x)
       continue;
+    if (mstart[x] == mstart[x + 1]) {
+      rc = core_error(MINEX_EINTERNAL, "contract: active id %d holds no "
+                      "fine vertex", (int)x);
+      break;
+    }
     int32_t nfine = 0;
     for (int64_t i = mstart[x]; i < mstart[x + 1]; i++) {
       int32_t v = members[i];

@@ -34,7 +34,7 @@ static void force_off_unavailable(partition_ctx *pc) {
   contract_ws *ws = pc->ws;
   for (int32_t v = 0; v < ws->n; v++) {
     partition_choice ch;
-    if (!pc->cfg->avail[ws->nd[v].owner] && partition_best_move(pc, v, &ch))
+    if (!pc->cfg->avail[ws->owner[v]] && partition_best_move(pc, v, &ch))
       partition_execute(pc, v, ch.move.to);
   }
 }
@@ -63,7 +63,7 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
   int32_t ncand = opt->throttle_candidates ? opt->nthrottle_candidates
                                            : MINEX_THROTTLE_AUTO_COUNT;
   contract_ws *ws = pc->ws;
-  int32_t na = 0;
+  int32_t na = 0, nids = contract_nids(ws);
   int32_t *act = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
   int32_t *own = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
   costmodel_snapshot snap = {0};
@@ -72,10 +72,10 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
                                    "memory");
   if (rc != MINEX_OK)
     goto done;
-  for (int32_t x = 0; x < ws->vtot; x++)
-    if (ws->nd[x].merge == -1) {
+  for (int32_t x = 0; x < nids; x++)
+    if (ws->parent[x] == x) {
       act[na] = x;
-      own[na++] = ws->nd[x].owner;
+      own[na++] = ws->owner[x];
     }
   double best_max = INFINITY;
   *best = cand[0];
@@ -91,10 +91,10 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
       *best = cand[i];
     }
     for (int32_t k = 0; k < na; k++)
-      if (ws->nd[act[k]].owner != own[k])
+      if (ws->owner[act[k]] != own[k])
         contract_set_owner(ws, act[k], own[k]);
     costmodel_snapshot_restore(pc->ld, &snap);
-    memset(pc->interior, 0, 2 * (size_t)ws->n + 1);
+    memset(pc->interior, 0, (size_t)nids);
     pc->moves = pc->forced_moves = 0;
   }
 done:
@@ -143,8 +143,6 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
       old_max = ld.qwgt[p];
   if ((rc = contract_ws_create(&ws, g, old)))
     goto done;
-  if ((rc = partition_ctx_create(&pc, &ws, &ld, &opt)))
-    goto done;
   rng = gsl_rng_alloc(gsl_rng_mt19937);
   if (rng == NULL) {
     rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
@@ -169,6 +167,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     goto done;
   if ((rc = contract_freeze(&ws)))
     goto done;
+  if ((rc = partition_ctx_create(&pc, &ws, &ld, &opt)))
+    goto done;
   double t2 = core_wtime();
   logf_(&opt, "contract: %d -> %d vertices in %.3f s", (int)n,
         (int)ws.nactive, t2 - t1);
@@ -192,7 +192,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   logf_(&opt, "expand: %lld moves in %.3f s",
         (long long)(pc.moves - coarse_moves), t4 - t3);
   for (int32_t v = 0; v < n; v++)
-    new_part[v] = ws.nd[v].owner;
+    new_part[v] = ws.owner[v];
 
   /* SPEC §3 guarantee: never worse than old when old is feasible. Scored
      from scratch by the evaluator, the same rules as any other tool. */

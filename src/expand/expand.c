@@ -10,13 +10,10 @@ int expand_run(partition_ctx *pc, int32_t budget) {
   int32_t *queue = malloc(sizeof(int32_t) * (size_t)qcap);
   if (queue == NULL)
     return core_error(MINEX_ENOMEM, "expansion: out of memory");
-  while (ws->vtot > ws->n) {
-    int32_t v, w;
-    /* children of an interior vertex are interior: their neighbours are
-       the merged vertex's neighbours and each other */
-    unsigned char inherit = pc->interior[ws->vtot - 1];
-    contract_undo(ws, &v, &w);
-    pc->interior[v] = pc->interior[w] = inherit;
+  int32_t v, w;
+  /* contract_undo passes the merged vertex's interior flag to both
+     children: children of an interior vertex are interior */
+  while (contract_undo(ws, &v, &w)) {
     int32_t qn = 0, head = 0;
     queue[qn++] = v;
     queue[qn++] = w;

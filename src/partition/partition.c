@@ -25,7 +25,7 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->nbr_at = malloc(sizeof(int32_t) * (size_t)P);
   pc->nbr_stamp = calloc((size_t)P, sizeof(int32_t));
   pc->cand = malloc(sizeof(int32_t) * ((size_t)P + 1));
-  pc->interior = calloc(2 * (size_t)ws->n + 1, 1);
+  pc->interior = ws->interior;
   if (!pc->nbr || !pc->nbr_at || !pc->nbr_stamp || !pc->cand ||
       !pc->interior) {
     partition_ctx_destroy(pc);
@@ -39,7 +39,6 @@ void partition_ctx_destroy(partition_ctx *pc) {
   free(pc->nbr_at);
   free(pc->nbr_stamp);
   free(pc->cand);
-  free(pc->interior);
   memset(pc, 0, sizeof *pc);
 }
 
@@ -58,14 +57,9 @@ static int32_t gather_owners(partition_ctx *pc, int32_t x, int clear) {
   }
   int32_t nn = 0;
   for (int64_t j = 0; j < len; j++) {
-    int32_t o;
-    if (clear) {
-      int32_t r = contract_find(ws, adj[j]);
-      pc->interior[r] = 0;
-      o = ws->nd[r].owner;
-    } else {
-      o = contract_end_owner(ws, adj[j]);
-    }
+    int32_t o = contract_end_owner(ws, adj[j]);
+    if (clear)
+      pc->interior[contract_find(ws, adj[j])] = 0;
     if (pc->nbr_stamp[o] != pc->stamp) {
       pc->nbr_stamp[o] = pc->stamp;
       pc->nbr_at[o] = nn;
@@ -87,9 +81,10 @@ static inline int admissible(const partition_ctx *pc,
 
 int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
   costmodel_loads *ld = pc->ld;
   const minex_config *cf = pc->cfg;
-  int32_t p = ws->nd[x].owner;
+  int32_t p = ws->owner[x];
   int forced = !cf->avail[p];
   double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
   int global = forced || (pc->global && ld->qwgt[p] > mean);
@@ -98,7 +93,7 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
     /* all edges lead to p: the only candidate is the global one */
     if (!global)
       return 0;
-    pc->nbr[0] = (costmodel_nbr){p, ws->ctot[x]};
+    pc->nbr[0] = (costmodel_nbr){p, L->at[x].ctot};
     nn = 1;
   } else {
     nn = gather_owners(pc, x, 0);
@@ -120,7 +115,8 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   }
   if (nc == 0)
     return 0;
-  costmodel_vertex v = {ws->pwgt[x], ws->nd[x].rwgt, ws->old[x], p, pc->nbr, nn};
+  const contract_attr *a = &L->at[x];
+  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, pc->nbr, nn};
   costmodel_move m, best = {0}, fallback = {0};
   int have = 0, have_fb = 0;
   for (int32_t i = 0; i < nc; i++) {
@@ -146,12 +142,13 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
 
 void partition_execute(partition_ctx *pc, int32_t x, int32_t q) {
   contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
   int32_t nn = gather_owners(pc, x, 1);
-  costmodel_vertex v = {ws->pwgt[x], ws->nd[x].rwgt, ws->old[x], ws->nd[x].owner,
-                        pc->nbr, nn};
+  const contract_attr *a = &L->at[x];
+  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, ws->owner[x], pc->nbr, nn};
   pc->interior[x] = 0;
   costmodel_move m;
-  if (!pc->cfg->avail[ws->nd[x].owner])
+  if (!pc->cfg->avail[ws->owner[x]])
     pc->forced_moves++;
   costmodel_eval_move(pc->ld, &v, q, &m);
   costmodel_apply(pc->ld);
@@ -175,15 +172,15 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   int32_t *act = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
   if (act == NULL)
     return core_error(MINEX_ENOMEM, "partition: out of memory");
-  int32_t na = 0;
-  for (int32_t x = 0; x < ws->vtot; x++)
-    if (ws->nd[x].merge == -1)
+  int32_t na = 0, nids = contract_nids(ws);
+  for (int32_t x = 0; x < nids; x++)
+    if (ws->parent[x] == x)
       act[na++] = x;
   /* a vertex has at most na - 1 distinct neighbours */
   pc->nb_ids = malloc(sizeof(int32_t) * ((size_t)na + 1));
   /* pass + 1 for the vertices moved in a pass */
-  int32_t *moved = calloc((size_t)ws->vtot + 1, sizeof(int32_t));
-  int rc = pc->nb_ids && moved ? partition_heap_create(h, ws->vtot, na)
+  int32_t *moved = calloc((size_t)nids + 1, sizeof(int32_t));
+  int rc = pc->nb_ids && moved ? partition_heap_create(h, nids, na)
                       : core_error(MINEX_ENOMEM, "partition: out of memory");
   if (rc != MINEX_OK) {
     free(act);
@@ -209,14 +206,14 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
       }
       partition_execute(pc, x, ch.move.to);
       moves++;
-      int32_t nids = contract_gather(ws, x);
-      memcpy(pc->nb_ids, ws->list, sizeof(int32_t) * (size_t)nids);
+      int32_t nnb = contract_gather(ws, x);
+      memcpy(pc->nb_ids, ws->list, sizeof(int32_t) * (size_t)nnb);
       /* a vertex moves at most once per pass (as in FM passes): without
          the lock, heavy coarse vertices trade places thousands of times
          for ever smaller MinVar improvements */
       moved[x] = pass + 1;
       partition_heap_remove(h, x);
-      for (int32_t i = 0; i < nids; i++)
+      for (int32_t i = 0; i < nnb; i++)
         if (moved[pc->nb_ids[i]] != pass + 1)
           refresh(pc, pc->nb_ids[i]);
     }

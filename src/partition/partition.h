@@ -50,10 +50,8 @@ typedef struct partition_ctx {
   int32_t stamp;
   int32_t *cand;          /* P+1 scratch: candidate processors          */
   int32_t *nb_ids;        /* scratch of partition_run: neighbour ids   */
-  unsigned char *interior; /* 2n: 1 = every neighbour of the id has its
-                              owner (set from a fresh gather, cleared when
-                              the id or a neighbour moves, inherited by the
-                              children of an expanded vertex)            */
+  unsigned char *interior; /* ws->interior: 1 = every neighbour of the id
+                              has its owner (set from a fresh gather)   */
   partition_heap heap;     /* used by partition_run                    */
   int64_t moves;          /* moves executed                             */
   int64_t forced_moves;   /* of which forced                            */
@@ -65,6 +63,7 @@ typedef struct partition_choice {
   int forced;             /* 1: the vertex sits on an unavailable proc  */
 } partition_choice;
 
+/* After contract_freeze (the interior flags are the workspace's). */
 int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
                          costmodel_loads *ld, const minex_options *opt);
 void partition_ctx_destroy(partition_ctx *pc);

@@ -1,22 +1,52 @@
 /* Tests of src/contract: contraction conserves weights and yields the
- * quotient graph, merges only same-owner pairs, Find agrees with a naive
- * walk of the merge forest, and expansion restores the graph exactly. */
+ * quotient graph on every level, merges only same-owner pairs, builds
+ * compact clean levels, Find agrees with a naive walk of the merges, and
+ * expansion restores the graph exactly, owners projected down. */
 #include "contract/contract.h"
 #include "test_util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Root of x by following merge pointers only (no lookup cache). */
+/* Root of local id x on the current level by following the merges
+ * (child arrays) only, no union/find shortcut. */
 static int32_t naive_root(const contract_ws *ws, int32_t x) {
-  while (ws->nd[x].merge != -1)
-    x = ws->nd[x].merge;
-  return x;
+  const contract_level *L = contract_cur(ws);
+  for (;;) {
+    int32_t up = -1;
+    for (int32_t k = 0; k < L->nmerge && up < 0; k++)
+      if (L->child[2 * k] == x || L->child[2 * k + 1] == x)
+        up = L->nbase + k;
+    if (up < 0)
+      return x;
+    x = up;
+  }
 }
 
 static void assert_find_is_naive(contract_ws *ws) {
-  for (int32_t x = 0; x < ws->vtot; x++)
+  for (int32_t x = 0; x < contract_nids(ws); x++)
     ck_assert_int_eq(contract_find(ws, x), naive_root(ws, x));
+}
+
+/* Every level >= 1 is a simple symmetric graph on its base ids. */
+static void assert_levels_are_clean(const contract_ws *ws) {
+  for (int32_t s = 1; s < ws->nlevels; s++) {
+    const contract_level *L = &ws->lv[s];
+    for (int32_t k = 0; k < L->nbase; k++)
+      for (int64_t j = L->xadj[k]; j < L->xadj[k + 1]; j++) {
+        int32_t t = L->adj[j];
+        ck_assert(t >= 0 && t < L->nbase && t != k);
+        for (int64_t i = L->xadj[k]; i < j; i++)
+          ck_assert_int_ne(L->adj[i], t);
+        int found = 0;
+        for (int64_t i = L->xadj[t]; i < L->xadj[t + 1]; i++)
+          if (L->adj[i] == k) {
+            found = 1;
+            ck_assert(L->cwgt[i] == L->cwgt[j]);
+          }
+        ck_assert(found);
+      }
+  }
 }
 
 static minex_graph *graph_and_part(gsl_rng *rng, int trial, int32_t **old,
@@ -50,12 +80,28 @@ START_TEST(contraction_conserves_weights_and_builds_the_quotient_graph) {
       assert_find_is_naive(&ws);
       ck_assert(ws.nactive >= target || ws.nvalid == 0);
     }
+    /* the sweeps made compact levels on the way */
+    ck_assert_int_ge(ws.nlevels, 2);
+    assert_levels_are_clean(&ws);
     /* merges join same-owner vertices only; the owner is inherited */
-    for (int32_t k = 0; k < ws.vtot - n; k++) {
-      int32_t a = ws.child[2 * k], b = ws.child[2 * k + 1];
-      ck_assert_int_eq(ws.old[a], ws.old[b]);
-      ck_assert_int_eq(ws.nd[n + k].owner, ws.nd[a].owner);
+    int32_t merges = 0;
+    for (int32_t s = 0; s < ws.nlevels; s++) {
+      const contract_level *L = &ws.lv[s];
+      merges += L->nmerge;
+      for (int32_t k = 0; k < L->nmerge; k++) {
+        int32_t a = L->child[2 * k], b = L->child[2 * k + 1];
+        ck_assert_int_eq(L->at[a].old, L->at[b].old);
+        ck_assert_int_eq(L->at[L->nbase + k].old, L->at[a].old);
+      }
     }
+    ck_assert_int_eq(ws.vtot, n + merges);
+    ck_assert_int_eq(ws.nactive, n - merges);
+    /* the contracted graph: one level without merges, clean and exact */
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    ck_assert_int_eq(contract_cur(&ws)->nmerge, 0);
+    ck_assert_int_eq(contract_cur(&ws)->nbase, ws.nactive);
+    ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+    assert_levels_are_clean(&ws);
     contract_ws_destroy(&ws);
     minex_graph_destroy(g);
     free(old);
@@ -102,30 +148,44 @@ START_TEST(expansion_restores_the_graph_exactly) {
     contract_ws ws;
     ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
     ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 3, rng), MINEX_OK);
-    if (trial % 2 == 0) /* the driver's mode: direct representatives */
-      ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
     /* give every active vertex an owner, as the partition phase would */
-    for (int32_t x = 0; x < ws.vtot; x++)
-      if (ws.nd[x].merge == -1)
-        contract_set_owner(&ws, x,
-                           (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P));
-    int32_t steps = 0;
-    while (ws.vtot > n) {
-      int32_t M = ws.vtot - 1, v, w, own = ws.nd[M].owner;
-      contract_undo(&ws, &v, &w);
-      ck_assert_int_eq(ws.nd[v].owner, own);
-      ck_assert_int_eq(ws.nd[w].owner, own);
+    int32_t top = contract_nids(&ws);
+    int32_t *top_owner = malloc(sizeof(int32_t) * (size_t)top);
+    int32_t *rep = malloc(sizeof(int32_t) * (size_t)n);
+    for (int32_t x = 0; x < top; x++) {
+      top_owner[x] = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+      contract_set_owner(&ws, x, top_owner[x]);
+    }
+    ck_assert_int_eq(contract_fine_reps(&ws, rep), MINEX_OK);
+    int32_t steps = 0, v, w;
+    while (contract_undo(&ws, &v, &w)) {
+      int32_t own = ws.owner[v];
+      ck_assert_int_eq(ws.owner[w], own);
+      ck_assert_int_eq(ws.parent[v], v);
+      ck_assert_int_eq(ws.parent[w], w);
       if (++steps % 7 == 0) {
         ck_assert_int_eq(contract_check(&ws), MINEX_OK);
         assert_find_is_naive(&ws);
       }
+      /* now and then move a restored merged vertex: the ids merged into
+         it must follow (contract_check compares every id's owner with
+         its representative's) */
+      if (steps % 5 == 0 && v >= contract_cur(&ws)->nbase) {
+        contract_set_owner(&ws, v, (own + 1) % P);
+        ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+        contract_set_owner(&ws, v, own);
+      }
     }
+    ck_assert_int_eq(ws.nlevels, 1);
     ck_assert_int_eq(ws.nactive, n);
-    ck_assert_int_eq(ws.msize, 0);
+    ck_assert_int_eq(ws.vtot, n);
+    ck_assert_int_eq(contract_cur(&ws)->msize, 0);
     ck_assert_int_eq(contract_check(&ws), MINEX_OK);
     const int64_t *xadj = minex_graph_xadj(g);
     for (int32_t v = 0; v < n; v++) {
-      ck_assert_int_eq(ws.nd[v].merge, -1);
+      /* each fine vertex ends on the owner of its contracted vertex */
+      ck_assert_int_eq(ws.owner[v], top_owner[rep[v]]);
       ck_assert_int_eq(contract_find(&ws, v), v);
       int32_t cnt = contract_gather(&ws, v);
       ck_assert_int_eq(cnt, xadj[v + 1] - xadj[v]);
@@ -135,6 +195,8 @@ START_TEST(expansion_restores_the_graph_exactly) {
         ck_assert(ws.lacc[j - xadj[v]] == minex_graph_cwgt(g)[j]);
       }
     }
+    free(top_owner);
+    free(rep);
     contract_ws_destroy(&ws);
     minex_graph_destroy(g);
     free(old);
@@ -159,7 +221,17 @@ START_TEST(contraction_is_deterministic_for_a_seed) {
   contract_run(&a, n / 8 + 1, 4, ra);
   contract_run(&b, n / 8 + 1, 4, rb);
   ck_assert_int_eq(a.vtot, b.vtot);
-  ck_assert_mem_eq(a.child, b.child, sizeof(int32_t) * 2 * (size_t)(a.vtot - n));
+  ck_assert_int_eq(a.nlevels, b.nlevels);
+  for (int32_t s = 0; s < a.nlevels; s++) {
+    const contract_level *la = &a.lv[s], *lb = &b.lv[s];
+    ck_assert_int_eq(la->nbase, lb->nbase);
+    ck_assert_int_eq(la->nmerge, lb->nmerge);
+    ck_assert_mem_eq(la->child, lb->child,
+                     sizeof(int32_t) * 2 * (size_t)la->nmerge);
+    if (s > 0)
+      ck_assert_mem_eq(la->lower, lb->lower,
+                       sizeof(int32_t) * (size_t)la->nbase);
+  }
   contract_ws_destroy(&a);
   contract_ws_destroy(&b);
   gsl_rng_free(ra);
@@ -167,6 +239,55 @@ START_TEST(contraction_is_deterministic_for_a_seed) {
   gsl_rng_free(rng);
   minex_graph_destroy(g);
   free(old);
+}
+END_TEST
+
+/* The accumulator sums by key in first-seen order, the same whether it
+ * scans (short lists) or hashes (long ones). */
+START_TEST(accumulator_scan_and_table_agree) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 9);
+  minex_graph *g = test_grid_graph(8, 8, 8);
+  int32_t n = minex_graph_nvtxs(g), *old = calloc((size_t)n, sizeof(int32_t));
+  contract_ws ws;
+  ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+  int32_t keys[200], want[200], cnt_want;
+  double cw[200], sum[200];
+  for (int trial = 0; trial < 200; trial++) {
+    int32_t len = 1 + (int32_t)gsl_rng_uniform_int(rng, 200);
+    int32_t range = 1 + (int32_t)gsl_rng_uniform_int(rng, 2 * (unsigned)len);
+    cnt_want = 0;
+    for (int32_t j = 0; j < len; j++) {
+      keys[j] = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)range);
+      cw[j] = (double)(1 + gsl_rng_uniform_int(rng, 9));
+      int32_t i = 0;
+      while (i < cnt_want && want[i] != keys[j])
+        i++;
+      if (i == cnt_want) {
+        want[cnt_want] = keys[j];
+        sum[cnt_want++] = 0;
+      }
+      sum[i] += cw[j];
+    }
+    /* announce fewer or more ends than there are: both modes are exact
+       as long as the table is large enough for the real count */
+    int64_t announced[2] = {len, len <= CONTRACT_ACC_SCAN ? 100 : len};
+    for (int mode = 0; mode < 2; mode++) {
+      int32_t cnt = 0;
+      contract_acc_begin(&ws, announced[mode]);
+      for (int32_t j = 0; j < len; j++)
+        contract_acc_add(&ws, keys[j], cw[j], &cnt);
+      ck_assert_int_eq(cnt, cnt_want);
+      for (int32_t i = 0; i < cnt; i++) {
+        ck_assert_int_eq(ws.list[i], want[i]);
+        ck_assert(ws.lacc[i] == sum[i]);
+      }
+    }
+  }
+  contract_ws_destroy(&ws);
+  minex_graph_destroy(g);
+  free(old);
+  gsl_rng_free(rng);
 }
 END_TEST
 
@@ -178,6 +299,7 @@ int main(void) {
   tcase_add_test(tc, contraction_stops_when_no_same_owner_pair_remains);
   tcase_add_test(tc, expansion_restores_the_graph_exactly);
   tcase_add_test(tc, contraction_is_deterministic_for_a_seed);
+  tcase_add_test(tc, accumulator_scan_and_table_agree);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

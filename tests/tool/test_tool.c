@@ -575,7 +575,11 @@ START_TEST(repart_steps_decides_whether_to_move) {
   ck_assert_ptr_nonnull(strstr(d, "\"repartition\": false"));
   double saving = json_number(d, "saving_per_step");
   double remap = json_number(d, "remap_cost");
-  ck_assert(saving > 0 && remap > 0);
+  /* the remapping cost may be 0 when the slowest processor of the moving
+     step sends and receives nothing: the decision is still no at 0 steps,
+     since nothing is gained */
+  ck_assert(saving > 0 && remap >= 0);
+  ck_assert_int_eq(json_number(d, "gain") <= 0, 1);
   ck_assert(fabs(json_number(d, "break_even_steps") - remap / saving) <
             1e-9 * (1 + remap / saving));
   char *a = slurp(dp), *b = slurp(old);

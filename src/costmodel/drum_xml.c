@@ -1,5 +1,8 @@
 /* DRUM machine-model XML files (SPEC §4): minex_drum_model_load reads both
- * dialects, minex_drum_model_save writes either one atomically.
+ * dialects, minex_drum_model_save writes either one atomically. This file
+ * reads the <node> elements and checks their attributes; drum_xml_tree.c
+ * checks the tree they form and builds the model; drum_xml_save.c writes.
+ *
  *
  * Dialects, told apart by the node types (one file holds one dialect):
  *  - thesis (Faik 2005, Fig. 3.5): type NETWORK_NODE | COMPUTING_NODE;
@@ -49,7 +52,7 @@
  * the node indices 0..n-1; numbers in the shortest text that reads back
  * to the same double; names and addresses must be UTF-8 without control
  * characters other than tab, LF, CR (MINEX_EINVAL otherwise). */
-#include "costmodel/drum.h"
+#include "costmodel/drum_xml.h"
 #include "io/io_util.h"
 #include "io/xml_capture.h"
 
@@ -68,30 +71,6 @@
 #include <uthash.h>
 
 /* ------------------------------------------------------------- loading */
-
-
-/* Attributes the reader knows; aliases share a slot. */
-enum {
-  A_TYPE,
-  A_NAME,
-  A_DESCRIPTION,
-  A_HOST,
-  A_IP,
-  A_NODENUM,
-  A_PARENT,
-  A_CHILDRENNUM,
-  A_CHILDREN,
-  A_MONITORABLE,
-  A_BENCHMARK,
-  A_NUMPROCS,
-  A_PROCESSES,
-  A_BANDWIDTH,
-  A_LATENCY,
-  A_CPUUSE,
-  A_IDLE,
-  A_TRAFFIC,
-  A_COUNT
-};
 
 static const struct {
   const char *name; /* lower case; matched case-insensitively */
@@ -119,41 +98,7 @@ static const struct {
     {"traffic", A_TRAFFIC},
 };
 
-/* One <node> element as read, before the tree is checked. */
-typedef struct raw_node {
-  xmlNodePtr el;            /* the element                                */
-  long line;                /* its line                                   */
-  xmlAttrPtr attr[A_COUNT]; /* known attributes, NULL when absent         */
-  int32_t id;               /* node number, -1 until read                 */
-  minex_drum_node_type type;
-  int32_t parent;    /* file position of the parent, -1: none      */
-  int32_t parent_id; /* DrumHead parent attribute (-1 root)        */
-  long parent_line;  /* thesis: line of the node listing this one  */
-  int32_t *kids;     /* thesis: child numbers as listed            */
-  int32_t nkids;     /* their count                                */
-  int monitorable;   /* IsMonitorable                              */
-  double benchmark, bandwidth, latency, cpuuse, idle, traffic;
-  int has_cpuuse, has_idle, has_traffic;
-  int32_t ncpus, nprocs; /* m and k_n of a computing node              */
-  int32_t first_child;   /* file-order child list, for the DFS order   */
-  int32_t next_sibling;
-  int32_t index;     /* index in the model, -1 until added         */
-  UT_hash_handle hh; /* node number -> node                        */
-} raw_node;
-
-typedef struct drum_load {
-  const char *path;  /* for messages                                  */
-  xmlNodePtr root;   /* <machinemodel>                                */
-  int dialect;       /* minex_drum_dialect, -1 before the first node  */
-  long dialect_line; /* line of the node that fixed the dialect       */
-  raw_node *nodes;   /* n nodes in file order                         */
-  int32_t n;
-  raw_node *by_id; /* uthash head                                   */
-} drum_load;
-
-/* Line where the start tag of el begins, noted by start_element
- * (xmlGetLineNo gives the line where the attributes end). */
-static long elem_line(xmlNodePtr el) {
+long drum_xml_elem_line(xmlNodePtr el) {
   return el->_private != NULL ? (long)(intptr_t)el->_private : xmlGetLineNo(el);
 }
 
@@ -173,10 +118,8 @@ static const char *node_label(const raw_node *r, char *buf, size_t cap) {
   return buf;
 }
 
-/* Text of attribute slot (xmlFree it), or NULL when absent. *rc becomes
- * MINEX_ENOMEM if libxml2 cannot copy it. */
-static xmlChar *attr_text(const drum_load *L, const raw_node *r, int slot,
-                          int *rc) {
+xmlChar *drum_xml_attr_text(const drum_load *L, const raw_node *r, int slot,
+                            int *rc) {
   *rc = MINEX_OK;
   if (r->attr[slot] == NULL)
     return NULL;
@@ -200,7 +143,7 @@ static int parse_whole_i64(const char *s, int64_t *out) {
 static int attr_int(const drum_load *L, const raw_node *r, int slot, int64_t lo,
                     int64_t hi, int32_t *out, int *given) {
   int rc;
-  xmlChar *v = attr_text(L, r, slot, &rc);
+  xmlChar *v = drum_xml_attr_text(L, r, slot, &rc);
   if (given)
     *given = v != NULL;
   if (v == NULL)
@@ -225,7 +168,7 @@ static int attr_int(const drum_load *L, const raw_node *r, int slot, int64_t lo,
 static int attr_num(const drum_load *L, const raw_node *r, int slot,
                     double *out, int *given) {
   int rc;
-  xmlChar *v = attr_text(L, r, slot, &rc);
+  xmlChar *v = drum_xml_attr_text(L, r, slot, &rc);
   if (given)
     *given = v != NULL;
   if (v == NULL)
@@ -266,7 +209,7 @@ static const char *trimmed(const char *s, char *buf, size_t cap) {
 static int attr_bool(const drum_load *L, const raw_node *r, int slot,
                      int *out) {
   int rc;
-  xmlChar *v = attr_text(L, r, slot, &rc);
+  xmlChar *v = drum_xml_attr_text(L, r, slot, &rc);
   if (v == NULL)
     return rc;
   char buf[8];
@@ -296,7 +239,7 @@ static int attr_bool(const drum_load *L, const raw_node *r, int slot,
 /* Thesis children list "1;2;" into r->kids. */
 static int parse_children(const drum_load *L, raw_node *r) {
   int rc;
-  xmlChar *v = attr_text(L, r, A_CHILDREN, &rc);
+  xmlChar *v = drum_xml_attr_text(L, r, A_CHILDREN, &rc);
   if (v == NULL)
     return rc;
   const char *s = (const char *)v;
@@ -347,7 +290,7 @@ static int parse_children(const drum_load *L, raw_node *r) {
 /* Node type and dialect from the type attribute. */
 static int parse_type(drum_load *L, raw_node *r, int *multiple) {
   int rc;
-  xmlChar *v = attr_text(L, r, A_TYPE, &rc);
+  xmlChar *v = drum_xml_attr_text(L, r, A_TYPE, &rc);
   if (v == NULL)
     return rc != MINEX_OK ? rc
                           : core_error(MINEX_EPARSE,
@@ -420,7 +363,7 @@ static int parse_node(drum_load *L, raw_node *r) {
                         "%s:%ld: <node> inside the <node> of line %ld: nodes "
                         "are children of <machinemodel>, the tree is given "
                         "by children/parent attributes",
-                        L->path, elem_line(c), r->line);
+                        L->path, drum_xml_elem_line(c), r->line);
   int multiple = 0;
   int rc = parse_type(L, r, &multiple);
   if (rc != MINEX_OK)
@@ -489,229 +432,10 @@ static int parse_node(drum_load *L, raw_node *r) {
   return rc;
 }
 
-/* Node with this number, or NULL. */
-static raw_node *find_id(const drum_load *L, int32_t id) {
-  raw_node *e = NULL;
-  HASH_FIND(hh, L->by_id, &id, sizeof id, e);
-  return e;
-}
-
-/* Indexes the nodes by number and sets each node's parent. */
-static int link_nodes(drum_load *L) {
-  for (int32_t i = 0; i < L->n; i++) {
-    raw_node *r = &L->nodes[i], *old = find_id(L, r->id);
-    if (old != NULL)
-      return core_error(MINEX_ECONFIG,
-                        "%s:%ld: duplicate node number %ld (first on line "
-                        "%ld)",
-                        L->path, r->line, (long)r->id, old->line);
-    HASH_ADD(hh, L->by_id, id, sizeof r->id, r);
-  }
-  for (int32_t i = 0; i < L->n; i++) {
-    raw_node *r = &L->nodes[i];
-    if (L->dialect == MINEX_DRUM_DIALECT_THESIS) {
-      for (int32_t k = 0; k < r->nkids; k++) {
-        raw_node *c = find_id(L, r->kids[k]);
-        if (c == NULL)
-          return core_error(MINEX_ECONFIG,
-                            "%s:%ld: node %ld lists child %ld, which does "
-                            "not exist",
-                            L->path, r->line, (long)r->id, (long)r->kids[k]);
-        if (c == r)
-          return core_error(MINEX_ECONFIG,
-                            "%s:%ld: node %ld lists itself as its child "
-                            "(a cycle)",
-                            L->path, r->line, (long)r->id);
-        if (c->parent == i)
-          return core_error(MINEX_ECONFIG,
-                            "%s:%ld: node %ld lists child %ld twice", L->path,
-                            r->line, (long)r->id, (long)c->id);
-        if (c->parent >= 0)
-          return core_error(MINEX_ECONFIG,
-                            "%s:%ld: node %ld lists child %ld, which node "
-                            "%ld (line %ld) lists already: a node has one "
-                            "parent",
-                            L->path, r->line, (long)r->id, (long)c->id,
-                            (long)L->nodes[c->parent].id, c->parent_line);
-        c->parent = i;
-        c->parent_line = r->line;
-      }
-    } else if (r->parent_id >= 0) {
-      raw_node *p = find_id(L, r->parent_id);
-      if (p == NULL)
-        return core_error(MINEX_ECONFIG,
-                          "%s:%ld: node %ld: parent %ld does not exist",
-                          L->path, r->line, (long)r->id, (long)r->parent_id);
-      if (p == r)
-        return core_error(MINEX_ECONFIG,
-                          "%s:%ld: node %ld is its own parent (a cycle)",
-                          L->path, r->line, (long)r->id);
-      if (p->type != MINEX_DRUM_NETWORK)
-        return core_error(MINEX_ECONFIG,
-                          "%s:%ld: node %ld: parent %ld (line %ld) is a "
-                          "computing node; only network nodes have children",
-                          L->path, r->line, (long)r->id, (long)p->id, p->line);
-      r->parent = (int32_t)(p - L->nodes);
-    }
-  }
-  return MINEX_OK;
-}
-
-/* Exactly one root, and every node reachable from it (no cycle). */
-static int check_tree(drum_load *L, int32_t *root) {
-  *root = -1;
-  for (int32_t i = 0; i < L->n; i++) {
-    if (L->nodes[i].parent >= 0)
-      continue;
-    if (*root >= 0)
-      return core_error(MINEX_ECONFIG,
-                        "%s:%ld: node %ld has no parent, nor has node %ld "
-                        "(line %ld): a model has exactly one root",
-                        L->path, L->nodes[i].line, (long)L->nodes[i].id,
-                        (long)L->nodes[*root].id, L->nodes[*root].line);
-    *root = i;
-  }
-  if (*root < 0)
-    return core_error(MINEX_ECONFIG,
-                      "%s:%ld: no root: every node has a parent, so the "
-                      "parents form a cycle",
-                      L->path, elem_line(L->root));
-  /* 0 unseen, 1 on the current walk up, 2 leads to the root */
-  unsigned char *state = calloc((size_t)L->n, 1);
-  if (state == NULL)
-    return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
-  int rc = MINEX_OK;
-  for (int32_t s = 0; s < L->n && rc == MINEX_OK; s++) {
-    int32_t v = s;
-    while (v >= 0 && state[v] == 0) {
-      state[v] = 1;
-      v = L->nodes[v].parent;
-    }
-    if (v >= 0 && state[v] == 1) {
-      /* v is on a cycle: describe it from its first member in the file */
-      int32_t first = v;
-      for (int32_t w = L->nodes[v].parent; w != v; w = L->nodes[w].parent)
-        if (w < first)
-          first = w;
-      char desc[200];
-      size_t len =
-          (size_t)snprintf(desc, sizeof desc, "%ld", (long)L->nodes[first].id);
-      int32_t w = first;
-      for (int k = 0; k < 12; k++) {
-        w = L->nodes[w].parent;
-        len += (size_t)snprintf(desc + len, sizeof desc - len, " -> %ld",
-                                (long)L->nodes[w].id);
-        if (w == first || len >= sizeof desc - 24)
-          break;
-      }
-      if (w != first)
-        snprintf(desc + len, sizeof desc - len, " -> ...");
-      rc = core_error(MINEX_ECONFIG,
-                      "%s:%ld: the nodes form a cycle, each the parent of "
-                      "the one before: %s",
-                      L->path, L->nodes[first].line, desc);
-    }
-    for (int32_t w = s; w >= 0 && state[w] == 1; w = L->nodes[w].parent)
-      state[w] = 2;
-  }
-  free(state);
-  return rc;
-}
-
-/* Order in which the nodes enter the model (see the top of the file). */
-static int model_order(drum_load *L, int32_t root, int32_t *order) {
-  int in_order = 1;
-  for (int32_t i = 0; i < L->n; i++)
-    if (L->nodes[i].parent >= i)
-      in_order = 0;
-  if (in_order) {
-    for (int32_t i = 0; i < L->n; i++)
-      order[i] = i;
-    return MINEX_OK;
-  }
-  for (int32_t i = 0; i < L->n; i++)
-    L->nodes[i].first_child = L->nodes[i].next_sibling = -1;
-  for (int32_t i = L->n - 1; i >= 0; i--) { /* prepend: file order */
-    int32_t p = L->nodes[i].parent;
-    if (p >= 0) {
-      L->nodes[i].next_sibling = L->nodes[p].first_child;
-      L->nodes[p].first_child = i;
-    }
-  }
-  int32_t *stack = malloc(sizeof *stack * (size_t)L->n);
-  if (stack == NULL)
-    return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
-  int32_t top = 0, k = 0;
-  stack[top++] = root;
-  while (top > 0) {
-    int32_t v = stack[--top];
-    order[k++] = v;
-    /* push children in reverse so the first listed comes out first */
-    int32_t nc = 0;
-    for (int32_t c = L->nodes[v].first_child; c >= 0;
-         c = L->nodes[c].next_sibling)
-      stack[top + nc++] = c;
-    for (int32_t a = 0, b = nc - 1; a < b; a++, b--) {
-      int32_t t = stack[top + a];
-      stack[top + a] = stack[top + b];
-      stack[top + b] = t;
-    }
-    top += nc;
-  }
-  free(stack);
-  return MINEX_OK;
-}
-
-/* Adds node r to the model with its strings and values. */
-static int add_to_model(drum_load *L, raw_node *r, minex_drum_model *m) {
-  int rc = MINEX_OK;
-  xmlChar *name = NULL, *address = NULL;
-  char idtext[16];
-  snprintf(idtext, sizeof idtext, "%ld", (long)r->id);
-  const char *nm;
-  if (L->dialect == MINEX_DRUM_DIALECT_THESIS) {
-    address = attr_text(L, r, A_DESCRIPTION, &rc);
-    if (rc == MINEX_OK)
-      name = attr_text(L, r, A_HOST, &rc);
-    nm = name                    ? (const char *)name
-         : address && address[0] ? (const char *)address
-                                 : idtext;
-  } else {
-    name = attr_text(L, r, A_NAME, &rc);
-    if (rc == MINEX_OK)
-      address = attr_text(L, r, A_IP, &rc);
-    nm = name ? (const char *)name : "";
-  }
-  int32_t parent = r->parent < 0 ? -1 : L->nodes[r->parent].index;
-  if (rc == MINEX_OK)
-    rc = minex_drum_add_node(m, r->type, parent, nm, &r->index);
-  if (rc == MINEX_OK)
-    rc = drum_set_strings(m, r->index, nm, (const char *)address);
-  xmlFree(name);
-  xmlFree(address);
-  if (rc != MINEX_OK)
-    goto done;
-  m->nodes[r->index].file_id = r->id;
-  m->nodes[r->index].monitorable = r->monitorable;
-  rc = minex_drum_set_link(m, r->index, r->bandwidth, r->latency);
-  if (rc == MINEX_OK && r->type == MINEX_DRUM_COMPUTING) {
-    rc = minex_drum_set_benchmark(m, r->index, r->benchmark);
-    if (rc == MINEX_OK)
-      rc = minex_drum_set_cpus(m, r->index, r->ncpus, r->nprocs);
-    if (rc == MINEX_OK && (r->has_cpuuse || r->has_idle))
-      rc = minex_drum_set_measured(m, r->index, r->cpuuse, r->idle, r->traffic);
-  }
-  if (rc == MINEX_OK && r->has_traffic)
-    rc = minex_drum_set_traffic(m, r->index, r->traffic);
-done:
-  if (rc != MINEX_OK && rc != MINEX_ENOMEM)
-    core_error_prefix("%s:%ld", L->path, r->line);
-  return rc;
-}
-
-/* Reads the nodes under L->root, checks the tree, builds the model. */
-static int build_model(drum_load *L, minex_drum_model **out) {
-  long root_line = elem_line(L->root);
+/* Reads the <node> elements under L->root into L->nodes, checking the root
+ * element and its numnode attribute. */
+static int read_nodes(drum_load *L) {
+  long root_line = drum_xml_elem_line(L->root);
   if (xmlStrcasecmp(L->root->name, (const xmlChar *)"machinemodel") != 0)
     return core_error(MINEX_EPARSE,
                       "%s:%ld: root element <%.40s> is not <machinemodel>",
@@ -735,7 +459,7 @@ static int build_model(drum_load *L, minex_drum_model **out) {
       continue;
     raw_node *r = &L->nodes[i++];
     r->el = el;
-    r->line = elem_line(el);
+    r->line = drum_xml_elem_line(el);
     r->id = r->parent_id = r->parent = r->index = -1;
     r->monitorable = 1;
     r->ncpus = r->nprocs = 1;
@@ -760,27 +484,6 @@ static int build_model(drum_load *L, minex_drum_model **out) {
     if (rc != MINEX_OK)
       return rc;
   }
-  int32_t root = -1;
-  rc = link_nodes(L);
-  if (rc == MINEX_OK)
-    rc = check_tree(L, &root);
-  if (rc != MINEX_OK)
-    return rc;
-  int32_t *order = malloc(sizeof *order * (size_t)L->n);
-  if (order == NULL)
-    return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
-  rc = model_order(L, root, order);
-  minex_drum_model *m = NULL;
-  if (rc == MINEX_OK)
-    rc = minex_drum_model_create(&m);
-  for (int32_t k = 0; k < L->n && rc == MINEX_OK; k++)
-    rc = add_to_model(L, &L->nodes[order[k]], m);
-  free(order);
-  if (rc != MINEX_OK) {
-    minex_drum_model_destroy(m);
-    return rc;
-  }
-  *out = m;
   return MINEX_OK;
 }
 
@@ -851,7 +554,9 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     L.path = path;
     L.root = xmlDocGetRootElement(doc);
     L.dialect = -1;
-    rc = build_model(&L, out);
+    rc = read_nodes(&L);
+    if (rc == MINEX_OK)
+      rc = drum_xml_build_model(&L, out);
     HASH_CLEAR(hh, L.by_id);
     for (int32_t i = 0; L.nodes != NULL && i < L.n; i++)
       free(L.nodes[i].kids);

@@ -1,15 +1,15 @@
 /* The adaptive-mesh refinement workload of the MinEX paper (§2.1, §2.2):
  * refinement trees under a moving cylinder and the weighted dual graph of
- * their roots. The model is described in docs/workload.md.
+ * their roots. The model is described in docs/workload.md. This file holds
+ * the forest, its queries and the workload; the split codes and one
+ * adaptation are in adapt_refine.c.
  *
  * Each tree is stored as its preorder sequence of split codes, one byte per
  * node, all trees end to end; a node's vertices are not stored but derived
  * on the way down from the root, as integer barycentric coordinates of the
  * root scaled by 2^depth (every midpoint down to the deepest level stays
- * integral, so "lies on root face i" is the exact test lambda_i == 0).
- * An adaptation rewrites the whole forest in one preorder pass into a
- * second buffer: O(elements) time, 2 bytes per element of memory. */
-#include "adapt.h"
+ * integral, so "lies on root face i" is the exact test lambda_i == 0). */
+#include "adapt_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -31,9 +31,7 @@ int sim_error_vset(int rc, const char *fmt, va_list ap) {
   return rc;
 }
 
-static int sim_error(int rc, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int sim_error(int rc, const char *fmt, ...) {
+int sim_error(int rc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   sim_error_vset(rc, fmt, ap);
@@ -41,154 +39,11 @@ static int sim_error(int rc, const char *fmt, ...) {
   return rc;
 }
 
-static void sim_error_clear(void) {
+void sim_error_clear(void) {
   last_error[0] = '\0';
 }
 
-/* ------------------------------------------------------------ split codes */
-
-/* Split codes of a tree node (one byte in the preorder stream). */
-enum {
-  SPLIT_LEAF = 0, /* no children                                       */
-  SPLIT_EDGE = 1, /* 1..6: 1:2 bisection of edge code-1 (2 children)   */
-  SPLIT_FACE = 7, /* 7..10: 1:4 of the face opposite vertex code-7     */
-  SPLIT_RED = 11, /* 1:8, Bey's red refinement                          */
-  SPLIT_NCODES = 12
-};
-
-/* Edge i joins vertices edge_v[i][0] < edge_v[i][1]. Points of a node are
- * numbered 0..3 (its vertices) and 4 + i (the midpoint of edge i). */
-static const int edge_v[6][2] = {{0, 1}, {0, 2}, {0, 3},
-                                 {1, 2}, {1, 3}, {2, 3}};
-
-static int edge_index(int a, int b) {
-  if (a > b) {
-    int t = a;
-    a = b;
-    b = t;
-  }
-  for (int e = 0; e < 6; e++)
-    if (edge_v[e][0] == a && edge_v[e][1] == b)
-      return e;
-  return -1;
-}
-
-/* Edges of the face opposite vertex d (those not touching d). */
-static unsigned face_edge_mask(int d) {
-  unsigned m = 0;
-  for (int e = 0; e < 6; e++)
-    if (edge_v[e][0] != d && edge_v[e][1] != d)
-      m |= 1u << e;
-  return m;
-}
-
-static int split_nchildren(int code) {
-  if (code == SPLIT_LEAF)
-    return 0;
-  if (code < SPLIT_FACE)
-    return 2;
-  if (code < SPLIT_RED)
-    return 4;
-  return 8;
-}
-
-/* The split a marked-edge pattern asks for (3D_TAG's three patterns). */
-static int split_of_mask(unsigned mask) {
-  if (mask == 0)
-    return SPLIT_LEAF;
-  if ((mask & (mask - 1)) == 0) {
-    int e = 0;
-    while (!(mask & (1u << e)))
-      e++;
-    return SPLIT_EDGE + e;
-  }
-  for (int d = 0; d < 4; d++)
-    if ((mask & ~face_edge_mask(d)) == 0)
-      return SPLIT_FACE + d;
-  return SPLIT_RED;
-}
-
-int sim_split_children(unsigned mask) {
-  if (mask > 63)
-    return -1;
-  int c = split_nchildren(split_of_mask(mask));
-  return c == 0 ? 1 : c;
-}
-
-/* kids[code][c][j]: point (0..9) that is vertex j of child c. */
-typedef int8_t split_table[SPLIT_NCODES][8][4];
-
-static void split_table_fill(split_table kids) {
-  memset(kids, -1, sizeof(split_table));
-  for (int e = 0; e < 6; e++) {
-    int a = edge_v[e][0], b = edge_v[e][1];
-    for (int c = 0; c < 2; c++)
-      for (int j = 0; j < 4; j++)
-        kids[SPLIT_EDGE + e][c][j] = (int8_t)j;
-    kids[SPLIT_EDGE + e][0][a] = (int8_t)(4 + e); /* (m, b, ...) */
-    kids[SPLIT_EDGE + e][1][b] = (int8_t)(4 + e); /* (a, m, ...) */
-  }
-  for (int d = 0; d < 4; d++) {
-    int v[3], n = 0;
-    for (int j = 0; j < 4; j++)
-      if (j != d)
-        v[n++] = j;
-    int8_t mab = (int8_t)(4 + edge_index(v[0], v[1]));
-    int8_t mbc = (int8_t)(4 + edge_index(v[1], v[2]));
-    int8_t mac = (int8_t)(4 + edge_index(v[0], v[2]));
-    int8_t(*k)[4] = kids[SPLIT_FACE + d];
-    for (int c = 0; c < 4; c++)
-      for (int j = 0; j < 4; j++)
-        k[c][j] = (int8_t)j;
-    /* Three corner triangles and the middle one, each joined to d. */
-    k[0][v[1]] = mab, k[0][v[2]] = mac;
-    k[1][v[0]] = mab, k[1][v[2]] = mbc;
-    k[2][v[0]] = mac, k[2][v[1]] = mbc;
-    k[3][v[0]] = mab, k[3][v[1]] = mbc, k[3][v[2]] = mac;
-  }
-  /* Bey (1995): four corner tetrahedra and the octahedron cut along the
-   * diagonal m02-m13. Points: 4 m01, 5 m02, 6 m03, 7 m12, 8 m13, 9 m23. */
-  static const int8_t red[8][4] = {{0, 4, 5, 6}, {4, 1, 7, 8}, {5, 7, 2, 9},
-                                   {6, 8, 9, 3}, {4, 5, 6, 8}, {4, 5, 7, 8},
-                                   {5, 6, 8, 9}, {5, 7, 8, 9}};
-  memcpy(kids[SPLIT_RED], red, sizeof red);
-}
-
 /* ------------------------------------------------------------ the forest */
-
-struct sim_adapt {
-  sim_adapt_params p; /* parameters, validated                        */
-  int32_t nroots;     /* mesh elements                                */
-  int32_t step;       /* adaptations made, 0..nsteps                  */
-  int32_t scale;      /* 2^depth: barycentric coordinates' unit       */
-  /* Each root's nodes are taken in ascending global node id ("sorted
-   * local" order), so that a point shared by two roots is computed from
-   * the same terms in the same order on both sides (see point_2d). */
-  uint8_t (*perm)[4];   /* perm[r][i]: mesh-local index of sorted node i */
-  double (*xy)[4][2];   /* sorted nodes' sweep and across coordinates,
-                           divided by scale                             */
-  double centre_across; /* cylinder centre along the third coordinate   */
-  double sweep_min;     /* bounding box along sweep: min and extent     */
-  double sweep_len;
-  double r2; /* squared cylinder radius (mesh units)         */
-  /* Face adjacency of the roots (the mesh's dual), CSR both directions. */
-  int64_t *xadj;       /* nroots+1 offsets                             */
-  int32_t *adjncy;     /* neighbours, sorted                           */
-  uint8_t *face_here;  /* per entry v->w: v's sorted-local face on w   */
-  uint8_t *face_there; /* per entry v->w: w's sorted-local face on v   */
-  /* The trees: root r's preorder codes are tree[xtree[r] .. xtree[r+1]). */
-  uint8_t *tree;
-  int64_t *xtree;
-  int64_t tree_cap; /* bytes allocated in tree                      */
-  /* Per-root counts after the last adaptation (sorted-local faces). */
-  int64_t *leaves;
-  int64_t *elements;
-  int64_t (*faces)[4];
-  uint8_t *depth;
-  int64_t total_leaves;
-  int64_t total_elements;
-  split_table kids; /* children of each split code                  */
-};
 
 void sim_adapt_defaults(sim_adapt_params *p) {
   if (p == NULL)
@@ -371,7 +226,7 @@ int sim_adapt_create(const minex_mesh *mesh, const sim_adapt_params *p,
   a->p = par;
   a->nroots = n;
   a->scale = (int32_t)1 << par.depth;
-  split_table_fill(a->kids);
+  sim_split_table_fill(a->kids);
   a->perm = malloc(sizeof *a->perm * (size_t)n);
   a->xy = malloc(sizeof *a->xy * (size_t)n);
   a->tree_cap = n;
@@ -437,251 +292,6 @@ int64_t sim_adapt_leaves(const sim_adapt *a) {
 }
 int64_t sim_adapt_elements(const sim_adapt *a) {
   return a ? a->total_elements : 0;
-}
-
-/* ------------------------------------------------------- one adaptation */
-
-typedef int32_t lam4[4][4]; /* lam[vertex][root node]: barycentric * 2^depth */
-
-/* State of one adaptation pass, root after root. */
-typedef struct walk {
-  const sim_adapt *a;
-  const double (*xy)[2]; /* this root's sorted nodes, scaled by 1/2^depth */
-  double cs, ca;         /* cylinder centre (sweep, across) this step     */
-  const uint8_t *in;     /* cursor in the old preorder stream             */
-  uint8_t *out;          /* new stream of all roots, grown on demand      */
-  int64_t len, cap;      /* bytes written (= elements so far) / allocated */
-  int64_t limit;         /* max_elements: the bound on len                */
-  /* Counts of the current root: */
-  int64_t leaves;   /* leaves                                      */
-  int64_t elements; /* tree nodes                                  */
-  int64_t faces[4]; /* leaf triangles on each sorted-local face    */
-  int depth;        /* largest leaf level                          */
-  int rc;           /* first failure; the pass then stops          */
-} walk;
-
-/* Coordinates (sweep, across) of a point of the root. The nodes are in
- * ascending global id and zero terms add exactly, so a point on a face or
- * edge shared by two roots gets the same bits from both: the marks and
- * hence the refinement agree across the shared face. */
-static void point_2d(const double (*xy)[2], const int32_t *l, double *s,
-                     double *t) {
-  double x = 0, y = 0;
-  for (int i = 0; i < 4; i++) {
-    x += (double)l[i] * xy[i][0];
-    y += (double)l[i] * xy[i][1];
-  }
-  *s = x;
-  *t = y;
-}
-
-/* Edges of the node whose midpoint is in the cylinder (non-strict). */
-static unsigned node_marks(const walk *w, lam4 v) {
-  double s[4], t[4];
-  for (int i = 0; i < 4; i++)
-    point_2d(w->xy, v[i], &s[i], &t[i]);
-  unsigned mask = 0;
-  for (int e = 0; e < 6; e++) {
-    int p = edge_v[e][0], q = edge_v[e][1];
-    double ds = 0.5 * (s[p] + s[q]) - w->cs, dt = 0.5 * (t[p] + t[q]) - w->ca;
-    if (ds * ds + dt * dt <= w->a->r2)
-      mask |= 1u << e;
-  }
-  return mask;
-}
-
-static void children_of(const walk *w, int code, lam4 v, lam4 *kid) {
-  int32_t pt[10][4];
-  memcpy(pt, v, sizeof(lam4));
-  for (int e = 0; e < 6; e++)
-    for (int i = 0; i < 4; i++)
-      pt[4 + e][i] = (v[edge_v[e][0]][i] + v[edge_v[e][1]][i]) / 2;
-  const int8_t(*k)[4] = w->a->kids[code];
-  for (int c = 0; c < split_nchildren(code); c++)
-    for (int j = 0; j < 4; j++)
-      memcpy(kid[c][j], pt[k[c][j]], sizeof pt[0]);
-}
-
-static void emit(walk *w, int code) {
-  if (w->rc != MINEX_OK)
-    return;
-  if (w->len >= w->limit) {
-    w->rc = MINEX_EINVAL;
-    return;
-  }
-  if (w->len == w->cap) {
-    int64_t cap = w->cap < 1024 ? 1024 : 2 * w->cap;
-    uint8_t *b = realloc(w->out, (size_t)cap);
-    if (b == NULL) {
-      w->rc = MINEX_ENOMEM;
-      return;
-    }
-    w->out = b;
-    w->cap = cap;
-  }
-  w->out[w->len++] = (uint8_t)code;
-  w->elements++;
-}
-
-static void emit_leaf(walk *w, lam4 v, int level) {
-  emit(w, SPLIT_LEAF);
-  w->leaves++;
-  if (level > w->depth)
-    w->depth = level;
-  /* The leaf's face on root face f has its 3 other vertices at lambda_f=0
-   * (a tetrahedron has at most 3 vertices on a plane). */
-  for (int f = 0; f < 4; f++)
-    w->faces[f] +=
-        (v[0][f] == 0) + (v[1][f] == 0) + (v[2][f] == 0) + (v[3][f] == 0) == 3;
-}
-
-/* Emits a node split by code; 1:8 children are refined on to depth by
- * their own marks, children of 1:2 and 1:4 (green) splits stay leaves. */
-static void refine(walk *w, lam4 v, int level, int code) {
-  emit(w, code);
-  lam4 kid[8];
-  children_of(w, code, v, kid);
-  for (int c = 0; c < split_nchildren(code) && w->rc == MINEX_OK; c++) {
-    int sub = SPLIT_LEAF;
-    if (code == SPLIT_RED && level + 1 < w->a->p.depth)
-      sub = split_of_mask(node_marks(w, kid[c]));
-    if (sub != SPLIT_LEAF)
-      refine(w, kid[c], level + 1, sub);
-    else
-      emit_leaf(w, kid[c], level + 1);
-  }
-}
-
-/* Rewrites the subtree at w->in for this step: an unmarked node whose
- * children were all leaves loses them (one level per step); a green node
- * whose split no longer fits its marks is split anew; a marked leaf is
- * refined. */
-static void adapt_node(walk *w, lam4 v, int level) {
-  if (w->rc != MINEX_OK)
-    return;
-  int code = *w->in++;
-  int want =
-      level < w->a->p.depth ? split_of_mask(node_marks(w, v)) : SPLIT_LEAF;
-  if (code == SPLIT_LEAF) {
-    if (want != SPLIT_LEAF)
-      refine(w, v, level, want);
-    else
-      emit_leaf(w, v, level);
-    return;
-  }
-  const int nk = split_nchildren(code);
-  int all_leaves = 1;
-  for (int c = 0; c < nk; c++)
-    all_leaves &= w->in[c] == SPLIT_LEAF;
-  if (all_leaves &&
-      (want == SPLIT_LEAF || (code != SPLIT_RED && want != code))) {
-    w->in += nk;
-    if (want != SPLIT_LEAF)
-      refine(w, v, level, want);
-    else
-      emit_leaf(w, v, level);
-    return;
-  }
-  emit(w, code);
-  lam4 kid[8];
-  children_of(w, code, v, kid);
-  for (int c = 0; c < nk; c++) {
-    if (code == SPLIT_RED) {
-      adapt_node(w, kid[c], level + 1);
-    } else { /* a green split that still fits: its children stay leaves */
-      w->in++;
-      emit_leaf(w, kid[c], level + 1);
-    }
-  }
-}
-
-static void root_lambda(const sim_adapt *a, lam4 v) {
-  memset(v, 0, sizeof(lam4));
-  for (int i = 0; i < 4; i++)
-    v[i][i] = a->scale;
-}
-
-int sim_adapt_step(sim_adapt *a) {
-  sim_error_clear();
-  if (a == NULL)
-    return sim_error(MINEX_EINVAL, "sim_adapt_step: NULL argument");
-  if (a->step >= a->p.nsteps)
-    return sim_error(MINEX_EINVAL,
-                     "sim_adapt_step: all %d adaptations are made",
-                     (int)a->p.nsteps);
-  const sim_adapt_params *p = &a->p;
-  const int32_t n = a->nroots;
-  const int k = a->step + 1;
-  double f =
-      p->sweep_from + (k - 0.5) / p->nsteps * (p->sweep_to - p->sweep_from);
-  walk w = {0};
-  w.a = a;
-  w.cs = a->sweep_min + f * a->sweep_len;
-  w.ca = a->centre_across;
-  w.in = a->tree;
-  w.cap = a->tree_cap;
-  w.out = malloc((size_t)w.cap);
-  int64_t *xnew = malloc(sizeof *xnew * ((size_t)n + 1));
-  int64_t *leaves = malloc(sizeof *leaves * (size_t)n);
-  int64_t *elements = malloc(sizeof *elements * (size_t)n);
-  int64_t(*faces)[4] = malloc(sizeof *faces * (size_t)n);
-  uint8_t *depth = malloc((size_t)n);
-  if (w.out == NULL || xnew == NULL || leaves == NULL || elements == NULL ||
-      faces == NULL || depth == NULL) {
-    w.rc = MINEX_ENOMEM;
-    goto done;
-  }
-  w.limit = p->max_elements;
-  xnew[0] = 0;
-  int64_t total_leaves = 0;
-  for (int32_t r = 0; r < n && w.rc == MINEX_OK; r++) {
-    w.xy = (const double(*)[2])a->xy[r];
-    w.leaves = w.elements = 0;
-    memset(w.faces, 0, sizeof w.faces);
-    w.depth = 0;
-    lam4 v;
-    root_lambda(a, v);
-    adapt_node(&w, v, 0);
-    xnew[r + 1] = w.len;
-    leaves[r] = w.leaves;
-    elements[r] = w.elements;
-    memcpy(faces[r], w.faces, sizeof w.faces);
-    depth[r] = (uint8_t)w.depth;
-    total_leaves += w.leaves;
-  }
-  if (w.rc != MINEX_OK)
-    goto done;
-  free(a->tree);
-  free(a->xtree);
-  free(a->leaves);
-  free(a->elements);
-  free(a->faces);
-  free(a->depth);
-  a->tree = w.out;
-  a->tree_cap = w.cap;
-  a->xtree = xnew;
-  a->leaves = leaves;
-  a->elements = elements;
-  a->faces = faces;
-  a->depth = depth;
-  a->total_leaves = total_leaves;
-  a->total_elements = w.len;
-  a->step = k;
-  return MINEX_OK;
-done:
-  free(w.out);
-  free(xnew);
-  free(leaves);
-  free(elements);
-  free(faces);
-  free(depth);
-  if (w.rc == MINEX_EINVAL)
-    return sim_error(MINEX_EINVAL,
-                     "sim_adapt_step: adaptation %d exceeds max_elements "
-                     "%lld tree elements",
-                     k, (long long)p->max_elements);
-  return sim_error(MINEX_ENOMEM,
-                   "sim_adapt_step: out of memory in adaptation %d", k);
 }
 
 /* ------------------------------------------------------------- queries */
@@ -762,8 +372,8 @@ static int check_node(const sim_adapt *a, const uint8_t **in,
   }
   w->elements++;
   lam4 kid[8];
-  children_of(w, code, v, kid);
-  for (int c = 0; c < split_nchildren(code); c++) {
+  sim_children_of(w, code, v, kid);
+  for (int c = 0; c < sim_split_nchildren(code); c++) {
     if (code != SPLIT_RED && (*in >= end || **in != SPLIT_LEAF))
       return 0;
     if (!check_node(a, in, end, kid[c], level + 1, w))
@@ -786,7 +396,7 @@ int sim_adapt_check(const sim_adapt *a) {
     const uint8_t *in = a->tree + a->xtree[r];
     const uint8_t *end = a->tree + a->xtree[r + 1];
     lam4 v;
-    root_lambda(a, v);
+    sim_root_lambda(a, v);
     if (!check_node(a, &in, end, v, 0, &w) || in != end)
       return sim_error(MINEX_EINTERNAL,
                        "sim_adapt_check: root %d: malformed tree", (int)r);

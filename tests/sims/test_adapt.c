@@ -1,9 +1,10 @@
-/* Tests of sims/adapt.c, the refinement workload of §2.1-2.2: the split
- * patterns, single tetrahedra whose counts are known in closed form, the
- * weights of every step on small boxes against the per-root trees (sums,
- * symmetry, bounds, roots out of reach, one-level coarsening), determinism,
- * the time-unit parameter, rejected inputs, and the default run against
- * the paper's growth from 50,000 to 1,833,730 elements. */
+/* Tests of sims/adapt.c and adapt_refine.c, the refinement workload of
+ * §2.1-2.2: the split patterns, single tetrahedra whose counts are known
+ * in closed form, the weights of every step on small boxes against the
+ * per-root trees (sums, symmetry, bounds, roots out of reach, one-level
+ * coarsening), determinism, the time-unit parameter, rejected inputs, and
+ * the default run against the paper's growth from 50,000 to 1,833,730
+ * elements. */
 #include "adapt.h"
 #include "test_util.h"
 

@@ -137,33 +137,49 @@ typedef double (*minex_qwgt_fn)(double wgt, double comm, double remap,
 /* Progress and timing messages, only when set (the library never prints). */
 typedef void (*minex_log_fn)(const char *message, void *ctx);
 
+/* The ranges minex_repartition and minex_evaluate accept; a value outside
+ * its range is refused with MINEX_EINVAL naming the field. */
+#define MINEX_COARSE_PER_PROC_MAX (1 << 20)
+#define MINEX_COARSE_TARGET_MAX INT32_MAX
+#define MINEX_SAMPLE_SIZE_MAX 4096
+#define MINEX_MAX_PASSES_MAX 1000000
+#define MINEX_THROTTLE_CANDIDATES_MAX 64
+
 typedef struct minex_options {
   double throttle;       /* ThroTTle >= 0, dimensionless (SPEC §3);
-                            INFINITY admits every move lowering MinVar */
+                            INFINITY admits every move lowering MinVar;
+                            NaN is refused                               */
   double alpha;          /* latency tolerance in [0,1]: 0 none, 1 maximum */
   minex_remap_mode remap_mode; /* who pays remapping; default receiver  */
-  minex_qwgt_fn qwgt_fn; /* NULL: the alpha formula                      */
+  minex_qwgt_fn qwgt_fn; /* NULL: the alpha formula. Must return a
+                            finite value >= 0, non-decreasing in each
+                            argument; a NaN, infinite or negative value
+                            makes the call fail with MINEX_EINVAL       */
   void *qwgt_ctx;        /* passed to qwgt_fn                            */
   int32_t coarse_per_proc; /* contraction target = this * P_available
-                              coarse vertices, at most n/4 (default 64)  */
+                              coarse vertices, at most n/4; in [1,
+                              MINEX_COARSE_PER_PROC_MAX] (default 64)    */
   int32_t coarse_target; /* > 0: absolute contraction target, overrides
-                            coarse_per_proc                              */
+                            coarse_per_proc; 0: unset; never negative   */
   int32_t sample_size;   /* same-owner vertices sampled per contraction
-                            step (default 4)                             */
+                            step, in [1, MINEX_SAMPLE_SIZE_MAX]
+                            (default 4)                                  */
   uint64_t seed;         /* random seed; same seed, same output          */
   int global_candidates; /* 1: overloaded vertices may also move to the
-                            least-loaded processor (default 1)           */
-  int32_t max_passes;    /* heap passes over the coarse graph (default 8) */
+                            least-loaded processor (default 1); 0 or 1  */
+  int32_t max_passes;    /* heap passes over the coarse graph, in [0,
+                            MINEX_MAX_PASSES_MAX], 0 means 1 (default 8) */
   minex_log_fn log_fn;   /* progress messages (NULL: silent)             */
   void *log_ctx;         /* passed to log_fn                             */
-  int throttle_auto;     /* 1: ignore throttle; partition the contracted
+  int throttle_auto;     /* 0 or 1. 1: ignore throttle; partition the contracted
                             graph with each candidate, keep the one with
                             the lowest MaxQwgt, and use it for the rest
                             of the call (see metrics.throttle_used)      */
   const double *throttle_candidates; /* candidates of throttle_auto
                             (each >= 0 or INFINITY); NULL: the built-in
                             set MINEX_THROTTLE_AUTO_SET                  */
-  int32_t nthrottle_candidates; /* entries of throttle_candidates       */
+  int32_t nthrottle_candidates; /* entries of throttle_candidates, in
+                            [1, MINEX_THROTTLE_CANDIDATES_MAX]           */
 } minex_options;
 
 /* The candidates tried by throttle_auto when none are given. */

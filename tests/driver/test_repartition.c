@@ -269,6 +269,60 @@ START_TEST(resources_that_leave_are_emptied_and_joined_ones_used) {
 }
 END_TEST
 
+/* Every option outside its documented range is refused, naming the field,
+ * by both entry points; the bounds themselves are accepted. sample_size
+ * 2^30 used to overflow the sampling window and hang. */
+START_TEST(every_option_is_checked_against_its_range) {
+  minex_graph *g = test_grid_graph(4, 4, 1);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(2, &cf), MINEX_OK);
+  int32_t old[16], nw[16];
+  for (int v = 0; v < 16; v++)
+    old[v] = v < 12;
+  minex_metrics m;
+  enum { NCASES = 14 };
+  for (int c = 0; c < NCASES; c++) {
+    minex_options o;
+    minex_options_init(&o);
+    const char *field = NULL;
+    switch (c) {
+    case 0: o.sample_size = 1 << 30; field = "sample_size"; break;
+    case 1: o.sample_size = 0; field = "sample_size"; break;
+    case 2: o.sample_size = MINEX_SAMPLE_SIZE_MAX + 1; field = "sample_size"; break;
+    case 3: o.coarse_per_proc = 0; field = "coarse_per_proc"; break;
+    case 4: o.coarse_per_proc = MINEX_COARSE_PER_PROC_MAX + 1; field = "coarse_per_proc"; break;
+    case 5: o.coarse_target = -3; field = "coarse_target"; break;
+    case 6: o.max_passes = -1; field = "max_passes"; break;
+    case 7: o.max_passes = MINEX_MAX_PASSES_MAX + 1; field = "max_passes"; break;
+    case 8: o.global_candidates = 2; field = "global_candidates"; break;
+    case 9: o.throttle_auto = -1; field = "throttle_auto"; break;
+    case 10: o.alpha = 1.5; field = "alpha"; break;
+    case 11: o.alpha = NAN; field = "alpha"; break;
+    case 12: o.remap_mode = (minex_remap_mode)7; field = "remap_mode"; break;
+    case 13: o.throttle = NAN; field = "throttle"; break;
+    }
+    ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);
+    ck_assert_msg(strstr(minex_last_error(), field) != NULL,
+                  "case %d: '%s' lacks %s", c, minex_last_error(), field);
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &o, &m), MINEX_EINVAL);
+    ck_assert_msg(strstr(minex_last_error(), field) != NULL,
+                  "case %d (evaluate): '%s' lacks %s", c, minex_last_error(),
+                  field);
+  }
+  minex_options o;
+  minex_options_init(&o);
+  o.sample_size = MINEX_SAMPLE_SIZE_MAX;
+  o.max_passes = 0;
+  o.coarse_per_proc = MINEX_COARSE_PER_PROC_MAX;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_OK);
+  o.coarse_per_proc = 0; /* ignored with an absolute target */
+  o.coarse_target = 3;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_OK);
+  minex_config_destroy(cf);
+  minex_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(bad_arguments_return_errors_naming_them) {
   minex_graph *g = test_grid_graph(4, 4, 1);
   minex_config *cf = NULL;
@@ -440,6 +494,7 @@ int main(void) {
   tcase_add_test(tc, throttle_auto_rejects_bad_candidates);
   tcase_add_test(tc, resources_that_leave_are_emptied_and_joined_ones_used);
   tcase_add_test(tc, bad_arguments_return_errors_naming_them);
+  tcase_add_test(tc, every_option_is_checked_against_its_range);
   tcase_add_test(tc, degenerate_graphs_are_handled);
   tcase_add_test(tc, user_qwgt_function_equal_to_alpha_one_gives_same_result);
   tcase_add_test(tc, heavy_two_ended_remapping_falls_back_to_old);

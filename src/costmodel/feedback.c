@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,16 @@ int minex_feedback_add(minex_feedback *f, const double *load,
     if (!isfinite(seconds[p]) || seconds[p] < 0)
       return core_error(MINEX_EINVAL, "%s: seconds[%d] = %g must be finite "
                         "and >= 0", fn, (int)p, seconds[p]);
+    /* the capacity load/seconds must be a finite positive number too, and
+       a window of them must sum without overflow */
+    double cap = load[p] / seconds[p];
+    if (load[p] > 0 && seconds[p] > 0 &&
+        !(isfinite(cap) && cap > 0 && load[p] <= DBL_MAX / f->window &&
+          seconds[p] <= DBL_MAX / f->window))
+      return core_error(MINEX_EINVAL, "%s: load[%d] = %g in seconds[%d] = %g "
+                        "gives the capacity %g: outside the range of a "
+                        "double", fn, (int)p, load[p], (int)p, seconds[p],
+                        cap);
   }
   for (int32_t p = 0; p < f->nprocs; p++) {
     if (!(load[p] > 0 && seconds[p] > 0))
@@ -164,18 +175,24 @@ int minex_feedback_estimate(const minex_feedback *f, double *capacity,
     return core_error(MINEX_ENOMEM, "%s: out of memory", fn);
   }
   int rc = capacities(f, cap, dev, fn);
-  if (rc == MINEX_OK) {
-    double best = gsl_stats_max(cap, 1, (size_t)f->nprocs);
-    for (int32_t p = 0; p < f->nprocs; p++) {
-      if (capacity)
-        capacity[p] = cap[p];
-      if (slowdown)
-        slowdown[p] = best / cap[p];
-      if (sd)
-        sd[p] = dev[p];
-      if (samples)
-        samples[p] = f->count[p];
-    }
+  double best = rc == MINEX_OK ? gsl_stats_max(cap, 1, (size_t)f->nprocs) : 0;
+  /* every sample is finite, but capacities far apart still overflow the
+     slowdown best/cap (or the deviation): nothing is written then */
+  for (int32_t p = 0; p < f->nprocs && rc == MINEX_OK; p++)
+    if (!isfinite(best / cap[p]) || !isfinite(dev[p]) || !(cap[p] > 0))
+      rc = core_error(MINEX_EINVAL, "%s: processor %d: capacity %g, "
+                      "deviation %g, slowdown %g against the best %g: not a "
+                      "finite positive number", fn, (int)p, cap[p], dev[p],
+                      best / cap[p], best);
+  for (int32_t p = 0; p < f->nprocs && rc == MINEX_OK; p++) {
+    if (capacity)
+      capacity[p] = cap[p];
+    if (slowdown)
+      slowdown[p] = best / cap[p];
+    if (sd)
+      sd[p] = dev[p];
+    if (samples)
+      samples[p] = f->count[p];
   }
   free(cap), free(dev);
   return rc;

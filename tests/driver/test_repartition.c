@@ -323,6 +323,84 @@ START_TEST(every_option_is_checked_against_its_range) {
 }
 END_TEST
 
+static double qwgt_nan(double w, double c, double r, void *ctx) {
+  (void)ctx;
+  return w > 20 ? NAN : w + c + r;
+}
+static double qwgt_inf(double w, double c, double r, void *ctx) {
+  (void)ctx, (void)c, (void)r;
+  return w > 20 ? INFINITY : w;
+}
+static double qwgt_negative(double w, double c, double r, void *ctx) {
+  (void)ctx;
+  return c + r - w;
+}
+static double qwgt_decreasing(double w, double c, double r, void *ctx) {
+  (void)ctx;
+  return w + 100.0 / (1.0 + c) + r;
+}
+
+/* A qwgt_fn that returns NaN, inf or a negative value, or that decreases
+ * in an argument, and weights whose squared loads overflow MinVar, are
+ * errors naming the cause in both entry points: never MINEX_OK with
+ * max_qwgt = -inf or min_var = NaN. The output stays untouched. */
+START_TEST(non_finite_costs_are_errors) {
+  minex_graph *g = test_grid_graph(4, 4, 2);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(4, &cf), MINEX_OK);
+  int32_t old[32], nw[32];
+  for (int v = 0; v < 32; v++)
+    old[v] = v < 26 ? 0 : 1 + v % 3;
+  const minex_qwgt_fn fns[] = {qwgt_nan, qwgt_inf, qwgt_negative,
+                               qwgt_decreasing};
+  const char *want[] = {"nan", "inf", ">= 0", "decreases in Comm"};
+  minex_metrics m;
+  for (int i = 0; i < 4; i++) {
+    minex_options o;
+    minex_options_init(&o);
+    o.qwgt_fn = fns[i];
+    for (int v = 0; v < 32; v++)
+      nw[v] = -7;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);
+    ck_assert_msg(strstr(minex_last_error(), want[i]) != NULL, "%d: %s", i,
+                  minex_last_error());
+    ck_assert_ptr_nonnull(strstr(minex_last_error(), "qwgt_fn"));
+    ck_assert_int_eq(nw[0], -7);
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &o, &m), MINEX_EINVAL);
+  }
+  /* weights of 1e154: each load is finite, the sum of their squares not */
+  int32_t n = minex_graph_nvtxs(g);
+  const int64_t *xadj = minex_graph_xadj(g);
+  double *pw = malloc(sizeof(double) * (size_t)n);
+  for (int32_t v = 0; v < n; v++)
+    pw[v] = 1e154;
+  minex_graph *big = NULL;
+  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(g), pw,
+                                      NULL, NULL, &big),
+                   MINEX_OK);
+  ck_assert_int_eq(minex_repartition(big, cf, old, NULL, nw, &m),
+                   MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "too large"));
+  ck_assert_int_eq(minex_evaluate(big, cf, old, old, NULL, &m), MINEX_EINVAL);
+  minex_graph_destroy(big);
+  /* 1e100 is fine: balanced as any other scale */
+  for (int32_t v = 0; v < n; v++)
+    pw[v] = 1e100;
+  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(g), pw,
+                                      NULL, NULL, &big),
+                   MINEX_OK);
+  minex_metrics before;
+  ck_assert_int_eq(minex_evaluate(big, cf, old, old, NULL, &before), MINEX_OK);
+  ck_assert_int_eq(minex_repartition(big, cf, old, NULL, nw, &m), MINEX_OK);
+  ck_assert(isfinite(m.min_var) && m.max_qwgt < 0.5 * before.max_qwgt);
+  ck_assert_int_gt(m.moved, 0);
+  minex_graph_destroy(big);
+  free(pw);
+  minex_config_destroy(cf);
+  minex_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(bad_arguments_return_errors_naming_them) {
   minex_graph *g = test_grid_graph(4, 4, 1);
   minex_config *cf = NULL;
@@ -495,6 +573,7 @@ int main(void) {
   tcase_add_test(tc, resources_that_leave_are_emptied_and_joined_ones_used);
   tcase_add_test(tc, bad_arguments_return_errors_naming_them);
   tcase_add_test(tc, every_option_is_checked_against_its_range);
+  tcase_add_test(tc, non_finite_costs_are_errors);
   tcase_add_test(tc, degenerate_graphs_are_handled);
   tcase_add_test(tc, user_qwgt_function_equal_to_alpha_one_gives_same_result);
   tcase_add_test(tc, heavy_two_ended_remapping_falls_back_to_old);

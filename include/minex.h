@@ -401,8 +401,21 @@ typedef enum minex_elem_type {
 } minex_elem_type;
 
 /* Reads MEDIT .mesh or Gmsh .msh (ASCII v2 and v4), chosen by content.
- * Tetrahedra are used when present, else triangles. */
+ * Tetrahedra are used when present, else triangles (the boundary triangles
+ * of a tetrahedral mesh are not elements of it). A file whose elements are
+ * not all of the kind used — tetrahedra beside hexahedra, prisms or
+ * pyramids; volume elements without tetrahedra; triangles beside
+ * quadrilaterals — is refused with MINEX_EUNSUP naming the counts, since
+ * elements would be lost and the dual graph's vertex ids would shift.
+ * Errors: MINEX_EINVAL (NULL argument), MINEX_EIO, MINEX_EPARSE (message
+ * "path:line: what"), MINEX_EUNSUP, MINEX_ENOMEM; *out is NULL on failure. */
 MINEX_API int minex_mesh_read(const char *path, minex_mesh **out);
+/* minex_mesh_read with the element kind selected: kind MINEX_ELEM_TETRA or
+ * MINEX_ELEM_TRIANGLE keeps the elements of that kind and drops every
+ * other one knowingly (MINEX_EPARSE when the file has none of it); 0 is
+ * minex_mesh_read. Other values: MINEX_EINVAL. */
+MINEX_API int minex_mesh_read_kind(const char *path, int kind,
+                                   minex_mesh **out);
 /* nodes: nnodes*3 coordinates; elems: nelems*type node ids (0-based). */
 MINEX_API int minex_mesh_create(int32_t nnodes, const double *coords,
                                 int32_t nelems, minex_elem_type type,

@@ -62,6 +62,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlstring.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -175,14 +176,21 @@ static int attr_num(const drum_load *L, const raw_node *r, int slot,
     return rc;
   double x = 0;
   char *end = NULL;
-  if (io_parse_double((const char *)v, &end, &x) != 0 || !io_rest_blank(end) ||
-      !(x >= 0)) {
+  const char *why = NULL;
+  if (io_parse_double((const char *)v, &end, &x) != 0 || !io_rest_blank(end))
+    why = io_number_problem((const char *)v, 1);
+  else if (x < 0)
+    why = "is negative";
+  else if (x > 0 && x < DBL_MIN)
+    /* rates and capacities are divided by: 1/x would overflow */
+    why = "is subnormal (below 2.2e-308), too small to divide by";
+  if (why) {
     char lab[48];
     rc = core_error(MINEX_EPARSE,
-                    "%s:%ld: %s: %s = \"%.40s\" must be a finite number "
-                    ">= 0",
+                    "%s:%ld: %s: %s = \"%.40s\" %s; a finite number >= 0 "
+                    "is expected",
                     L->path, r->line, node_label(r, lab, sizeof lab),
-                    attr_spelling(r, slot), (const char *)v);
+                    attr_spelling(r, slot), (const char *)v, why);
   } else {
     *out = x;
   }

@@ -9,6 +9,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemas.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +68,19 @@ static int attr_double(config_build *b, xmlNodePtr node, const char *attr,
     *out = dflt;
     return MINEX_OK;
   }
-  int bad = io_parse_double((const char *)v, NULL, out) != 0 || *out <= 0;
+  const char *why = NULL;
+  if (io_parse_double((const char *)v, NULL, out) != 0)
+    why = io_number_problem((const char *)v, 1);
+  else if (*out <= 0)
+    why = "is not positive";
+  else if (*out < DBL_MIN)
+    why = "is subnormal (below 2.2e-308)";
   int rc = MINEX_OK;
-  if (bad)
+  if (why)
     rc = core_error(MINEX_ECONFIG,
-                    "%s:%ld: %s = \"%.40s\": must be a "
-                    "finite number > 0",
-                    b->path, xmlGetLineNo(node), attr, (const char *)v);
+                    "%s:%ld: %s = \"%.40s\" %s: a finite number > 0 is "
+                    "expected",
+                    b->path, xmlGetLineNo(node), attr, (const char *)v, why);
   xmlFree(v);
   return rc;
 }

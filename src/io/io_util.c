@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <stdatomic.h>
 #include <math.h>
 #include <stdlib.h>
@@ -114,6 +115,11 @@ int io_reader_next(io_reader *r) {
     return 0;
   }
   r->lineno++;
+  /* a NUL byte would silently end the line for every parser */
+  size_t nul = strlen(r->line);
+  if (nul < (size_t)len)
+    return core_error(MINEX_EPARSE, "%s:%lld: NUL byte at column %zu",
+                      r->path, (long long)r->lineno, nul + 1);
   while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
     r->line[--len] = '\0';
   return 1;
@@ -126,15 +132,47 @@ void io_reader_close(io_reader *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* Length of the decimal token at s: [-]digits for an integer, or
+ * [+-]digits[.digits][(e|E)[+-]digits] (digits on at least one side of the
+ * point) for a real; 0 when s does not start with one. strtoll and strtod
+ * alone would also take "+2", "0x10", "inf" and "nan". */
+static size_t decimal_span(const char *s, int real) {
+  const char *t = s;
+  if (*t == '-' || (real && *t == '+'))
+    t++;
+  size_t digits = 0;
+  while (isdigit((unsigned char)*t))
+    t++, digits++;
+  if (!real)
+    return digits ? (size_t)(t - s) : 0;
+  if (*t == '.')
+    for (t++; isdigit((unsigned char)*t); t++)
+      digits++;
+  if (digits == 0)
+    return 0;
+  if (*t == 'e' || *t == 'E') {
+    const char *x = t + 1;
+    if (*x == '+' || *x == '-')
+      x++;
+    if (isdigit((unsigned char)*x)) {
+      while (isdigit((unsigned char)*x))
+        x++;
+      t = x;
+    }
+  }
+  return (size_t)(t - s);
+}
+
 int io_parse_i64(const char *s, char **end, int64_t *out) {
   while (*s == ' ' || *s == '\t')
     s++;
-  if (*s == '\0')
+  size_t span = decimal_span(s, 0);
+  if (span == 0)
     return -1;
   char *e;
   errno = 0;
   long long v = strtoll(s, &e, 10);
-  if (e == s || errno == ERANGE)
+  if (e != s + span || errno == ERANGE)
     return -1;
   if (*e != '\0' && !isspace((unsigned char)*e))
     return -1;
@@ -147,12 +185,16 @@ int io_parse_i64(const char *s, char **end, int64_t *out) {
 int io_parse_double(const char *s, char **end, double *out) {
   while (*s == ' ' || *s == '\t')
     s++;
-  if (*s == '\0')
+  size_t span = decimal_span(s, 1);
+  if (span == 0)
     return -1;
   char *e;
   errno = 0;
   double v = strtod(s, &e);
-  if (e == s || errno == ERANGE || !isfinite(v))
+  /* ERANGE: overflow, or underflow to a subnormal or zero; subnormals
+     are finite doubles and kept, a non-zero token read as 0 is not */
+  if (e != s + span || !isfinite(v) ||
+      (errno == ERANGE && (v == 0 || fabs(v) >= DBL_MIN)))
     return -1;
   if (*e != '\0' && !isspace((unsigned char)*e))
     return -1;
@@ -160,6 +202,30 @@ int io_parse_double(const char *s, char **end, double *out) {
   if (end)
     *end = e;
   return 0;
+}
+
+const char *io_number_problem(const char *s, int real) {
+  while (*s == ' ' || *s == '\t')
+    s++;
+  if (*s == '+' && !real)
+    return "has a '+' sign";
+  const char *d = s + (*s == '-' || *s == '+');
+  if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+    return "is hexadecimal (only decimal numbers are read)";
+  size_t span = decimal_span(s, real);
+  if (span == 0)
+    return real ? "is not a decimal number" : "is not a decimal integer";
+  if (s[span] != '\0' && !isspace((unsigned char)s[span]))
+    return "has trailing characters";
+  errno = 0;
+  double v = strtod(s, NULL);
+  if (!isfinite(v) || (errno == ERANGE && fabs(v) >= DBL_MIN))
+    return "is out of range";
+  if (!real && errno == 0 && fabs(v) > 9.2e18)
+    return "is out of range";
+  if (errno == ERANGE)
+    return "underflows to zero";
+  return "is malformed";
 }
 
 int io_rest_blank(const char *s) {

@@ -75,6 +75,12 @@ START_TEST(part_read_rejects_negative_id_naming_line) {
 }
 END_TEST
 
+START_TEST(part_read_rejects_nul_byte_and_plus_sign_naming_line) {
+  expect_part_error("io_nul.part", 0, MINEX_EPARSE, "2:", "NUL byte");
+  expect_part_error("io_plus.part", 0, MINEX_EPARSE, "1:", "'+1'");
+}
+END_TEST
+
 START_TEST(part_read_with_nparts_zero_accepts_any_nonnegative_id) {
   int32_t *part = NULL;
   ck_assert_int_eq(minex_part_read(io_data("io_range.part"), 4, 0, &part),
@@ -164,6 +170,7 @@ int main(void) {
                  part_write_into_missing_directory_is_eio_and_leaves_no_file);
   tcase_add_test(tc, part_write_rejects_negative_id_and_creates_no_file);
   tcase_add_test(tc, part_write_honours_the_umask);
+  tcase_add_test(tc, part_read_rejects_nul_byte_and_plus_sign_naming_line);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

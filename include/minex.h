@@ -86,6 +86,16 @@ MINEX_API const double *minex_graph_cwgt(const minex_graph *graph);
 
 /* --------------------------------------------------------- configuration */
 
+/* Limits on what a configuration may hold. Every per-processor structure is
+ * O(P) and Conn is C x C, so these bound what a few bytes of input (a
+ * procs="..." attribute, a processor id in a partition file) can make the
+ * library allocate: about 160 bytes per processor in a repartition
+ * (~170 MB at the limit) and 8 C^2 bytes for Conn (128 MiB at the limit).
+ * Beyond them the readers and constructors return MINEX_ECONFIG (or
+ * MINEX_EPART for an id in a partition file) naming the value. */
+#define MINEX_NPROCS_MAX (1 << 20)
+#define MINEX_NCLUSTERS_MAX 4096
+
 /* Configuration graph (SPEC §1): clusters of processors with processing
  * slowdowns Proc_c and link slowdowns Conn(c,d). Processors are numbered
  * 0..P-1 cluster by cluster. Opaque. */
@@ -373,8 +383,11 @@ MINEX_API int minex_graph_write_metis(const minex_graph *graph,
                                       const char *path);
 
 /* Partition file: one processor id per line (METIS .part). Reading checks
- * there are exactly nvtxs ids, each in [0, nparts) (nparts <= 0: any id
- * >= 0). *part_out is malloc'ed; free() it. */
+ * there are exactly nvtxs ids, each in [0, nparts) (nparts <= 0: in
+ * [0, MINEX_NPROCS_MAX)). *part_out is malloc'ed; free() it. Errors:
+ * MINEX_EINVAL, MINEX_EIO, MINEX_EPARSE (not one decimal integer per line,
+ * a NUL byte), MINEX_EPART (count or range, naming the line), MINEX_ENOMEM;
+ * *part_out is NULL on failure. */
 MINEX_API int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
                               int32_t **part_out);
 MINEX_API int minex_part_write(const char *path, int32_t nvtxs,

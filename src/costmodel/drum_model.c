@@ -187,12 +187,13 @@ int minex_drum_set_cpus(minex_drum_model *model, int32_t node, int32_t ncpus,
   int rc = check_computing(model, node, fn);
   if (rc != MINEX_OK)
     return rc;
-  if (ncpus < 1)
-    return core_error(MINEX_EINVAL, "%s: node %d: ncpus = %d must be >= 1", fn,
-                      (int)node, (int)ncpus);
-  if (nprocs < 0)
-    return core_error(MINEX_EINVAL, "%s: node %d: nprocs = %d must be >= 0",
-                      fn, (int)node, (int)nprocs);
+  if (ncpus < 1 || ncpus > MINEX_NPROCS_MAX)
+    return core_error(MINEX_EINVAL, "%s: node %d: ncpus = %d must be in "
+                      "1..%d", fn, (int)node, (int)ncpus, MINEX_NPROCS_MAX);
+  if (nprocs < 0 || nprocs > MINEX_NPROCS_MAX)
+    return core_error(MINEX_EINVAL, "%s: node %d: nprocs = %d must be in "
+                      "0..%d (MINEX_NPROCS_MAX)", fn, (int)node, (int)nprocs,
+                      MINEX_NPROCS_MAX);
   model->nodes[node].ncpus = ncpus;
   model->nodes[node].nprocs = nprocs;
   return MINEX_OK;

@@ -423,7 +423,7 @@ static int parse_node(drum_load *L, raw_node *r) {
   if (rc == MINEX_OK)
     rc = attr_num(L, r, A_IDLE, &r->idle, &r->has_idle);
   if (rc == MINEX_OK)
-    rc = attr_int(L, r, A_NUMPROCS, 1, INT32_MAX, &r->ncpus, &given);
+    rc = attr_int(L, r, A_NUMPROCS, 1, MINEX_NPROCS_MAX, &r->ncpus, &given);
   if (rc == MINEX_OK && !thesis && multiple && !given)
     rc = core_error(MINEX_EPARSE,
                     "%s:%ld: MULTIPLE_COMPUTING %s needs numprocs (its "
@@ -436,7 +436,7 @@ static int parse_node(drum_load *L, raw_node *r) {
                     L->path, r->line, lab, (long)r->ncpus);
   r->nprocs = r->ncpus;
   if (rc == MINEX_OK)
-    rc = attr_int(L, r, A_PROCESSES, 0, INT32_MAX, &r->nprocs, NULL);
+    rc = attr_int(L, r, A_PROCESSES, 0, MINEX_NPROCS_MAX, &r->nprocs, NULL);
   return rc;
 }
 

@@ -90,18 +90,23 @@ static int attr_int(config_build *b, xmlNodePtr node, const char *attr,
   xmlChar *v = xmlGetProp(node, (const xmlChar *)attr);
   int rc = MINEX_OK;
   if (v == NULL || io_parse_i64((const char *)v, NULL, out) != 0 || *out < 0 ||
-      *out > INT32_MAX / 2)
+      *out > MINEX_NPROCS_MAX)
     rc = core_error(MINEX_ECONFIG,
                     "%s:%ld: %s = \"%.40s\": must be an "
-                    "integer in 0..%d",
+                    "integer in 0..%d (MINEX_NPROCS_MAX)",
                     b->path, xmlGetLineNo(node), attr, v ? (const char *)v : "",
-                    INT32_MAX / 2);
+                    MINEX_NPROCS_MAX);
   xmlFree(v);
   return rc;
 }
 
 static int add_cluster(config_build *b, xmlNodePtr node) {
   long line = xmlGetLineNo(node);
+  /* Conn is nc x nc: refuse before it is allocated */
+  if (b->nc >= MINEX_NCLUSTERS_MAX)
+    return core_error(MINEX_ECONFIG, "%s:%ld: more than %d clusters "
+                      "(MINEX_NCLUSTERS_MAX)", b->path, line,
+                      MINEX_NCLUSTERS_MAX);
   if (b->nc == b->cap) {
     int32_t cap = b->cap ? 2 * b->cap : 8;
     /* the hash points into pool: rebuild it after moving the pool */

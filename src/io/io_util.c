@@ -4,22 +4,88 @@
 #include "core/core.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
 #include <stdatomic.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The temporary's name: "<path>.tmp.<host>.<pid>.<n>". */
+static void tmp_name(char *buf, size_t cap, const char *path, const char *host,
+                     long pid, unsigned n) {
+  snprintf(buf, cap, "%s.tmp.%s.%ld.%u", path, host, pid, n);
+}
+
+/* This machine's name, for temporaries (a shared file system may hold
+ * temporaries of other hosts, whose process ids mean nothing here). */
+static void host_name(char *host, size_t cap) {
+  if (gethostname(host, cap) != 0 || host[0] == '\0')
+    snprintf(host, cap, "localhost");
+  host[cap - 1] = '\0';
+  for (char *c = host; *c; c++)
+    if (*c == '/' || *c == '.')
+      *c = '_';
+}
+
+/* Removes the temporaries of path left by processes of this host that no
+ * longer exist (killed while writing): each could be as large as the
+ * output. Best effort: failures are ignored. */
+static void remove_stale(const char *path, const char *host) {
+  const char *slash = strrchr(path, '/');
+  size_t dlen = slash ? (size_t)(slash - path) : 0;
+  char dir[4096];
+  if (dlen >= sizeof dir)
+    return;
+  if (slash) {
+    memcpy(dir, path, dlen);
+    dir[dlen] = '\0';
+    if (dlen == 0)
+      snprintf(dir, sizeof dir, "/");
+  } else {
+    snprintf(dir, sizeof dir, ".");
+  }
+  const char *base = slash ? slash + 1 : path;
+  char prefix[512];
+  int plen = snprintf(prefix, sizeof prefix, "%s.tmp.%s.", base, host);
+  if (plen <= 0 || (size_t)plen >= sizeof prefix)
+    return;
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strncmp(e->d_name, prefix, (size_t)plen) != 0)
+      continue;
+    char *end;
+    errno = 0;
+    long pid = strtol(e->d_name + plen, &end, 10);
+    if (errno != 0 || pid <= 0 || *end != '.' || pid == (long)getpid())
+      continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+      continue; /* alive, or not ours to judge */
+    char full[4096 + 256];
+    snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+    unlink(full);
+  }
+  closedir(d);
+}
 
 int io_atomic_open(io_atomic *af, const char *path) {
   memset(af, 0, sizeof *af);
   if (path == NULL || path[0] == '\0')
     return core_error(MINEX_EINVAL, "output path is empty");
   size_t n = strlen(path);
+  char host[64];
+  host_name(host, sizeof host);
+  remove_stale(path, host);
+  size_t tcap = n + strlen(host) + 48;
   af->path = malloc(n + 1);
-  af->tmp = malloc(n + 40);
+  af->tmp = malloc(tcap);
   if (af->path == NULL || af->tmp == NULL) {
     free(af->path);
     free(af->tmp);
@@ -31,8 +97,7 @@ int io_atomic_open(io_atomic *af, const char *path) {
   static _Atomic unsigned counter;
   int fd = -1, e = 0;
   for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-    snprintf(af->tmp, n + 40, "%s.tmp.%ld.%u", path, (long)getpid(),
-             counter++);
+    tmp_name(af->tmp, tcap, path, host, (long)getpid(), counter++);
     fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
     e = errno;
     if (fd < 0 && e != EEXIST)

@@ -13,7 +13,10 @@ typedef struct io_atomic {
   char *tmp;         /* temporary path in the same directory          */
 } io_atomic;
 
-/* Opens a temporary file beside path. MINEX_OK or MINEX_EIO (message). */
+/* Opens a temporary file beside path, "<path>.tmp.<host>.<pid>.<n>", after
+ * removing the temporaries of path that processes of this host which no
+ * longer exist left behind (a writer killed mid-write). MINEX_OK or
+ * MINEX_EIO (message). */
 int io_atomic_open(io_atomic *af, const char *path);
 /* Flushes, closes and renames onto the final path; on any failure removes
  * the temporary and returns MINEX_EIO. */

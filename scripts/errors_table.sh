@@ -122,6 +122,7 @@ row 'MEDIT: long non-integer after MeshVersionFormatted' "$minex" mesh2dual "$da
 row 'MEDIT: huge declared count' "$minex" mesh2dual "$data/mesh_bad_hugecount.mesh" -o x.graph
 row 'MEDIT: tetrahedra beside hexahedra' "$minex" mesh2dual "$data/mesh_mixed_hex.mesh" -o x.graph
 row 'Gmsh: tetrahedra beside a hexahedron' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" -o x.graph
+row 'Gmsh: mixed kinds with --kind tet (legal)' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" --kind tet -o x.graph
 row 'Gmsh: negative node tag' "$minex" mesh2dual "$data/mesh_bad_negative_tag.msh" -o x.graph
 row 'Gmsh: binary file' "$minex" mesh2dual "$data/mesh_bad_binary.msh" -o x.graph
 row 'Gmsh: counts disagree' "$minex" mesh2dual "$data/mesh_bad_count.msh" -o x.graph

@@ -4,6 +4,7 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -645,15 +646,23 @@ int sweep_write(const char *dir, int32_t table, const sweep_spec *specs,
 }
 
 int sweep_gnuplot(const char *dir, const char *script) {
+  /* The child gets a copy of every stdio buffer: flush them first, or text
+   * still buffered (stdout to a file or pipe is fully buffered) would be
+   * written twice, once by the child. */
+  fflush(NULL);
   pid_t pid = fork();
   if (pid < 0)
     return sim_fail(MINEX_EIO, "gnuplot: cannot fork: %s", strerror(errno));
   if (pid == 0) {
     if (chdir(dir) != 0)
       _exit(127);
-    /* plots are a by-product: gnuplot's chatter stays out of the report */
-    if (freopen("/dev/null", "w", stdout) == NULL)
+    /* plots are a by-product: gnuplot's chatter stays out of the report.
+     * dup2, not freopen: the child touches no stdio stream. */
+    int null = open("/dev/null", O_WRONLY);
+    if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
       _exit(127);
+    if (null != STDOUT_FILENO)
+      close(null);
     execlp("gnuplot", "gnuplot", script, (char *)NULL);
     _exit(127);
   }

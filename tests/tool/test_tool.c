@@ -737,6 +737,33 @@ START_TEST(sweep_verbose_prints_the_throttle_auto_chose) {
 }
 END_TEST
 
+/* A mesh the workload cannot use fails naming the file and the reason in
+ * the user's terms, not an internal function. */
+START_TEST(sim_with_triangle_mesh_fails_naming_the_file) {
+  const char *mesh = MINEX_SOURCE_DIR "/tests/data/mesh_square2d.mesh";
+  ck_assert_int_eq(run("sim", mesh, "--steps", "1", NULL), 1);
+  ck_assert_msg(strstr(err_text, "mesh_square2d.mesh") != NULL, "%s",
+                err_text);
+  ck_assert_msg(strstr(err_text, "tetrahedra") != NULL, "%s", err_text);
+  ck_assert_msg(strstr(err_text, "sim_") == NULL, "%s", err_text);
+  ck_assert_int_eq(run("sweep", mesh, "--table", "1", "-o", tpath("sw"),
+                       NULL),
+                   1);
+  ck_assert_msg(strstr(err_text, "mesh_square2d.mesh") != NULL &&
+                    strstr(err_text, "sim_") == NULL,
+                "%s", err_text);
+  remove_subdir("sw");
+  /* a workload that outgrows its element limit says which adaptation and
+   * which options make it smaller */
+  ck_assert_int_eq(run("sim", "--box", "4", "4", "4", "--depth", "8",
+                       "--radius", "1", "--steps", "3", NULL),
+                   1);
+  ck_assert_msg(strstr(err_text, "adaptation 1") != NULL &&
+                    strstr(err_text, "sim_") == NULL,
+                "%s", err_text);
+}
+END_TEST
+
 static Suite *tool_suite(void) {
   Suite *s = suite_create("tool");
   TCase *tc = tcase_create("cli");
@@ -761,6 +788,7 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, sim_plots_into_missing_directory_fails_before_the_run);
   tcase_add_test(tc, sweep_report_is_printed_once_into_a_file);
   tcase_add_test(tc, sweep_verbose_prints_the_throttle_auto_chose);
+  tcase_add_test(tc, sim_with_triangle_mesh_fails_naming_the_file);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -337,10 +337,7 @@ END_TEST
  * repart never raises MaxQwgt; -v prints the library's progress. */
 START_TEST(repart_with_hetero_config_never_raises_max_qwgt) {
   const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
-  if (!exists(cfg)) {
-    fprintf(stderr, "skipped: %s is absent\n", cfg);
-    return;
-  }
+  ck_assert_msg(exists(cfg), "%s is missing from the repository", cfg);
   const char *g = tpath("box.graph"), *old = tpath("old.part");
   ck_assert_int_eq(run("gen", "--elements", "20000", "--refine", "--part", old,
                        "--nparts", "64", "-o", g, NULL),
@@ -464,10 +461,7 @@ END_TEST
  * moves every one of them to an available processor. */
 START_TEST(repart_moves_everything_off_unavailable_processors) {
   const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4_shrink.xml";
-  if (!exists(cfg)) {
-    fprintf(stderr, "skipped: %s is absent\n", cfg);
-    return;
-  }
+  ck_assert_msg(exists(cfg), "%s is missing from the repository", cfg);
   const char *g = tpath("box.graph"), *old = tpath("old.part");
   const char *np = tpath("new.part");
   ck_assert_int_eq(run("gen", "--box", "12", "12", "12", "--refine", "--part",

@@ -62,10 +62,12 @@ static void progress(const sweep_spec *s, const double *rec, int32_t done,
   char num[32], th[48];
   snprintf(num, sizeof num, isinf(t) ? "inf" : "%g", t);
   snprintf(th, sizeof th, s->throttle_auto ? "auto (%s)" : "%s", num);
-  fprintf(stderr, "minex sweep: %s %d/%d: P %d C %d I %g alpha %g ThroTTle "
-          "%s: total %.0f, %.2f s\n", sweep_table_name(s->table), (int)done,
-          (int)todo, (int)s->P, (int)s->C, s->I, s->alpha, th,
-          rec[SWEEP_SUM_TOTAL], rec[SWEEP_SUM_SECONDS]);
+  fprintf(stderr,
+          "minex sweep: %s %d/%d: P %d C %d I %g alpha %g ThroTTle "
+          "%s: total %.0f, %.2f s\n",
+          sweep_table_name(s->table), (int)done, (int)todo, (int)s->P,
+          (int)s->C, s->I, s->alpha, th, rec[SWEEP_SUM_TOTAL],
+          rec[SWEEP_SUM_SECONDS]);
 }
 
 int cmd_sweep(int argc, char **argv) {

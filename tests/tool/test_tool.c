@@ -670,23 +670,23 @@ END_TEST
  * existing DIR gets the data and script. */
 START_TEST(sim_plots_into_missing_directory_fails_before_the_run) {
   const char *nodir = tpath("nodir");
-  ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "2",
-                       "--depth", "1", "--nprocs", "4", "--clusters", "2",
-                       "--plots", nodir, NULL),
+  ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "2", "--depth",
+                       "1", "--nprocs", "4", "--clusters", "2", "--plots",
+                       nodir, NULL),
                    1);
   ck_assert_msg(strstr(err_text, nodir) != NULL, "%s", err_text);
   ck_assert_msg(strstr(out_text, "written") == NULL, "%s", out_text);
   ck_assert(!exists(nodir));
   /* a plain file is no directory either */
   write_file(tpath("afile"), "x\n");
-  ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "2",
-                       "--plots", tpath("afile"), NULL),
+  ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "2", "--plots",
+                       tpath("afile"), NULL),
                    1);
   ck_assert_msg(strstr(out_text, "written") == NULL, "%s", out_text);
   ck_assert_int_eq(mkdir(tpath("plots"), 0777), 0);
-  int rc = run("sim", "--box", "2", "2", "2", "--steps", "2", "--depth", "1",
-               "--nprocs", "4", "--clusters", "2", "--plots", tpath("plots"),
-               NULL);
+  int rc =
+      run("sim", "--box", "2", "2", "2", "--steps", "2", "--depth", "1",
+          "--nprocs", "4", "--clusters", "2", "--plots", tpath("plots"), NULL);
   ck_assert_msg(rc == 0, "%s", err_text);
   ck_assert(exists(tpath("plots/sim_loads.dat")));
   ck_assert(exists(tpath("plots/sim_loads.gp")));
@@ -697,9 +697,8 @@ END_TEST
 /* With stdout a file (not a terminal), sweep prints its report once: the
  * gnuplot child must not inherit and flush a copy of the stdio buffer. */
 START_TEST(sweep_report_is_printed_once_into_a_file) {
-  int rc = run("sweep", "--box", "2", "2", "2", "--steps", "2", "--depth",
-               "1", "--table", "1", "--threads", "1", "-o", tpath("sw"),
-               NULL);
+  int rc = run("sweep", "--box", "2", "2", "2", "--steps", "2", "--depth", "1",
+               "--table", "1", "--threads", "1", "-o", tpath("sw"), NULL);
   ck_assert_msg(rc == 0, "%s", err_text);
   ck_assert_int_eq(count_lines_starting(out_text, "minex sweep:"), 1);
   ck_assert_int_eq(count_lines_starting(out_text, "table1:"), 1);
@@ -712,9 +711,9 @@ END_TEST
  * inf) for fixed ones, and for auto the value the last step chose, never
  * the placeholder 0. */
 START_TEST(sweep_verbose_prints_the_throttle_auto_chose) {
-  int rc = run("sweep", "--box", "3", "3", "3", "--steps", "2", "--depth",
-               "1", "--table", "1", "--threads", "1", "--no-plots", "-v",
-               "-o", tpath("sw"), NULL);
+  int rc = run("sweep", "--box", "3", "3", "3", "--steps", "2", "--depth", "1",
+               "--table", "1", "--threads", "1", "--no-plots", "-v", "-o",
+               tpath("sw"), NULL);
   ck_assert_msg(rc == 0, "%s", err_text);
   const char *zero = strstr(err_text, "ThroTTle auto (0)");
   ck_assert_msg(zero == NULL, "%.120s", zero);
@@ -736,12 +735,10 @@ END_TEST
 START_TEST(sim_with_triangle_mesh_fails_naming_the_file) {
   const char *mesh = MINEX_SOURCE_DIR "/tests/data/mesh_square2d.mesh";
   ck_assert_int_eq(run("sim", mesh, "--steps", "1", NULL), 1);
-  ck_assert_msg(strstr(err_text, "mesh_square2d.mesh") != NULL, "%s",
-                err_text);
+  ck_assert_msg(strstr(err_text, "mesh_square2d.mesh") != NULL, "%s", err_text);
   ck_assert_msg(strstr(err_text, "tetrahedra") != NULL, "%s", err_text);
   ck_assert_msg(strstr(err_text, "sim_") == NULL, "%s", err_text);
-  ck_assert_int_eq(run("sweep", mesh, "--table", "1", "-o", tpath("sw"),
-                       NULL),
+  ck_assert_int_eq(run("sweep", mesh, "--table", "1", "-o", tpath("sw"), NULL),
                    1);
   ck_assert_msg(strstr(err_text, "mesh_square2d.mesh") != NULL &&
                     strstr(err_text, "sim_") == NULL,

@@ -17,8 +17,7 @@ int test_run_suite(Suite *suite) {
   TestResult **r = srunner_results(sr);
   for (int i = 0; r != NULL && i < srunner_ntests_run(sr); i++)
     if (tr_rtype(r[i]) == CK_FAILURE &&
-        strncmp(tr_msg(r[i]), TEST_SKIP_PREFIX,
-                strlen(TEST_SKIP_PREFIX)) == 0)
+        strncmp(tr_msg(r[i]), TEST_SKIP_PREFIX, strlen(TEST_SKIP_PREFIX)) == 0)
       skipped++;
   free(r);
   srunner_free(sr);
@@ -257,8 +256,10 @@ const char *test_repo_data(const char *rel) {
   static int slot;
   char *b = buf[slot++ % 4];
   snprintf(b, sizeof buf[0], "%s/%s", MINEX_REPO_DATA, rel);
-  ck_assert_msg(access(b, R_OK) == 0, "%s: cannot read (%s): data/ of the "
-                "repository is incomplete", b, strerror(errno));
+  ck_assert_msg(access(b, R_OK) == 0,
+                "%s: cannot read (%s): data/ of the "
+                "repository is incomplete",
+                b, strerror(errno));
   return b;
 }
 

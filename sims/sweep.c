@@ -311,6 +311,20 @@ static void fmt_throttle(char *buf, size_t size, double t, int aut) {
     snprintf(buf, size, "%g", t);
 }
 
+void sweep_throttle_label(const sweep_spec *s, const double *rec,
+                          int32_t nsteps, char *buf, size_t size) {
+  if (!s->throttle_auto) {
+    fmt_throttle(buf, size, s->throttle, 0);
+    return;
+  }
+  char used[32];
+  fmt_throttle(used, sizeof used,
+               rec[SWEEP_NSUM + (int64_t)SWEEP_NSTEPF * (nsteps - 1) +
+                   SWEEP_ST_THROTTLE],
+               0);
+  snprintf(buf, size, "auto (%s)", used);
+}
+
 /* The spec index of (P, C, I, alpha, throttle, auto) in specs, or -1. */
 static int32_t find(const sweep_spec *specs, int32_t n, int32_t P, int32_t C,
                     double I, double alpha, double throttle, int aut) {

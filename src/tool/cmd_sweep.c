@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,14 +53,8 @@ static void help(void) {
  * --throttle auto the ThroTTle shown is the one the last step chose. */
 static void progress(const sweep_spec *s, const double *rec, int32_t done,
                      int32_t todo, void *ctx) {
-  const int32_t nsteps = *(const int32_t *)ctx;
-  double t = s->throttle;
-  if (s->throttle_auto)
-    t = rec[SWEEP_NSUM + (int64_t)SWEEP_NSTEPF * (nsteps - 1) +
-            SWEEP_ST_THROTTLE];
-  char num[32], th[48];
-  snprintf(num, sizeof num, isinf(t) ? "inf" : "%g", t);
-  snprintf(th, sizeof th, s->throttle_auto ? "auto (%s)" : "%s", num);
+  char th[48];
+  sweep_throttle_label(s, rec, *(const int32_t *)ctx, th, sizeof th);
   fprintf(stderr,
           "minex sweep: %s %d/%d: P %d C %d I %g alpha %g ThroTTle "
           "%s: total %.0f, %.2f s\n",

@@ -40,7 +40,12 @@ untimed() { sed 's/,[^,]*$//' "$1"; }
 
 case "$mode" in
 same)
-  mpi 2 --table 1 "${small[@]}" -o "$work/mpi" >"$work/mpi.log"
+  mpi 2 --table 1 "${small[@]}" -v -o "$work/mpi" >"$work/mpi.log" \
+    2>"$work/mpi.err"
+  # -v names the ThroTTle auto chose (never the placeholder 0): 8 lines
+  [ "$(grep -c 'ThroTTle auto ([0-9.e+inf]*):' "$work/mpi.err")" -eq 8 ] ||
+    fail "-v: want 8 'ThroTTle auto (T)' lines: $(cat "$work/mpi.err")"
+  ! grep -q 'ThroTTle auto (0)' "$work/mpi.err" || fail "-v: auto (0)"
   "$minex" sweep --table 1 "${small[@]}" --threads 1 -o "$work/serial" \
     >"$work/serial.log"
   for f in table1.csv table1_steps.csv; do

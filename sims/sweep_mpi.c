@@ -337,7 +337,8 @@ int main(int argc, char **argv) {
   int provided = MPI_THREAD_SINGLE;
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) !=
       MPI_SUCCESS) {
-    fprintf(stderr, "minex %s: MPI_Init_thread failed\n", cmd);
+    fprintf(stderr, "minex %s: cannot start MPI (MPI_Init_thread failed)\n",
+            cmd);
     return TOOL_EXIT_FAIL;
   }
   mpi_who who;

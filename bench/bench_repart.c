@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MINEX_SHARED_DATA
-#define MINEX_SHARED_DATA "../shared/data"
+#ifndef MINEX_DATA_DIR
+#define MINEX_DATA_DIR "data"
 #endif
 
 #define BENCH_P 64
@@ -239,9 +239,10 @@ static void usage(FILE *fp) {
           "mesh is absent)\n"
           "  --repeat N    repartitions per case, the best time counts "
           "(default 3)\n"
-          "  --data DIR    shared data folder (default %s, or "
-          "$MINEX_SHARED_DATA)\n",
-          MINEX_SHARED_DATA);
+          "  --data DIR    data folder with meshes/ (default %s, "
+          "the\n"
+          "                repository's data/, or $MINEX_DATA)\n",
+          MINEX_DATA_DIR);
 }
 
 static int has_case(const char *list, const char *name) {
@@ -254,10 +255,10 @@ static int has_case(const char *list, const char *name) {
 
 int main(int argc, char **argv) {
   const char *cases = "gen1e5,gen1e6,cube";
-  const char *data = getenv("MINEX_SHARED_DATA");
+  const char *data = getenv("MINEX_DATA");
   int repeat = 3;
   if (data == NULL || data[0] == '\0')
-    data = MINEX_SHARED_DATA;
+    data = MINEX_DATA_DIR;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc)
       cases = argv[++i];

@@ -1,7 +1,7 @@
 /* Tests of src/driver/repartition.c, i.e. of MinEX as a whole (SPEC §3):
  * the guarantees (valid partition, MaxQwgt never worse than old,
  * determinism), ThroTTle semantics at 0 and infinity, resources that leave
- * and join, argument errors, and a real case from ../shared/data. */
+ * and join, argument errors, and a real case from data/. */
 #include "test_util.h"
 
 #include <math.h>
@@ -521,20 +521,16 @@ START_TEST(heavy_two_ended_remapping_falls_back_to_old) {
 }
 END_TEST
 
-/* ../shared/data/cases/cube_ball_p16: one refinement step of a real
+/* data/cases/cube_ball_p16: one refinement step of a real
  * tetrahedral mesh at P = 16. Its README gives MaxQwgt 41,852 for the old
  * partition, 35,536 for Scotch's repartitioner and 28,390 for a plain
  * prototype of SPEC §3, which a faithful implementation should match. */
 START_TEST(cube_ball_p16_beats_the_prototype_and_scotch) {
   char gpath[4096], ppath[4096];
-  const char *dir = test_shared_path("cases/cube_ball_p16/graph.graph");
-  if (dir == NULL) {
-    fprintf(stderr, "skip: ../shared/data/cases/cube_ball_p16 absent\n");
-    return;
-  }
+  const char *dir = test_repo_data("cases/cube_ball_p16/graph.graph");
   snprintf(gpath, sizeof gpath, "%s", dir);
   snprintf(ppath, sizeof ppath, "%s",
-           test_shared_path("cases/cube_ball_p16/old.part"));
+           test_repo_data("cases/cube_ball_p16/old.part"));
   minex_graph *g = NULL;
   ck_assert_int_eq(minex_graph_read_metis(gpath, &g), MINEX_OK);
   int32_t n = minex_graph_nvtxs(g), *old = NULL;

@@ -345,11 +345,7 @@ START_TEST(metis_write_into_missing_directory_is_eio_and_leaves_no_file) {
 END_TEST
 
 START_TEST(metis_read_4elt_has_15606_vertices_and_45878_edges) {
-  const char *path = test_shared_path("graphs/4elt.graph");
-  if (path == NULL) {
-    fprintf(stderr, "skip: ../shared/data/graphs/4elt.graph is absent\n");
-    return;
-  }
+  const char *path = test_repo_data("graphs/4elt.graph");
   minex_graph *g = NULL;
   int rc = minex_graph_read_metis(path, &g);
   ck_assert_msg(rc == MINEX_OK, "%s", minex_last_error());

@@ -94,12 +94,7 @@ START_TEST(medit_huge_count_in_header_is_eparse_not_enomem) {
 END_TEST
 
 START_TEST(medit_reads_perfusion_micro3d) {
-  const char *p = test_shared_path("meshes/perfusion_micro3d.mesh");
-  if (p == NULL) {
-    fprintf(stderr, "skipped: shared data meshes/perfusion_micro3d.mesh "
-                    "absent\n");
-    return;
-  }
+  const char *p = test_repo_data("meshes/perfusion_micro3d.mesh");
   minex_mesh *m = NULL;
   ck_assert_int_eq(minex_mesh_read(p, &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_nelems(m), 18161);
@@ -114,12 +109,7 @@ START_TEST(medit_reads_perfusion_micro3d) {
 END_TEST
 
 START_TEST(medit_reads_cube_big_tetra) {
-  const char *p = test_shared_path("meshes/cube_big_tetra.mesh");
-  if (p == NULL) {
-    fprintf(stderr, "skipped: shared data meshes/cube_big_tetra.mesh "
-                    "absent\n");
-    return;
-  }
+  const char *p = test_repo_data("meshes/cube_big_tetra.mesh");
   minex_mesh *m = NULL;
   ck_assert_int_eq(minex_mesh_read(p, &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_nelems(m), 202596);

@@ -68,7 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uthash.h>
+#include "core/hash.h"
 
 /* ------------------------------------------------------------- loading */
 

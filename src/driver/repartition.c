@@ -191,23 +191,24 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   double t4 = core_wtime();
   logf_(&opt, "expand: %lld moves in %.3f s",
         (long long)(pc.moves - coarse_moves), t4 - t3);
-  for (int32_t v = 0; v < n; v++)
-    new_part[v] = ws.owner[v];
-
   /* SPEC §3 guarantee: never worse than old when old is feasible. Scored
-     from scratch by the evaluator, the same rules as any other tool. */
+     from scratch by the evaluator, the same rules as any other tool. The
+     fine owners are ws.owner[0..n-1]; new_part is written only once
+     nothing can fail any more (a failure leaves it untouched). */
+  const int32_t *result = ws.owner;
   minex_metrics mnew;
-  if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mnew)))
+  if ((rc = minex_evaluate(g, cfg, old, result, &opt, &mnew)))
     goto done;
   int returned_old = 0;
   if (all_avail && mnew.max_qwgt > old_max) {
     logf_(&opt, "result MaxQwgt %.6g > old %.6g: old partition returned",
           mnew.max_qwgt, old_max);
-    memcpy(new_part, old, sizeof(int32_t) * (size_t)n);
-    if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mnew)))
+    result = old;
+    if ((rc = minex_evaluate(g, cfg, old, result, &opt, &mnew)))
       goto done;
     returned_old = 1;
   }
+  memcpy(new_part, result, sizeof(int32_t) * (size_t)n);
   if (metrics) {
     *metrics = mnew;
     metrics->coarse_nvtxs = coarse;

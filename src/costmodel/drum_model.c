@@ -110,7 +110,11 @@ int minex_drum_add_node(minex_drum_model *model, minex_drum_node_type type,
   }
   if (index != NULL)
     *index = i;
+#ifdef MINEX_CHECKS
+  return costmodel_drum_check(model); /* debug builds (issue 10) */
+#else
   return MINEX_OK;
+#endif
 }
 
 int32_t minex_drum_nnodes(const minex_drum_model *model) {

@@ -83,7 +83,11 @@ int minex_feedback_add(minex_feedback *f, const double *load,
     if (f->count[p] < f->window)
       f->count[p]++;
   }
+#ifdef MINEX_CHECKS
+  return costmodel_feedback_check(f); /* debug builds (issue 10) */
+#else
   return MINEX_OK;
+#endif
 }
 
 /* Smoothed capacity of processor p (its count > 0) and the standard

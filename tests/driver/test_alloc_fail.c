@@ -8,10 +8,12 @@
  * libraries and are not reached (gsl_rng_alloc, called by the library, is).
  * Leaks are caught by the pointer set below in every build, and by LSan
  * and valgrind (scripts/test.sh). docs/reliability.md has the figures. */
+#define _GNU_SOURCE /* dladdr */
 #include "minex.h"
 #include "minex_drum.h"
 #include "test_util.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
 #include <gsl/gsl_rng.h>
@@ -86,12 +88,22 @@ static void live_reset(void) {
   live_overflow = 0;
 }
 
-/* 1 when the allocation being made must fail. */
-static int fail_now(void) {
-  if (!armed)
-    return 0;
-  return ++count == fail_at;
+/* Distinct call sites (return addresses) seen while armed, for the
+ * figures of docs/reliability.md. */
+#define SITES_MAX 1024
+static void *sites[SITES_MAX];
+static int32_t nsites;
+static void note_site(void *ra) {
+  for (int32_t i = 0; i < nsites; i++)
+    if (sites[i] == ra)
+      return;
+  if (nsites < SITES_MAX)
+    sites[nsites++] = ra;
 }
+
+/* 1 when the allocation being made must fail. */
+#define fail_now() (armed ? note_site(__builtin_return_address(0)), \
+                    ++count == fail_at : 0)
 
 void *__wrap_malloc(size_t size) {
   if (fail_now())
@@ -300,6 +312,20 @@ OUT_CASE(minex_graph_create, destroy_graph) {
   return minex_graph_create(3, xadj, adj, w, w, cw,
                             (minex_graph **)&((out_ctx *)c)->out);
 }
+/* a hub of degree 40: the sort of long neighbour lists takes a buffer */
+OUT_CASE(minex_graph_create_hub, destroy_graph) {
+  int64_t xadj[42];
+  int32_t adj[80];
+  xadj[0] = 0;
+  xadj[1] = 40;
+  for (int32_t k = 0; k < 40; k++) {
+    adj[k] = 40 - k; /* unsorted */
+    adj[40 + k] = 0;
+    xadj[k + 2] = 41 + k;
+  }
+  return minex_graph_create(41, xadj, adj, NULL, NULL, NULL,
+                            (minex_graph **)&((out_ctx *)c)->out);
+}
 OUT_CASE(minex_config_create, destroy_config) {
   int32_t np[3] = {2, 0, 3};
   double proc[3] = {1, 2, 3};
@@ -431,6 +457,7 @@ OUT_CASE(minex_drum_monitor_create, destroy_monitor) {
 
 START_TEST(constructors_fail_cleanly) {
   check_minex_graph_create();
+  check_minex_graph_create_hub();
   check_minex_config_create();
   check_minex_config_create_uniform();
   check_minex_graph_read_metis();
@@ -552,6 +579,54 @@ START_TEST(repartition_and_evaluate_fail_cleanly) {
 }
 END_TEST
 
+/* A larger graph: several contraction levels, growing merge lists. */
+typedef struct big_ctx {
+  minex_graph *g;
+  minex_config *cfg;
+  int32_t *old, *out;
+  int32_t n;
+  minex_options opt;
+} big_ctx;
+
+static void big_reset(void *c) {
+  big_ctx *b = c;
+  for (int32_t v = 0; v < b->n; v++)
+    b->out[v] = -7;
+}
+static int big_untouched(void *c) {
+  big_ctx *b = c;
+  for (int32_t v = 0; v < b->n; v++)
+    if (b->out[v] != -7)
+      return 0;
+  return 1;
+}
+static int run_big(void *c) {
+  big_ctx *b = c;
+  return minex_repartition(b->g, b->cfg, b->old, &b->opt, b->out, NULL);
+}
+
+START_TEST(repartition_of_a_larger_graph_fails_cleanly) {
+  big_ctx b;
+  b.g = test_grid_graph(12, 12, 8);
+  b.n = minex_graph_nvtxs(b.g);
+  int32_t np[2] = {4, 4};
+  double proc[2] = {1, 3}, conn[4] = {1, 5, 5, 1};
+  ck_assert_int_eq(minex_config_create(2, np, proc, conn, &b.cfg), MINEX_OK);
+  b.old = malloc(sizeof(int32_t) * (size_t)b.n);
+  b.out = malloc(sizeof(int32_t) * (size_t)b.n);
+  for (int32_t v = 0; v < b.n; v++)
+    b.old[v] = v * 8 / b.n;
+  minex_options_init(&b.opt);
+  alloc_case ac = {"minex_repartition_1152_vertices", run_big, big_untouched,
+                   NULL, big_reset, &b};
+  alloc_loop(&ac);
+  free(b.old);
+  free(b.out);
+  minex_config_destroy(b.cfg);
+  minex_graph_destroy(b.g);
+}
+END_TEST
+
 /* Functions filling caller arrays, and writers. */
 static int run_partition_initial_bfs(void *c) {
   (void)c;
@@ -600,6 +675,12 @@ static int run_allocate_sites(void *c) {
   double w[5] = {1, 2, 3, 4, 5};
   return minex_allocate_sites(2, size, w, NULL, 17, sc, nc);
 }
+static int run_allocate(void *c) {
+  (void)c;
+  int32_t counts[4];
+  double w[4] = {1, 2, 3, 4};
+  return minex_allocate(4, w, 11, counts);
+}
 static int run_benchmark(void *c) {
   (void)c;
   double mflops;
@@ -628,6 +709,7 @@ START_TEST(other_allocating_calls_fail_cleanly) {
        NULL},
       {"minex_feedback_estimate", run_feedback_estimate, NULL, NULL, NULL,
        NULL},
+      {"minex_allocate", run_allocate, NULL, NULL, NULL, NULL},
       {"minex_allocate_sites", run_allocate_sites, NULL, NULL, NULL, NULL},
       {"minex_drum_benchmark", run_benchmark, NULL, NULL, NULL, NULL},
       {"minex_drum_probe", run_probe, NULL, NULL, NULL, NULL},
@@ -664,6 +746,20 @@ int main(void) {
   tcase_add_test(tc, constructors_fail_cleanly);
   tcase_add_test(tc, repartition_and_evaluate_fail_cleanly);
   tcase_add_test(tc, other_allocating_calls_fail_cleanly);
+  tcase_add_test(tc, repartition_of_a_larger_graph_fails_cleanly);
   suite_add_tcase(s, tc);
-  return test_run_suite(s);
+  int rc = test_run_suite(s);
+  /* MINEX_ALLOC_SITES=file (with CK_FORK=no): the call sites reached, as
+     offsets in the executable for addr2line (docs/reliability.md) */
+  const char *out = getenv("MINEX_ALLOC_SITES");
+  FILE *fp = out ? fopen(out, "w") : NULL;
+  for (int32_t i = 0; fp != NULL && i < nsites; i++) {
+    Dl_info info;
+    if (dladdr(sites[i], &info) && info.dli_fbase != NULL)
+      fprintf(fp, "%#lx\n", (unsigned long)((uintptr_t)sites[i] -
+                                             (uintptr_t)info.dli_fbase - 1));
+  }
+  if (fp != NULL)
+    fclose(fp);
+  return rc;
 }

@@ -14,15 +14,18 @@ int partition_ctx_check(const partition_ctx *pc) {
   const contract_ws *ws = pc->ws;
   int32_t P = pc->ld->nprocs;
   if (pc->cfg != pc->ld->cfg || P != pc->cfg->nprocs)
-    return core_error(MINEX_EINTERNAL, "%s: configuration of %d processors "
-                      "differs from the loads' (%d)", w,
-                      (int)pc->cfg->nprocs, (int)P);
+    return core_error(MINEX_EINTERNAL,
+                      "%s: configuration of %d processors "
+                      "differs from the loads' (%d)",
+                      w, (int)pc->cfg->nprocs, (int)P);
   /* the P-sized scratch of partition_ctx_create, the flags of the ws */
   if (!pc->nbr || !pc->nbr_at || !pc->nbr_stamp || !pc->cand)
     return core_error(MINEX_EINTERNAL, "%s: a scratch buffer is missing", w);
   if (pc->interior == NULL || pc->interior != ws->interior)
-    return core_error(MINEX_EINTERNAL, "%s: interior flags are not the "
-                      "workspace's", w);
+    return core_error(MINEX_EINTERNAL,
+                      "%s: interior flags are not the "
+                      "workspace's",
+                      w);
   /* (the throttle is not checked: under throttle_auto the context starts
      with options.throttle, which is ignored and may be anything) */
   if (!(pc->qbar > 0) || !isfinite(pc->qbar) || !(pc->dmv_tol >= 0))
@@ -37,9 +40,10 @@ int partition_ctx_check(const partition_ctx *pc) {
                       (int)pc->stamp);
   for (int32_t p = 0; p < P; p++)
     if (pc->nbr_stamp[p] < 0 || pc->nbr_stamp[p] > pc->stamp)
-      return core_error(MINEX_EINTERNAL, "%s: processor %d has stamp %d, "
-                        "ahead of the current %d", w, (int)p,
-                        (int)pc->nbr_stamp[p], (int)pc->stamp);
+      return core_error(MINEX_EINTERNAL,
+                        "%s: processor %d has stamp %d, "
+                        "ahead of the current %d",
+                        w, (int)p, (int)pc->nbr_stamp[p], (int)pc->stamp);
   /* owners, and interior flags against the actual neighbour owners */
   int32_t nids = contract_nids(ws);
   for (int32_t x = 0; x < nids; x++) {
@@ -47,8 +51,10 @@ int partition_ctx_check(const partition_ctx *pc) {
       continue;
     int32_t o = ws->owner[x];
     if (o < 0 || o >= P)
-      return core_error(MINEX_EINTERNAL, "%s: active id %d has owner %d "
-                        "outside [0, %d)", w, (int)x, (int)o, (int)P);
+      return core_error(MINEX_EINTERNAL,
+                        "%s: active id %d has owner %d "
+                        "outside [0, %d)",
+                        w, (int)x, (int)o, (int)P);
     if (pc->interior[x] > 1)
       return core_error(MINEX_EINTERNAL, "%s: interior flag of %d is %d", w,
                         (int)x, (int)pc->interior[x]);
@@ -60,9 +66,10 @@ int partition_ctx_check(const partition_ctx *pc) {
     contract_edges(ws, x, &adj, &cw, &len);
     for (int64_t j = 0; j < len; j++)
       if (contract_end_owner(ws, adj[j]) != o)
-        return core_error(MINEX_EINTERNAL, "%s: id %d (owner %d) is marked "
-                          "interior but its neighbour %d is on %d", w,
-                          (int)x, (int)o, (int)adj[j],
+        return core_error(MINEX_EINTERNAL,
+                          "%s: id %d (owner %d) is marked "
+                          "interior but its neighbour %d is on %d",
+                          w, (int)x, (int)o, (int)adj[j],
                           (int)contract_end_owner(ws, adj[j]));
   }
   if (pc->heap.id != NULL)

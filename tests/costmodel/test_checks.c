@@ -11,28 +11,28 @@
 
 static minex_drum_model *valid_model(void) {
   minex_drum_model *m = NULL;
-  ck_assert_int_eq(minex_drum_model_load(test_data_path("drum_case_thesis.xml"),
-                                         &m),
-                   MINEX_OK);
+  ck_assert_int_eq(
+      minex_drum_model_load(test_data_path("drum_case_thesis.xml"), &m),
+      MINEX_OK);
   ck_assert_int_ge(minex_drum_nnodes(m), 3);
   return m;
 }
 
 /* Loads a valid model, checks it, corrupts it with `corrupt`, expects the
  * check to fail with a message containing want, restores and rechecks. */
-#define DRUM_CORRUPTION(field, bad, want)                                    \
-  do {                                                                       \
-    minex_drum_model *m = valid_model();                                     \
-    ck_assert_int_eq(costmodel_drum_check(m), MINEX_OK);                     \
-    minex_drum_node *nd = &m->nodes[m->n - 1];                               \
-    (void)nd;                                                                \
-    __typeof__(field) saved = field;                                         \
-    field = bad;                                                             \
-    ck_assert_int_eq(costmodel_drum_check(m), MINEX_EINTERNAL);              \
-    ck_assert_ptr_nonnull(strstr(minex_last_error(), want));                 \
-    field = saved;                                                           \
-    ck_assert_int_eq(costmodel_drum_check(m), MINEX_OK);                     \
-    minex_drum_model_destroy(m);                                             \
+#define DRUM_CORRUPTION(field, bad, want)                                      \
+  do {                                                                         \
+    minex_drum_model *m = valid_model();                                       \
+    ck_assert_int_eq(costmodel_drum_check(m), MINEX_OK);                       \
+    minex_drum_node *nd = &m->nodes[m->n - 1];                                 \
+    (void)nd;                                                                  \
+    __typeof__(field) saved = field;                                           \
+    field = bad;                                                               \
+    ck_assert_int_eq(costmodel_drum_check(m), MINEX_EINTERNAL);                \
+    ck_assert_ptr_nonnull(strstr(minex_last_error(), want));                   \
+    field = saved;                                                             \
+    ck_assert_int_eq(costmodel_drum_check(m), MINEX_OK);                       \
+    minex_drum_model_destroy(m);                                               \
   } while (0)
 
 START_TEST(drum_check_passes_on_valid_models) {
@@ -59,8 +59,8 @@ END_TEST
 START_TEST(drum_check_fails_on_corrupted_models) {
   DRUM_CORRUPTION(m->n, m->cap + 1, "allocated");
   DRUM_CORRUPTION(m->nodes[0].parent, 0, "parent");
-  DRUM_CORRUPTION(nd->parent, m->n - 1, "parent");    /* its own parent */
-  DRUM_CORRUPTION(nd->parent, m->n + 3, "parent");    /* a later node */
+  DRUM_CORRUPTION(nd->parent, m->n - 1, "parent"); /* its own parent */
+  DRUM_CORRUPTION(nd->parent, m->n + 3, "parent"); /* a later node */
   DRUM_CORRUPTION(nd->type, (minex_drum_node_type)7, "type");
   DRUM_CORRUPTION(nd->ncpus, 0, "CPUs");
   DRUM_CORRUPTION(nd->nprocs, -1, "processes");
@@ -96,17 +96,17 @@ static minex_feedback *valid_feedback(int steps) {
   return f;
 }
 
-#define FEEDBACK_CORRUPTION(steps, field, bad, want)                         \
-  do {                                                                       \
-    minex_feedback *f = valid_feedback(steps);                               \
-    ck_assert_int_eq(costmodel_feedback_check(f), MINEX_OK);                 \
-    __typeof__(field) saved = field;                                         \
-    field = bad;                                                             \
-    ck_assert_int_eq(costmodel_feedback_check(f), MINEX_EINTERNAL);          \
-    ck_assert_ptr_nonnull(strstr(minex_last_error(), want));                 \
-    field = saved;                                                           \
-    ck_assert_int_eq(costmodel_feedback_check(f), MINEX_OK);                 \
-    minex_feedback_destroy(f);                                               \
+#define FEEDBACK_CORRUPTION(steps, field, bad, want)                           \
+  do {                                                                         \
+    minex_feedback *f = valid_feedback(steps);                                 \
+    ck_assert_int_eq(costmodel_feedback_check(f), MINEX_OK);                   \
+    __typeof__(field) saved = field;                                           \
+    field = bad;                                                               \
+    ck_assert_int_eq(costmodel_feedback_check(f), MINEX_EINTERNAL);            \
+    ck_assert_ptr_nonnull(strstr(minex_last_error(), want));                   \
+    field = saved;                                                             \
+    ck_assert_int_eq(costmodel_feedback_check(f), MINEX_OK);                   \
+    minex_feedback_destroy(f);                                                 \
   } while (0)
 
 START_TEST(feedback_check_passes_on_valid_feedback) {
@@ -120,13 +120,13 @@ START_TEST(feedback_check_passes_on_valid_feedback) {
 END_TEST
 
 START_TEST(feedback_check_fails_on_corrupted_feedback) {
-  FEEDBACK_CORRUPTION(2, f->count[0], 5, "samples");     /* > window */
+  FEEDBACK_CORRUPTION(2, f->count[0], 5, "samples"); /* > window */
   FEEDBACK_CORRUPTION(2, f->count[1], -1, "samples");
-  FEEDBACK_CORRUPTION(2, f->next[0], 4, "next slot");   /* == window */
-  FEEDBACK_CORRUPTION(2, f->next[0], 3, "next slot");   /* != count */
+  FEEDBACK_CORRUPTION(2, f->next[0], 4, "next slot"); /* == window */
+  FEEDBACK_CORRUPTION(2, f->next[0], 3, "next slot"); /* != count */
   FEEDBACK_CORRUPTION(2, f->load[1], NAN, "load");
-  FEEDBACK_CORRUPTION(2, f->secs[4], 0.0, "load");       /* proc 1 */
-  FEEDBACK_CORRUPTION(6, f->secs[3], INFINITY, "load");  /* ring full */
+  FEEDBACK_CORRUPTION(2, f->secs[4], 0.0, "load");      /* proc 1 */
+  FEEDBACK_CORRUPTION(6, f->secs[3], INFINITY, "load"); /* ring full */
   FEEDBACK_CORRUPTION(1, f->window, 0, "window");
   FEEDBACK_CORRUPTION(1, f->nprocs, 0, "processors");
   FEEDBACK_CORRUPTION(1, f->est, (minex_feedback_estimator)9, "estimator");

@@ -15,8 +15,8 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <malloc.h>
 #include <gsl/gsl_rng.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,10 +42,10 @@ char *__wrap_strdup(const char *s);
 ssize_t __wrap_getline(char **line, size_t *cap, FILE *fp);
 gsl_rng *__wrap_gsl_rng_alloc(const gsl_rng_type *type);
 
-static int armed;          /* 1 while the call under test runs           */
-static int64_t count;      /* allocations seen while armed               */
-static int64_t fail_at;    /* the allocation that fails (0: none)        */
-static int failed_shrink;  /* 1: it was a realloc to a smaller block      */
+static int armed;         /* 1 while the call under test runs           */
+static int64_t count;     /* allocations seen while armed               */
+static int64_t fail_at;   /* the allocation that fails (0: none)        */
+static int failed_shrink; /* 1: it was a realloc to a smaller block      */
 
 /* Blocks allocated while armed and not freed yet (open addressing;
  * tracking stops, with a flag, if it ever fills). */
@@ -102,8 +102,8 @@ static void note_site(void *ra) {
 }
 
 /* 1 when the allocation being made must fail. */
-#define fail_now() (armed ? note_site(__builtin_return_address(0)), \
-                    ++count == fail_at : 0)
+#define fail_now()                                                             \
+  (armed ? note_site(__builtin_return_address(0)), ++count == fail_at : 0)
 
 void *__wrap_malloc(size_t size) {
   if (fail_now())
@@ -195,15 +195,16 @@ static int64_t alloc_loop(const alloc_case *c) {
     armed = 0;
     if (count < n) {
       /* the n-th allocation was never reached: the call went through */
-      ck_assert_msg(rc == MINEX_OK, "%s: fails with %s (%s) without an "
-                    "allocation failure", c->name, minex_err_name(rc),
-                    minex_last_error());
+      ck_assert_msg(rc == MINEX_OK,
+                    "%s: fails with %s (%s) without an "
+                    "allocation failure",
+                    c->name, minex_err_name(rc), minex_last_error());
       ck_assert_msg(count > 0, "%s: no allocation reached the wrappers",
                     c->name);
       if (c->release)
         c->release(c->ctx);
-      printf("alloc_fail: %-32s %4lld allocations, each failed once\n",
-             c->name, (long long)count);
+      printf("alloc_fail: %-32s %4lld allocations, each failed once\n", c->name,
+             (long long)count);
       return count;
     }
     if (rc == MINEX_OK && failed_shrink) {
@@ -212,27 +213,32 @@ static int64_t alloc_loop(const alloc_case *c) {
         c->release(c->ctx);
       continue;
     }
-    ck_assert_msg(rc == MINEX_ENOMEM, "%s: allocation %lld failed: got %s "
-                  "(%s), want MINEX_ENOMEM", c->name, (long long)n,
-                  minex_err_name(rc), minex_last_error());
-    ck_assert_msg(live_overflow || nlive == 0, "%s: allocation %lld failed: "
-                  "%lld blocks leaked", c->name, (long long)n,
-                  (long long)nlive);
+    ck_assert_msg(rc == MINEX_ENOMEM,
+                  "%s: allocation %lld failed: got %s "
+                  "(%s), want MINEX_ENOMEM",
+                  c->name, (long long)n, minex_err_name(rc),
+                  minex_last_error());
+    ck_assert_msg(live_overflow || nlive == 0,
+                  "%s: allocation %lld failed: "
+                  "%lld blocks leaked",
+                  c->name, (long long)n, (long long)nlive);
     if (c->untouched)
-      ck_assert_msg(c->untouched(c->ctx), "%s: allocation %lld failed: "
-                    "output modified", c->name, (long long)n);
+      ck_assert_msg(c->untouched(c->ctx),
+                    "%s: allocation %lld failed: "
+                    "output modified",
+                    c->name, (long long)n);
   }
 }
 
 /* --------------------------------------------------------- the inputs */
 
 static char tmpdir[64];
-static char path_graph[128], path_part[128], path_config[128],
-    path_drum[128], path_out[128];
+static char path_graph[128], path_part[128], path_config[128], path_drum[128],
+    path_out[128];
 
-static minex_graph *grid; /* 4 x 4 x 2 grid, unit weights */
+static minex_graph *grid;  /* 4 x 4 x 2 grid, unit weights */
 static minex_config *cfg4; /* 2 clusters of 2, heterogeneous */
-static minex_mesh *box;   /* gen_box 2 x 2 x 2 */
+static minex_mesh *box;    /* gen_box 2 x 2 x 2 */
 static minex_drum_model *drum;
 
 static void setup(void) {
@@ -255,12 +261,12 @@ static void setup(void) {
     part[v] = v / 8;
   ck_assert_int_eq(minex_part_write(path_part, 32, part), MINEX_OK);
   ck_assert_int_eq(minex_config_save(cfg4, path_config), MINEX_OK);
-  ck_assert_int_eq(minex_drum_model_load(test_data_path("drum_case_thesis.xml"),
-                                         &drum),
-                   MINEX_OK);
-  ck_assert_int_eq(minex_drum_model_save(drum, path_drum,
-                                         MINEX_DRUM_DIALECT_DRUMHEAD),
-                   MINEX_OK);
+  ck_assert_int_eq(
+      minex_drum_model_load(test_data_path("drum_case_thesis.xml"), &drum),
+      MINEX_OK);
+  ck_assert_int_eq(
+      minex_drum_model_save(drum, path_drum, MINEX_DRUM_DIALECT_DRUMHEAD),
+      MINEX_OK);
 }
 
 static void teardown(void) {
@@ -281,28 +287,44 @@ typedef struct out_ctx {
   void (*destroy)(void *obj); /* its destroy function                  */
 } out_ctx;
 
-static int out_null(void *c) { return ((out_ctx *)c)->out == NULL; }
-static void out_reset(void *c) { ((out_ctx *)c)->out = NULL; }
+static int out_null(void *c) {
+  return ((out_ctx *)c)->out == NULL;
+}
+static void out_reset(void *c) {
+  ((out_ctx *)c)->out = NULL;
+}
 static void out_release(void *c) {
   out_ctx *o = c;
   o->destroy(o->out);
   o->out = NULL;
 }
-static void destroy_graph(void *p) { minex_graph_destroy(p); }
-static void destroy_config(void *p) { minex_config_destroy(p); }
-static void destroy_mesh(void *p) { minex_mesh_destroy(p); }
-static void destroy_drum(void *p) { minex_drum_model_destroy(p); }
-static void destroy_feedback(void *p) { minex_feedback_destroy(p); }
-static void destroy_monitor(void *p) { minex_drum_monitor_destroy(p); }
+static void destroy_graph(void *p) {
+  minex_graph_destroy(p);
+}
+static void destroy_config(void *p) {
+  minex_config_destroy(p);
+}
+static void destroy_mesh(void *p) {
+  minex_mesh_destroy(p);
+}
+static void destroy_drum(void *p) {
+  minex_drum_model_destroy(p);
+}
+static void destroy_feedback(void *p) {
+  minex_feedback_destroy(p);
+}
+static void destroy_monitor(void *p) {
+  minex_drum_monitor_destroy(p);
+}
 
-#define OUT_CASE(fname, destroyer)                                           \
-  static int run_##fname(void *c);                                           \
-  static void check_##fname(void) {                                          \
-    out_ctx o = {NULL, destroyer};                                           \
-    alloc_case ac = {#fname, run_##fname, out_null, out_release, out_reset,  \
-                     &o};                                                    \
-    alloc_loop(&ac);                                                         \
-  }                                                                          \
+#define OUT_CASE(fname, destroyer)                                             \
+  static int run_##fname(void *c);                                             \
+  static void check_##fname(void) {                                            \
+    out_ctx o = {NULL, destroyer};                                             \
+    alloc_case ac = {                                                          \
+        #fname, run_##fname, out_null, out_release, out_reset, &o};            \
+    alloc_loop(&ac);                                                           \
+  }                                                                            \
   static int run_##fname(void *c)
 
 OUT_CASE(minex_graph_create, destroy_graph) {
@@ -409,9 +431,12 @@ OUT_CASE(minex_drum_build, destroy_drum) {
   for (int i = 0; rc == MINEX_OK && i < 12; i++) {
     char name[16];
     snprintf(name, sizeof name, "n%d", i);
-    rc = minex_drum_add_node(t, i < 3 ? MINEX_DRUM_NETWORK
-                                      : MINEX_DRUM_COMPUTING,
-                             i == 0 ? -1 : i < 3 ? 0 : 1 + i % 2, name, NULL);
+    rc = minex_drum_add_node(t,
+                             i < 3 ? MINEX_DRUM_NETWORK : MINEX_DRUM_COMPUTING,
+                             i == 0  ? -1
+                             : i < 3 ? 0
+                                     : 1 + i % 2,
+                             name, NULL);
   }
   if (rc != MINEX_OK) {
     /* add_node failed: the model must still be whole and freeable */
@@ -562,8 +587,12 @@ START_TEST(repartition_and_evaluate_fail_cleanly) {
     alloc_loop(&cases[i]);
   /* throttle_auto rolls trials back: its own buffers and snapshot */
   r.opt.throttle_auto = 1;
-  alloc_case aut = {"minex_repartition_throttle_auto", run_repartition,
-                    repart_untouched, NULL, repart_reset, &r};
+  alloc_case aut = {"minex_repartition_throttle_auto",
+                    run_repartition,
+                    repart_untouched,
+                    NULL,
+                    repart_reset,
+                    &r};
   alloc_loop(&aut);
   /* an unavailable processor: forced moves */
   minex_config *c2 = NULL;
@@ -572,8 +601,12 @@ START_TEST(repartition_and_evaluate_fail_cleanly) {
   ck_assert_int_eq(minex_config_set_available(c2, 1, 0), MINEX_OK);
   r.cfg = c2;
   r.opt.throttle_auto = 0;
-  alloc_case una = {"minex_repartition_unavailable", run_repartition,
-                    repart_untouched, NULL, repart_reset, &r};
+  alloc_case una = {"minex_repartition_unavailable",
+                    run_repartition,
+                    repart_untouched,
+                    NULL,
+                    repart_reset,
+                    &r};
   alloc_loop(&una);
   minex_config_destroy(c2);
 }
@@ -617,8 +650,12 @@ START_TEST(repartition_of_a_larger_graph_fails_cleanly) {
   for (int32_t v = 0; v < b.n; v++)
     b.old[v] = v * 8 / b.n;
   minex_options_init(&b.opt);
-  alloc_case ac = {"minex_repartition_1152_vertices", run_big, big_untouched,
-                   NULL, big_reset, &b};
+  alloc_case ac = {"minex_repartition_1152_vertices",
+                   run_big,
+                   big_untouched,
+                   NULL,
+                   big_reset,
+                   &b};
   alloc_loop(&ac);
   free(b.old);
   free(b.out);
@@ -705,8 +742,7 @@ START_TEST(other_allocating_calls_fail_cleanly) {
       {"minex_drum_model_save", run_drum_save, NULL, NULL, NULL, NULL},
       {"minex_mesh_write_vtk", run_vtk, NULL, NULL, NULL, NULL},
       {"minex_part_write", run_part_write, NULL, NULL, NULL, NULL},
-      {"minex_drum_compute_powers", run_compute_powers, NULL, NULL, NULL,
-       NULL},
+      {"minex_drum_compute_powers", run_compute_powers, NULL, NULL, NULL, NULL},
       {"minex_feedback_estimate", run_feedback_estimate, NULL, NULL, NULL,
        NULL},
       {"minex_allocate", run_allocate, NULL, NULL, NULL, NULL},
@@ -756,8 +792,9 @@ int main(void) {
   for (int32_t i = 0; fp != NULL && i < nsites; i++) {
     Dl_info info;
     if (dladdr(sites[i], &info) && info.dli_fbase != NULL)
-      fprintf(fp, "%#lx\n", (unsigned long)((uintptr_t)sites[i] -
-                                             (uintptr_t)info.dli_fbase - 1));
+      fprintf(
+          fp, "%#lx\n",
+          (unsigned long)((uintptr_t)sites[i] - (uintptr_t)info.dli_fbase - 1));
   }
   if (fp != NULL)
     fclose(fp);

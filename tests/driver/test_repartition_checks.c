@@ -7,8 +7,7 @@
 
 #include <string.h>
 
-static double drifting_qwgt(double wgt, double comm, double remap,
-                            void *ctx) {
+static double drifting_qwgt(double wgt, double comm, double remap, void *ctx) {
   double *drift = ctx;
   *drift += 1e-3; /* a different value at every call: not a function */
   return wgt + comm + remap + *drift;

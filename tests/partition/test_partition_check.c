@@ -32,9 +32,9 @@ static void fixture_init(fixture *f) {
     f->old[v] = v < n - 8 ? 0 : 1 + v % 3;
   minex_options opt;
   minex_options_init(&opt);
-  ck_assert_int_eq(costmodel_loads_create(&f->ld, f->g, f->cfg, f->old,
-                                          f->old, &opt),
-                   MINEX_OK);
+  ck_assert_int_eq(
+      costmodel_loads_create(&f->ld, f->g, f->cfg, f->old, f->old, &opt),
+      MINEX_OK);
   ck_assert_int_eq(contract_ws_create(&f->ws, f->g, f->old), MINEX_OK);
   f->rng = gsl_rng_alloc(gsl_rng_mt19937);
   ck_assert_int_eq(contract_run(&f->ws, 12, 4, f->rng), MINEX_OK);

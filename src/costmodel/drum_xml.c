@@ -69,7 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uthash.h>
+#include "core/hash.h"
 
 /* ------------------------------------------------------------- loading */
 
@@ -565,6 +565,12 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     rc = read_nodes(&L);
     if (rc == MINEX_OK)
       rc = drum_xml_build_model(&L, out);
+#ifdef MINEX_CHECKS
+    if (rc == MINEX_OK && (rc = costmodel_drum_check(*out)) != MINEX_OK) {
+      minex_drum_model_destroy(*out);
+      *out = NULL;
+    }
+#endif
     HASH_CLEAR(hh, L.by_id);
     for (int32_t i = 0; L.nodes != NULL && i < L.n; i++)
       free(L.nodes[i].kids);

@@ -4,7 +4,7 @@
  * total number of particles on each computer by the CPU time required to
  * process them"). Each processor keeps a window of its last capacities;
  * GSL's statistics smooth them (median, or the time-weighted mean). */
-#include "core/core.h"
+#include "costmodel/feedback.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -13,15 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct minex_feedback {
-  int32_t nprocs;
-  int32_t window;        /* steps remembered per processor              */
-  minex_feedback_estimator est;
-  double *load;          /* nprocs x window ring of loads               */
-  double *secs;          /* ... and times                               */
-  int32_t *count;        /* samples held per processor (<= window)      */
-  int32_t *next;         /* ring position of the next sample            */
-};
 
 int minex_feedback_create(int32_t nprocs, int32_t window,
                           minex_feedback_estimator estimator,
@@ -103,7 +94,11 @@ int minex_feedback_add(minex_feedback *f, const double *load,
     if (f->count[p] < f->window)
       f->count[p]++;
   }
+#ifdef MINEX_CHECKS
+  return costmodel_feedback_check(f); /* debug builds (issue 10) */
+#else
   return MINEX_OK;
+#endif
 }
 
 /* Smoothed capacity of processor p (its count > 0) and the standard
@@ -270,4 +265,37 @@ done:
   minex_config_destroy(cfg);
   free(cap), free(dev), free(proc), free(np), free(conn);
   return rc;
+}
+
+int costmodel_feedback_check(const minex_feedback *f) {
+  const char *w = "costmodel_feedback_check";
+  if (f == NULL || !f->load || !f->secs || !f->count || !f->next)
+    return core_error(MINEX_EINTERNAL, "%s: feedback or its arrays missing",
+                      w);
+  if (f->nprocs < 1 || f->window < 1 || f->window > 1 << 20)
+    return core_error(MINEX_EINTERNAL, "%s: %d processors, window %d", w,
+                      (int)f->nprocs, (int)f->window);
+  if (f->est != MINEX_FEEDBACK_MEDIAN && f->est != MINEX_FEEDBACK_RATIO)
+    return core_error(MINEX_EINTERNAL, "%s: unknown estimator %d", w,
+                      (int)f->est);
+  for (int32_t p = 0; p < f->nprocs; p++) {
+    int32_t k = f->count[p], nx = f->next[p];
+    if (k < 0 || k > f->window || nx < 0 || nx >= f->window)
+      return core_error(MINEX_EINTERNAL, "%s: processor %d holds %d samples, "
+                        "next slot %d, window %d", w, (int)p, (int)k,
+                        (int)nx, (int)f->window);
+    /* the ring fills from slot 0: until it is full, next == count */
+    if (k < f->window && nx != k)
+      return core_error(MINEX_EINTERNAL, "%s: processor %d: %d samples but "
+                        "next slot %d", w, (int)p, (int)k, (int)nx);
+    size_t base = (size_t)p * (size_t)f->window;
+    for (int32_t i = 0; i < k; i++) {
+      double l = f->load[base + (size_t)i], t = f->secs[base + (size_t)i];
+      /* minex_feedback_add keeps only samples with load, seconds > 0 */
+      if (!isfinite(l) || !isfinite(t) || !(l > 0) || !(t > 0))
+        return core_error(MINEX_EINTERNAL, "%s: processor %d, sample %d: "
+                          "load %g in %g s", w, (int)p, (int)i, l, t);
+    }
+  }
+  return MINEX_OK;
 }

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uthash.h>
+#include "core/hash.h"
 
 #define SCHEMA_FILE "minex-config.xsd"
 
@@ -124,12 +124,22 @@ static int add_cluster(config_build *b, xmlNodePtr node) {
       free(pool);
       return core_error(MINEX_ENOMEM, "%s: out of memory", b->path);
     }
-    HASH_CLEAR(hh, b->names);
-    for (int32_t c = 0; c < b->nc; c++) {
+    /* a new table over the new pool; the old one stays whole until the
+       new one is complete */
+    name_entry *fresh = NULL;
+    int hash_oom = 0;
+    for (int32_t c = 0; c < b->nc && !hash_oom; c++) {
       pool[c] = b->pool[c];
-      HASH_ADD_KEYPTR(hh, b->names, pool[c].name, strlen(pool[c].name),
+      HASH_ADD_KEYPTR(hh, fresh, pool[c].name, strlen(pool[c].name),
                       &pool[c]);
     }
+    if (hash_oom) {
+      HASH_CLEAR(hh, fresh);
+      free(pool);
+      return core_error(MINEX_ENOMEM, "%s: out of memory", b->path);
+    }
+    HASH_CLEAR(hh, b->names);
+    b->names = fresh;
     free(b->pool);
     b->pool = pool;
     b->cap = cap;
@@ -161,7 +171,12 @@ static int add_cluster(config_build *b, xmlNodePtr node) {
   e->name = (const char *)name;
   e->index = b->nc;
   e->line = (int)line;
+  int hash_oom = 0;
   HASH_ADD_KEYPTR(hh, b->names, e->name, strlen(e->name), e);
+  if (hash_oom) {
+    xmlFree(name);
+    return core_error(MINEX_ENOMEM, "%s: out of memory", b->path);
+  }
   b->nprocs[b->nc] = (int32_t)np;
   b->proc[b->nc] = proc;
   b->nc++;

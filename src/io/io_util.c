@@ -174,6 +174,11 @@ int io_reader_next(io_reader *r) {
   errno = 0;
   ssize_t len = getline(&r->line, &r->cap, r->fp);
   if (len < 0) {
+    /* getline reports a failed allocation of its buffer with ENOMEM and
+       without setting the stream's error flag: not an end of file */
+    if (errno == ENOMEM)
+      return core_error(MINEX_ENOMEM, "%s:%lld: out of memory", r->path,
+                        (long long)r->lineno + 1);
     if (ferror(r->fp))
       return core_error(MINEX_EIO, "%s:%lld: read error: %s", r->path,
                         (long long)r->lineno + 1, strerror(errno));

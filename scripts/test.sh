@@ -5,7 +5,9 @@
 # every Check suite runs once under valgrind.
 # Usage: bash scripts/test.sh   (from anywhere; as root on a fresh Debian 12
 # it installs what is missing). MINEX_SKIP_ASAN=1 skips the second build,
-# MINEX_SKIP_VALGRIND=1 the valgrind stage.
+# MINEX_SKIP_VALGRIND=1 the valgrind stage. Last, every libFuzzer harness
+# runs for MINEX_FUZZ_SECONDS (default 30) in a clang build
+# (scripts/fuzz.sh, docs/fuzzing.md); MINEX_SKIP_FUZZ=1 skips it.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,5 +55,9 @@ if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   build_and_test build-asan Asan
+fi
+
+if [ "${MINEX_SKIP_FUZZ:-0}" != 1 ]; then
+  MINEX_FUZZ_BUILD="$root/build-fuzz" bash "$root/scripts/fuzz.sh"
 fi
 echo "== all tests passed"

@@ -86,6 +86,16 @@ MINEX_API const double *minex_graph_cwgt(const minex_graph *graph);
 
 /* --------------------------------------------------------- configuration */
 
+/* Limits on what a configuration may hold. Every per-processor structure is
+ * O(P) and Conn is C x C, so these bound what a few bytes of input (a
+ * procs="..." attribute, a processor id in a partition file) can make the
+ * library allocate: about 160 bytes per processor in a repartition
+ * (~170 MB at the limit) and 8 C^2 bytes for Conn (128 MiB at the limit).
+ * Beyond them the readers and constructors return MINEX_ECONFIG (or
+ * MINEX_EPART for an id in a partition file) naming the value. */
+#define MINEX_NPROCS_MAX (1 << 20)
+#define MINEX_NCLUSTERS_MAX 4096
+
 /* Configuration graph (SPEC §1): clusters of processors with processing
  * slowdowns Proc_c and link slowdowns Conn(c,d). Processors are numbered
  * 0..P-1 cluster by cluster. Opaque. */
@@ -137,33 +147,49 @@ typedef double (*minex_qwgt_fn)(double wgt, double comm, double remap,
 /* Progress and timing messages, only when set (the library never prints). */
 typedef void (*minex_log_fn)(const char *message, void *ctx);
 
+/* The ranges minex_repartition and minex_evaluate accept; a value outside
+ * its range is refused with MINEX_EINVAL naming the field. */
+#define MINEX_COARSE_PER_PROC_MAX (1 << 20)
+#define MINEX_COARSE_TARGET_MAX INT32_MAX
+#define MINEX_SAMPLE_SIZE_MAX 4096
+#define MINEX_MAX_PASSES_MAX 1000000
+#define MINEX_THROTTLE_CANDIDATES_MAX 64
+
 typedef struct minex_options {
   double throttle;       /* ThroTTle >= 0, dimensionless (SPEC §3);
-                            INFINITY admits every move lowering MinVar */
+                            INFINITY admits every move lowering MinVar;
+                            NaN is refused                               */
   double alpha;          /* latency tolerance in [0,1]: 0 none, 1 maximum */
   minex_remap_mode remap_mode; /* who pays remapping; default receiver  */
-  minex_qwgt_fn qwgt_fn; /* NULL: the alpha formula                      */
+  minex_qwgt_fn qwgt_fn; /* NULL: the alpha formula. Must return a
+                            finite value >= 0, non-decreasing in each
+                            argument; a NaN, infinite or negative value
+                            makes the call fail with MINEX_EINVAL       */
   void *qwgt_ctx;        /* passed to qwgt_fn                            */
   int32_t coarse_per_proc; /* contraction target = this * P_available
-                              coarse vertices, at most n/4 (default 64)  */
+                              coarse vertices, at most n/4; in [1,
+                              MINEX_COARSE_PER_PROC_MAX] (default 64)    */
   int32_t coarse_target; /* > 0: absolute contraction target, overrides
-                            coarse_per_proc                              */
+                            coarse_per_proc; 0: unset; never negative   */
   int32_t sample_size;   /* same-owner vertices sampled per contraction
-                            step (default 4)                             */
+                            step, in [1, MINEX_SAMPLE_SIZE_MAX]
+                            (default 4)                                  */
   uint64_t seed;         /* random seed; same seed, same output          */
   int global_candidates; /* 1: overloaded vertices may also move to the
-                            least-loaded processor (default 1)           */
-  int32_t max_passes;    /* heap passes over the coarse graph (default 8) */
+                            least-loaded processor (default 1); 0 or 1  */
+  int32_t max_passes;    /* heap passes over the coarse graph, in [0,
+                            MINEX_MAX_PASSES_MAX], 0 means 1 (default 8) */
   minex_log_fn log_fn;   /* progress messages (NULL: silent)             */
   void *log_ctx;         /* passed to log_fn                             */
-  int throttle_auto;     /* 1: ignore throttle; partition the contracted
+  int throttle_auto;     /* 0 or 1. 1: ignore throttle; partition the contracted
                             graph with each candidate, keep the one with
                             the lowest MaxQwgt, and use it for the rest
                             of the call (see metrics.throttle_used)      */
   const double *throttle_candidates; /* candidates of throttle_auto
                             (each >= 0 or INFINITY); NULL: the built-in
                             set MINEX_THROTTLE_AUTO_SET                  */
-  int32_t nthrottle_candidates; /* entries of throttle_candidates       */
+  int32_t nthrottle_candidates; /* entries of throttle_candidates, in
+                            [1, MINEX_THROTTLE_CANDIDATES_MAX]           */
 } minex_options;
 
 /* The candidates tried by throttle_auto when none are given. */
@@ -357,8 +383,11 @@ MINEX_API int minex_graph_write_metis(const minex_graph *graph,
                                       const char *path);
 
 /* Partition file: one processor id per line (METIS .part). Reading checks
- * there are exactly nvtxs ids, each in [0, nparts) (nparts <= 0: any id
- * >= 0). *part_out is malloc'ed; free() it. */
+ * there are exactly nvtxs ids, each in [0, nparts) (nparts <= 0: in
+ * [0, MINEX_NPROCS_MAX)). *part_out is malloc'ed; free() it. Errors:
+ * MINEX_EINVAL, MINEX_EIO, MINEX_EPARSE (not one decimal integer per line,
+ * a NUL byte), MINEX_EPART (count or range, naming the line), MINEX_ENOMEM;
+ * *part_out is NULL on failure. */
 MINEX_API int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
                               int32_t **part_out);
 MINEX_API int minex_part_write(const char *path, int32_t nvtxs,
@@ -385,8 +414,21 @@ typedef enum minex_elem_type {
 } minex_elem_type;
 
 /* Reads MEDIT .mesh or Gmsh .msh (ASCII v2 and v4), chosen by content.
- * Tetrahedra are used when present, else triangles. */
+ * Tetrahedra are used when present, else triangles (the boundary triangles
+ * of a tetrahedral mesh are not elements of it). A file whose elements are
+ * not all of the kind used — tetrahedra beside hexahedra, prisms or
+ * pyramids; volume elements without tetrahedra; triangles beside
+ * quadrilaterals — is refused with MINEX_EUNSUP naming the counts, since
+ * elements would be lost and the dual graph's vertex ids would shift.
+ * Errors: MINEX_EINVAL (NULL argument), MINEX_EIO, MINEX_EPARSE (message
+ * "path:line: what"), MINEX_EUNSUP, MINEX_ENOMEM; *out is NULL on failure. */
 MINEX_API int minex_mesh_read(const char *path, minex_mesh **out);
+/* minex_mesh_read with the element kind selected: kind MINEX_ELEM_TETRA or
+ * MINEX_ELEM_TRIANGLE keeps the elements of that kind and drops every
+ * other one knowingly (MINEX_EPARSE when the file has none of it); 0 is
+ * minex_mesh_read. Other values: MINEX_EINVAL. */
+MINEX_API int minex_mesh_read_kind(const char *path, int kind,
+                                   minex_mesh **out);
 /* nodes: nnodes*3 coordinates; elems: nelems*type node ids (0-based). */
 MINEX_API int minex_mesh_create(int32_t nnodes, const double *coords,
                                 int32_t nelems, minex_elem_type type,

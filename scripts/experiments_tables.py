@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Refreshes our side of the side-by-side tables in docs/experiments.md from
-the CSV files of `minex sweep --table all -o OUT`.
+the CSV files of `minex sweep --table all --seed S -o OUT` runs.
 
-    python3 scripts/experiments_tables.py OUT docs/experiments.md
+    python3 scripts/experiments_tables.py OUT1 [OUT2 ...] docs/experiments.md
 
 Each "ours / paper" cell keeps the paper's value and takes ours from
-OUT/tableN.csv (MaxQwgt summed over the adaptations, in thousands; LoadImb
-to two decimals); the columns without a paper value (auto, best swept,
-auto / best) are recomputed. The file is rewritten through a temporary file
+OUT*/tableN.csv (MaxQwgt summed over the adaptations, in thousands; LoadImb
+to two decimals). With several OUT folders (one per seed) a cell is the
+mean over them followed by "±" and their sample standard deviation; the
+columns without a paper value (auto, best swept, auto / best) are
+recomputed from the means. The file is rewritten through a temporary file
 and a rename, so a failure leaves it untouched. Only the tables change: the
 prose around them must be checked by hand.
 """
@@ -17,18 +19,49 @@ import re
 import sys
 
 
-def load(outdir, name):
-    path = os.path.join(outdir, name + ".csv")
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+def load(outdirs, name):
+    """One list of CSV rows per folder."""
+    runs = []
+    for outdir in outdirs:
+        path = os.path.join(outdir, name + ".csv")
+        with open(path, newline="") as f:
+            runs.append(list(csv.DictReader(f)))
+    return runs
 
 
-def kilo(x):
-    return str(int(round(float(x) / 1000.0)))
+def pick(runs, pred):
+    """The first row matching pred in each run (None when none does)."""
+    got = [next((r for r in rows if pred(r)), None) for rows in runs]
+    return None if got[0] is None else got
 
 
-def imb(x):
-    return "%.2f" % float(x)
+def values(rows, key):
+    return [float(r[key]) for r in rows]
+
+
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
+def spread(xs):
+    if len(xs) < 2:
+        return None
+    m = mean(xs)
+    return (sum((x - m) ** 2 for x in xs) / (len(xs) - 1)) ** 0.5
+
+
+def kilo(rows, key="total_maxqwgt"):
+    xs = [x / 1000.0 for x in values(rows, key)]
+    sd = spread(xs)
+    text = str(int(round(mean(xs))))
+    return text if sd is None else "%s ±%d" % (text, int(round(sd)))
+
+
+def imb(rows):
+    xs = values(rows, "load_imb")
+    sd = spread(xs)
+    text = "%.2f" % mean(xs)
+    return text if sd is None else "%s ±%.2f" % (text, sd)
 
 
 def split_row(line):
@@ -46,73 +79,74 @@ def ours(cell, value):
     return value
 
 
-def table1_maxqwgt(rows, header, cells):
+def table1_maxqwgt(runs, header, cells):
     c = cells[0]
-    by = {r["throttle"]: r for r in rows if r["C"] == c}
     out = [c]
     swept = []
+    auto = pick(runs, lambda r: r["C"] == c and r["throttle"] == "auto")
     for h, cell in zip(header[1:], cells[1:]):
-        if h in by and h != "auto":
-            out.append(ours(cell, kilo(by[h]["total_maxqwgt"])))
-            swept.append((float(by[h]["total_maxqwgt"]), h))
+        rows = pick(runs, lambda r: r["C"] == c and r["throttle"] == h)
+        if rows is not None and h != "auto":
+            out.append(ours(cell, kilo(rows)))
+            swept.append((mean(values(rows, "total_maxqwgt")), h))
         elif h == "auto":
-            out.append(kilo(by["auto"]["total_maxqwgt"]))
+            out.append(kilo(auto))
         elif h == "best swept":
             b = min(swept)
-            out.append("%s (%s)" % (kilo(b[0]), b[1]))
+            out.append("%s (%s)" % (int(round(b[0] / 1000.0)), b[1]))
         elif h == "auto / best":
-            out.append("%.3f" % (float(by["auto"]["total_maxqwgt"]) /
+            out.append("%.3f" % (mean(values(auto, "total_maxqwgt")) /
                                  min(swept)[0]))
         else:
             raise ValueError("table 1: unknown column " + h)
     return out
 
 
-def table1_loadimb(rows, header, cells):
+def table1_loadimb(runs, header, cells):
     c = cells[0]
-    by = {r["throttle"]: r for r in rows if r["C"] == c}
-    return [c] + [ours(cell, imb(by[h]["load_imb"]))
+    return [c] + [ours(cell, imb(pick(runs, lambda r: r["C"] == c and
+                                      r["throttle"] == h)))
                   for h, cell in zip(header[1:], cells[1:])]
 
 
-def table1log(rows, header, cells):
+def table1log(runs, header, cells):
     c = cells[0]
-    by = {r["throttle"]: r for r in rows if r["C"] == c}
-    return [c] + ["%s / %s" % (kilo(by[h]["total_maxqwgt"]),
-                               imb(by[h]["load_imb"])) for h in header[1:]]
+    out = [c]
+    for h in header[1:]:
+        rows = pick(runs, lambda r: r["C"] == c and r["throttle"] == h)
+        out.append("%s / %s" % (kilo(rows), imb(rows)))
+    return out
 
 
 def table2(alpha):
-    def f(rows, header, cells):
+    def f(runs, header, cells):
         c = cells[0]
         out = [c]
         for h, cell in zip(header[1:], cells[1:]):
             i = h.split("=")[1].strip()
-            r = [r for r in rows if r["C"] == c and r["I"] == i and
-                 r["alpha"] == alpha]
-            out.append(ours(cell, kilo(r[0]["total_maxqwgt"])))
+            rows = pick(runs, lambda r: r["C"] == c and r["I"] == i and
+                        r["alpha"] == alpha)
+            out.append(ours(cell, kilo(rows)))
         return out
     return f
 
 
 def table34(alpha, with_auto):
-    def f(rows, header, cells):
+    def f(runs, header, cells):
         p = cells[0]
         out = [p]
         for h, cell in zip(header[1:], cells[1:]):
             c = h.split("C=")[1]
             auto = h.startswith("auto")
-            sel = [r for r in rows if r["P"] == p and r["C"] == c and
-                   r["alpha"] == alpha and
-                   (r["throttle"] == "auto") == auto]
-            if not sel:
+            rows = pick(runs, lambda r: r["P"] == p and r["C"] == c and
+                        r["alpha"] == alpha and
+                        (r["throttle"] == "auto") == auto)
+            if rows is None:
                 out.append(cell)  # "-" (C > P)
-                continue
-            r = sel[0]
-            if h.startswith("MaxQwgt") or auto:
-                out.append(ours(cell, kilo(r["total_maxqwgt"])))
+            elif h.startswith("MaxQwgt") or auto:
+                out.append(ours(cell, kilo(rows)))
             else:
-                out.append(ours(cell, imb(r["load_imb"])))
+                out.append(ours(cell, imb(rows)))
         return out
     return f
 
@@ -131,9 +165,9 @@ SECTIONS = [
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) < 3:
         sys.exit(__doc__)
-    outdir, doc = sys.argv[1], sys.argv[2]
+    outdirs, doc = sys.argv[1:-1], sys.argv[-1]
     lines = open(doc).read().split("\n")
     cache = {}
     fn = None
@@ -145,7 +179,7 @@ def main():
             for prefix, name, f in SECTIONS:
                 if line.startswith(prefix):
                     if name not in cache:
-                        cache[name] = load(outdir, name)
+                        cache[name] = load(outdirs, name)
                     fn = (cache[name], f)
                     header = None
                     done += 1

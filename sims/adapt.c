@@ -61,7 +61,7 @@ void sim_adapt_defaults(sim_adapt_params *p) {
 }
 
 static int params_check(const sim_adapt_params *p) {
-  const char *f = "sim_adapt_create";
+  const char *f = "workload";
   if (p->nsteps < 1)
     return sim_error(MINEX_EINVAL, "%s: nsteps %d must be >= 1", f,
                      (int)p->nsteps);
@@ -96,8 +96,7 @@ static int adjacency_fill(sim_adapt *a, const minex_mesh *mesh,
   minex_graph *g = NULL;
   int rc = minex_mesh_dual(mesh, NULL, NULL, NULL, NULL, &g);
   if (rc != MINEX_OK)
-    return sim_error(rc, "sim_adapt_create: dual of the mesh: %s",
-                     minex_last_error());
+    return sim_error(rc, "face adjacency of the mesh: %s", minex_last_error());
   const int32_t n = a->nroots;
   const int64_t m = minex_graph_xadj(g)[n];
   a->xadj = malloc(sizeof *a->xadj * ((size_t)n + 1));
@@ -107,8 +106,8 @@ static int adjacency_fill(sim_adapt *a, const minex_mesh *mesh,
   if (a->xadj == NULL || a->adjncy == NULL || a->face_here == NULL ||
       a->face_there == NULL) {
     minex_graph_destroy(g);
-    return sim_error(MINEX_ENOMEM, "sim_adapt_create: out of memory for "
-                                   "the adjacency");
+    return sim_error(MINEX_ENOMEM, "out of memory for the face adjacency "
+                                   "of the mesh");
   }
   memcpy(a->xadj, minex_graph_xadj(g), sizeof *a->xadj * ((size_t)n + 1));
   memcpy(a->adjncy, minex_graph_adjncy(g), sizeof *a->adjncy * (size_t)m);
@@ -131,8 +130,8 @@ static int adjacency_fill(sim_adapt *a, const minex_mesh *mesh,
       }
       if (fh < 0 || ft < 0)
         return sim_error(MINEX_EINTERNAL,
-                         "sim_adapt_create: elements %d and %d are "
-                         "dual neighbours without a shared face",
+                         "elements %d and %d of the mesh are "
+                         "neighbours without a shared face",
                          (int)v, (int)w);
       a->face_here[j] = (uint8_t)fh;
       a->face_there[j] = (uint8_t)ft;
@@ -160,9 +159,9 @@ static int geometry_fill(sim_adapt *a, const minex_mesh *mesh,
   a->sweep_len = hi[p->sweep] - lo[p->sweep];
   if (!(a->sweep_len > 0))
     return sim_error(MINEX_EINVAL,
-                     "sim_adapt_create: the mesh has no extent along "
-                     "the sweep coordinate %d",
-                     (int)p->sweep);
+                     "the mesh is flat: no extent along %c, the "
+                     "coordinate the refinement sweeps",
+                     "xyz"[p->sweep]);
   a->centre_across = lo[across] + p->across * (hi[across] - lo[across]);
   double r = p->radius * a->sweep_len;
   a->r2 = r * r;
@@ -196,13 +195,11 @@ int sim_adapt_create(const minex_mesh *mesh, const sim_adapt_params *p,
   if (mesh == NULL)
     return sim_error(MINEX_EINVAL, "sim_adapt_create: mesh is NULL");
   if (minex_mesh_elem_type(mesh) != MINEX_ELEM_TETRA)
-    return sim_error(MINEX_EINVAL, "sim_adapt_create: the mesh has "
-                                   "triangles; the refinement model needs "
-                                   "tetrahedra");
+    return sim_error(MINEX_EINVAL, "the mesh has triangles; the adaptation "
+                                   "workload needs tetrahedra");
   const int32_t n = minex_mesh_nelems(mesh);
   if (n < 1)
-    return sim_error(MINEX_EINVAL, "sim_adapt_create: the mesh has no "
-                                   "elements");
+    return sim_error(MINEX_EINVAL, "the mesh has no elements");
   sim_adapt_params par;
   if (p != NULL)
     par = *p;
@@ -213,15 +210,15 @@ int sim_adapt_create(const minex_mesh *mesh, const sim_adapt_params *p,
     return rc;
   if (n > par.max_elements)
     return sim_error(MINEX_EINVAL,
-                     "sim_adapt_create: %d elements exceed max_elements "
-                     "%lld",
+                     "the mesh's %d elements exceed the "
+                     "workload's limit of %lld (max_elements)",
                      (int)n, (long long)par.max_elements);
   sim_adapt *a = calloc(1, sizeof *a);
   int32_t(*sorted)[4] = malloc(sizeof *sorted * (size_t)n);
   if (a == NULL || sorted == NULL) {
     free(a);
     free(sorted);
-    return sim_error(MINEX_ENOMEM, "sim_adapt_create: out of memory");
+    return sim_error(MINEX_ENOMEM, "out of memory for the workload");
   }
   a->p = par;
   a->nroots = n;
@@ -239,8 +236,8 @@ int sim_adapt_create(const minex_mesh *mesh, const sim_adapt_params *p,
   if (a->perm == NULL || a->xy == NULL || a->tree == NULL || a->xtree == NULL ||
       a->leaves == NULL || a->elements == NULL || a->faces == NULL ||
       a->depth == NULL) {
-    rc = sim_error(MINEX_ENOMEM, "sim_adapt_create: out of memory for %d roots",
-                   (int)n);
+    rc = sim_error(MINEX_ENOMEM,
+                   "out of memory for the workload of %d elements", (int)n);
     goto fail;
   }
   for (int32_t r = 0; r <= n; r++)
@@ -330,7 +327,8 @@ int sim_adapt_graph(const sim_adapt *a, minex_graph **out) {
   double *cwgt = malloc(sizeof *cwgt * ((size_t)m + 1));
   int rc;
   if (pwgt == NULL || rwgt == NULL || cwgt == NULL) {
-    rc = sim_error(MINEX_ENOMEM, "sim_adapt_graph: out of memory");
+    rc = sim_error(MINEX_ENOMEM,
+                   "out of memory for the dual graph of an adaptation");
   } else {
     for (int32_t v = 0; v < n; v++) {
       pwgt[v] = it * (double)a->leaves[v];
@@ -343,7 +341,7 @@ int sim_adapt_graph(const sim_adapt *a, minex_graph **out) {
     }
     rc = minex_graph_create(n, a->xadj, a->adjncy, pwgt, rwgt, cwgt, out);
     if (rc != MINEX_OK)
-      rc = sim_error(rc, "sim_adapt_graph: %s", minex_last_error());
+      rc = sim_error(rc, "dual graph of an adaptation: %s", minex_last_error());
   }
   free(pwgt);
   free(rwgt);
@@ -457,7 +455,7 @@ int sim_workload_build(const minex_mesh *mesh, const sim_adapt_params *p,
   out->leaves = malloc(sizeof *out->leaves * (size_t)ns);
   out->elements = malloc(sizeof *out->elements * (size_t)ns);
   if (out->graphs == NULL || out->leaves == NULL || out->elements == NULL)
-    rc = sim_error(MINEX_ENOMEM, "sim_workload_build: out of memory");
+    rc = sim_error(MINEX_ENOMEM, "out of memory for the workload");
   for (int32_t k = 0; k < ns && rc == MINEX_OK; k++) {
     if ((rc = sim_adapt_step(a)) != MINEX_OK ||
         (rc = sim_adapt_graph(a, &out->graphs[k])) != MINEX_OK)

@@ -254,7 +254,7 @@ int sim_adapt_step(sim_adapt *a) {
     return sim_error(MINEX_EINVAL, "sim_adapt_step: NULL argument");
   if (a->step >= a->p.nsteps)
     return sim_error(MINEX_EINVAL,
-                     "sim_adapt_step: all %d adaptations are made",
+                     "all %d adaptations of the workload are made",
                      (int)a->p.nsteps);
   const sim_adapt_params *p = &a->p;
   const int32_t n = a->nroots;
@@ -324,9 +324,9 @@ done:
   free(depth);
   if (w.rc == MINEX_EINVAL)
     return sim_error(MINEX_EINVAL,
-                     "sim_adapt_step: adaptation %d exceeds max_elements "
-                     "%lld tree elements",
+                     "adaptation %d would make more than %lld "
+                     "tree elements (max_elements): fewer steps or a "
+                     "smaller depth or radius",
                      k, (long long)p->max_elements);
-  return sim_error(MINEX_ENOMEM,
-                   "sim_adapt_step: out of memory in adaptation %d", k);
+  return sim_error(MINEX_ENOMEM, "out of memory in adaptation %d", k);
 }

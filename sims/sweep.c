@@ -4,6 +4,7 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -308,6 +309,20 @@ static void fmt_throttle(char *buf, size_t size, double t, int aut) {
     snprintf(buf, size, "inf");
   else
     snprintf(buf, size, "%g", t);
+}
+
+void sweep_throttle_label(const sweep_spec *s, const double *rec,
+                          int32_t nsteps, char *buf, size_t size) {
+  if (!s->throttle_auto) {
+    fmt_throttle(buf, size, s->throttle, 0);
+    return;
+  }
+  char used[32];
+  fmt_throttle(used, sizeof used,
+               rec[SWEEP_NSUM + (int64_t)SWEEP_NSTEPF * (nsteps - 1) +
+                   SWEEP_ST_THROTTLE],
+               0);
+  snprintf(buf, size, "auto (%s)", used);
 }
 
 /* The spec index of (P, C, I, alpha, throttle, auto) in specs, or -1. */
@@ -645,15 +660,23 @@ int sweep_write(const char *dir, int32_t table, const sweep_spec *specs,
 }
 
 int sweep_gnuplot(const char *dir, const char *script) {
+  /* The child gets a copy of every stdio buffer: flush them first, or text
+   * still buffered (stdout to a file or pipe is fully buffered) would be
+   * written twice, once by the child. */
+  fflush(NULL);
   pid_t pid = fork();
   if (pid < 0)
     return sim_fail(MINEX_EIO, "gnuplot: cannot fork: %s", strerror(errno));
   if (pid == 0) {
     if (chdir(dir) != 0)
       _exit(127);
-    /* plots are a by-product: gnuplot's chatter stays out of the report */
-    if (freopen("/dev/null", "w", stdout) == NULL)
+    /* plots are a by-product: gnuplot's chatter stays out of the report.
+     * dup2, not freopen: the child touches no stdio stream. */
+    int null = open("/dev/null", O_WRONLY);
+    if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
       _exit(127);
+    if (null != STDOUT_FILENO)
+      close(null);
     execlp("gnuplot", "gnuplot", script, (char *)NULL);
     _exit(127);
   }

@@ -7,6 +7,7 @@
 
 #include "sim.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* One configuration of a sweep. */
@@ -51,6 +52,12 @@ enum { SWEEP_ST_MAXQ, SWEEP_ST_MINQ, SWEEP_ST_QTOT, SWEEP_ST_LOADIMB,
 static inline int64_t sweep_record_size(int32_t nsteps) {
   return SWEEP_NSUM + (int64_t)SWEEP_NSTEPF * nsteps;
 }
+
+/* The ThroTTle configuration s ran with, for progress lines: "64", "inf",
+ * or for --throttle auto "auto (T)" with T the ThroTTle the last of the
+ * record's nsteps adaptations chose. */
+void sweep_throttle_label(const sweep_spec *s, const double *rec,
+                          int32_t nsteps, char *buf, size_t size);
 
 /* The options a spec runs with: defaults, seed, alpha, ThroTTle. */
 void sweep_options(const sweep_spec *s, uint64_t seed, minex_options *opt);

@@ -176,16 +176,23 @@ static void sum_to_root(const mpi_who *who, double *buf, int64_t n) {
   }
 }
 
+/* What a progress line needs: the rank and the records' steps. */
+typedef struct mpi_progress {
+  const mpi_who *who;
+  int32_t nsteps;
+} mpi_progress;
+
 static void progress(const sweep_spec *s, const double *rec, int32_t done,
                      int32_t todo, void *ctx) {
-  const mpi_who *who = ctx;
+  const mpi_progress *pr = ctx;
+  char th[48];
+  sweep_throttle_label(s, rec, pr->nsteps, th, sizeof th);
   fprintf(stderr,
-          "minex %s: %s %d/%d: P %d C %d I %g alpha %g ThroTTle "
-          "%s%g%s: total %.0f, %.2f s\n",
-          who->cmd, sweep_table_name(s->table), (int)done, (int)todo, (int)s->P,
-          (int)s->C, s->I, s->alpha, s->throttle_auto ? "auto (" : "",
-          s->throttle_auto ? 0.0 : s->throttle, s->throttle_auto ? ")" : "",
-          rec[SWEEP_SUM_TOTAL], rec[SWEEP_SUM_SECONDS]);
+          "minex %s: %s %d/%d: P %d C %d I %g alpha %g ThroTTle %s: total "
+          "%.0f, %.2f s\n",
+          pr->who->cmd, sweep_table_name(s->table), (int)done, (int)todo,
+          (int)s->P, (int)s->C, s->I, s->alpha, th, rec[SWEEP_SUM_TOTAL],
+          rec[SWEEP_SUM_SECONDS]);
 }
 
 /* Copies DIR/<table>.md to stdout (rank 0, after writing it). */
@@ -254,9 +261,10 @@ static int run_table(const mpi_who *who, const mpi_args *a,
                     sweep_table_name(table), (long long)n);
   }
   double t0 = MPI_Wtime();
+  mpi_progress pr = {who, wl->nsteps};
   if (rc == MINEX_OK)
     rc = sweep_run(wl, mesh, specs, n, a->seed, who->rank, who->size,
-                   a->threads, res, a->verbose ? progress : NULL, (void *)who);
+                   a->threads, res, a->verbose ? progress : NULL, &pr);
   int failed = rc != MINEX_OK ? report(who, rc) : 0;
   if (!any_failed(failed)) {
     sum_to_root(who, res, count);
@@ -329,7 +337,8 @@ int main(int argc, char **argv) {
   int provided = MPI_THREAD_SINGLE;
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) !=
       MPI_SUCCESS) {
-    fprintf(stderr, "minex %s: MPI_Init_thread failed\n", cmd);
+    fprintf(stderr, "minex %s: cannot start MPI (MPI_Init_thread failed)\n",
+            cmd);
     return TOOL_EXIT_FAIL;
   }
   mpi_who who;

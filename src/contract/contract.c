@@ -301,6 +301,9 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
      of the graph is contracted at the same pace (a sweep roughly halves
      it, as a matching level would) and consecutive steps touch nearby
      memory, which is what makes one-pair-at-a-time contraction fast. */
+  if (sample_size < 1 || sample_size > MINEX_SAMPLE_SIZE_MAX)
+    return core_error(MINEX_EINVAL, "contraction: sample size %ld outside "
+                      "[1, %d]", (long)sample_size, MINEX_SAMPLE_SIZE_MAX);
   int32_t window = 2 * sample_size;
   while (ws->nactive > target && ws->nvalid > 0) {
     if (2 * ws->nvalid < ws->nelig)

@@ -16,6 +16,10 @@ int minex_config_create(int32_t nclusters, const int32_t *nprocs,
   if (nclusters <= 0 || nprocs == NULL)
     return core_error(MINEX_EINVAL, "minex_config_create: need at least one "
                       "cluster and a processor count array");
+  if (nclusters > MINEX_NCLUSTERS_MAX)
+    return core_error(MINEX_ECONFIG, "configuration has %d clusters (at most "
+                      "MINEX_NCLUSTERS_MAX = %d)", (int)nclusters,
+                      MINEX_NCLUSTERS_MAX);
   int64_t total = 0;
   for (int32_t c = 0; c < nclusters; c++) {
     if (nprocs[c] < 0)
@@ -23,9 +27,10 @@ int minex_config_create(int32_t nclusters, const int32_t *nprocs,
                         ">= 0)", (int)c, (int)nprocs[c]);
     total += nprocs[c];
   }
-  if (total <= 0 || total > INT32_MAX / 2)
+  if (total <= 0 || total > MINEX_NPROCS_MAX)
     return core_error(MINEX_ECONFIG, "configuration has %lld processors "
-                      "(must be in 1..%d)", (long long)total, INT32_MAX / 2);
+                      "(must be in 1..MINEX_NPROCS_MAX = %d)",
+                      (long long)total, MINEX_NPROCS_MAX);
   for (int32_t c = 0; proc_slowdown && c < nclusters; c++)
     if (!isfinite(proc_slowdown[c]) || proc_slowdown[c] <= 0)
       return core_error(MINEX_ECONFIG, "cluster %d: Proc = %g (must be "

@@ -19,4 +19,10 @@ int drum_set_strings(minex_drum_model *m, int32_t i, const char *name,
 /* Checks node index i of m for the function `what`. */
 int drum_check_node(const minex_drum_model *m, int32_t i, const char *what);
 
+/* Verifies the model: n <= cap, one root (node 0, parent -1), parents
+ * before children and of network type (computing nodes are leaves),
+ * known types, strings set, ncpus >= 1, nprocs >= 0, link and
+ * benchmark values finite and >= 0; MINEX_EINTERNAL with a message. */
+int costmodel_drum_check(const minex_drum_model *m);
+
 #endif

@@ -110,7 +110,11 @@ int minex_drum_add_node(minex_drum_model *model, minex_drum_node_type type,
   }
   if (index != NULL)
     *index = i;
+#ifdef MINEX_CHECKS
+  return costmodel_drum_check(model); /* debug builds (issue 10) */
+#else
   return MINEX_OK;
+#endif
 }
 
 int32_t minex_drum_nnodes(const minex_drum_model *model) {
@@ -187,12 +191,13 @@ int minex_drum_set_cpus(minex_drum_model *model, int32_t node, int32_t ncpus,
   int rc = check_computing(model, node, fn);
   if (rc != MINEX_OK)
     return rc;
-  if (ncpus < 1)
-    return core_error(MINEX_EINVAL, "%s: node %d: ncpus = %d must be >= 1", fn,
-                      (int)node, (int)ncpus);
-  if (nprocs < 0)
-    return core_error(MINEX_EINVAL, "%s: node %d: nprocs = %d must be >= 0",
-                      fn, (int)node, (int)nprocs);
+  if (ncpus < 1 || ncpus > MINEX_NPROCS_MAX)
+    return core_error(MINEX_EINVAL, "%s: node %d: ncpus = %d must be in "
+                      "1..%d", fn, (int)node, (int)ncpus, MINEX_NPROCS_MAX);
+  if (nprocs < 0 || nprocs > MINEX_NPROCS_MAX)
+    return core_error(MINEX_EINVAL, "%s: node %d: nprocs = %d must be in "
+                      "0..%d (MINEX_NPROCS_MAX)", fn, (int)node, (int)nprocs,
+                      MINEX_NPROCS_MAX);
   model->nodes[node].ncpus = ncpus;
   model->nodes[node].nprocs = nprocs;
   return MINEX_OK;
@@ -229,5 +234,39 @@ int minex_drum_set_traffic(minex_drum_model *model, int32_t node,
   if (rc != MINEX_OK)
     return rc;
   model->nodes[node].traffic = traffic_mbps;
+  return MINEX_OK;
+}
+
+int costmodel_drum_check(const minex_drum_model *m) {
+  const char *w = "costmodel_drum_check";
+  if (m == NULL || m->n < 0 || m->n > m->cap || (m->n > 0 && !m->nodes))
+    return core_error(MINEX_EINTERNAL, "%s: %d nodes of %d allocated", w,
+                      m ? (int)m->n : -1, m ? (int)m->cap : -1);
+  for (int32_t i = 0; i < m->n; i++) {
+    const minex_drum_node *nd = &m->nodes[i];
+    if (nd->type != MINEX_DRUM_NETWORK && nd->type != MINEX_DRUM_COMPUTING)
+      return core_error(MINEX_EINTERNAL, "%s: node %d has type %d", w,
+                        (int)i, (int)nd->type);
+    if (i == 0 ? nd->parent != -1 : nd->parent < 0 || nd->parent >= i)
+      return core_error(MINEX_EINTERNAL, "%s: node %d has parent %d (the "
+                        "root is node 0, parents come first)", w, (int)i,
+                        (int)nd->parent);
+    if (i > 0 && m->nodes[nd->parent].type != MINEX_DRUM_NETWORK)
+      return core_error(MINEX_EINTERNAL, "%s: node %d is a child of "
+                        "computing node %d", w, (int)i, (int)nd->parent);
+    if (nd->name == NULL || nd->address == NULL)
+      return core_error(MINEX_EINTERNAL, "%s: node %d has no name or "
+                        "address string", w, (int)i);
+    if (nd->ncpus < 1 || nd->nprocs < 0)
+      return core_error(MINEX_EINTERNAL, "%s: node %d has %d CPUs, %d "
+                        "processes", w, (int)i, (int)nd->ncpus,
+                        (int)nd->nprocs);
+    const double v[4] = {nd->capacity, nd->latency, nd->traffic,
+                         nd->benchmark};
+    for (int k = 0; k < 4; k++)
+      if (!isfinite(v[k]) || v[k] < 0)
+        return core_error(MINEX_EINTERNAL, "%s: node %d: capacity, latency, "
+                          "traffic or benchmark is %g", w, (int)i, v[k]);
+  }
   return MINEX_OK;
 }

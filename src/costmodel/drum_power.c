@@ -211,13 +211,24 @@ int minex_drum_config(minex_drum_model *model,
   if (rc != MINEX_OK)
     return rc;
   int32_t n = model->n, nc = 0;
+  int64_t total = 0;
   const minex_drum_node *nd = model->nodes;
   for (int32_t i = 0; i < n; i++)
-    if (nd[i].type == MINEX_DRUM_COMPUTING && nd[i].nprocs > 0)
+    if (nd[i].type == MINEX_DRUM_COMPUTING && nd[i].nprocs > 0) {
       nc++;
+      total += nd[i].nprocs;
+    }
   if (nc == 0)
     return core_error(MINEX_ECONFIG, "%s: no computing node runs an "
                       "application process (all nprocs are 0)", fn);
+  /* one cluster per computing node: Conn is nc x nc, and every structure
+     of a repartition is O(processes); refuse before allocating them */
+  if (nc > MINEX_NCLUSTERS_MAX || total > MINEX_NPROCS_MAX)
+    return core_error(MINEX_ECONFIG, "%s: %d computing nodes run %lld "
+                      "processes (at most MINEX_NCLUSTERS_MAX = %d nodes and "
+                      "MINEX_NPROCS_MAX = %d processes)", fn, (int)nc,
+                      (long long)total, MINEX_NCLUSTERS_MAX,
+                      MINEX_NPROCS_MAX);
   int32_t *node = malloc(sizeof(int32_t) * (size_t)nc);
   int32_t *np = malloc(sizeof(int32_t) * (size_t)nc);
   int32_t *depth = malloc(sizeof(int32_t) * (size_t)n);

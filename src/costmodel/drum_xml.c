@@ -62,13 +62,14 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlstring.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uthash.h>
+#include "core/hash.h"
 
 /* ------------------------------------------------------------- loading */
 
@@ -175,14 +176,21 @@ static int attr_num(const drum_load *L, const raw_node *r, int slot,
     return rc;
   double x = 0;
   char *end = NULL;
-  if (io_parse_double((const char *)v, &end, &x) != 0 || !io_rest_blank(end) ||
-      !(x >= 0)) {
+  const char *why = NULL;
+  if (io_parse_double((const char *)v, &end, &x) != 0 || !io_rest_blank(end))
+    why = io_number_problem((const char *)v, 1);
+  else if (x < 0)
+    why = "is negative";
+  else if (x > 0 && x < DBL_MIN)
+    /* rates and capacities are divided by: 1/x would overflow */
+    why = "is subnormal (below 2.2e-308), too small to divide by";
+  if (why) {
     char lab[48];
     rc = core_error(MINEX_EPARSE,
-                    "%s:%ld: %s: %s = \"%.40s\" must be a finite number "
-                    ">= 0",
+                    "%s:%ld: %s: %s = \"%.40s\" %s; a finite number >= 0 "
+                    "is expected",
                     L->path, r->line, node_label(r, lab, sizeof lab),
-                    attr_spelling(r, slot), (const char *)v);
+                    attr_spelling(r, slot), (const char *)v, why);
   } else {
     *out = x;
   }
@@ -415,7 +423,7 @@ static int parse_node(drum_load *L, raw_node *r) {
   if (rc == MINEX_OK)
     rc = attr_num(L, r, A_IDLE, &r->idle, &r->has_idle);
   if (rc == MINEX_OK)
-    rc = attr_int(L, r, A_NUMPROCS, 1, INT32_MAX, &r->ncpus, &given);
+    rc = attr_int(L, r, A_NUMPROCS, 1, MINEX_NPROCS_MAX, &r->ncpus, &given);
   if (rc == MINEX_OK && !thesis && multiple && !given)
     rc = core_error(MINEX_EPARSE,
                     "%s:%ld: MULTIPLE_COMPUTING %s needs numprocs (its "
@@ -428,7 +436,7 @@ static int parse_node(drum_load *L, raw_node *r) {
                     L->path, r->line, lab, (long)r->ncpus);
   r->nprocs = r->ncpus;
   if (rc == MINEX_OK)
-    rc = attr_int(L, r, A_PROCESSES, 0, INT32_MAX, &r->nprocs, NULL);
+    rc = attr_int(L, r, A_PROCESSES, 0, MINEX_NPROCS_MAX, &r->nprocs, NULL);
   return rc;
 }
 
@@ -557,6 +565,12 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     rc = read_nodes(&L);
     if (rc == MINEX_OK)
       rc = drum_xml_build_model(&L, out);
+#ifdef MINEX_CHECKS
+    if (rc == MINEX_OK && (rc = costmodel_drum_check(*out)) != MINEX_OK) {
+      minex_drum_model_destroy(*out);
+      *out = NULL;
+    }
+#endif
     HASH_CLEAR(hh, L.by_id);
     for (int32_t i = 0; L.nodes != NULL && i < L.n; i++)
       free(L.nodes[i].kids);

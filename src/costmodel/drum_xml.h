@@ -8,7 +8,7 @@
 
 #include <libxml/tree.h>
 #include <stdint.h>
-#include <uthash.h>
+#include "core/hash.h"
 
 /* Attributes the reader knows; aliases share a slot. */
 enum {

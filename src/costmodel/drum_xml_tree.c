@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <uthash.h>
+#include "core/hash.h"
 
 /* ---------------------------------------------------------------- tree */
 
@@ -27,7 +27,10 @@ static int link_nodes(drum_load *L) {
                         "%s:%ld: duplicate node number %ld (first on line "
                         "%ld)",
                         L->path, r->line, (long)r->id, old->line);
+    int hash_oom = 0;
     HASH_ADD(hh, L->by_id, id, sizeof r->id, r);
+    if (hash_oom)
+      return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
   }
   for (int32_t i = 0; i < L->n; i++) {
     raw_node *r = &L->nodes[i];

@@ -78,31 +78,45 @@ int minex_evaluate(const minex_graph *g, const minex_config *cfg,
     costmodel_loads_destroy(&ld);
     return core_error(MINEX_ENOMEM, "minex_evaluate: out of memory");
   }
-  memset(m, 0, sizeof *m);
-  metrics_from_loads(&ld, m);
+  minex_metrics r;
+  memset(&r, 0, sizeof r);
+  metrics_from_loads(&ld, &r);
   double sum_pwgt = 0;
   for (int32_t v = 0; v < g->nvtxs; v++) {
     sum_pwgt += g->pwgt[v];
     if (nw[v] != old[v]) {
-      m->moved++;
-      m->total_v += g->rwgt[v];
+      r.moved++;
+      r.total_v += g->rwgt[v];
       vol[nw[v]] += g->rwgt[v];
       vol[old[v]] += g->rwgt[v];
     }
     if (!cfg->avail[nw[v]])
-      m->stranded++;
+      r.stranded++;
     for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
       if (g->adjncy[j] > v && nw[g->adjncy[j]] != nw[v]) {
-        m->cut_edges++;
-        m->cut_weight += g->cwgt[j];
+        r.cut_edges++;
+        r.cut_weight += g->cwgt[j];
       }
   }
   for (int32_t p = 0; p < cfg->nprocs; p++)
     if (cfg->avail[p])
-      m->max_v = fmax(m->max_v, vol[p]);
-  m->lower_bound = m->lower_bound > 0 ? sum_pwgt / m->lower_bound : 0;
+      r.max_v = fmax(r.max_v, vol[p]);
+  r.lower_bound = r.lower_bound > 0 ? sum_pwgt / r.lower_bound : 0;
   free(vol);
   costmodel_loads_destroy(&ld);
+  /* the loads are checked finite when they are built; the sums over
+     vertices (Rwgt moved, Pwgt for LB) can still overflow on their own */
+  const double fields[] = {r.max_qwgt, r.qwgt_tot, r.min_var, r.load_imb,
+                           r.lower_bound, r.total_v, r.max_v, r.cut_weight};
+  static const char *const names[] = {"MaxQwgt", "QwgtTot", "MinVar",
+                                      "LoadImb", "LB", "TotalV", "MaxV",
+                                      "cut weight"};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    if (!isfinite(fields[i]))
+      return core_error(MINEX_EINVAL, "minex_evaluate: %s is %g: the "
+                        "weights are too large (their sums overflow)",
+                        names[i], fields[i]);
+  *m = r;
   return MINEX_OK;
 }
 

@@ -4,23 +4,15 @@
  * total number of particles on each computer by the CPU time required to
  * process them"). Each processor keeps a window of its last capacities;
  * GSL's statistics smooth them (median, or the time-weighted mean). */
-#include "core/core.h"
+#include "costmodel/feedback.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct minex_feedback {
-  int32_t nprocs;
-  int32_t window;        /* steps remembered per processor              */
-  minex_feedback_estimator est;
-  double *load;          /* nprocs x window ring of loads               */
-  double *secs;          /* ... and times                               */
-  int32_t *count;        /* samples held per processor (<= window)      */
-  int32_t *next;         /* ring position of the next sample            */
-};
 
 int minex_feedback_create(int32_t nprocs, int32_t window,
                           minex_feedback_estimator estimator,
@@ -81,6 +73,16 @@ int minex_feedback_add(minex_feedback *f, const double *load,
     if (!isfinite(seconds[p]) || seconds[p] < 0)
       return core_error(MINEX_EINVAL, "%s: seconds[%d] = %g must be finite "
                         "and >= 0", fn, (int)p, seconds[p]);
+    /* the capacity load/seconds must be a finite positive number too, and
+       a window of them must sum without overflow */
+    double cap = load[p] / seconds[p];
+    if (load[p] > 0 && seconds[p] > 0 &&
+        !(isfinite(cap) && cap > 0 && load[p] <= DBL_MAX / f->window &&
+          seconds[p] <= DBL_MAX / f->window))
+      return core_error(MINEX_EINVAL, "%s: load[%d] = %g in seconds[%d] = %g "
+                        "gives the capacity %g: outside the range of a "
+                        "double", fn, (int)p, load[p], (int)p, seconds[p],
+                        cap);
   }
   for (int32_t p = 0; p < f->nprocs; p++) {
     if (!(load[p] > 0 && seconds[p] > 0))
@@ -92,7 +94,11 @@ int minex_feedback_add(minex_feedback *f, const double *load,
     if (f->count[p] < f->window)
       f->count[p]++;
   }
+#ifdef MINEX_CHECKS
+  return costmodel_feedback_check(f); /* debug builds (issue 10) */
+#else
   return MINEX_OK;
+#endif
 }
 
 /* Smoothed capacity of processor p (its count > 0) and the standard
@@ -164,18 +170,24 @@ int minex_feedback_estimate(const minex_feedback *f, double *capacity,
     return core_error(MINEX_ENOMEM, "%s: out of memory", fn);
   }
   int rc = capacities(f, cap, dev, fn);
-  if (rc == MINEX_OK) {
-    double best = gsl_stats_max(cap, 1, (size_t)f->nprocs);
-    for (int32_t p = 0; p < f->nprocs; p++) {
-      if (capacity)
-        capacity[p] = cap[p];
-      if (slowdown)
-        slowdown[p] = best / cap[p];
-      if (sd)
-        sd[p] = dev[p];
-      if (samples)
-        samples[p] = f->count[p];
-    }
+  double best = rc == MINEX_OK ? gsl_stats_max(cap, 1, (size_t)f->nprocs) : 0;
+  /* every sample is finite, but capacities far apart still overflow the
+     slowdown best/cap (or the deviation): nothing is written then */
+  for (int32_t p = 0; p < f->nprocs && rc == MINEX_OK; p++)
+    if (!isfinite(best / cap[p]) || !isfinite(dev[p]) || !(cap[p] > 0))
+      rc = core_error(MINEX_EINVAL, "%s: processor %d: capacity %g, "
+                      "deviation %g, slowdown %g against the best %g: not a "
+                      "finite positive number", fn, (int)p, cap[p], dev[p],
+                      best / cap[p], best);
+  for (int32_t p = 0; p < f->nprocs && rc == MINEX_OK; p++) {
+    if (capacity)
+      capacity[p] = cap[p];
+    if (slowdown)
+      slowdown[p] = best / cap[p];
+    if (sd)
+      sd[p] = dev[p];
+    if (samples)
+      samples[p] = f->count[p];
   }
   free(cap), free(dev);
   return rc;
@@ -253,4 +265,37 @@ done:
   minex_config_destroy(cfg);
   free(cap), free(dev), free(proc), free(np), free(conn);
   return rc;
+}
+
+int costmodel_feedback_check(const minex_feedback *f) {
+  const char *w = "costmodel_feedback_check";
+  if (f == NULL || !f->load || !f->secs || !f->count || !f->next)
+    return core_error(MINEX_EINTERNAL, "%s: feedback or its arrays missing",
+                      w);
+  if (f->nprocs < 1 || f->window < 1 || f->window > 1 << 20)
+    return core_error(MINEX_EINTERNAL, "%s: %d processors, window %d", w,
+                      (int)f->nprocs, (int)f->window);
+  if (f->est != MINEX_FEEDBACK_MEDIAN && f->est != MINEX_FEEDBACK_RATIO)
+    return core_error(MINEX_EINTERNAL, "%s: unknown estimator %d", w,
+                      (int)f->est);
+  for (int32_t p = 0; p < f->nprocs; p++) {
+    int32_t k = f->count[p], nx = f->next[p];
+    if (k < 0 || k > f->window || nx < 0 || nx >= f->window)
+      return core_error(MINEX_EINTERNAL, "%s: processor %d holds %d samples, "
+                        "next slot %d, window %d", w, (int)p, (int)k,
+                        (int)nx, (int)f->window);
+    /* the ring fills from slot 0: until it is full, next == count */
+    if (k < f->window && nx != k)
+      return core_error(MINEX_EINTERNAL, "%s: processor %d: %d samples but "
+                        "next slot %d", w, (int)p, (int)k, (int)nx);
+    size_t base = (size_t)p * (size_t)f->window;
+    for (int32_t i = 0; i < k; i++) {
+      double l = f->load[base + (size_t)i], t = f->secs[base + (size_t)i];
+      /* minex_feedback_add keeps only samples with load, seconds > 0 */
+      if (!isfinite(l) || !isfinite(t) || !(l > 0) || !(t > 0))
+        return core_error(MINEX_EINTERNAL, "%s: processor %d, sample %d: "
+                          "load %g in %g s", w, (int)p, (int)i, l, t);
+    }
+  }
+  return MINEX_OK;
 }

@@ -44,6 +44,37 @@ int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out) {
   return ld->nlow > 0 ? ld->low[0] : -1;
 }
 
+/* SPEC §2 requires finite loads and a Qwgt that is finite, >= 0 and
+ * non-decreasing in each argument. The sums overflow only for weights near
+ * DBL_MAX; a user qwgt_fn is checked where it is called from scratch, and
+ * spot-checked for monotonicity at twice each argument. */
+static int check_qwgt(const costmodel_loads *ld, int32_t p) {
+  double w = ld->wgt[p], c = ld->comm[p], r = ld->remap[p], q = ld->qwgt[p];
+  if (!isfinite(w) || !isfinite(c) || !isfinite(r))
+    return core_error(MINEX_EINVAL, "cost model: processor %d has Wgt %g, "
+                      "Comm %g, Remap %g: the weights are too large (their "
+                      "sums overflow)", (int)p, w, c, r);
+  if (!isfinite(q) || q < 0)
+    return core_error(MINEX_EINVAL, "%s returned %g for processor %d (Wgt "
+                      "%g, Comm %g, Remap %g): it must be finite and >= 0",
+                      ld->fn ? "options.qwgt_fn" : "the cost model", q,
+                      (int)p, w, c, r);
+  if (ld->fn == NULL)
+    return MINEX_OK;
+  const double arg[3][3] = {{2 * w, c, r}, {w, 2 * c, r}, {w, c, 2 * r}};
+  static const char *const name[3] = {"Wgt", "Comm", "Remap"};
+  for (int k = 0; k < 3; k++) {
+    double q2 = ld->fn(arg[k][0], arg[k][1], arg[k][2], ld->fn_ctx);
+    if (!(q2 >= q) && isfinite(arg[k][k]))
+      return core_error(MINEX_EINVAL, "options.qwgt_fn decreases in %s: "
+                        "%g at (Wgt %g, Comm %g, Remap %g), %g with %s "
+                        "doubled (processor %d); SPEC §2 requires a "
+                        "non-decreasing function", name[k], q, w, c, r, q2,
+                        name[k], (int)p);
+  }
+  return MINEX_OK;
+}
+
 int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
                            const minex_config *cfg, const int32_t *old,
                            const int32_t *part, const minex_options *opt) {
@@ -100,12 +131,29 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
   }
   for (int32_t i = 0; i < 2 * ld->tsize; i++)
     ld->tree[i] = INFINITY;
+  double qmax = 0;
   for (int32_t p = 0; p < P; p++) {
     ld->qwgt[p] = costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]);
+    int rc = check_qwgt(ld, p);
+    if (rc != MINEX_OK) {
+      costmodel_loads_destroy(ld);
+      return rc;
+    }
+    if (cfg->avail[p] && ld->qwgt[p] > qmax)
+      qmax = ld->qwgt[p];
     if (cfg->avail[p]) {
       ld->qwgt_tot += ld->qwgt[p];
       ld->tree[ld->tsize + p] = ld->qwgt[p];
     }
+  }
+  /* MinVar sums P squares of loads: it must stay finite, or every dMinVar
+     is NaN and no move is ever admissible */
+  if (!isfinite(ld->qwgt_tot) ||
+      !isfinite(qmax * qmax * (double)(ld->navail > 0 ? ld->navail : 1))) {
+    costmodel_loads_destroy(ld);
+    return core_error(MINEX_EINVAL, "cost model: loads up to %g overflow "
+                      "MinVar (sum of squared loads): the weights are too "
+                      "large; scale them below ~1e150 / sqrt(P)", qmax);
   }
   for (int32_t i = ld->tsize - 1; i >= 1; i--) {
     double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];

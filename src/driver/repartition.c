@@ -11,6 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Debug builds (MINEX_CHECKS, issue 10): every structure checks itself at
+ * each phase boundary; a failure is MINEX_EINTERNAL naming check and
+ * phase. */
+#ifdef MINEX_CHECKS
+#define CHECK_PHASE(ws, ld, pc, phase) partition_check_phase(ws, ld, pc, phase)
+#else
+#define CHECK_PHASE(ws, ld, pc, phase) MINEX_OK
+#endif
+
 /* Tests per restored pair beyond the pair itself (SPEC §3: "when one
  * moves, its border neighbours are tested too"). */
 #define EXPAND_BUDGET 16
@@ -83,6 +92,8 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
     pc->throttle = cand[i];
     if ((rc = partition_run(pc, opt->max_passes > 0 ? opt->max_passes : 1)))
       break;
+    if ((rc = CHECK_PHASE(ws, pc->ld, pc, "after a throttle_auto trial")))
+      break;
     double m = loads_max(pc->ld);
     logf_(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g", cand[i],
           m);
@@ -96,6 +107,8 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
     costmodel_snapshot_restore(pc->ld, &snap);
     memset(pc->interior, 0, (size_t)nids);
     pc->moves = pc->forced_moves = 0;
+    if ((rc = CHECK_PHASE(ws, pc->ld, pc, "after a throttle_auto rollback")))
+      break;
   }
 done:
   costmodel_snapshot_free(&snap);
@@ -165,9 +178,13 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   double t1 = core_wtime();
   if ((rc = contract_run(&ws, (int32_t)target, opt.sample_size, rng)))
     goto done;
+  if ((rc = CHECK_PHASE(&ws, &ld, NULL, "after contraction")))
+    goto done;
   if ((rc = contract_freeze(&ws)))
     goto done;
   if ((rc = partition_ctx_create(&pc, &ws, &ld, &opt)))
+    goto done;
+  if ((rc = CHECK_PHASE(&ws, &ld, &pc, "after contract_freeze")))
     goto done;
   double t2 = core_wtime();
   logf_(&opt, "contract: %d -> %d vertices in %.3f s", (int)n,
@@ -181,6 +198,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   }
   if ((rc = partition_run(&pc, opt.max_passes > 0 ? opt.max_passes : 1)))
     goto done;
+  if ((rc = CHECK_PHASE(&ws, &ld, &pc, "after the coarse partition")))
+    goto done;
   int64_t coarse_moves = pc.moves;
   double t3 = core_wtime();
   logf_(&opt, "partition: %lld moves on %d coarse vertices in %.3f s",
@@ -188,26 +207,29 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if ((rc = expand_run(&pc, EXPAND_BUDGET)))
     goto done;
   force_off_unavailable(&pc);
+  if ((rc = CHECK_PHASE(&ws, &ld, &pc, "before returning")))
+    goto done;
   double t4 = core_wtime();
   logf_(&opt, "expand: %lld moves in %.3f s",
         (long long)(pc.moves - coarse_moves), t4 - t3);
-  for (int32_t v = 0; v < n; v++)
-    new_part[v] = ws.owner[v];
-
   /* SPEC §3 guarantee: never worse than old when old is feasible. Scored
-     from scratch by the evaluator, the same rules as any other tool. */
+     from scratch by the evaluator, the same rules as any other tool. The
+     fine owners are ws.owner[0..n-1]; new_part is written only once
+     nothing can fail any more (a failure leaves it untouched). */
+  const int32_t *result = ws.owner;
   minex_metrics mnew;
-  if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mnew)))
+  if ((rc = minex_evaluate(g, cfg, old, result, &opt, &mnew)))
     goto done;
   int returned_old = 0;
   if (all_avail && mnew.max_qwgt > old_max) {
     logf_(&opt, "result MaxQwgt %.6g > old %.6g: old partition returned",
           mnew.max_qwgt, old_max);
-    memcpy(new_part, old, sizeof(int32_t) * (size_t)n);
-    if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mnew)))
+    result = old;
+    if ((rc = minex_evaluate(g, cfg, old, result, &opt, &mnew)))
       goto done;
     returned_old = 1;
   }
+  memcpy(new_part, result, sizeof(int32_t) * (size_t)n);
   if (metrics) {
     *metrics = mnew;
     metrics->coarse_nvtxs = coarse;

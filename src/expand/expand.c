@@ -11,9 +11,23 @@ int expand_run(partition_ctx *pc, int32_t budget) {
   if (queue == NULL)
     return core_error(MINEX_ENOMEM, "expansion: out of memory");
   int32_t v, w;
+#ifdef MINEX_CHECKS
+  /* debug builds: the structures are checked each time a level is left */
+  int32_t nlevels = ws->nlevels;
+#endif
   /* contract_undo passes the merged vertex's interior flag to both
      children: children of an interior vertex are interior */
   while (contract_undo(ws, &v, &w)) {
+#ifdef MINEX_CHECKS
+    if (ws->nlevels != nlevels) {
+      nlevels = ws->nlevels;
+      int rc = partition_check_phase(ws, pc->ld, pc, "during expansion");
+      if (rc != MINEX_OK) {
+        free(queue);
+        return rc;
+      }
+    }
+#endif
     int32_t qn = 0, head = 0;
     queue[qn++] = v;
     queue[qn++] = w;

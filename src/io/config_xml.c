@@ -9,11 +9,12 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemas.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <uthash.h>
+#include "core/hash.h"
 
 #define SCHEMA_FILE "minex-config.xsd"
 
@@ -67,13 +68,19 @@ static int attr_double(config_build *b, xmlNodePtr node, const char *attr,
     *out = dflt;
     return MINEX_OK;
   }
-  int bad = io_parse_double((const char *)v, NULL, out) != 0 || *out <= 0;
+  const char *why = NULL;
+  if (io_parse_double((const char *)v, NULL, out) != 0)
+    why = io_number_problem((const char *)v, 1);
+  else if (*out <= 0)
+    why = "is not positive";
+  else if (*out < DBL_MIN)
+    why = "is subnormal (below 2.2e-308)";
   int rc = MINEX_OK;
-  if (bad)
+  if (why)
     rc = core_error(MINEX_ECONFIG,
-                    "%s:%ld: %s = \"%.40s\": must be a "
-                    "finite number > 0",
-                    b->path, xmlGetLineNo(node), attr, (const char *)v);
+                    "%s:%ld: %s = \"%.40s\" %s: a finite number > 0 is "
+                    "expected",
+                    b->path, xmlGetLineNo(node), attr, (const char *)v, why);
   xmlFree(v);
   return rc;
 }
@@ -83,18 +90,23 @@ static int attr_int(config_build *b, xmlNodePtr node, const char *attr,
   xmlChar *v = xmlGetProp(node, (const xmlChar *)attr);
   int rc = MINEX_OK;
   if (v == NULL || io_parse_i64((const char *)v, NULL, out) != 0 || *out < 0 ||
-      *out > INT32_MAX / 2)
+      *out > MINEX_NPROCS_MAX)
     rc = core_error(MINEX_ECONFIG,
                     "%s:%ld: %s = \"%.40s\": must be an "
-                    "integer in 0..%d",
+                    "integer in 0..%d (MINEX_NPROCS_MAX)",
                     b->path, xmlGetLineNo(node), attr, v ? (const char *)v : "",
-                    INT32_MAX / 2);
+                    MINEX_NPROCS_MAX);
   xmlFree(v);
   return rc;
 }
 
 static int add_cluster(config_build *b, xmlNodePtr node) {
   long line = xmlGetLineNo(node);
+  /* Conn is nc x nc: refuse before it is allocated */
+  if (b->nc >= MINEX_NCLUSTERS_MAX)
+    return core_error(MINEX_ECONFIG, "%s:%ld: more than %d clusters "
+                      "(MINEX_NCLUSTERS_MAX)", b->path, line,
+                      MINEX_NCLUSTERS_MAX);
   if (b->nc == b->cap) {
     int32_t cap = b->cap ? 2 * b->cap : 8;
     /* the hash points into pool: rebuild it after moving the pool */
@@ -112,12 +124,22 @@ static int add_cluster(config_build *b, xmlNodePtr node) {
       free(pool);
       return core_error(MINEX_ENOMEM, "%s: out of memory", b->path);
     }
-    HASH_CLEAR(hh, b->names);
-    for (int32_t c = 0; c < b->nc; c++) {
+    /* a new table over the new pool; the old one stays whole until the
+       new one is complete */
+    name_entry *fresh = NULL;
+    int hash_oom = 0;
+    for (int32_t c = 0; c < b->nc && !hash_oom; c++) {
       pool[c] = b->pool[c];
-      HASH_ADD_KEYPTR(hh, b->names, pool[c].name, strlen(pool[c].name),
+      HASH_ADD_KEYPTR(hh, fresh, pool[c].name, strlen(pool[c].name),
                       &pool[c]);
     }
+    if (hash_oom) {
+      HASH_CLEAR(hh, fresh);
+      free(pool);
+      return core_error(MINEX_ENOMEM, "%s: out of memory", b->path);
+    }
+    HASH_CLEAR(hh, b->names);
+    b->names = fresh;
     free(b->pool);
     b->pool = pool;
     b->cap = cap;
@@ -149,7 +171,12 @@ static int add_cluster(config_build *b, xmlNodePtr node) {
   e->name = (const char *)name;
   e->index = b->nc;
   e->line = (int)line;
+  int hash_oom = 0;
   HASH_ADD_KEYPTR(hh, b->names, e->name, strlen(e->name), e);
+  if (hash_oom) {
+    xmlFree(name);
+    return core_error(MINEX_ENOMEM, "%s: out of memory", b->path);
+  }
   b->nprocs[b->nc] = (int32_t)np;
   b->proc[b->nc] = proc;
   b->nc++;

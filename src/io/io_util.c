@@ -4,21 +4,88 @@
 #include "core/core.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <stdatomic.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The temporary's name: "<path>.tmp.<host>.<pid>.<n>". */
+static void tmp_name(char *buf, size_t cap, const char *path, const char *host,
+                     long pid, unsigned n) {
+  snprintf(buf, cap, "%s.tmp.%s.%ld.%u", path, host, pid, n);
+}
+
+/* This machine's name, for temporaries (a shared file system may hold
+ * temporaries of other hosts, whose process ids mean nothing here). */
+static void host_name(char *host, size_t cap) {
+  if (gethostname(host, cap) != 0 || host[0] == '\0')
+    snprintf(host, cap, "localhost");
+  host[cap - 1] = '\0';
+  for (char *c = host; *c; c++)
+    if (*c == '/' || *c == '.')
+      *c = '_';
+}
+
+/* Removes the temporaries of path left by processes of this host that no
+ * longer exist (killed while writing): each could be as large as the
+ * output. Best effort: failures are ignored. */
+static void remove_stale(const char *path, const char *host) {
+  const char *slash = strrchr(path, '/');
+  size_t dlen = slash ? (size_t)(slash - path) : 0;
+  char dir[4096];
+  if (dlen >= sizeof dir)
+    return;
+  if (slash) {
+    memcpy(dir, path, dlen);
+    dir[dlen] = '\0';
+    if (dlen == 0)
+      snprintf(dir, sizeof dir, "/");
+  } else {
+    snprintf(dir, sizeof dir, ".");
+  }
+  const char *base = slash ? slash + 1 : path;
+  char prefix[512];
+  int plen = snprintf(prefix, sizeof prefix, "%s.tmp.%s.", base, host);
+  if (plen <= 0 || (size_t)plen >= sizeof prefix)
+    return;
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    return;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    if (strncmp(e->d_name, prefix, (size_t)plen) != 0)
+      continue;
+    char *end;
+    errno = 0;
+    long pid = strtol(e->d_name + plen, &end, 10);
+    if (errno != 0 || pid <= 0 || *end != '.' || pid == (long)getpid())
+      continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+      continue; /* alive, or not ours to judge */
+    char full[4096 + 256];
+    snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+    unlink(full);
+  }
+  closedir(d);
+}
 
 int io_atomic_open(io_atomic *af, const char *path) {
   memset(af, 0, sizeof *af);
   if (path == NULL || path[0] == '\0')
     return core_error(MINEX_EINVAL, "output path is empty");
   size_t n = strlen(path);
+  char host[64];
+  host_name(host, sizeof host);
+  remove_stale(path, host);
+  size_t tcap = n + strlen(host) + 48;
   af->path = malloc(n + 1);
-  af->tmp = malloc(n + 40);
+  af->tmp = malloc(tcap);
   if (af->path == NULL || af->tmp == NULL) {
     free(af->path);
     free(af->tmp);
@@ -30,8 +97,7 @@ int io_atomic_open(io_atomic *af, const char *path) {
   static _Atomic unsigned counter;
   int fd = -1, e = 0;
   for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-    snprintf(af->tmp, n + 40, "%s.tmp.%ld.%u", path, (long)getpid(),
-             counter++);
+    tmp_name(af->tmp, tcap, path, host, (long)getpid(), counter++);
     fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
     e = errno;
     if (fd < 0 && e != EEXIST)
@@ -108,12 +174,22 @@ int io_reader_next(io_reader *r) {
   errno = 0;
   ssize_t len = getline(&r->line, &r->cap, r->fp);
   if (len < 0) {
+    /* getline reports a failed allocation of its buffer with ENOMEM and
+       without setting the stream's error flag: not an end of file */
+    if (errno == ENOMEM)
+      return core_error(MINEX_ENOMEM, "%s:%lld: out of memory", r->path,
+                        (long long)r->lineno + 1);
     if (ferror(r->fp))
       return core_error(MINEX_EIO, "%s:%lld: read error: %s", r->path,
                         (long long)r->lineno + 1, strerror(errno));
     return 0;
   }
   r->lineno++;
+  /* a NUL byte would silently end the line for every parser */
+  size_t nul = strlen(r->line);
+  if (nul < (size_t)len)
+    return core_error(MINEX_EPARSE, "%s:%lld: NUL byte at column %zu",
+                      r->path, (long long)r->lineno, nul + 1);
   while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
     r->line[--len] = '\0';
   return 1;
@@ -126,15 +202,47 @@ void io_reader_close(io_reader *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* Length of the decimal token at s: [-]digits for an integer, or
+ * [+-]digits[.digits][(e|E)[+-]digits] (digits on at least one side of the
+ * point) for a real; 0 when s does not start with one. strtoll and strtod
+ * alone would also take "+2", "0x10", "inf" and "nan". */
+static size_t decimal_span(const char *s, int real) {
+  const char *t = s;
+  if (*t == '-' || (real && *t == '+'))
+    t++;
+  size_t digits = 0;
+  while (isdigit((unsigned char)*t))
+    t++, digits++;
+  if (!real)
+    return digits ? (size_t)(t - s) : 0;
+  if (*t == '.')
+    for (t++; isdigit((unsigned char)*t); t++)
+      digits++;
+  if (digits == 0)
+    return 0;
+  if (*t == 'e' || *t == 'E') {
+    const char *x = t + 1;
+    if (*x == '+' || *x == '-')
+      x++;
+    if (isdigit((unsigned char)*x)) {
+      while (isdigit((unsigned char)*x))
+        x++;
+      t = x;
+    }
+  }
+  return (size_t)(t - s);
+}
+
 int io_parse_i64(const char *s, char **end, int64_t *out) {
   while (*s == ' ' || *s == '\t')
     s++;
-  if (*s == '\0')
+  size_t span = decimal_span(s, 0);
+  if (span == 0)
     return -1;
   char *e;
   errno = 0;
   long long v = strtoll(s, &e, 10);
-  if (e == s || errno == ERANGE)
+  if (e != s + span || errno == ERANGE)
     return -1;
   if (*e != '\0' && !isspace((unsigned char)*e))
     return -1;
@@ -147,12 +255,16 @@ int io_parse_i64(const char *s, char **end, int64_t *out) {
 int io_parse_double(const char *s, char **end, double *out) {
   while (*s == ' ' || *s == '\t')
     s++;
-  if (*s == '\0')
+  size_t span = decimal_span(s, 1);
+  if (span == 0)
     return -1;
   char *e;
   errno = 0;
   double v = strtod(s, &e);
-  if (e == s || errno == ERANGE || !isfinite(v))
+  /* ERANGE: overflow, or underflow to a subnormal or zero; subnormals
+     are finite doubles and kept, a non-zero token read as 0 is not */
+  if (e != s + span || !isfinite(v) ||
+      (errno == ERANGE && (v == 0 || fabs(v) >= DBL_MIN)))
     return -1;
   if (*e != '\0' && !isspace((unsigned char)*e))
     return -1;
@@ -160,6 +272,30 @@ int io_parse_double(const char *s, char **end, double *out) {
   if (end)
     *end = e;
   return 0;
+}
+
+const char *io_number_problem(const char *s, int real) {
+  while (*s == ' ' || *s == '\t')
+    s++;
+  if (*s == '+' && !real)
+    return "has a '+' sign";
+  const char *d = s + (*s == '-' || *s == '+');
+  if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+    return "is hexadecimal (only decimal numbers are read)";
+  size_t span = decimal_span(s, real);
+  if (span == 0)
+    return real ? "is not a decimal number" : "is not a decimal integer";
+  if (s[span] != '\0' && !isspace((unsigned char)s[span]))
+    return "has trailing characters";
+  errno = 0;
+  double v = strtod(s, NULL);
+  if (!isfinite(v) || (errno == ERANGE && fabs(v) >= DBL_MIN))
+    return "is out of range";
+  if (!real && errno == 0 && fabs(v) > 9.2e18)
+    return "is out of range";
+  if (errno == ERANGE)
+    return "underflows to zero";
+  return "is malformed";
 }
 
 int io_rest_blank(const char *s) {

@@ -13,7 +13,10 @@ typedef struct io_atomic {
   char *tmp;         /* temporary path in the same directory          */
 } io_atomic;
 
-/* Opens a temporary file beside path. MINEX_OK or MINEX_EIO (message). */
+/* Opens a temporary file beside path, "<path>.tmp.<host>.<pid>.<n>", after
+ * removing the temporaries of path that processes of this host which no
+ * longer exist left behind (a writer killed mid-write). MINEX_OK or
+ * MINEX_EIO (message). */
 int io_atomic_open(io_atomic *af, const char *path);
 /* Flushes, closes and renames onto the final path; on any failure removes
  * the temporary and returns MINEX_EIO. */
@@ -32,15 +35,22 @@ typedef struct io_reader {
 /* Opens path for reading. MINEX_OK or MINEX_EIO. */
 int io_reader_open(io_reader *r, const char *path);
 /* Reads the next line into r->line (newline stripped). Returns 1 when a
- * line was read, 0 at end of file, MINEX_EIO on a read error. */
+ * line was read, 0 at end of file, MINEX_EIO on a read error, MINEX_EPARSE
+ * when the line holds a NUL byte (which would silently cut it short). */
 int io_reader_next(io_reader *r);
 void io_reader_close(io_reader *r);
 
-/* Strict number parsing: the whole token must be consumed. Each returns 0
- * on success, -1 on a malformed or out-of-range token; *end (may be NULL)
- * receives the position after the token. Leading blanks are skipped. */
+/* Strict decimal number parsing: the whole token must be consumed; no
+ * hexadecimal, no inf/nan words, no '+' on integers. Each returns 0 on
+ * success, -1 on a malformed or out-of-range token (subnormal doubles are
+ * in range); *end (may be NULL) receives the position after the token.
+ * Leading blanks are skipped. */
 int io_parse_i64(const char *s, char **end, int64_t *out);
 int io_parse_double(const char *s, char **end, double *out);
+/* Why the token at s is not a number that io_parse_i64 (real = 0) or
+ * io_parse_double (real = 1) accepts: a static phrase for messages ("is
+ * hexadecimal (only decimal numbers are read)", "is out of range", ...). */
+const char *io_number_problem(const char *s, int real);
 /* 1 when only blanks remain from s on. */
 int io_rest_blank(const char *s);
 

@@ -5,8 +5,6 @@
 #include "io/io_util.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,22 +73,6 @@ static int fast_uint(const char **s, int64_t *out) {
   return 0;
 }
 
-/* Any finite double at s; unlike io_parse_double, subnormal values
- * (which strtod flags with ERANGE) are accepted, since they are valid
- * weights that the writer may produce. */
-static int parse_double_token(const char *s, char **end, double *w) {
-  if (io_parse_double(s, end, w) == 0)
-    return 0;
-  errno = 0;
-  double v = strtod(s, end);
-  if (*end == s || !isfinite(v) || fabs(v) >= DBL_MIN)
-    return -1;
-  if (**end != '\0' && !isspace((unsigned char)**end))
-    return -1;
-  *w = v;
-  return 0;
-}
-
 /* Parses one weight at *s (integer fast path, else any finite double). */
 static int parse_weight(metis_reader *mr, const char **s, const char *what,
                         double *w) {
@@ -108,9 +90,9 @@ static int parse_weight(metis_reader *mr, const char **s, const char *what,
     return MINEX_OK;
   }
   char *end;
-  if (parse_double_token(t, &end, w) != 0) {
+  if (io_parse_double(t, &end, w) != 0) {
     char msg[96];
-    snprintf(msg, sizeof msg, "%s is not a finite number:", what);
+    snprintf(msg, sizeof msg, "%s %s:", what, io_number_problem(t, 1));
     return read_error(mr, MINEX_EPARSE, msg, t);
   }
   if (*w < 0) {
@@ -274,8 +256,11 @@ static int parse_vertex(metis_reader *mr, const char *s) {
       ; /* the common case: end is past the digits */
     else if (io_parse_i64(s, &slow_end, &w) == 0)
       end = slow_end;
-    else
-      return read_error(mr, MINEX_EPARSE, "neighbour id is not an integer:", s);
+    else {
+      char msg[96];
+      snprintf(msg, sizeof msg, "neighbour id %s:", io_number_problem(s, 0));
+      return read_error(mr, MINEX_EPARSE, msg, s);
+    }
     if (w < 1 || w > mr->n) {
       char msg[96];
       snprintf(msg, sizeof msg,

@@ -11,7 +11,8 @@
  * integer. Errors: MINEX_EINVAL (bad arguments), MINEX_EIO, MINEX_EPARSE
  * (a token that is not an integer, or more than one per line), MINEX_EPART
  * (fewer or more ids than nvtxs, a negative id, an id >= nparts when
- * nparts > 0), MINEX_ENOMEM. On error *part_out is NULL. */
+ * nparts > 0, else >= MINEX_NPROCS_MAX), MINEX_ENOMEM. On error *part_out
+ * is NULL. */
 int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
                     int32_t **part_out) {
   core_error_clear();
@@ -54,12 +55,16 @@ int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
     } else if (id < 0) {
       rc = core_error(MINEX_EPART, "%s:%lld: negative processor id %lld", path,
                       (long long)r.lineno, (long long)id);
-    } else if ((nparts > 0 && id >= nparts) || id > INT32_MAX) {
+    } else if (id >= (nparts > 0 ? nparts : MINEX_NPROCS_MAX)) {
+      /* without nparts, P is inferred from the largest id: bounded, so
+         that one number in a tiny file cannot size gigabytes */
       rc = core_error(MINEX_EPART,
                       "%s:%lld: processor id %lld outside "
-                      "[0, %lld)",
+                      "[0, %lld)%s",
                       path, (long long)r.lineno, (long long)id,
-                      nparts > 0 ? (long long)nparts : (long long)INT32_MAX);
+                      nparts > 0 ? (long long)nparts
+                                 : (long long)MINEX_NPROCS_MAX,
+                      nparts > 0 ? "" : " (MINEX_NPROCS_MAX)");
     } else {
       part[count++] = (int32_t)id;
     }

@@ -32,6 +32,7 @@ typedef struct gmsh_reader {
   int64_t tmin, tmax; /* tag range                                    */
   tag_index *sorted;  /* sorted (tag, index) when dense is NULL       */
   elem_list tets, tris;
+  mesh_kinds kinds;   /* element counts by kind (all types)           */
 } gmsh_reader;
 
 #define PATH g->r.path
@@ -116,6 +117,14 @@ static int format_section(gmsh_reader *g) {
                       PATH, LINE, version);
   }
   return expect_end(g, "$EndMeshFormat", "$MeshFormat");
+}
+
+/* Gmsh numbers nodes from 1 (0 and negative tags are invalid). */
+static int check_tag(gmsh_reader *g, int64_t tag) {
+  if (tag < 1)
+    return core_error(MINEX_EPARSE, "%s:%lld: node tag %lld: tags must be "
+                      ">= 1", PATH, LINE, (long long)tag);
+  return MINEX_OK;
 }
 
 /* x y z and, for parametric nodes, up to 3 parameters. */
@@ -240,6 +249,7 @@ static int nodes_section(gmsh_reader *g) {
         return rc;
       s = g->r.line;
       if ((rc = ints(g, &s, 1, &g->tags[n], "a node")) != MINEX_OK ||
+          (rc = check_tag(g, g->tags[n])) != MINEX_OK ||
           (rc = read_xyz(g, s, 0, n)) != MINEX_OK)
         return rc;
     }
@@ -263,7 +273,8 @@ static int nodes_section(gmsh_reader *g) {
               MINEX_OK)
         return rc;
       s = g->r.line;
-      if ((rc = ints(g, &s, 1, &g->tags[n + i], "a node tag")) != MINEX_OK)
+      if ((rc = ints(g, &s, 1, &g->tags[n + i], "a node tag")) != MINEX_OK ||
+          (rc = check_tag(g, g->tags[n + i])) != MINEX_OK)
         return rc;
       if (g->minor == 0)
         rc = read_xyz(g, s, parametric, n + i);
@@ -292,6 +303,31 @@ static int nodes_section(gmsh_reader *g) {
   if ((rc = expect_end(g, "$EndNodes", "$Nodes")) != MINEX_OK)
     return rc;
   return build_map(g, start);
+}
+
+/* Counts element type t among the kinds of mesh_choose_kind: Gmsh's
+ * volume types (hexahedra 5 12 17, prisms 6 13 18, pyramids 7 14 19,
+ * higher-order tetrahedra 29-31) and surface types (quadrilaterals 3 10
+ * 16, higher-order triangles 20-25); points and lines do not count. */
+static void count_kind(gmsh_reader *g, int64_t t) {
+  switch (t) {
+  case 4: case 11:
+    g->kinds.tets++;
+    break;
+  case 2: case 9:
+    g->kinds.tris++;
+    break;
+  case 5: case 6: case 7: case 12: case 13: case 14: case 17: case 18:
+  case 19: case 29: case 30: case 31:
+    g->kinds.other3d++;
+    break;
+  case 3: case 10: case 16: case 20: case 21: case 22: case 23: case 24:
+  case 25:
+    g->kinds.other2d++;
+    break;
+  default:
+    break;
+  }
 }
 
 /* Corner nodes kept for element type t, 0 when the type is skipped. */
@@ -404,6 +440,7 @@ static int elements_section(gmsh_reader *g) {
       }
       elem_list *l;
       int nn, k = kept_corners(e[1], &l, g, &nn);
+      count_kind(g, e[1]);
       if (k > 0 && (rc = elem_nodes(g, s, e[0], nn, k, l)) != MINEX_OK)
         return rc;
     }
@@ -475,7 +512,7 @@ static int parse(gmsh_reader *g) {
   return MINEX_OK;
 }
 
-int mesh_read_gmsh(const char *path, minex_mesh **out) {
+int mesh_read_gmsh(const char *path, int kind, minex_mesh **out) {
   *out = NULL;
   gmsh_reader g0 = {0}, *g = &g0;
   g->nnodes = -1;
@@ -486,13 +523,16 @@ int mesh_read_gmsh(const char *path, minex_mesh **out) {
   free(g->tags);
   free(g->dense);
   free(g->sorted);
+  minex_elem_type use = MINEX_ELEM_TETRA;
+  if (rc == MINEX_OK)
+    rc = mesh_choose_kind(path, kind, &g->kinds, &use);
   if (rc != MINEX_OK) {
     free(g->coords);
     free(g->tets.nodes);
     free(g->tris.nodes);
     return rc;
   }
-  if (g->tets.count > 0) {
+  if (use == MINEX_ELEM_TETRA) {
     free(g->tris.nodes);
     rc = mesh_adopt((int32_t)g->nnodes, g->coords, (int32_t)g->tets.count,
                     MINEX_ELEM_TETRA, g->tets.nodes, out);

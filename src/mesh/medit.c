@@ -7,6 +7,7 @@
 #include "core/core.h"
 #include "io/io_util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -236,7 +237,8 @@ static int read_vertices(medit_lexer *lx, int dim, int32_t *nnodes,
   return MINEX_OK;
 }
 
-static int skip_section(medit_lexer *lx, const char *sec, int size) {
+static int skip_section(medit_lexer *lx, const char *sec, int size,
+                        int64_t *nrecords) {
   int64_t count;
   lx->nrd = 0;
   int rc = lex_i64(lx, sec, 0, &count);
@@ -251,20 +253,25 @@ static int skip_section(medit_lexer *lx, const char *sec, int size) {
       if ((rc = lex_double(lx, sec, count, &v)) != MINEX_OK)
         return rc;
     }
+  *nrecords = count;
   return MINEX_OK;
 }
 
 static int read_int_after(medit_lexer *lx, const char *kw, int64_t *v) {
+  /* kw points into the line buffer, which reading the next line may
+     reallocate: keep a copy for the messages */
+  char name[64];
+  snprintf(name, sizeof name, "%.40s", kw);
   lx->nrd = 0;
-  int rc = lex_i64(lx, kw, 1, v);
+  int rc = lex_i64(lx, name, 1, v);
   if (rc != MINEX_OK)
     core_error(rc, "%s:%lld: %s needs an integer", lx->r.path,
-               (long long)lx->r.lineno, kw);
+               (long long)lx->r.lineno, name);
   return rc;
 }
 
 static int parse(medit_lexer *lx, medit_elems *tets, medit_elems *tris,
-                 int32_t *nnodes, double **coords) {
+                 int32_t *nnodes, double **coords, mesh_kinds *kinds) {
   int dim = 0, rc;
   char *tok;
   int64_t v;
@@ -306,14 +313,23 @@ static int parse(medit_lexer *lx, medit_elems *tets, medit_elems *tris,
                           "'%.40s'",
                           lx->r.path, (long long)lx->r.lineno, tok);
       int size = skip_table[i].size ? skip_table[i].size : dim;
-      if ((rc = skip_section(lx, skip_table[i].name, size)) != MINEX_OK)
+      int64_t count = 0;
+      if ((rc = skip_section(lx, skip_table[i].name, size, &count)) !=
+          MINEX_OK)
         return rc;
+      /* elements of other kinds: counted so that none is lost silently */
+      if (strcmp(skip_table[i].name, "Quadrilaterals") == 0)
+        kinds->other2d += count;
+      else if (strcmp(skip_table[i].name, "Hexahedra") == 0 ||
+               strcmp(skip_table[i].name, "Prisms") == 0 ||
+               strcmp(skip_table[i].name, "Pyramids") == 0)
+        kinds->other3d += count;
     }
   }
   return rc; /* 0: end of file without End, accepted; < 0: read error */
 }
 
-int mesh_read_medit(const char *path, minex_mesh **out) {
+int mesh_read_medit(const char *path, int kind, minex_mesh **out) {
   *out = NULL;
   medit_lexer lx = {0};
   int rc = io_reader_open(&lx.r, path);
@@ -322,7 +338,8 @@ int mesh_read_medit(const char *path, minex_mesh **out) {
   medit_elems tets = {-1, NULL, 0}, tris = {-1, NULL, 0};
   int32_t nnodes = -1;
   double *coords = NULL;
-  rc = parse(&lx, &tets, &tris, &nnodes, &coords);
+  mesh_kinds kinds = {0, 0, 0, 0};
+  rc = parse(&lx, &tets, &tris, &nnodes, &coords, &kinds);
   if (rc == MINEX_OK && nnodes < 0)
     rc = core_error(MINEX_EPARSE, "%s:%lld: no Vertices section", path,
                     (long long)lx.r.lineno);
@@ -332,6 +349,13 @@ int mesh_read_medit(const char *path, minex_mesh **out) {
                     "section",
                     path, (long long)lx.r.lineno);
   int use_tets = tets.count > 0 || (tets.count == 0 && tris.count <= 0);
+  if (rc == MINEX_OK && (kind != 0 || kinds.other2d || kinds.other3d)) {
+    minex_elem_type use = MINEX_ELEM_TETRA;
+    kinds.tets = tets.count > 0 ? tets.count : 0;
+    kinds.tris = tris.count > 0 ? tris.count : 0;
+    rc = mesh_choose_kind(path, kind, &kinds, &use);
+    use_tets = use == MINEX_ELEM_TETRA;
+  }
   if (rc == MINEX_OK && use_tets)
     rc = check_ids(path, "Tetrahedra", 4, &tets, nnodes);
   else if (rc == MINEX_OK)

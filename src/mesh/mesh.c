@@ -162,15 +162,55 @@ void minex_mesh_centroid(const minex_mesh *mesh, int32_t elem, double xyz[3]) {
     xyz[d] /= k;
 }
 
+int mesh_choose_kind(const char *path, int kind, const mesh_kinds *k,
+                     minex_elem_type *use) {
+  if (kind == MINEX_ELEM_TETRA || kind == MINEX_ELEM_TRIANGLE) {
+    int64_t have = kind == MINEX_ELEM_TETRA ? k->tets : k->tris;
+    if (have == 0)
+      return core_error(MINEX_EPARSE, "%s: no %s (the kind selected)", path,
+                        kind == MINEX_ELEM_TETRA ? "tetrahedra" : "triangles");
+    *use = (minex_elem_type)kind;
+    return MINEX_OK;
+  }
+  if (k->tets > 0 && k->other3d > 0)
+    return core_error(MINEX_EUNSUP, "%s: %lld tetrahedra and %lld other "
+                      "volume elements (hexahedra, prisms, pyramids or "
+                      "higher-order tetrahedra): only one element kind is "
+                      "read; select the tetrahedra explicitly to drop the "
+                      "others", path, (long long)k->tets,
+                      (long long)k->other3d);
+  if (k->tets == 0 && k->other3d > 0)
+    return core_error(MINEX_EUNSUP, "%s: %lld volume elements, none of them "
+                      "a tetrahedron: only tetrahedra and triangles are read "
+                      "(select the %lld triangles explicitly to read the "
+                      "surface)", path, (long long)k->other3d,
+                      (long long)k->tris);
+  if (k->tets == 0 && k->tris > 0 && k->other2d > 0)
+    return core_error(MINEX_EUNSUP, "%s: %lld triangles and %lld other "
+                      "surface elements (quadrilaterals or higher-order "
+                      "triangles): only one element kind is read; select "
+                      "the triangles explicitly to drop the others", path,
+                      (long long)k->tris, (long long)k->other2d);
+  *use = k->tets > 0 ? MINEX_ELEM_TETRA : MINEX_ELEM_TRIANGLE;
+  return MINEX_OK;
+}
+
+int minex_mesh_read(const char *path, minex_mesh **out) {
+  return minex_mesh_read_kind(path, 0, out);
+}
+
 /* First keyword of the file, after blanks and '#' comment lines; binary
  * content is reported as such. */
-int minex_mesh_read(const char *path, minex_mesh **out) {
+int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
   core_error_clear();
   if (out == NULL)
     return core_error(MINEX_EINVAL, "minex_mesh_read: out is NULL");
   *out = NULL;
   if (path == NULL)
     return core_error(MINEX_EINVAL, "minex_mesh_read: path is NULL");
+  if (kind != 0 && kind != MINEX_ELEM_TETRA && kind != MINEX_ELEM_TRIANGLE)
+    return core_error(MINEX_EINVAL, "minex_mesh_read_kind: kind = %d (must "
+                      "be 0, MINEX_ELEM_TETRA or MINEX_ELEM_TRIANGLE)", kind);
   FILE *fp = fopen(path, "rb");
   if (fp == NULL)
     return core_error(MINEX_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -197,9 +237,9 @@ int minex_mesh_read(const char *path, minex_mesh **out) {
   size_t len = strcspn(kw, " \t\r\n");
   if (len == strlen("MeshVersionFormatted") &&
       strncmp(kw, "MeshVersionFormatted", len) == 0)
-    return mesh_read_medit(path, out);
+    return mesh_read_medit(path, kind, out);
   if (len == strlen("$MeshFormat") && strncmp(kw, "$MeshFormat", len) == 0)
-    return mesh_read_gmsh(path, out);
+    return mesh_read_gmsh(path, kind, out);
   if (len == strlen("$NOD") && strncmp(kw, "$NOD", len) == 0)
     return core_error(MINEX_EUNSUP,
                       "%s:1: Gmsh version 1 file: re-save "

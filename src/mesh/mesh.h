@@ -32,9 +32,28 @@ int mesh_adopt(int32_t nnodes, double *coords, int32_t nelems,
 int mesh_reserve(void **arr, int64_t *cap, int64_t need, int64_t limit,
                  size_t size);
 
-/* MEDIT .mesh reader (medit.c) and Gmsh .msh reader (gmsh.c). Errors are
- * MINEX_EPARSE / MINEX_EUNSUP / MINEX_EIO with "path:line: what". */
-int mesh_read_medit(const char *path, minex_mesh **out);
-int mesh_read_gmsh(const char *path, minex_mesh **out);
+/* Element counts of a mesh file, by kind, for mesh_choose_kind. */
+typedef struct mesh_kinds {
+  int64_t tets;    /* tetrahedra (linear or quadratic: corners kept)      */
+  int64_t tris;    /* triangles (linear or quadratic: corners kept)       */
+  int64_t other3d; /* other volume elements: hexahedra, prisms, pyramids,
+                      higher-order tetrahedra                             */
+  int64_t other2d; /* other surface elements: quadrilaterals, ...         */
+} mesh_kinds;
+
+/* The kind to build the mesh of: kind (MINEX_ELEM_TETRA or _TRIANGLE) when
+ * the caller selected one, else tetrahedra when present, else triangles.
+ * Without a selection, a file whose elements of the chosen dimension are
+ * not all of that kind (or that has volume elements of another kind only)
+ * is refused with MINEX_EUNSUP naming the counts: elements are never
+ * dropped silently. */
+int mesh_choose_kind(const char *path, int kind, const mesh_kinds *k,
+                     minex_elem_type *use);
+
+/* MEDIT .mesh reader (medit.c) and Gmsh .msh reader (gmsh.c); kind as in
+ * mesh_choose_kind. Errors are MINEX_EPARSE / MINEX_EUNSUP / MINEX_EIO
+ * with "path:line: what". */
+int mesh_read_medit(const char *path, int kind, minex_mesh **out);
+int mesh_read_gmsh(const char *path, int kind, minex_mesh **out);
 
 #endif

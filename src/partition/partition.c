@@ -108,9 +108,14 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
       pc->cand[nc++] = o;
   }
   if (global) {
+    /* the least-loaded processor, unless a neighbour already put it in
+       the list (the owner stamps belong to the last gather, which for an
+       interior vertex was another vertex's: scan the list instead) */
     int32_t q = costmodel_argmin(ld, NULL);
-    if (q >= 0 && q != p &&
-        !(pc->nbr_stamp[q] == pc->stamp && cf->avail[q]))
+    int listed = 0;
+    for (int32_t i = 0; i < nc && !listed; i++)
+      listed = pc->cand[i] == q;
+    if (q >= 0 && q != p && !listed)
       pc->cand[nc++] = q;
   }
   if (nc == 0)

@@ -83,4 +83,15 @@ void partition_execute(partition_ctx *pc, int32_t x, int32_t q);
  * them in heap order with neighbour updates. */
 int partition_run(partition_ctx *pc, int32_t max_passes);
 
+/* Verifies the context: scratch buffers, stamps, move counters, owners
+ * in range, interior flags against the actual neighbour owners, and the
+ * heap when it is in use; MINEX_EINTERNAL with a message. */
+int partition_ctx_check(const partition_ctx *pc);
+
+/* The checks of a phase boundary (MINEX_CHECKS builds): contract_check,
+ * costmodel_loads_check and, when pc is not NULL, partition_ctx_check.
+ * MINEX_EINTERNAL "minex_repartition: <check> failed <phase>: <why>". */
+int partition_check_phase(contract_ws *ws, const costmodel_loads *ld,
+                          const partition_ctx *pc, const char *phase);
+
 #endif

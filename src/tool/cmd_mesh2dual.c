@@ -3,9 +3,11 @@
 #include "tool.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static void help(void) {
-  printf("Usage: minex mesh2dual MESH -o GRAPH [--vtk OUT.vtk] [-v]\n"
+  printf("Usage: minex mesh2dual MESH -o GRAPH [--kind tet|tri] [--vtk OUT.vtk] "
+         "[-v]\n"
          "\n"
          "Reads MESH (MEDIT .mesh, Gmsh .msh ASCII v2/v4; tetrahedra, else "
          "triangles)\nand writes its dual graph in METIS format: vertex i = "
@@ -13,6 +15,10 @@ static void help(void) {
          "edge (triangles), all\nweights 1.\n"
          "\n"
          "  -o, --output GRAPH   dual graph to write (atomically)\n"
+         "  --kind tet|tri       keep only the tetrahedra (or triangles) of a "
+         "file that\n"
+         "                       mixes element kinds; without it such a file "
+         "is refused\n"
          "  --vtk OUT.vtk        also write the mesh as a VTK unstructured "
          "grid\n"
          "  -v, --verbose        timings on stderr\n"
@@ -22,7 +28,7 @@ static void help(void) {
 int cmd_mesh2dual(int argc, char **argv) {
   const char *cmd = "mesh2dual";
   const char *mesh_path = NULL, *out_path = NULL, *vtk_path = NULL;
-  int verbose = 0;
+  int verbose = 0, kind = 0;
   tool_args a;
   tool_args_init(&a, argc, argv);
   while (tool_args_next(&a)) {
@@ -32,6 +38,17 @@ int cmd_mesh2dual(int argc, char **argv) {
     } else if (tool_args_is(&a, "-o", "--output")) {
       if ((out_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--kind")) {
+      const char *k = tool_args_value(&a);
+      if (k == NULL)
+        return TOOL_EXIT_USAGE;
+      if (strcmp(k, "tet") == 0)
+        kind = MINEX_ELEM_TETRA;
+      else if (strcmp(k, "tri") == 0)
+        kind = MINEX_ELEM_TRIANGLE;
+      else
+        return tool_usage_error(cmd, "--kind: expected tet or tri, got '%s'",
+                                k);
     } else if (tool_args_is(&a, NULL, "--vtk")) {
       if ((vtk_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
@@ -54,7 +71,7 @@ int cmd_mesh2dual(int argc, char **argv) {
   minex_mesh *mesh = NULL;
   minex_graph *g = NULL;
   double t = tool_wtime();
-  if ((rc = minex_mesh_read(mesh_path, &mesh)) != MINEX_OK) {
+  if ((rc = minex_mesh_read_kind(mesh_path, kind, &mesh)) != MINEX_OK) {
     status = tool_fail(cmd, rc);
     goto done;
   }

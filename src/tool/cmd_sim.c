@@ -7,11 +7,13 @@
 #include "sweep.h"
 #include "tool_sim.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define SIM_DEFAULT_P 32
 #define SIM_DEFAULT_C 4
@@ -206,7 +208,8 @@ static int write_csv(const char *path, const sim_result *r,
 }
 
 /* Per-step timeline of the loads: every processor's Qwgt per step with and
- * without partitioning, and the steps' MaxQwgt. */
+ * without partitioning, and the steps' MaxQwgt: writes DIR/sim_loads.dat and
+ * DIR/sim_loads.gp (rendering them is the caller's). */
 static int write_plots(const char *dir, const sim_result *r,
                        const sim_result *base) {
   strbuf dat = {0}, gp = {0}, path = {0};
@@ -267,8 +270,6 @@ static int write_plots(const char *dir, const sim_result *r,
     rc = path.failed ? sim_fail(MINEX_ENOMEM, "out of memory")
                      : sweep_write_file(path.s, gp.s, gp.len);
   }
-  if (rc == MINEX_OK)
-    rc = sweep_gnuplot(dir, "sim_loads.gp");
   strbuf_free(&dat);
   strbuf_free(&gp);
   strbuf_free(&path);
@@ -389,6 +390,19 @@ int cmd_sim(int argc, char **argv) {
     }
 
   status = TOOL_EXIT_FAIL;
+  /* --plots names a folder the user made: a missing one is a typo to report
+   * now, not after the run (and not one to create, unlike sweep's -o). */
+  struct stat st;
+  if (plots && stat(plots, &st) != 0) {
+    fprintf(stderr, "minex %s: --plots %s: %s\n", cmd, plots,
+            errno == ENOENT ? "no such directory (create it first)"
+                            : strerror(errno));
+    goto done;
+  }
+  if (plots && !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "minex %s: --plots %s: not a directory\n", cmd, plots);
+    goto done;
+  }
   minex_mesh *mesh = NULL;
   minex_config *cfg = NULL;
   sim_workload wl = {0};
@@ -457,8 +471,12 @@ int cmd_sim(int argc, char **argv) {
     tool_sim_fail(cmd, rc);
     goto cleanup;
   }
-  int plots_ok = 1;
   if (plots && (rc = write_plots(plots, r, &base)) != MINEX_OK) {
+    tool_sim_fail(cmd, rc);
+    goto cleanup;
+  }
+  int plots_ok = 1;
+  if (plots && sweep_gnuplot(plots, "sim_loads.gp") != MINEX_OK) {
     /* the data and script are written; only rendering failed */
     fprintf(stderr, "minex %s: plots: %s\n", cmd, sim_last_error());
     plots_ok = 0;

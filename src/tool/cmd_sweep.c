@@ -49,14 +49,17 @@ static void help(void) {
          "  -h, --help           this help\n");
 }
 
+/* ctx: the number of adaptations (the steps in each record). For
+ * --throttle auto the ThroTTle shown is the one the last step chose. */
 static void progress(const sweep_spec *s, const double *rec, int32_t done,
                      int32_t todo, void *ctx) {
-  (void)ctx;
-  fprintf(stderr, "minex sweep: %s %d/%d: P %d C %d I %g alpha %g ThroTTle "
-          "%s%g%s: total %.0f, %.2f s\n", sweep_table_name(s->table),
-          (int)done, (int)todo, (int)s->P, (int)s->C, s->I, s->alpha,
-          s->throttle_auto ? "auto (" : "", s->throttle_auto ? 0.0 :
-          s->throttle, s->throttle_auto ? ")" : "", rec[SWEEP_SUM_TOTAL],
+  char th[48];
+  sweep_throttle_label(s, rec, *(const int32_t *)ctx, th, sizeof th);
+  fprintf(stderr,
+          "minex sweep: %s %d/%d: P %d C %d I %g alpha %g ThroTTle "
+          "%s: total %.0f, %.2f s\n",
+          sweep_table_name(s->table), (int)done, (int)todo, (int)s->P,
+          (int)s->C, s->I, s->alpha, th, rec[SWEEP_SUM_TOTAL],
           rec[SWEEP_SUM_SECONDS]);
 }
 
@@ -145,7 +148,7 @@ int cmd_sweep(int argc, char **argv) {
     }
     double t0 = tool_wtime();
     rc = sweep_run(&wl, mesh, specs, n, seed, 0, 1, threads, res,
-                   verbose ? progress : NULL, NULL);
+                   verbose ? progress : NULL, &wl.nsteps);
     double wall = tool_wtime() - t0, cpu = 0;
     for (int32_t i = 0; i < n; i++)
       cpu += res[(int64_t)i * sweep_record_size(wl.nsteps) +

@@ -143,7 +143,12 @@ int tool_workload_build(const char *cmd, const tool_workload_args *w,
   if ((rc = sim_workload_build(*mesh, &w->params, out)) != MINEX_OK) {
     minex_mesh_destroy(*mesh);
     *mesh = NULL;
-    return tool_sim_fail(cmd, rc);
+    /* sims/ says what failed; the user needs to know on which mesh */
+    const char *m = sim_last_error();
+    fprintf(stderr, "minex %s: %s: %s\n", cmd,
+            w->mesh_path ? w->mesh_path : "built-in box",
+            m && m[0] ? m : minex_strerror(rc));
+    return TOOL_EXIT_FAIL;
   }
   tool_verbose(verbose, cmd, "workload: %d adaptations, %lld -> %lld leaves "
                "at the last, in %.3f s", (int)out->nsteps,

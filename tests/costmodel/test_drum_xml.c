@@ -356,6 +356,21 @@ START_TEST(drum_load_rejects_non_numbers_and_out_of_range_values) {
       {"SINGLE_COMPUTING", "IP=\"a\" ip=\"b\"", MINEX_EPARSE, "given twice"},
       {"SINGLE_COMPUTING", "bandwidth=\"1\" Speed=\"1\"", MINEX_EPARSE,
        "given twice"},
+      /* each says what is wrong with the number */
+      {"SINGLE_COMPUTING", "bandwidth=\"1e-320\"", MINEX_EPARSE,
+       "is subnormal"},
+      {"SINGLE_COMPUTING", "bandwidth=\"0x10\"", MINEX_EPARSE,
+       "is hexadecimal"},
+      {"SINGLE_COMPUTING", "benchmark=\"1e999\"", MINEX_EPARSE,
+       "is out of range"},
+      {"SINGLE_COMPUTING", "benchmark=\"-2\"", MINEX_EPARSE, "is negative"},
+      {"SINGLE_COMPUTING", "processes=\"+2\"", MINEX_EPARSE, "processes"},
+      /* one number that used to take 5 GB and 18 s */
+      {"SINGLE_COMPUTING", "processes=\"1000000000\"", MINEX_EPARSE,
+       "0..1048576"},
+      {"SINGLE_COMPUTING", "processes=\"1e9\"", MINEX_EPARSE, "processes"},
+      {"MULTIPLE_COMPUTING", "numprocs=\"1048577\"", MINEX_EPARSE,
+       "numprocs"},
   };
   char dir[256], path[512];
   tmpdir(dir);
@@ -824,6 +839,7 @@ int main(void) {
   tcase_add_test(tc, drum_save_to_unwritable_path_fails_and_leaves_no_file);
   tcase_add_test(tc, drum_save_failing_mid_write_keeps_the_old_file);
   tcase_add_test(tc, drum_load_never_prints);
+
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -83,6 +83,31 @@ START_TEST(median_resists_an_outlier_ratio_weighs_time) {
 }
 END_TEST
 
+/* Samples whose capacity load/seconds is not a finite positive double are
+ * refused (nothing recorded); capacities far apart that would make an
+ * infinite slowdown fail the estimate without writing the outputs. */
+START_TEST(non_finite_capacities_are_errors) {
+  minex_feedback *f = NULL;
+  ck_assert_int_eq(minex_feedback_create(2, 3, MINEX_FEEDBACK_MEDIAN, &f),
+                   MINEX_OK);
+  double load[2] = {1e308, 1}, secs[2] = {1e-308, 1};
+  ck_assert_int_eq(minex_feedback_add(f, load, secs), MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "load[0]"));
+  double cap[2] = {-1, -1}, slow[2] = {-1, -1};
+  int32_t cnt[2] = {-1, -1};
+  /* nothing was recorded: no sample yet */
+  ck_assert_int_ne(minex_feedback_estimate(f, cap, slow, NULL, cnt), MINEX_OK);
+  /* 1e300 and 1e-300 units/s are each fine; their ratio is not */
+  double l2[2] = {1e300, 1e-300}, s2[2] = {1, 1};
+  ck_assert_int_eq(minex_feedback_add(f, l2, s2), MINEX_OK);
+  ck_assert_int_eq(minex_feedback_estimate(f, cap, slow, NULL, cnt),
+                   MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "slowdown"));
+  ck_assert(cap[0] == -1 && slow[1] == -1 && cnt[0] == -1);
+  minex_feedback_destroy(f);
+}
+END_TEST
+
 START_TEST(missing_samples_and_errors) {
   minex_feedback *f = NULL;
   ck_assert_int_eq(minex_feedback_create(0, 5, MINEX_FEEDBACK_MEDIAN, &f),
@@ -165,6 +190,7 @@ int main(void) {
   tcase_add_test(tc, capacities_and_slowdowns);
   tcase_add_test(tc, median_resists_an_outlier_ratio_weighs_time);
   tcase_add_test(tc, missing_samples_and_errors);
+  tcase_add_test(tc, non_finite_capacities_are_errors);
   tcase_add_test(tc, config_from_feedback);
   suite_add_tcase(s, tc);
   return test_run_suite(s);

@@ -1,7 +1,7 @@
 /* Tests of src/driver/repartition.c, i.e. of MinEX as a whole (SPEC §3):
  * the guarantees (valid partition, MaxQwgt never worse than old,
  * determinism), ThroTTle semantics at 0 and infinity, resources that leave
- * and join, argument errors, and a real case from ../shared/data. */
+ * and join, argument errors, and a real case from data/. */
 #include "test_util.h"
 
 #include <math.h>
@@ -269,6 +269,138 @@ START_TEST(resources_that_leave_are_emptied_and_joined_ones_used) {
 }
 END_TEST
 
+/* Every option outside its documented range is refused, naming the field,
+ * by both entry points; the bounds themselves are accepted. sample_size
+ * 2^30 used to overflow the sampling window and hang. */
+START_TEST(every_option_is_checked_against_its_range) {
+  minex_graph *g = test_grid_graph(4, 4, 1);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(2, &cf), MINEX_OK);
+  int32_t old[16], nw[16];
+  for (int v = 0; v < 16; v++)
+    old[v] = v < 12;
+  minex_metrics m;
+  enum { NCASES = 14 };
+  for (int c = 0; c < NCASES; c++) {
+    minex_options o;
+    minex_options_init(&o);
+    const char *field = NULL;
+    switch (c) {
+    case 0: o.sample_size = 1 << 30; field = "sample_size"; break;
+    case 1: o.sample_size = 0; field = "sample_size"; break;
+    case 2: o.sample_size = MINEX_SAMPLE_SIZE_MAX + 1; field = "sample_size"; break;
+    case 3: o.coarse_per_proc = 0; field = "coarse_per_proc"; break;
+    case 4: o.coarse_per_proc = MINEX_COARSE_PER_PROC_MAX + 1; field = "coarse_per_proc"; break;
+    case 5: o.coarse_target = -3; field = "coarse_target"; break;
+    case 6: o.max_passes = -1; field = "max_passes"; break;
+    case 7: o.max_passes = MINEX_MAX_PASSES_MAX + 1; field = "max_passes"; break;
+    case 8: o.global_candidates = 2; field = "global_candidates"; break;
+    case 9: o.throttle_auto = -1; field = "throttle_auto"; break;
+    case 10: o.alpha = 1.5; field = "alpha"; break;
+    case 11: o.alpha = NAN; field = "alpha"; break;
+    case 12: o.remap_mode = (minex_remap_mode)7; field = "remap_mode"; break;
+    case 13: o.throttle = NAN; field = "throttle"; break;
+    }
+    ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);
+    ck_assert_msg(strstr(minex_last_error(), field) != NULL,
+                  "case %d: '%s' lacks %s", c, minex_last_error(), field);
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &o, &m), MINEX_EINVAL);
+    ck_assert_msg(strstr(minex_last_error(), field) != NULL,
+                  "case %d (evaluate): '%s' lacks %s", c, minex_last_error(),
+                  field);
+  }
+  minex_options o;
+  minex_options_init(&o);
+  o.sample_size = MINEX_SAMPLE_SIZE_MAX;
+  o.max_passes = 0;
+  o.coarse_per_proc = MINEX_COARSE_PER_PROC_MAX;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_OK);
+  o.coarse_per_proc = 0; /* ignored with an absolute target */
+  o.coarse_target = 3;
+  ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_OK);
+  minex_config_destroy(cf);
+  minex_graph_destroy(g);
+}
+END_TEST
+
+static double qwgt_nan(double w, double c, double r, void *ctx) {
+  (void)ctx;
+  return w > 20 ? NAN : w + c + r;
+}
+static double qwgt_inf(double w, double c, double r, void *ctx) {
+  (void)ctx, (void)c, (void)r;
+  return w > 20 ? INFINITY : w;
+}
+static double qwgt_negative(double w, double c, double r, void *ctx) {
+  (void)ctx;
+  return c + r - w;
+}
+static double qwgt_decreasing(double w, double c, double r, void *ctx) {
+  (void)ctx;
+  return w + 100.0 / (1.0 + c) + r;
+}
+
+/* A qwgt_fn that returns NaN, inf or a negative value, or that decreases
+ * in an argument, and weights whose squared loads overflow MinVar, are
+ * errors naming the cause in both entry points: never MINEX_OK with
+ * max_qwgt = -inf or min_var = NaN. The output stays untouched. */
+START_TEST(non_finite_costs_are_errors) {
+  minex_graph *g = test_grid_graph(4, 4, 2);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(4, &cf), MINEX_OK);
+  int32_t old[32], nw[32];
+  for (int v = 0; v < 32; v++)
+    old[v] = v < 26 ? 0 : 1 + v % 3;
+  const minex_qwgt_fn fns[] = {qwgt_nan, qwgt_inf, qwgt_negative,
+                               qwgt_decreasing};
+  const char *want[] = {"nan", "inf", ">= 0", "decreases in Comm"};
+  minex_metrics m;
+  for (int i = 0; i < 4; i++) {
+    minex_options o;
+    minex_options_init(&o);
+    o.qwgt_fn = fns[i];
+    for (int v = 0; v < 32; v++)
+      nw[v] = -7;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);
+    ck_assert_msg(strstr(minex_last_error(), want[i]) != NULL, "%d: %s", i,
+                  minex_last_error());
+    ck_assert_ptr_nonnull(strstr(minex_last_error(), "qwgt_fn"));
+    ck_assert_int_eq(nw[0], -7);
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &o, &m), MINEX_EINVAL);
+  }
+  /* weights of 1e154: each load is finite, the sum of their squares not */
+  int32_t n = minex_graph_nvtxs(g);
+  const int64_t *xadj = minex_graph_xadj(g);
+  double *pw = malloc(sizeof(double) * (size_t)n);
+  for (int32_t v = 0; v < n; v++)
+    pw[v] = 1e154;
+  minex_graph *big = NULL;
+  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(g), pw,
+                                      NULL, NULL, &big),
+                   MINEX_OK);
+  ck_assert_int_eq(minex_repartition(big, cf, old, NULL, nw, &m),
+                   MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "too large"));
+  ck_assert_int_eq(minex_evaluate(big, cf, old, old, NULL, &m), MINEX_EINVAL);
+  minex_graph_destroy(big);
+  /* 1e100 is fine: balanced as any other scale */
+  for (int32_t v = 0; v < n; v++)
+    pw[v] = 1e100;
+  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(g), pw,
+                                      NULL, NULL, &big),
+                   MINEX_OK);
+  minex_metrics before;
+  ck_assert_int_eq(minex_evaluate(big, cf, old, old, NULL, &before), MINEX_OK);
+  ck_assert_int_eq(minex_repartition(big, cf, old, NULL, nw, &m), MINEX_OK);
+  ck_assert(isfinite(m.min_var) && m.max_qwgt < 0.5 * before.max_qwgt);
+  ck_assert_int_gt(m.moved, 0);
+  minex_graph_destroy(big);
+  free(pw);
+  minex_config_destroy(cf);
+  minex_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(bad_arguments_return_errors_naming_them) {
   minex_graph *g = test_grid_graph(4, 4, 1);
   minex_config *cf = NULL;
@@ -389,20 +521,16 @@ START_TEST(heavy_two_ended_remapping_falls_back_to_old) {
 }
 END_TEST
 
-/* ../shared/data/cases/cube_ball_p16: one refinement step of a real
+/* data/cases/cube_ball_p16: one refinement step of a real
  * tetrahedral mesh at P = 16. Its README gives MaxQwgt 41,852 for the old
  * partition, 35,536 for Scotch's repartitioner and 28,390 for a plain
  * prototype of SPEC §3, which a faithful implementation should match. */
 START_TEST(cube_ball_p16_beats_the_prototype_and_scotch) {
   char gpath[4096], ppath[4096];
-  const char *dir = test_shared_path("cases/cube_ball_p16/graph.graph");
-  if (dir == NULL) {
-    fprintf(stderr, "skip: ../shared/data/cases/cube_ball_p16 absent\n");
-    return;
-  }
+  const char *dir = test_repo_data("cases/cube_ball_p16/graph.graph");
   snprintf(gpath, sizeof gpath, "%s", dir);
   snprintf(ppath, sizeof ppath, "%s",
-           test_shared_path("cases/cube_ball_p16/old.part"));
+           test_repo_data("cases/cube_ball_p16/old.part"));
   minex_graph *g = NULL;
   ck_assert_int_eq(minex_graph_read_metis(gpath, &g), MINEX_OK);
   int32_t n = minex_graph_nvtxs(g), *old = NULL;
@@ -440,6 +568,8 @@ int main(void) {
   tcase_add_test(tc, throttle_auto_rejects_bad_candidates);
   tcase_add_test(tc, resources_that_leave_are_emptied_and_joined_ones_used);
   tcase_add_test(tc, bad_arguments_return_errors_naming_them);
+  tcase_add_test(tc, every_option_is_checked_against_its_range);
+  tcase_add_test(tc, non_finite_costs_are_errors);
   tcase_add_test(tc, degenerate_graphs_are_handled);
   tcase_add_test(tc, user_qwgt_function_equal_to_alpha_one_gives_same_result);
   tcase_add_test(tc, heavy_two_ended_remapping_falls_back_to_old);

@@ -194,6 +194,19 @@ START_TEST(config_load_rejects_bad_numbers_and_zero_processors) {
       {"<minex-config version=\"1\">\n<cluster name=\"a\" "
        "procs=\"99999999999\"/>\n</minex-config>\n",
        "s.xml:2:"},
+      /* 102 bytes that used to allocate 5 GB */
+      {"<minex-config version=\"1\">\n<cluster name=\"a\" "
+       "procs=\"1073741823\"/>\n</minex-config>\n",
+       "MINEX_NPROCS_MAX"},
+      /* within the per-cluster limit, beyond it in total */
+      {"<minex-config version=\"1\" default-link-slowdown=\"1\">\n"
+       "<cluster name=\"a\" procs=\"1048576\"/>\n<cluster name=\"b\" "
+       "procs=\"1\"/>\n"
+       "</minex-config>\n",
+       "MINEX_NPROCS_MAX"},
+      {"<minex-config version=\"1\">\n<cluster name=\"a\" procs=\"+1\"/>"
+       "\n</minex-config>\n",
+       "s.xml:2:"},
   };
   char dir[256], path[512];
   io_tmpdir(dir);
@@ -218,6 +231,42 @@ static minex_config *load_example(const char *name) {
   ck_assert_msg(rc == MINEX_OK, "%s: %s", name, minex_last_error());
   return cf;
 }
+
+/* 10,000 clusters in ~400 KB of XML used to take 1.6 GB (Conn is C^2):
+ * refused at the first cluster beyond MINEX_NCLUSTERS_MAX, naming its line,
+ * before Conn is allocated. */
+START_TEST(config_load_refuses_more_clusters_than_the_limit) {
+  char dir[256], path[512];
+  io_tmpdir(dir);
+  io_join(path, dir, "many.xml");
+  size_t cap = 64 * (size_t)(MINEX_NCLUSTERS_MAX + 2) + 256, len = 0;
+  char *text = malloc(cap);
+  len += (size_t)snprintf(text + len, cap - len, "<minex-config version=\"1\" "
+                          "default-link-slowdown=\"1\">\n");
+  for (int c = 0; c <= MINEX_NCLUSTERS_MAX; c++)
+    len += (size_t)snprintf(text + len, cap - len,
+                            "<cluster name=\"c%d\" procs=\"1\"/>\n", c);
+  snprintf(text + len, cap - len, "</minex-config>\n");
+  io_write_text(path, text);
+  free(text);
+  minex_config *cf = NULL;
+  char where[64];
+  snprintf(where, sizeof where, "many.xml:%d:", MINEX_NCLUSTERS_MAX + 2);
+  io_expect_error(minex_config_load(path, &cf), MINEX_ECONFIG, where,
+                  "MINEX_NCLUSTERS_MAX");
+  ck_assert_ptr_null(cf);
+  io_rmdir(dir);
+  /* the API refuses the same */
+  int32_t np[MINEX_NCLUSTERS_MAX + 1];
+  for (int c = 0; c <= MINEX_NCLUSTERS_MAX; c++)
+    np[c] = 1;
+  ck_assert_int_eq(minex_config_create(MINEX_NCLUSTERS_MAX + 1, np, NULL,
+                                       NULL, &cf),
+                   MINEX_ECONFIG);
+  ck_assert_int_eq(minex_config_create_uniform(MINEX_NPROCS_MAX + 1, &cf),
+                   MINEX_ECONFIG);
+}
+END_TEST
 
 START_TEST(config_shipped_examples_load_as_documented) {
   minex_config *h = load_example("hetero4.xml");
@@ -370,6 +419,7 @@ int main(void) {
   tcase_add_test(tc,
                  config_save_into_missing_directory_is_eio_and_leaves_no_file);
   tcase_add_test(tc, config_load_never_prints_and_restores_libxml2_handler);
+  tcase_add_test(tc, config_load_refuses_more_clusters_than_the_limit);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -248,6 +248,16 @@ START_TEST(metis_read_rejects_nonnumeric_token_naming_line) {
 }
 END_TEST
 
+/* Numbers are decimal, ids unsigned, and a NUL byte never cuts a line
+ * short silently (the rest of it used to be ignored). */
+START_TEST(metis_read_rejects_nul_hex_and_plus_sign_naming_line) {
+  expect_read_error("io_nul.graph", MINEX_EPARSE, "4:", "NUL byte");
+  expect_read_error("io_hex_weight.graph", MINEX_EPARSE, "2:",
+                    "hexadecimal");
+  expect_read_error("io_plus_id.graph", MINEX_EPARSE, "2:", "'+' sign");
+}
+END_TEST
+
 START_TEST(metis_read_rejects_negative_weight_naming_line) {
   expect_read_error("io_negative_weight.graph", MINEX_EPARSE, "3:", ">= 0");
 }
@@ -335,11 +345,7 @@ START_TEST(metis_write_into_missing_directory_is_eio_and_leaves_no_file) {
 END_TEST
 
 START_TEST(metis_read_4elt_has_15606_vertices_and_45878_edges) {
-  const char *path = test_shared_path("graphs/4elt.graph");
-  if (path == NULL) {
-    fprintf(stderr, "skip: ../shared/data/graphs/4elt.graph is absent\n");
-    return;
-  }
+  const char *path = test_repo_data("graphs/4elt.graph");
   minex_graph *g = NULL;
   int rc = minex_graph_read_metis(path, &g);
   ck_assert_msg(rc == MINEX_OK, "%s", minex_last_error());
@@ -420,6 +426,7 @@ int main(void) {
   tcase_add_test(tc,
                  metis_write_into_missing_directory_is_eio_and_leaves_no_file);
   tcase_add_test(tc, metis_read_4elt_has_15606_vertices_and_45878_edges);
+  tcase_add_test(tc, metis_read_rejects_nul_hex_and_plus_sign_naming_line);
   suite_add_tcase(s, tc);
   /* tagged "slow" so that valgrind runs skip it: CK_EXCLUDE_TAGS=slow */
   TCase *big = tcase_create("timing");

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 START_TEST(part_roundtrip_preserves_every_id) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -21,7 +23,7 @@ START_TEST(part_roundtrip_preserves_every_id) {
     for (int32_t v = 0; v < n; v++)
       part[v] = (int32_t)gsl_rng_uniform_int(rng, 1000);
     if (n > 0)
-      part[n - 1] = INT32_MAX - 1;
+      part[n - 1] = MINEX_NPROCS_MAX - 1; /* the largest id accepted */
     ck_assert_int_eq(minex_part_write(path, n, part), MINEX_OK);
     int32_t *back = NULL;
     int rc = minex_part_read(path, n, 0, &back);
@@ -72,6 +74,72 @@ END_TEST
 
 START_TEST(part_read_rejects_negative_id_naming_line) {
   expect_part_error("io_negative.part", 0, MINEX_EPART, "2:", "negative");
+}
+END_TEST
+
+START_TEST(part_read_rejects_nul_byte_and_plus_sign_naming_line) {
+  expect_part_error("io_nul.part", 0, MINEX_EPARSE, "2:", "NUL byte");
+  expect_part_error("io_plus.part", 0, MINEX_EPARSE, "1:", "'+1'");
+}
+END_TEST
+
+/* Without nparts, P is inferred from the largest id: one number in a
+ * 4-line file used to size gigabytes (the id 1073741822 took minex repart
+ * past 15 GB); ids are bounded by MINEX_NPROCS_MAX. */
+START_TEST(part_read_without_nparts_bounds_ids_by_nprocs_max) {
+  char dir[256], path[512], text[128];
+  io_tmpdir(dir);
+  io_join(path, dir, "big.part");
+  const long long ids[] = {1073741822LL, MINEX_NPROCS_MAX};
+  for (int i = 0; i < 2; i++) {
+    snprintf(text, sizeof text, "0\n%lld\n0\n0\n", ids[i]);
+    io_write_text(path, text);
+    int32_t *part = (int32_t *)&part;
+    int rc = minex_part_read(path, 4, 0, &part);
+    ck_assert_ptr_null(part);
+    io_expect_error(rc, MINEX_EPART, "big.part:2:", "MINEX_NPROCS_MAX");
+  }
+  io_rmdir(dir);
+}
+END_TEST
+
+/* A writer killed mid-write leaves "<target>.tmp.<host>.<pid>.<n>" (as
+ * large as the output): the next write of the same target removes those of
+ * dead processes of this host, and only those. */
+START_TEST(part_write_removes_stale_temporaries_of_dead_writers_only) {
+  char dir[256], path[512], host[64], name[1024];
+  io_tmpdir(dir);
+  io_join(path, dir, "p.part");
+  if (gethostname(host, sizeof host) != 0 || host[0] == '\0')
+    snprintf(host, sizeof host, "localhost");
+  host[sizeof host - 1] = '\0';
+  for (char *c = host; *c; c++)
+    if (*c == '/' || *c == '.')
+      *c = '_';
+  pid_t child = fork();
+  if (child == 0)
+    _exit(0);
+  ck_assert_int_gt(child, 0);
+  waitpid(child, NULL, 0); /* a pid that no longer runs */
+  snprintf(name, sizeof name, "%s.tmp.%s.%ld.0", path, host, (long)child);
+  io_write_text(name, "stale");
+  char alive[1024], other[1024], unrelated[1024];
+  snprintf(alive, sizeof alive, "%s.tmp.%s.%ld.0", path, host,
+           (long)getppid());
+  io_write_text(alive, "a live writer");
+  snprintf(other, sizeof other, "%s.tmp.otherhost.%ld.0", path, (long)child);
+  io_write_text(other, "another host's");
+  snprintf(unrelated, sizeof unrelated, "%s/q.part.tmp.%s.%ld.0", dir, host,
+           (long)child);
+  io_write_text(unrelated, "another target's");
+  int32_t part[3] = {0, 1, 0};
+  ck_assert_int_eq(minex_part_write(path, 3, part), MINEX_OK);
+  ck_assert_int_ne(access(name, F_OK), 0);
+  ck_assert_int_eq(access(alive, F_OK), 0);
+  ck_assert_int_eq(access(other, F_OK), 0);
+  ck_assert_int_eq(access(unrelated, F_OK), 0);
+  ck_assert_int_eq(io_count_entries(dir), 4);
+  io_rmdir(dir);
 }
 END_TEST
 
@@ -164,6 +232,9 @@ int main(void) {
                  part_write_into_missing_directory_is_eio_and_leaves_no_file);
   tcase_add_test(tc, part_write_rejects_negative_id_and_creates_no_file);
   tcase_add_test(tc, part_write_honours_the_umask);
+  tcase_add_test(tc, part_read_rejects_nul_byte_and_plus_sign_naming_line);
+  tcase_add_test(tc, part_read_without_nparts_bounds_ids_by_nprocs_max);
+  tcase_add_test(tc, part_write_removes_stale_temporaries_of_dead_writers_only);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

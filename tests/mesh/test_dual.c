@@ -222,11 +222,7 @@ START_TEST(dual_rejects_two_elements_with_the_same_nodes) {
 END_TEST
 
 START_TEST(dual_of_perfusion_micro3d_matches_face_sort) {
-  const char *p = test_shared_path("meshes/perfusion_micro3d.mesh");
-  if (p == NULL) {
-    fprintf(stderr, "skipped: meshes/perfusion_micro3d.mesh absent\n");
-    return;
-  }
+  const char *p = test_repo_data("meshes/perfusion_micro3d.mesh");
   minex_mesh *m = read_mesh(p);
   minex_graph *g = NULL;
   ck_assert_int_eq(minex_mesh_dual(m, NULL, NULL, NULL, NULL, &g), MINEX_OK);
@@ -267,11 +263,7 @@ static minex_ball case_ball(const minex_mesh *m) {
 }
 
 START_TEST(ball_weights_refine_14644_elements_of_cube_big_tetra) {
-  const char *p = test_shared_path("meshes/cube_big_tetra.mesh");
-  if (p == NULL) {
-    fprintf(stderr, "skipped: meshes/cube_big_tetra.mesh absent\n");
-    return;
-  }
+  const char *p = test_repo_data("meshes/cube_big_tetra.mesh");
   minex_mesh *m = read_mesh(p);
   minex_ball b = case_ball(m);
   int32_t ne = minex_mesh_nelems(m), nref = -1;
@@ -346,22 +338,15 @@ static void assert_equals_metis_file(const minex_graph *g, const char *path) {
 }
 
 START_TEST(dual_ball_of_cube_big_tetra_equals_case_cube_ball_p16_graph) {
-  const char *p = test_shared_path("meshes/cube_big_tetra.mesh");
-  if (p == NULL) {
-    fprintf(stderr, "skipped: meshes/cube_big_tetra.mesh absent\n");
-    return;
-  }
+  const char *p = test_repo_data("meshes/cube_big_tetra.mesh");
   minex_mesh *m = read_mesh(p);
   minex_ball b = case_ball(m);
   minex_graph *g = NULL;
   ck_assert_int_eq(minex_mesh_dual_ball(m, &b, &g), MINEX_OK);
   ck_assert_int_eq(minex_graph_nvtxs(g), 202596);
   ck_assert_int_eq(minex_graph_nedges(g), 399108);
-  const char *case_graph = test_shared_path("cases/cube_ball_p16/graph.graph");
-  if (case_graph != NULL)
-    assert_equals_metis_file(g, case_graph);
-  else
-    fprintf(stderr, "skipped: cases/cube_ball_p16/graph.graph absent\n");
+  const char *case_graph = test_repo_data("cases/cube_ball_p16/graph.graph");
+  assert_equals_metis_file(g, case_graph);
   /* the same adjacency as the independent face matching */
   assert_dual_matches_face_sort(m, g);
   minex_graph_destroy(g);

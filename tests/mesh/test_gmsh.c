@@ -75,6 +75,38 @@ START_TEST(gmsh_node_tag_out_of_range_is_eparse_naming_the_line) {
 }
 END_TEST
 
+START_TEST(gmsh_negative_node_tag_is_eparse_naming_the_line) {
+  test_expect_mesh_read_fails("mesh_bad_negative_tag.msh", MINEX_EPARSE,
+              "mesh_bad_negative_tag.msh:11: node tag -10: tags must be >= 1");
+}
+END_TEST
+
+/* 6 tetrahedra and a hexahedron: refused with the counts (the hexahedron
+ * used to vanish and the element ids shift); selecting the tetrahedra
+ * drops it knowingly. */
+START_TEST(gmsh_mixed_volume_kinds_are_refused_unless_one_is_selected) {
+  test_expect_mesh_read_fails("mesh_mixed_hex.msh", MINEX_EUNSUP,
+                              "6 tetrahedra and 1 other volume elements");
+  minex_mesh *m = NULL;
+  ck_assert_int_eq(minex_mesh_read_kind(test_data_path("mesh_mixed_hex.msh"),
+                                        MINEX_ELEM_TETRA, &m),
+                   MINEX_OK);
+  ck_assert_int_eq(minex_mesh_nelems(m), 6);
+  minex_mesh_destroy(m);
+  ck_assert_int_eq(minex_mesh_read_kind(test_data_path("mesh_mixed_hex.msh"),
+                                        MINEX_ELEM_TRIANGLE, &m),
+                   MINEX_OK);
+  ck_assert_int_eq(minex_mesh_nelems(m), 1);
+  ck_assert_int_eq(minex_mesh_elem_type(m), MINEX_ELEM_TRIANGLE);
+  minex_mesh_destroy(m);
+  m = (minex_mesh *)1;
+  ck_assert_int_eq(minex_mesh_read_kind(test_data_path("mesh_mixed_hex.msh"),
+                                        7, &m),
+                   MINEX_EINVAL);
+  ck_assert_ptr_null(m);
+}
+END_TEST
+
 START_TEST(gmsh_truncated_section_is_eparse_naming_the_line) {
   test_expect_mesh_read_fails("mesh_bad_truncated.msh", MINEX_EPARSE,
               "mesh_bad_truncated.msh:14: end of file inside $Elements");
@@ -126,6 +158,8 @@ int main(void) {
   tcase_add_test(tc, gmsh_v41_node_block_beyond_the_count_is_eparse);
   tcase_add_test(tc, gmsh_version_3_is_eunsup);
   tcase_add_test(tc, gmsh_huge_count_in_header_is_eparse_not_enomem);
+  tcase_add_test(tc, gmsh_negative_node_tag_is_eparse_naming_the_line);
+  tcase_add_test(tc, gmsh_mixed_volume_kinds_are_refused_unless_one_is_selected);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -58,6 +58,27 @@ START_TEST(medit_node_id_out_of_range_is_eparse_naming_the_line) {
 }
 END_TEST
 
+/* The keyword of the message used to point into the line buffer that
+ * reading the next (long) line had reallocated: a heap use-after-free. */
+START_TEST(medit_long_bad_version_line_is_eparse_without_use_after_free) {
+  test_expect_mesh_read_fails("mesh_bad_version_long.mesh", MINEX_EPARSE,
+                              "mesh_bad_version_long.mesh:2: "
+                              "MeshVersionFormatted needs an integer");
+}
+END_TEST
+
+START_TEST(medit_tetrahedra_beside_hexahedra_are_refused_unless_selected) {
+  test_expect_mesh_read_fails("mesh_mixed_hex.mesh", MINEX_EUNSUP,
+                              "2 tetrahedra and 1 other volume elements");
+  minex_mesh *m = NULL;
+  ck_assert_int_eq(minex_mesh_read_kind(test_data_path("mesh_mixed_hex.mesh"),
+                                        MINEX_ELEM_TETRA, &m),
+                   MINEX_OK);
+  ck_assert_int_eq(minex_mesh_nelems(m), 2);
+  minex_mesh_destroy(m);
+}
+END_TEST
+
 START_TEST(medit_bad_number_is_eparse_naming_the_line) {
   test_expect_mesh_read_fails("mesh_bad_number.mesh", MINEX_EPARSE,
               "mesh_bad_number.mesh:7: section Vertices, record 3: bad "
@@ -73,12 +94,7 @@ START_TEST(medit_huge_count_in_header_is_eparse_not_enomem) {
 END_TEST
 
 START_TEST(medit_reads_perfusion_micro3d) {
-  const char *p = test_shared_path("meshes/perfusion_micro3d.mesh");
-  if (p == NULL) {
-    fprintf(stderr, "skipped: shared data meshes/perfusion_micro3d.mesh "
-                    "absent\n");
-    return;
-  }
+  const char *p = test_repo_data("meshes/perfusion_micro3d.mesh");
   minex_mesh *m = NULL;
   ck_assert_int_eq(minex_mesh_read(p, &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_nelems(m), 18161);
@@ -93,12 +109,7 @@ START_TEST(medit_reads_perfusion_micro3d) {
 END_TEST
 
 START_TEST(medit_reads_cube_big_tetra) {
-  const char *p = test_shared_path("meshes/cube_big_tetra.mesh");
-  if (p == NULL) {
-    fprintf(stderr, "skipped: shared data meshes/cube_big_tetra.mesh "
-                    "absent\n");
-    return;
-  }
+  const char *p = test_repo_data("meshes/cube_big_tetra.mesh");
   minex_mesh *m = NULL;
   ck_assert_int_eq(minex_mesh_read(p, &m), MINEX_OK);
   ck_assert_int_eq(minex_mesh_nelems(m), 202596);
@@ -123,6 +134,8 @@ int main(void) {
   tcase_add_test(tc, medit_bad_number_is_eparse_naming_the_line);
   tcase_add_test(tc, medit_huge_count_in_header_is_eparse_not_enomem);
   tcase_add_test(tc, medit_reads_perfusion_micro3d);
+  tcase_add_test(tc, medit_long_bad_version_line_is_eparse_without_use_after_free);
+  tcase_add_test(tc, medit_tetrahedra_beside_hexahedra_are_refused_unless_selected);
   suite_add_tcase(s, tc);
   TCase *big = tcase_create("large");
   tcase_set_tags(big, "slow"); /* skipped by the valgrind stage */

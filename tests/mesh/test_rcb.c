@@ -102,35 +102,29 @@ END_TEST
 /* old.part of the case was made by RCB into 16 parts before refinement:
  * ours reproduces it when the conventions agree (reported either way). */
 START_TEST(rcb_of_cube_big_tetra_compared_with_case_old_part) {
-  const char *p = test_shared_path("meshes/cube_big_tetra.mesh");
-  if (p == NULL) {
-    fprintf(stderr, "skipped: meshes/cube_big_tetra.mesh absent\n");
-    return;
-  }
+  const char *p = test_repo_data("meshes/cube_big_tetra.mesh");
   minex_mesh *m = NULL;
   ck_assert_int_eq(minex_mesh_read(p, &m), MINEX_OK);
   int32_t n = minex_mesh_nelems(m);
   int32_t *part = malloc(sizeof *part * (size_t)n);
   ck_assert_int_eq(minex_mesh_partition_rcb(m, 16, part), MINEX_OK);
   assert_counts_within_one(part, n, 16);
-  const char *op = test_shared_path("cases/cube_ball_p16/old.part");
-  if (op != NULL) {
-    FILE *fp = fopen(op, "r");
-    ck_assert_ptr_nonnull(fp);
-    int32_t same = 0;
-    for (int32_t e = 0; e < n; e++) {
-      int v;
-      if (fscanf(fp, "%d", &v) != 1)
-        ck_abort_msg("old.part: element %d unreadable", (int)e);
-      same += v == part[e];
-    }
-    fclose(fp);
-    fprintf(stderr,
-            "rcb: %d of %d elements have the owner of the case's "
-            "old.part\n",
-            (int)same, (int)n);
-    ck_assert_int_eq(same, n);
+  const char *op = test_repo_data("cases/cube_ball_p16/old.part");
+  FILE *fp = fopen(op, "r");
+  ck_assert_ptr_nonnull(fp);
+  int32_t same = 0;
+  for (int32_t e = 0; e < n; e++) {
+    int v;
+    if (fscanf(fp, "%d", &v) != 1)
+      ck_abort_msg("old.part: element %d unreadable", (int)e);
+    same += v == part[e];
   }
+  fclose(fp);
+  fprintf(stderr,
+          "rcb: %d of %d elements have the owner of the case's "
+          "old.part\n",
+          (int)same, (int)n);
+  ck_assert_int_eq(same, n);
   free(part);
   minex_mesh_destroy(m);
 }

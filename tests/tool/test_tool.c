@@ -105,6 +105,37 @@ static int count_entries(void) {
   return n;
 }
 
+/* Removes the plain files of tmpdir/name and the folder itself (for the
+ * output folders of sim and sweep). */
+static void remove_subdir(const char *name) {
+  const char *dir = tpath(name);
+  DIR *d = opendir(dir);
+  if (d == NULL)
+    return;
+  struct dirent *e;
+  char p[16384];
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    unlink(p);
+  }
+  closedir(d);
+  ck_assert_int_eq(rmdir(dir), 0);
+}
+
+/* Number of lines of text that start with prefix. */
+static int count_lines_starting(const char *text, const char *prefix) {
+  int n = 0;
+  size_t len = strlen(prefix);
+  for (const char *p = text; p != NULL && *p; p = strchr(p, '\n')) {
+    if (*p == '\n')
+      p++;
+    n += strncmp(p, prefix, len) == 0;
+  }
+  return n;
+}
+
 static char *out_text, *err_text;
 static char out_path[8192], err_path[8192]; /* capture files, set in setup */
 
@@ -306,10 +337,7 @@ END_TEST
  * repart never raises MaxQwgt; -v prints the library's progress. */
 START_TEST(repart_with_hetero_config_never_raises_max_qwgt) {
   const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
-  if (!exists(cfg)) {
-    fprintf(stderr, "skipped: %s is absent\n", cfg);
-    return;
-  }
+  ck_assert_msg(exists(cfg), "%s is missing from the repository", cfg);
   const char *g = tpath("box.graph"), *old = tpath("old.part");
   ck_assert_int_eq(run("gen", "--elements", "20000", "--refine", "--part", old,
                        "--nparts", "64", "-o", g, NULL),
@@ -433,10 +461,7 @@ END_TEST
  * moves every one of them to an available processor. */
 START_TEST(repart_moves_everything_off_unavailable_processors) {
   const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4_shrink.xml";
-  if (!exists(cfg)) {
-    fprintf(stderr, "skipped: %s is absent\n", cfg);
-    return;
-  }
+  ck_assert_msg(exists(cfg), "%s is missing from the repository", cfg);
   const char *g = tpath("box.graph"), *old = tpath("old.part");
   const char *np = tpath("new.part");
   ck_assert_int_eq(run("gen", "--box", "12", "12", "12", "--refine", "--part",
@@ -640,6 +665,96 @@ START_TEST(drum_probe_recorded_root_and_model_update) {
 }
 END_TEST
 
+/* `sim --plots DIR` with a DIR that does not exist is an error given before
+ * the run (exit 1, naming DIR), never a claim that plots were written; an
+ * existing DIR gets the data and script. */
+START_TEST(sim_plots_into_missing_directory_fails_before_the_run) {
+  const char *nodir = tpath("nodir");
+  ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "2", "--depth",
+                       "1", "--nprocs", "4", "--clusters", "2", "--plots",
+                       nodir, NULL),
+                   1);
+  ck_assert_msg(strstr(err_text, nodir) != NULL, "%s", err_text);
+  ck_assert_msg(strstr(out_text, "written") == NULL, "%s", out_text);
+  ck_assert(!exists(nodir));
+  /* a plain file is no directory either */
+  write_file(tpath("afile"), "x\n");
+  ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "2", "--plots",
+                       tpath("afile"), NULL),
+                   1);
+  ck_assert_msg(strstr(out_text, "written") == NULL, "%s", out_text);
+  ck_assert_int_eq(mkdir(tpath("plots"), 0777), 0);
+  int rc =
+      run("sim", "--box", "2", "2", "2", "--steps", "2", "--depth", "1",
+          "--nprocs", "4", "--clusters", "2", "--plots", tpath("plots"), NULL);
+  ck_assert_msg(rc == 0, "%s", err_text);
+  ck_assert(exists(tpath("plots/sim_loads.dat")));
+  ck_assert(exists(tpath("plots/sim_loads.gp")));
+  remove_subdir("plots");
+}
+END_TEST
+
+/* With stdout a file (not a terminal), sweep prints its report once: the
+ * gnuplot child must not inherit and flush a copy of the stdio buffer. */
+START_TEST(sweep_report_is_printed_once_into_a_file) {
+  int rc = run("sweep", "--box", "2", "2", "2", "--steps", "2", "--depth", "1",
+               "--table", "1", "--threads", "1", "-o", tpath("sw"), NULL);
+  ck_assert_msg(rc == 0, "%s", err_text);
+  ck_assert_int_eq(count_lines_starting(out_text, "minex sweep:"), 1);
+  ck_assert_int_eq(count_lines_starting(out_text, "table1:"), 1);
+  ck_assert_int_eq(count_lines_starting(out_text, "all:"), 1);
+  remove_subdir("sw");
+}
+END_TEST
+
+/* sweep -v names the ThroTTle each configuration ran with: a number (or
+ * inf) for fixed ones, and for auto the value the last step chose, never
+ * the placeholder 0. */
+START_TEST(sweep_verbose_prints_the_throttle_auto_chose) {
+  int rc = run("sweep", "--box", "3", "3", "3", "--steps", "2", "--depth", "1",
+               "--table", "1", "--threads", "1", "--no-plots", "-v", "-o",
+               tpath("sw"), NULL);
+  ck_assert_msg(rc == 0, "%s", err_text);
+  const char *zero = strstr(err_text, "ThroTTle auto (0)");
+  ck_assert_msg(zero == NULL, "%.120s", zero);
+  int autos = 0;
+  for (const char *p = strstr(err_text, "ThroTTle auto ("); p != NULL;
+       p = strstr(p + 1, "ThroTTle auto (")) {
+    char *end;
+    double t = strtod(p + strlen("ThroTTle auto ("), &end);
+    ck_assert_msg(end != p + strlen("ThroTTle auto (") && t > 0, "%.40s", p);
+    autos++;
+  }
+  ck_assert_int_eq(autos, 8); /* one auto configuration per C = 1..8 */
+  remove_subdir("sw");
+}
+END_TEST
+
+/* A mesh the workload cannot use fails naming the file and the reason in
+ * the user's terms, not an internal function. */
+START_TEST(sim_with_triangle_mesh_fails_naming_the_file) {
+  const char *mesh = MINEX_SOURCE_DIR "/tests/data/mesh_square2d.mesh";
+  ck_assert_int_eq(run("sim", mesh, "--steps", "1", NULL), 1);
+  ck_assert_msg(strstr(err_text, "mesh_square2d.mesh") != NULL, "%s", err_text);
+  ck_assert_msg(strstr(err_text, "tetrahedra") != NULL, "%s", err_text);
+  ck_assert_msg(strstr(err_text, "sim_") == NULL, "%s", err_text);
+  ck_assert_int_eq(run("sweep", mesh, "--table", "1", "-o", tpath("sw"), NULL),
+                   1);
+  ck_assert_msg(strstr(err_text, "mesh_square2d.mesh") != NULL &&
+                    strstr(err_text, "sim_") == NULL,
+                "%s", err_text);
+  remove_subdir("sw");
+  /* a workload that outgrows its element limit says which adaptation and
+   * which options make it smaller */
+  ck_assert_int_eq(run("sim", "--box", "4", "4", "4", "--depth", "8",
+                       "--radius", "1", "--steps", "3", NULL),
+                   1);
+  ck_assert_msg(strstr(err_text, "adaptation 1") != NULL &&
+                    strstr(err_text, "sim_") == NULL,
+                "%s", err_text);
+}
+END_TEST
+
 static Suite *tool_suite(void) {
   Suite *s = suite_create("tool");
   TCase *tc = tcase_create("cli");
@@ -661,6 +776,10 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, drum_config_table54_powers_conn_and_parts);
   tcase_add_test(tc, repart_steps_decides_whether_to_move);
   tcase_add_test(tc, drum_probe_recorded_root_and_model_update);
+  tcase_add_test(tc, sim_plots_into_missing_directory_fails_before_the_run);
+  tcase_add_test(tc, sweep_report_is_printed_once_into_a_file);
+  tcase_add_test(tc, sweep_verbose_prints_the_throttle_auto_chose);
+  tcase_add_test(tc, sim_with_triangle_mesh_fails_naming_the_file);
   suite_add_tcase(s, tc);
   return s;
 }

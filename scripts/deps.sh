@@ -7,7 +7,8 @@ set -euo pipefail
 
 MINEX_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev libxml2-utils
   uthash-dev check libsubunit-dev valgrind python3
-  mpich libmpich-dev gnuplot-nox time)
+  mpich libmpich-dev gnuplot-nox time
+  clang libclang-rt-14-dev) # clang + its runtimes: libFuzzer (scripts/fuzz.sh)
 
 minex_missing_deps() {
   local p missing=()

@@ -10,6 +10,9 @@
 # them and a small threaded `minex sweep`; MINEX_SKIP_TSAN=1 skips it.
 # The Asan and Tsan builds run the invariant checks (MINEX_CHECKS) inside
 # every repartition; see docs/reliability.md.
+# After it, every libFuzzer harness runs for MINEX_FUZZ_SECONDS (default 30)
+# in a clang build (scripts/fuzz.sh, docs/fuzzing.md); MINEX_SKIP_FUZZ=1
+# skips it.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -81,5 +84,9 @@ if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
     --steps 2 --depth 1 --threads 4 --no-plots \
     -o "$root/build-tsan/sweep-tsan" >/dev/null
   echo "ThreadSanitizer clean: test_drum_monitor, test_sim, minex sweep"
+fi
+
+if [ "${MINEX_SKIP_FUZZ:-0}" != 1 ]; then
+  MINEX_FUZZ_BUILD="$root/build-fuzz" bash "$root/scripts/fuzz.sh"
 fi
 echo "== all tests passed"

@@ -1,0 +1,63 @@
+/* Helpers of the fuzz harnesses: temporary input file, failure report. */
+#include "fuzz_util.h"
+
+#include <minex.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmp_path[4096];
+
+static void remove_tmp(void) {
+  if (tmp_path[0])
+    unlink(tmp_path);
+}
+
+const char *fuzz_write_tmp(const uint8_t *data, size_t size) {
+  if (!tmp_path[0]) {
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir)
+      dir = "/tmp";
+    snprintf(tmp_path, sizeof tmp_path, "%s/minex-fuzz-XXXXXX", dir);
+    int fd = mkstemp(tmp_path);
+    if (fd < 0) {
+      perror("fuzz: mkstemp");
+      abort();
+    }
+    close(fd);
+    atexit(remove_tmp);
+  }
+  int fd = open(tmp_path, O_WRONLY | O_TRUNC);
+  if (fd < 0) {
+    perror("fuzz: open");
+    abort();
+  }
+  size_t done = 0;
+  while (done < size) {
+    ssize_t w = write(fd, data + done, size - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      perror("fuzz: write");
+      abort();
+    }
+    done += (size_t)w;
+  }
+  close(fd);
+  return tmp_path;
+}
+
+void fuzz_fail(const char *file, int line, const char *what) {
+  fprintf(stderr, "%s:%d: property failed: %s\n  last error: %s\n", file, line,
+          what, minex_last_error());
+  abort();
+}
+
+int fuzz_reader_error_ok(int rc) {
+  return rc == MINEX_EPARSE || rc == MINEX_EGRAPH || rc == MINEX_ECONFIG ||
+         rc == MINEX_EPART || rc == MINEX_ESCHEMA || rc == MINEX_EUNSUP;
+}

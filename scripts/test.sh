@@ -23,6 +23,14 @@ minex_install_deps
 jobs="$(nproc 2>/dev/null || echo 2)"
 export CTEST_OUTPUT_ON_FAILURE=1
 
+# the time of each stage, for the README's table
+stage_start=$SECONDS
+took() {
+  echo "== $1 took $((SECONDS - stage_start)) s"
+  stage_start=$SECONDS
+}
+took dependencies
+
 build_and_test() { # build-dir build-type
   local dir="$root/$1"
   echo "== $2 build in $dir"
@@ -32,6 +40,7 @@ build_and_test() { # build-dir build-type
 }
 
 build_and_test build-test Release
+took Release
 
 # valgrind: every Check suite of the Release build in-process (CK_FORK=no,
 # so leaks of the tests themselves count), without the tests tagged slow.
@@ -58,6 +67,7 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
     fi
   done
   [ "$vg_fail" = 0 ] || exit 1
+  took valgrind
 fi
 
 if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
@@ -68,6 +78,7 @@ if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   build_and_test build-asan Asan
+  took Asan
 fi
 if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
   # only what runs threads: the DRUM monitor thread, the sweep workers
@@ -84,9 +95,11 @@ if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
     --steps 2 --depth 1 --threads 4 --no-plots \
     -o "$root/build-tsan/sweep-tsan" >/dev/null
   echo "ThreadSanitizer clean: test_drum_monitor, test_sim, minex sweep"
+  took ThreadSanitizer
 fi
 
 if [ "${MINEX_SKIP_FUZZ:-0}" != 1 ]; then
   MINEX_FUZZ_BUILD="$root/build-fuzz" bash "$root/scripts/fuzz.sh"
+  took fuzz
 fi
 echo "== all tests passed"

@@ -1,6 +1,8 @@
 /* Helpers of the fuzz harnesses: temporary input file, failure report. */
 #include "fuzz_util.h"
 
+#include "mesh/mesh.h"
+
 #include <minex.h>
 
 #include <errno.h>
@@ -60,4 +62,25 @@ void fuzz_fail(const char *file, int line, const char *what) {
 int fuzz_reader_error_ok(int rc) {
   return rc == MINEX_EPARSE || rc == MINEX_EGRAPH || rc == MINEX_ECONFIG ||
          rc == MINEX_EPART || rc == MINEX_ESCHEMA || rc == MINEX_EUNSUP;
+}
+
+void fuzz_mesh_read_kind(int (*read)(const char *, int, struct minex_mesh **),
+                         const char *path, int kind) {
+  minex_mesh *mesh = NULL;
+  int rc = read(path, kind, &mesh);
+  if (rc != MINEX_OK) {
+    FUZZ_REQUIRE(fuzz_reader_error_ok(rc));
+    FUZZ_REQUIRE(mesh == NULL);
+    return;
+  }
+  FUZZ_REQUIRE(mesh_check(mesh) == MINEX_OK);
+  FUZZ_REQUIRE(kind == 0 || (int)minex_mesh_elem_type(mesh) == kind);
+  minex_graph *dual = NULL;
+  rc = minex_mesh_dual(mesh, NULL, NULL, NULL, NULL, &dual);
+  if (rc == MINEX_OK)
+    FUZZ_REQUIRE(minex_graph_nvtxs(dual) == minex_mesh_nelems(mesh));
+  else
+    FUZZ_REQUIRE(rc == MINEX_EPARSE && dual == NULL);
+  minex_graph_destroy(dual);
+  minex_mesh_destroy(mesh);
 }

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct minex_mesh;
+
 /* The libFuzzer entry point, defined once per harness. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -27,5 +29,12 @@ void fuzz_fail(const char *file, int line, const char *what);
 /* Error codes a reader may return for a malformed input: anything else
  * (EINVAL, EINTERNAL, ...) is a defect. */
 int fuzz_reader_error_ok(int rc);
+
+/* Reads path with read and kind selection kind (0: automatic): either a
+ * reader error and no mesh, or a mesh of the selected kind that passes
+ * mesh_check and whose dual graph is built (or refused as non-manifold,
+ * MINEX_EPARSE). */
+void fuzz_mesh_read_kind(int (*read)(const char *, int, struct minex_mesh **),
+                         const char *path, int kind);
 
 #endif

@@ -1,7 +1,7 @@
 /* libxml2 errors captured instead of printed: the first error of a call,
  * with its line, for messages that name the file and line. Shared by the
  * configuration reader (config_xml.c) and the DRUM model reader
- * (costmodel/drum_xml.c). */
+ * (drum/drum_xml.c). */
 #ifndef MINEX_IO_XML_CAPTURE_H
 #define MINEX_IO_XML_CAPTURE_H
 

@@ -1,4 +1,4 @@
-/* Tests of src/costmodel/feedback.c: slowdowns from measured step times
+/* Tests of src/policy/feedback.c: slowdowns from measured step times
  * (Watts, Rieffel, Taylor 1998: capacity = load / time). */
 #include "test_util.h"
 

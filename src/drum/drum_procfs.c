@@ -1,7 +1,7 @@
 /* Linux kernel statistics for DRUM's cpuMemory and commInterface monitors
  * (Faik's thesis §3.1.1, app. A): one snapshot of proc/ and sys/ under a
  * root directory, and the readings between two snapshots (§3.1.2.1). */
-#include "costmodel/drum_procfs.h"
+#include "drum/drum_procfs.h"
 
 #include <errno.h>
 #include <math.h>

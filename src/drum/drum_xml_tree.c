@@ -1,7 +1,7 @@
 /* DRUM machine-model XML, reading (the format is described at the top of
  * drum_xml.c): the tree formed by the <node> elements read there, parent
  * links, one root, no cycle, and the model built from it in model order. */
-#include "costmodel/drum_xml.h"
+#include "drum/drum_xml.h"
 
 #include <libxml/tree.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* Internal layout of the DRUM machine model (SPEC §4). */
-#ifndef MINEX_COSTMODEL_DRUM_H
-#define MINEX_COSTMODEL_DRUM_H
+#ifndef MINEX_DRUM_DRUM_H
+#define MINEX_DRUM_DRUM_H
 
 #include "core/core.h"
 #include "minex_drum.h"
@@ -23,6 +23,6 @@ int drum_check_node(const minex_drum_model *m, int32_t i, const char *what);
  * before children and of network type (computing nodes are leaves),
  * known types, strings set, ncpus >= 1, nprocs >= 0, link and
  * benchmark values finite and >= 0; MINEX_EINTERNAL with a message. */
-int costmodel_drum_check(const minex_drum_model *m);
+int drum_model_check(const minex_drum_model *m);
 
 #endif

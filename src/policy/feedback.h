@@ -1,7 +1,7 @@
 /* Internal layout of the measured feedback (Watts et al. 1998, §2), for
  * its check function and the tests that corrupt it on purpose. */
-#ifndef MINEX_COSTMODEL_FEEDBACK_H
-#define MINEX_COSTMODEL_FEEDBACK_H
+#ifndef MINEX_POLICY_FEEDBACK_H
+#define MINEX_POLICY_FEEDBACK_H
 
 #include "core/core.h"
 
@@ -18,6 +18,6 @@ struct minex_feedback {
 /* Verifies the sizes, the estimator, the ring positions (count in
  * [0, window], next == count until the ring is full) and that every held
  * sample is finite and positive; MINEX_EINTERNAL with a message. */
-int costmodel_feedback_check(const minex_feedback *f);
+int policy_feedback_check(const minex_feedback *f);
 
 #endif

@@ -52,7 +52,7 @@
  * the node indices 0..n-1; numbers in the shortest text that reads back
  * to the same double; names and addresses must be UTF-8 without control
  * characters other than tab, LF, CR (MINEX_EINVAL otherwise). */
-#include "costmodel/drum_xml.h"
+#include "drum/drum_xml.h"
 #include "io/io_util.h"
 #include "io/xml_capture.h"
 
@@ -566,7 +566,7 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     if (rc == MINEX_OK)
       rc = drum_xml_build_model(&L, out);
 #ifdef MINEX_CHECKS
-    if (rc == MINEX_OK && (rc = costmodel_drum_check(*out)) != MINEX_OK) {
+    if (rc == MINEX_OK && (rc = drum_model_check(*out)) != MINEX_OK) {
       minex_drum_model_destroy(*out);
       *out = NULL;
     }

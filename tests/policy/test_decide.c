@@ -1,4 +1,4 @@
-/* Tests of src/costmodel/decide.c and allocate.c: the repartition-or-not
+/* Tests of src/policy/decide.c and allocate.c: the repartition-or-not
  * rule (SPEC §5) and the largest-remainder allocation of partitions
  * (ATOP-grid, Gupta 2006 §5.5.1 worked example). */
 #include "test_util.h"

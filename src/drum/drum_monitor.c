@@ -11,8 +11,8 @@
  * caller's thread while monitoring, or to the last snapshot, taken when
  * stop ends the thread. The per-interval series lives in a ring of the
  * last SERIES_CAP intervals; the standard deviations are over those. */
-#include "costmodel/drum.h"
-#include "costmodel/drum_procfs.h"
+#include "drum/drum.h"
+#include "drum/drum_procfs.h"
 
 #include <errno.h>
 #include <gsl/gsl_statistics_double.h>

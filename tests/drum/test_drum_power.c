@@ -1,4 +1,4 @@
-/* Tests of src/costmodel/drum_power.c: DRUM powers and the slowdowns they
+/* Tests of src/drum/drum_power.c: DRUM powers and the slowdowns they
  * give (SPEC §4), against worked examples from the sources. */
 #include "minex_drum.h"
 #include "test_util.h"

@@ -19,7 +19,7 @@
  * - Conn(c,d) counts the links of the tree path with a known capacity;
  *   pairs without any get B_ref (Conn 1), and with no capacities at all
  *   every Conn is 1. Conn(c,c) is intra_conn (shared memory). */
-#include "costmodel/drum.h"
+#include "drum/drum.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * total number of particles on each computer by the CPU time required to
  * process them"). Each processor keeps a window of its last capacities;
  * GSL's statistics smooth them (median, or the time-weighted mean). */
-#include "costmodel/feedback.h"
+#include "policy/feedback.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -95,7 +95,7 @@ int minex_feedback_add(minex_feedback *f, const double *load,
       f->count[p]++;
   }
 #ifdef MINEX_CHECKS
-  return costmodel_feedback_check(f); /* debug builds (issue 10) */
+  return policy_feedback_check(f); /* debug builds (issue 10) */
 #else
   return MINEX_OK;
 #endif
@@ -267,8 +267,8 @@ done:
   return rc;
 }
 
-int costmodel_feedback_check(const minex_feedback *f) {
-  const char *w = "costmodel_feedback_check";
+int policy_feedback_check(const minex_feedback *f) {
+  const char *w = "policy_feedback_check";
   if (f == NULL || !f->load || !f->secs || !f->count || !f->next)
     return core_error(MINEX_EINTERNAL, "%s: feedback or its arrays missing",
                       w);

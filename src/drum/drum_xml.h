@@ -4,7 +4,7 @@
 #ifndef MINEX_COSTMODEL_DRUM_XML_H
 #define MINEX_COSTMODEL_DRUM_XML_H
 
-#include "costmodel/drum.h"
+#include "drum/drum.h"
 
 #include <libxml/tree.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* DRUM machine-model XML, writing (the format and the choices are
  * described at the top of drum_xml.c, the reader): either dialect,
  * atomically, so that minex_drum_model_load(save(m)) gives m back. */
-#include "costmodel/drum.h"
+#include "drum/drum.h"
 #include "io/io_util.h"
 
 #include <libxml/xmlstring.h>

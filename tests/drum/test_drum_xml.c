@@ -1,8 +1,8 @@
-/* Tests of src/costmodel/drum_xml*.c: both DRUM machine-model dialects load
+/* Tests of src/drum/drum_xml*.c: both DRUM machine-model dialects load
  * into the exact trees of the papers' figures, names are case-insensitive,
  * every class of bad file gets its code and a "file:line:" message, and
  * save -> load reproduces every attribute exactly, atomically. */
-#include "costmodel/drum.h"
+#include "drum/drum.h"
 #include "test_util.h"
 
 #include <dirent.h>

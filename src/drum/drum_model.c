@@ -1,6 +1,6 @@
 /* DRUM machine model: a tree of network and computing nodes built parents
  * first (Faik's thesis ch. 3, Fig. 3.3), with checked setters. */
-#include "costmodel/drum.h"
+#include "drum/drum.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -111,7 +111,7 @@ int minex_drum_add_node(minex_drum_model *model, minex_drum_node_type type,
   if (index != NULL)
     *index = i;
 #ifdef MINEX_CHECKS
-  return costmodel_drum_check(model); /* debug builds (issue 10) */
+  return drum_model_check(model); /* debug builds (issue 10) */
 #else
   return MINEX_OK;
 #endif
@@ -237,8 +237,8 @@ int minex_drum_set_traffic(minex_drum_model *model, int32_t node,
   return MINEX_OK;
 }
 
-int costmodel_drum_check(const minex_drum_model *m) {
-  const char *w = "costmodel_drum_check";
+int drum_model_check(const minex_drum_model *m) {
+  const char *w = "drum_model_check";
   if (m == NULL || m->n < 0 || m->n > m->cap || (m->n > 0 && !m->nodes))
     return core_error(MINEX_EINTERNAL, "%s: %d nodes of %d allocated", w,
                       m ? (int)m->n : -1, m ? (int)m->cap : -1);

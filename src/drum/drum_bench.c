@@ -10,7 +10,7 @@
  * fail on allocation, and the singular case that LU_solve reports through
  * the GSL error handler (abort by default) is checked here first: the
  * library never changes the application's GSL error handler. */
-#include "costmodel/drum.h"
+#include "drum/drum.h"
 
 #include <float.h>
 #include <gsl/gsl_linalg.h>

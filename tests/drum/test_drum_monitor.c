@@ -1,9 +1,9 @@
-/* Tests of src/costmodel/drum_procfs.c, drum_monitor.c and drum_bench.c:
+/* Tests of src/drum/drum_procfs.c, drum_monitor.c and drum_bench.c:
  * snapshots of recorded /proc trees (tests/data/drum_proc) with readings
  * worked out by hand, the monitor's lifecycle on a recorded root and on the
  * live system, a live CPU burner (tag "slow"), and the LU benchmark. */
 #define _GNU_SOURCE /* sched_setaffinity, CPU_SET, prctl */
-#include "costmodel/drum_procfs.h"
+#include "drum/drum_procfs.h"
 #include "minex_drum.h"
 #include "test_util.h"
 
@@ -776,7 +776,7 @@ static Suite *drum_monitor_suite(void) {
   suite_add_tcase(s, tc);
 
   /* its own ctest entry (test_drum_monitor_live), the only one that may
-     be reported skipped: see tests/costmodel/CMakeLists.txt */
+     be reported skipped: see tests/drum/CMakeLists.txt */
   tc = tcase_create("live");
   tcase_set_tags(tc, "slow live");
   tcase_set_timeout(tc, 120);

@@ -5,42 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int contract_level_alloc(contract_level *L, int32_t nbase, int64_t mcap) {
-  memset(L, 0, sizeof *L);
-  size_t cap = 2 * (size_t)nbase + 1;
-  L->nbase = nbase;
-  L->cap = (int32_t)cap;
-  /* at most nbase - 1 merges: one vertex is left */
-  L->child = malloc(sizeof(int32_t) * cap);
-  L->mstart = malloc(sizeof(int64_t) * ((size_t)nbase + 1));
-  L->mlen = malloc(sizeof(int32_t) * ((size_t)nbase + 1));
-  L->mcap = mcap > 1024 ? mcap : 1024;
-  L->madj = malloc(sizeof(int32_t) * (size_t)L->mcap);
-  L->mcwgt = malloc(sizeof(double) * (size_t)L->mcap);
-  L->at = malloc(sizeof(contract_attr) * cap);
-  if (!L->child || !L->mstart || !L->mlen || !L->madj || !L->mcwgt ||
-      !L->at) {
-    contract_level_free(L);
-    return core_error(MINEX_ENOMEM, "contraction: out of memory for a "
-                      "level of %d vertices", (int)nbase);
-  }
-  return MINEX_OK;
-}
-
-void contract_level_free(contract_level *L) {
-  free(L->own_xadj);
-  free(L->own_adj);
-  free(L->own_cwgt);
-  free(L->lower);
-  free(L->child);
-  free(L->mstart);
-  free(L->mlen);
-  free(L->madj);
-  free(L->mcwgt);
-  free(L->at);
-  memset(L, 0, sizeof *L);
-}
-
 int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old) {
   memset(ws, 0, sizeof *ws);

@@ -1,10 +1,84 @@
-/* Levels of the contraction: building a compact level at the end of a
- * sweep, freezing the contracted graph, and walking back down the merge
- * stack during expansion (paper §3.7). */
+/* Levels of the contraction: their allocation, building a compact level at
+ * the end of a sweep, freezing the contracted graph, mapping fine vertices
+ * to their representatives, and walking back down the merge stack during
+ * expansion (paper §3.7). */
 #include "contract/contract.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+int contract_level_alloc(contract_level *L, int32_t nbase, int64_t mcap) {
+  memset(L, 0, sizeof *L);
+  size_t cap = 2 * (size_t)nbase + 1;
+  L->nbase = nbase;
+  L->cap = (int32_t)cap;
+  /* at most nbase - 1 merges: one vertex is left */
+  L->child = malloc(sizeof(int32_t) * cap);
+  L->mstart = malloc(sizeof(int64_t) * ((size_t)nbase + 1));
+  L->mlen = malloc(sizeof(int32_t) * ((size_t)nbase + 1));
+  L->mcap = mcap > 1024 ? mcap : 1024;
+  L->madj = malloc(sizeof(int32_t) * (size_t)L->mcap);
+  L->mcwgt = malloc(sizeof(double) * (size_t)L->mcap);
+  L->at = malloc(sizeof(contract_attr) * cap);
+  if (!L->child || !L->mstart || !L->mlen || !L->madj || !L->mcwgt ||
+      !L->at) {
+    contract_level_free(L);
+    return core_error(MINEX_ENOMEM, "contraction: out of memory for a "
+                      "level of %d vertices", (int)nbase);
+  }
+  return MINEX_OK;
+}
+
+void contract_level_free(contract_level *L) {
+  free(L->own_xadj);
+  free(L->own_adj);
+  free(L->own_cwgt);
+  free(L->lower);
+  free(L->child);
+  free(L->mstart);
+  free(L->mlen);
+  free(L->madj);
+  free(L->mcwgt);
+  free(L->at);
+  memset(L, 0, sizeof *L);
+}
+
+/* Root of every id of a finished level (its merges all in effect):
+ * root[x], through its merges from the last one down. */
+static void level_roots(const contract_level *L, int32_t *root) {
+  int32_t nid = L->nbase + L->nmerge;
+  for (int32_t x = 0; x < nid; x++)
+    root[x] = x;
+  for (int32_t j = L->nmerge - 1; j >= 0; j--) {
+    int32_t M = L->nbase + j;
+    root[L->child[2 * j]] = root[M];
+    root[L->child[2 * j + 1]] = root[M];
+  }
+}
+
+int contract_fine_reps(contract_ws *ws, int32_t *rep) {
+  int32_t n = ws->n;
+  int32_t *root = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  int32_t *inv = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  if (root == NULL || inv == NULL) {
+    free(root), free(inv);
+    return core_error(MINEX_ENOMEM, "contract_fine_reps: out of memory");
+  }
+  for (int32_t v = 0; v < n; v++)
+    rep[v] = v;
+  for (int32_t s = 0; s + 1 < ws->nlevels; s++) {
+    const contract_level *L = &ws->lv[s], *U = &ws->lv[s + 1];
+    level_roots(L, root);
+    for (int32_t k = 0; k < U->nbase; k++)
+      inv[U->lower[k]] = k;
+    for (int32_t v = 0; v < n; v++)
+      rep[v] = inv[root[rep[v]]];
+  }
+  for (int32_t v = 0; v < n; v++)
+    rep[v] = contract_find(ws, rep[v]);
+  free(root), free(inv);
+  return MINEX_OK;
+}
 
 /* Shrinks an array to n elements (kept as is if realloc says no). */
 static void *shrink(void *p, size_t n, size_t size) {

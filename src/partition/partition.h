@@ -68,6 +68,11 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
                          costmodel_loads *ld, const minex_options *opt);
 void partition_ctx_destroy(partition_ctx *pc);
 
+/* Aggregates x's edges by neighbour owner into pc->nbr in one pass over
+ * its edge list; returns the number of distinct owners. With clear set,
+ * the neighbours lose their interior flag (x is about to move). */
+int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear);
+
 /* Best admissible move of active id x (SPEC §3): among the candidates
  * (neighbours' owners, plus the least-loaded processor when x's owner is
  * above the mean load) the smallest Gain with dMinVar < 0 and

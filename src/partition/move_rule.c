@@ -1,0 +1,109 @@
+/* The move rule of SPEC §3 (paper §3.3): a vertex's candidates (its
+ * neighbours' owners, plus the least-loaded processor when its owner is
+ * above the mean), the ThroTTle gate on Gain and dMinVar, the choice of the
+ * smallest Gain, and the forced move off an unavailable processor. */
+#include "partition/partition.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear) {
+  contract_ws *ws = pc->ws;
+  const int32_t *adj;
+  const double *cw;
+  int64_t len;
+  contract_edges(ws, x, &adj, &cw, &len);
+  if (++pc->stamp == INT32_MAX) {
+    memset(pc->nbr_stamp, 0, sizeof(int32_t) * (size_t)pc->ld->nprocs);
+    pc->stamp = 1;
+  }
+  int32_t nn = 0;
+  for (int64_t j = 0; j < len; j++) {
+    int32_t o = contract_end_owner(ws, adj[j]);
+    if (clear)
+      pc->interior[contract_find(ws, adj[j])] = 0;
+    if (pc->nbr_stamp[o] != pc->stamp) {
+      pc->nbr_stamp[o] = pc->stamp;
+      pc->nbr_at[o] = nn;
+      pc->nbr[nn].owner = o;
+      pc->nbr[nn++].cwgt = 0;
+    }
+    pc->nbr[pc->nbr_at[o]].cwgt += cw[j];
+  }
+  return nn;
+}
+
+static inline int admissible(const partition_ctx *pc,
+                             const costmodel_move *m) {
+  if (!(m->dmin_var < -pc->dmv_tol))
+    return 0;
+  /* SPEC §3: -Gain/dMinVar < ThroTTle in units of the mean load */
+  return m->gain * pc->qbar < pc->throttle * -m->dmin_var;
+}
+
+int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
+  contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
+  costmodel_loads *ld = pc->ld;
+  const minex_config *cf = pc->cfg;
+  int32_t p = ws->owner[x];
+  int forced = !cf->avail[p];
+  double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
+  int global = forced || (pc->global && ld->qwgt[p] > mean);
+  int32_t nn;
+  if (pc->interior[x]) {
+    /* all edges lead to p: the only candidate is the global one */
+    if (!global)
+      return 0;
+    pc->nbr[0] = (costmodel_nbr){p, L->at[x].ctot};
+    nn = 1;
+  } else {
+    nn = partition_gather_owners(pc, x, 0);
+    pc->interior[x] = nn == 0 || (nn == 1 && pc->nbr[0].owner == p);
+    if (pc->interior[x] && !global)
+      return 0;
+  }
+  int32_t nc = 0;
+  for (int32_t i = 0; i < nn; i++) {
+    int32_t o = pc->nbr[i].owner;
+    if (o != p && cf->avail[o])
+      pc->cand[nc++] = o;
+  }
+  if (global) {
+    /* the least-loaded processor, unless a neighbour already put it in
+       the list (the owner stamps belong to the last gather, which for an
+       interior vertex was another vertex's: scan the list instead) */
+    int32_t q = costmodel_argmin(ld, NULL);
+    int listed = 0;
+    for (int32_t i = 0; i < nc && !listed; i++)
+      listed = pc->cand[i] == q;
+    if (q >= 0 && q != p && !listed)
+      pc->cand[nc++] = q;
+  }
+  if (nc == 0)
+    return 0;
+  const contract_attr *a = &L->at[x];
+  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, pc->nbr, nn};
+  costmodel_move m, best = {0}, fallback = {0};
+  int have = 0, have_fb = 0;
+  for (int32_t i = 0; i < nc; i++) {
+    costmodel_eval_move(ld, &v, pc->cand[i], &m);
+    if (admissible(pc, &m)) {
+      if (!have || m.gain < best.gain ||
+          (m.gain == best.gain && m.dmin_var < best.dmin_var)) {
+        best = m;
+        have = 1;
+      }
+    } else if (forced && (!have_fb || m.dmin_var < fallback.dmin_var)) {
+      /* nothing passes the gate: the move that unbalances least */
+      fallback = m;
+      have_fb = 1;
+    }
+  }
+  if (!have && !have_fb)
+    return 0;
+  ch->move = have ? best : fallback;
+  ch->forced = forced;
+  return 1;
+}

@@ -9,6 +9,8 @@
 #ifndef MINEX_CONTRACT_H
 #define MINEX_CONTRACT_H
 
+#include "core/rename.h"
+
 #include "core/core.h"
 
 #include <gsl/gsl_rng.h>

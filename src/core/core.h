@@ -3,6 +3,8 @@
 #ifndef MINEX_CORE_H
 #define MINEX_CORE_H
 
+#include "core/rename.h"
+
 #include "minex.h"
 
 #include <stdarg.h>

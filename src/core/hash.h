@@ -5,6 +5,8 @@
 #ifndef MINEX_CORE_HASH_H
 #define MINEX_CORE_HASH_H
 
+#include "core/rename.h"
+
 #define HASH_NONFATAL_OOM 1
 #define uthash_nonfatal_oom(elt) ((void)(elt), hash_oom = 1)
 #include <uthash.h>

@@ -4,6 +4,8 @@
 #ifndef MINEX_COSTMODEL_H
 #define MINEX_COSTMODEL_H
 
+#include "core/rename.h"
+
 #include "core/core.h"
 
 /* Weight that a moving vertex has towards the vertices owned by one

@@ -2,6 +2,8 @@
 #ifndef MINEX_DRUM_DRUM_H
 #define MINEX_DRUM_DRUM_H
 
+#include "core/rename.h"
+
 #include "core/core.h"
 #include "minex_drum.h"
 

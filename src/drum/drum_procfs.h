@@ -6,6 +6,8 @@
 #ifndef MINEX_COSTMODEL_DRUM_PROCFS_H
 #define MINEX_COSTMODEL_DRUM_PROCFS_H
 
+#include "core/rename.h"
+
 #include "core/core.h"
 #include "minex_drum.h"
 

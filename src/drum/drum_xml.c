@@ -77,26 +77,26 @@ static const struct {
   const char *name; /* lower case; matched case-insensitively */
   int slot;
 } attr_names[] = {
-    {"type", A_TYPE},
-    {"name", A_NAME},
-    {"description", A_DESCRIPTION},
-    {"host", A_HOST},
-    {"ip", A_IP},
-    {"nodenum", A_NODENUM},
-    {"parent", A_PARENT},
-    {"childrennum", A_CHILDRENNUM},
-    {"children", A_CHILDREN},
-    {"ismonitorable", A_MONITORABLE},
-    {"benchmark", A_BENCHMARK},
-    {"numprocs", A_NUMPROCS},
-    {"processes", A_PROCESSES},
-    {"bandwidth", A_BANDWIDTH},
-    {"capacity", A_BANDWIDTH},
-    {"speed", A_BANDWIDTH},
-    {"latency", A_LATENCY},
-    {"cpuuse", A_CPUUSE},
-    {"idle", A_IDLE},
-    {"traffic", A_TRAFFIC},
+    {"type", DRUM_ATTR_TYPE},
+    {"name", DRUM_ATTR_NAME},
+    {"description", DRUM_ATTR_DESCRIPTION},
+    {"host", DRUM_ATTR_HOST},
+    {"ip", DRUM_ATTR_IP},
+    {"nodenum", DRUM_ATTR_NODENUM},
+    {"parent", DRUM_ATTR_PARENT},
+    {"childrennum", DRUM_ATTR_CHILDRENNUM},
+    {"children", DRUM_ATTR_CHILDREN},
+    {"ismonitorable", DRUM_ATTR_MONITORABLE},
+    {"benchmark", DRUM_ATTR_BENCHMARK},
+    {"numprocs", DRUM_ATTR_NUMPROCS},
+    {"processes", DRUM_ATTR_PROCESSES},
+    {"bandwidth", DRUM_ATTR_BANDWIDTH},
+    {"capacity", DRUM_ATTR_BANDWIDTH},
+    {"speed", DRUM_ATTR_BANDWIDTH},
+    {"latency", DRUM_ATTR_LATENCY},
+    {"cpuuse", DRUM_ATTR_CPUUSE},
+    {"idle", DRUM_ATTR_IDLE},
+    {"traffic", DRUM_ATTR_TRAFFIC},
 };
 
 long drum_xml_elem_line(xmlNodePtr el) {
@@ -111,7 +111,7 @@ static const char *dialect_name(int d) {
 }
 
 /* "node 3" once the number is known, "node" before. */
-static const char *node_label(const raw_node *r, char *buf, size_t cap) {
+static const char *node_label(const drum_xml_node *r, char *buf, size_t cap) {
   if (r->id >= 0)
     snprintf(buf, cap, "node %ld", (long)r->id);
   else
@@ -119,7 +119,7 @@ static const char *node_label(const raw_node *r, char *buf, size_t cap) {
   return buf;
 }
 
-xmlChar *drum_xml_attr_text(const drum_load *L, const raw_node *r, int slot,
+xmlChar *drum_xml_attr_text(const drum_load *L, const drum_xml_node *r, int slot,
                             int *rc) {
   *rc = MINEX_OK;
   if (r->attr[slot] == NULL)
@@ -130,7 +130,7 @@ xmlChar *drum_xml_attr_text(const drum_load *L, const raw_node *r, int slot,
   return v;
 }
 
-static const char *attr_spelling(const raw_node *r, int slot) {
+static const char *attr_spelling(const drum_xml_node *r, int slot) {
   return (const char *)r->attr[slot]->name;
 }
 
@@ -141,7 +141,7 @@ static int parse_whole_i64(const char *s, int64_t *out) {
 
 /* Integer attribute in lo..hi; *given (may be NULL) tells whether present.
  * Absent leaves *out alone. */
-static int attr_int(const drum_load *L, const raw_node *r, int slot, int64_t lo,
+static int attr_int(const drum_load *L, const drum_xml_node *r, int slot, int64_t lo,
                     int64_t hi, int32_t *out, int *given) {
   int rc;
   xmlChar *v = drum_xml_attr_text(L, r, slot, &rc);
@@ -166,7 +166,7 @@ static int attr_int(const drum_load *L, const raw_node *r, int slot, int64_t lo,
 }
 
 /* Finite number >= 0; absent leaves *out alone. */
-static int attr_num(const drum_load *L, const raw_node *r, int slot,
+static int attr_num(const drum_load *L, const drum_xml_node *r, int slot,
                     double *out, int *given) {
   int rc;
   xmlChar *v = drum_xml_attr_text(L, r, slot, &rc);
@@ -214,7 +214,7 @@ static const char *trimmed(const char *s, char *buf, size_t cap) {
   return buf;
 }
 
-static int attr_bool(const drum_load *L, const raw_node *r, int slot,
+static int attr_bool(const drum_load *L, const drum_xml_node *r, int slot,
                      int *out) {
   int rc;
   xmlChar *v = drum_xml_attr_text(L, r, slot, &rc);
@@ -245,9 +245,9 @@ static int attr_bool(const drum_load *L, const raw_node *r, int slot,
 }
 
 /* Thesis children list "1;2;" into r->kids. */
-static int parse_children(const drum_load *L, raw_node *r) {
+static int parse_children(const drum_load *L, drum_xml_node *r) {
   int rc;
-  xmlChar *v = drum_xml_attr_text(L, r, A_CHILDREN, &rc);
+  xmlChar *v = drum_xml_attr_text(L, r, DRUM_ATTR_CHILDREN, &rc);
   if (v == NULL)
     return rc;
   const char *s = (const char *)v;
@@ -296,9 +296,9 @@ static int parse_children(const drum_load *L, raw_node *r) {
 }
 
 /* Node type and dialect from the type attribute. */
-static int parse_type(drum_load *L, raw_node *r, int *multiple) {
+static int parse_type(drum_load *L, drum_xml_node *r, int *multiple) {
   int rc;
-  xmlChar *v = drum_xml_attr_text(L, r, A_TYPE, &rc);
+  xmlChar *v = drum_xml_attr_text(L, r, DRUM_ATTR_TYPE, &rc);
   if (v == NULL)
     return rc != MINEX_OK ? rc
                           : core_error(MINEX_EPARSE,
@@ -352,7 +352,7 @@ static int parse_type(drum_load *L, raw_node *r, int *multiple) {
 }
 
 /* Reads one <node> element into r (values only; the tree comes later). */
-static int parse_node(drum_load *L, raw_node *r) {
+static int parse_node(drum_load *L, drum_xml_node *r) {
   for (xmlAttrPtr a = r->el->properties; a != NULL; a = a->next)
     for (size_t k = 0; k < sizeof attr_names / sizeof *attr_names; k++) {
       if (xmlStrcasecmp(a->name, (const xmlChar *)attr_names[k].name) != 0)
@@ -377,7 +377,7 @@ static int parse_node(drum_load *L, raw_node *r) {
   if (rc != MINEX_OK)
     return rc;
   int thesis = L->dialect == MINEX_DRUM_DIALECT_THESIS;
-  int id_slot = thesis ? A_NAME : A_NODENUM, given = 0;
+  int id_slot = thesis ? DRUM_ATTR_NAME : DRUM_ATTR_NODENUM, given = 0;
   rc = attr_int(L, r, id_slot, 0, INT32_MAX, &r->id, &given);
   if (rc == MINEX_OK && !given)
     rc = core_error(MINEX_EPARSE,
@@ -389,7 +389,7 @@ static int parse_node(drum_load *L, raw_node *r) {
     int32_t count = 0;
     rc = parse_children(L, r);
     if (rc == MINEX_OK)
-      rc = attr_int(L, r, A_CHILDRENNUM, 0, INT32_MAX, &count, &given);
+      rc = attr_int(L, r, DRUM_ATTR_CHILDRENNUM, 0, INT32_MAX, &count, &given);
     if (rc == MINEX_OK && r->nkids > 0 && r->type == MINEX_DRUM_COMPUTING)
       rc = core_error(MINEX_ECONFIG,
                       "%s:%ld: computing %s has children; only network "
@@ -401,29 +401,29 @@ static int parse_node(drum_load *L, raw_node *r) {
                       "nodes",
                       L->path, r->line, lab, (long)count, (long)r->nkids);
   } else if (rc == MINEX_OK) {
-    rc = attr_int(L, r, A_PARENT, -1, INT32_MAX, &r->parent_id, &given);
+    rc = attr_int(L, r, DRUM_ATTR_PARENT, -1, INT32_MAX, &r->parent_id, &given);
     if (rc == MINEX_OK && !given)
       rc = core_error(MINEX_EPARSE,
                       "%s:%ld: %s has no parent attribute (-1 for the root)",
                       L->path, r->line, lab);
   }
   if (rc == MINEX_OK)
-    rc = attr_bool(L, r, A_MONITORABLE, &r->monitorable);
+    rc = attr_bool(L, r, DRUM_ATTR_MONITORABLE, &r->monitorable);
   if (rc == MINEX_OK)
-    rc = attr_num(L, r, A_BANDWIDTH, &r->bandwidth, NULL);
+    rc = attr_num(L, r, DRUM_ATTR_BANDWIDTH, &r->bandwidth, NULL);
   if (rc == MINEX_OK)
-    rc = attr_num(L, r, A_LATENCY, &r->latency, NULL);
+    rc = attr_num(L, r, DRUM_ATTR_LATENCY, &r->latency, NULL);
   if (rc == MINEX_OK)
-    rc = attr_num(L, r, A_TRAFFIC, &r->traffic, &r->has_traffic);
+    rc = attr_num(L, r, DRUM_ATTR_TRAFFIC, &r->traffic, &r->has_traffic);
   if (rc != MINEX_OK || r->type != MINEX_DRUM_COMPUTING)
     return rc;
-  rc = attr_num(L, r, A_BENCHMARK, &r->benchmark, NULL);
+  rc = attr_num(L, r, DRUM_ATTR_BENCHMARK, &r->benchmark, NULL);
   if (rc == MINEX_OK)
-    rc = attr_num(L, r, A_CPUUSE, &r->cpuuse, &r->has_cpuuse);
+    rc = attr_num(L, r, DRUM_ATTR_CPUUSE, &r->cpuuse, &r->has_cpuuse);
   if (rc == MINEX_OK)
-    rc = attr_num(L, r, A_IDLE, &r->idle, &r->has_idle);
+    rc = attr_num(L, r, DRUM_ATTR_IDLE, &r->idle, &r->has_idle);
   if (rc == MINEX_OK)
-    rc = attr_int(L, r, A_NUMPROCS, 1, MINEX_NPROCS_MAX, &r->ncpus, &given);
+    rc = attr_int(L, r, DRUM_ATTR_NUMPROCS, 1, MINEX_NPROCS_MAX, &r->ncpus, &given);
   if (rc == MINEX_OK && !thesis && multiple && !given)
     rc = core_error(MINEX_EPARSE,
                     "%s:%ld: MULTIPLE_COMPUTING %s needs numprocs (its "
@@ -436,7 +436,7 @@ static int parse_node(drum_load *L, raw_node *r) {
                     L->path, r->line, lab, (long)r->ncpus);
   r->nprocs = r->ncpus;
   if (rc == MINEX_OK)
-    rc = attr_int(L, r, A_PROCESSES, 0, MINEX_NPROCS_MAX, &r->nprocs, NULL);
+    rc = attr_int(L, r, DRUM_ATTR_PROCESSES, 0, MINEX_NPROCS_MAX, &r->nprocs, NULL);
   return rc;
 }
 
@@ -465,7 +465,7 @@ static int read_nodes(drum_load *L) {
     if (el->type != XML_ELEMENT_NODE ||
         xmlStrcasecmp(el->name, (const xmlChar *)"node") != 0)
       continue;
-    raw_node *r = &L->nodes[i++];
+    drum_xml_node *r = &L->nodes[i++];
     r->el = el;
     r->line = drum_xml_elem_line(el);
     r->id = r->parent_id = r->parent = r->index = -1;
@@ -531,8 +531,8 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     return core_error(MINEX_EIO, "%s: cannot open for reading", path);
   xmlInitParser();
   /* capture what libxml2 reports and restore the caller's handler after */
-  xml_capture cap;
-  xml_capture_begin(&cap);
+  io_xml_capture cap;
+  io_xml_capture_begin(&cap);
   int rc = MINEX_OK;
   xmlDocPtr doc = NULL;
   xmlParserCtxtPtr pctx = xmlCreateFileParserCtxt(path);
@@ -547,7 +547,7 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     pctx->myDoc = NULL;
     if (!pctx->wellFormed) {
       if (cap.count == 0)
-        xml_capture_error(&cap, xmlCtxtGetLastError(pctx));
+        io_xml_capture_error(&cap, xmlCtxtGetLastError(pctx));
       xmlFreeDoc(doc);
       doc = NULL;
     }
@@ -577,6 +577,6 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
     free(L.nodes);
   }
   xmlFreeDoc(doc);
-  xml_capture_end(&cap);
+  io_xml_capture_end(&cap);
   return rc;
 }

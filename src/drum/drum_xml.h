@@ -4,6 +4,8 @@
 #ifndef MINEX_COSTMODEL_DRUM_XML_H
 #define MINEX_COSTMODEL_DRUM_XML_H
 
+#include "core/rename.h"
+
 #include "drum/drum.h"
 
 #include <libxml/tree.h>
@@ -12,32 +14,32 @@
 
 /* Attributes the reader knows; aliases share a slot. */
 enum {
-  A_TYPE,
-  A_NAME,
-  A_DESCRIPTION,
-  A_HOST,
-  A_IP,
-  A_NODENUM,
-  A_PARENT,
-  A_CHILDRENNUM,
-  A_CHILDREN,
-  A_MONITORABLE,
-  A_BENCHMARK,
-  A_NUMPROCS,
-  A_PROCESSES,
-  A_BANDWIDTH,
-  A_LATENCY,
-  A_CPUUSE,
-  A_IDLE,
-  A_TRAFFIC,
-  A_COUNT
+  DRUM_ATTR_TYPE,
+  DRUM_ATTR_NAME,
+  DRUM_ATTR_DESCRIPTION,
+  DRUM_ATTR_HOST,
+  DRUM_ATTR_IP,
+  DRUM_ATTR_NODENUM,
+  DRUM_ATTR_PARENT,
+  DRUM_ATTR_CHILDRENNUM,
+  DRUM_ATTR_CHILDREN,
+  DRUM_ATTR_MONITORABLE,
+  DRUM_ATTR_BENCHMARK,
+  DRUM_ATTR_NUMPROCS,
+  DRUM_ATTR_PROCESSES,
+  DRUM_ATTR_BANDWIDTH,
+  DRUM_ATTR_LATENCY,
+  DRUM_ATTR_CPUUSE,
+  DRUM_ATTR_IDLE,
+  DRUM_ATTR_TRAFFIC,
+  DRUM_ATTR_COUNT
 };
 
 /* One <node> element as read, before the tree is checked. */
-typedef struct raw_node {
+typedef struct drum_xml_node {
   xmlNodePtr el;            /* the element                                */
   long line;                /* its line                                   */
-  xmlAttrPtr attr[A_COUNT]; /* known attributes, NULL when absent         */
+  xmlAttrPtr attr[DRUM_ATTR_COUNT]; /* known attributes, NULL when absent         */
   int32_t id;               /* node number, -1 until read                 */
   minex_drum_node_type type;
   int32_t parent;    /* file position of the parent, -1: none      */
@@ -53,7 +55,7 @@ typedef struct raw_node {
   int32_t next_sibling;
   int32_t index;     /* index in the model, -1 until added         */
   UT_hash_handle hh; /* node number -> node                        */
-} raw_node;
+} drum_xml_node;
 
 /* One minex_drum_model_load call. */
 typedef struct drum_load {
@@ -61,9 +63,9 @@ typedef struct drum_load {
   xmlNodePtr root;   /* <machinemodel>                                */
   int dialect;       /* minex_drum_dialect, -1 before the first node  */
   long dialect_line; /* line of the node that fixed the dialect       */
-  raw_node *nodes;   /* n nodes in file order                         */
+  drum_xml_node *nodes;   /* n nodes in file order                         */
   int32_t n;
-  raw_node *by_id; /* uthash head                                   */
+  drum_xml_node *by_id; /* uthash head                                   */
 } drum_load;
 
 /* Line where the start tag of el begins, noted by start_element in
@@ -72,7 +74,7 @@ long drum_xml_elem_line(xmlNodePtr el);
 
 /* Text of attribute slot (xmlFree it), or NULL when absent. *rc becomes
  * MINEX_ENOMEM if libxml2 cannot copy it. */
-xmlChar *drum_xml_attr_text(const drum_load *L, const raw_node *r, int slot,
+xmlChar *drum_xml_attr_text(const drum_load *L, const drum_xml_node *r, int slot,
                             int *rc);
 
 /* Links the nodes read into L, checks that they form one tree (one root,

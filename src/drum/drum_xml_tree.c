@@ -12,8 +12,8 @@
 /* ---------------------------------------------------------------- tree */
 
 /* Node with this number, or NULL. */
-static raw_node *find_id(const drum_load *L, int32_t id) {
-  raw_node *e = NULL;
+static drum_xml_node *find_id(const drum_load *L, int32_t id) {
+  drum_xml_node *e = NULL;
   HASH_FIND(hh, L->by_id, &id, sizeof id, e);
   return e;
 }
@@ -21,7 +21,7 @@ static raw_node *find_id(const drum_load *L, int32_t id) {
 /* Indexes the nodes by number and sets each node's parent. */
 static int link_nodes(drum_load *L) {
   for (int32_t i = 0; i < L->n; i++) {
-    raw_node *r = &L->nodes[i], *old = find_id(L, r->id);
+    drum_xml_node *r = &L->nodes[i], *old = find_id(L, r->id);
     if (old != NULL)
       return core_error(MINEX_ECONFIG,
                         "%s:%ld: duplicate node number %ld (first on line "
@@ -33,10 +33,10 @@ static int link_nodes(drum_load *L) {
       return core_error(MINEX_ENOMEM, "%s: out of memory", L->path);
   }
   for (int32_t i = 0; i < L->n; i++) {
-    raw_node *r = &L->nodes[i];
+    drum_xml_node *r = &L->nodes[i];
     if (L->dialect == MINEX_DRUM_DIALECT_THESIS) {
       for (int32_t k = 0; k < r->nkids; k++) {
-        raw_node *c = find_id(L, r->kids[k]);
+        drum_xml_node *c = find_id(L, r->kids[k]);
         if (c == NULL)
           return core_error(MINEX_ECONFIG,
                             "%s:%ld: node %ld lists child %ld, which does "
@@ -62,7 +62,7 @@ static int link_nodes(drum_load *L) {
         c->parent_line = r->line;
       }
     } else if (r->parent_id >= 0) {
-      raw_node *p = find_id(L, r->parent_id);
+      drum_xml_node *p = find_id(L, r->parent_id);
       if (p == NULL)
         return core_error(MINEX_ECONFIG,
                           "%s:%ld: node %ld: parent %ld does not exist",
@@ -188,23 +188,23 @@ static int model_order(drum_load *L, int32_t root, int32_t *order) {
 }
 
 /* Adds node r to the model with its strings and values. */
-static int add_to_model(drum_load *L, raw_node *r, minex_drum_model *m) {
+static int add_to_model(drum_load *L, drum_xml_node *r, minex_drum_model *m) {
   int rc = MINEX_OK;
   xmlChar *name = NULL, *address = NULL;
   char idtext[16];
   snprintf(idtext, sizeof idtext, "%ld", (long)r->id);
   const char *nm;
   if (L->dialect == MINEX_DRUM_DIALECT_THESIS) {
-    address = drum_xml_attr_text(L, r, A_DESCRIPTION, &rc);
+    address = drum_xml_attr_text(L, r, DRUM_ATTR_DESCRIPTION, &rc);
     if (rc == MINEX_OK)
-      name = drum_xml_attr_text(L, r, A_HOST, &rc);
+      name = drum_xml_attr_text(L, r, DRUM_ATTR_HOST, &rc);
     nm = name                    ? (const char *)name
          : address && address[0] ? (const char *)address
                                  : idtext;
   } else {
-    name = drum_xml_attr_text(L, r, A_NAME, &rc);
+    name = drum_xml_attr_text(L, r, DRUM_ATTR_NAME, &rc);
     if (rc == MINEX_OK)
-      address = drum_xml_attr_text(L, r, A_IP, &rc);
+      address = drum_xml_attr_text(L, r, DRUM_ATTR_IP, &rc);
     nm = name ? (const char *)name : "";
   }
   int32_t parent = r->parent < 0 ? -1 : L->nodes[r->parent].index;

@@ -4,6 +4,8 @@
 #ifndef MINEX_EXPAND_H
 #define MINEX_EXPAND_H
 
+#include "core/rename.h"
+
 #include "partition/partition.h"
 
 /* Expands ws back to the fine graph. Each restored pair may trigger at

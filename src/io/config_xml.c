@@ -305,7 +305,7 @@ static void build_free(config_build *b) {
 /* Parses and schema-validates path. MINEX_EIO (unreadable file or schema),
  * MINEX_EPARSE (malformed XML), MINEX_ESCHEMA (schema violation), each
  * with the line libxml2 reports. */
-static int load_document(const char *path, xml_capture *cap, xmlDocPtr *doc) {
+static int load_document(const char *path, io_xml_capture *cap, xmlDocPtr *doc) {
   const char *xsd = minex_config_schema_path();
   if (xsd == NULL)
     return core_error(MINEX_EIO,
@@ -324,18 +324,18 @@ static int load_document(const char *path, xml_capture *cap, xmlDocPtr *doc) {
   if (*doc == NULL && cap->count == 0) {
     /* libxml2 versions that do not route parser errors through the
      * global handler still keep the last one in the context */
-    xml_capture_error(cap, xmlCtxtGetLastError(pctx));
+    io_xml_capture_error(cap, xmlCtxtGetLastError(pctx));
   }
   xmlFreeParserCtxt(pctx);
   if (*doc == NULL)
     return core_error(MINEX_EPARSE, "%s:%d: malformed XML: %s", path, cap->line,
                       cap->count ? cap->msg : "cannot parse");
-  xml_capture scap;
+  io_xml_capture scap;
   memset(&scap, 0, sizeof scap);
   xmlSchemaParserCtxtPtr sp = xmlSchemaNewParserCtxt(xsd);
   xmlSchemaPtr schema = NULL;
   if (sp) {
-    xmlSchemaSetParserStructuredErrors(sp, xml_capture_error, &scap);
+    xmlSchemaSetParserStructuredErrors(sp, io_xml_capture_error, &scap);
     schema = xmlSchemaParse(sp);
     xmlSchemaFreeParserCtxt(sp);
   }
@@ -348,7 +348,7 @@ static int load_document(const char *path, xml_capture *cap, xmlDocPtr *doc) {
     rc = core_error(MINEX_ENOMEM, "%s: out of memory", path);
   } else {
     cap->count = 0;
-    xmlSchemaSetValidStructuredErrors(vc, xml_capture_error, cap);
+    xmlSchemaSetValidStructuredErrors(vc, io_xml_capture_error, cap);
     int v = xmlSchemaValidateDoc(vc, *doc);
     if (v > 0)
       rc = core_error(MINEX_ESCHEMA, "%s:%d: %s", path, cap->line,
@@ -379,8 +379,8 @@ int minex_config_load(const char *path, minex_config **out) {
   xmlInitParser();
   /* route anything libxml2 reports through the global (thread-local)
    * handler into cap as well, and restore the caller's handler after */
-  xml_capture cap;
-  xml_capture_begin(&cap);
+  io_xml_capture cap;
+  io_xml_capture_begin(&cap);
   xmlDocPtr doc = NULL;
   int rc = load_document(path, &cap, &doc);
   if (rc == MINEX_OK) {
@@ -391,7 +391,7 @@ int minex_config_load(const char *path, minex_config **out) {
     build_free(&b);
   }
   xmlFreeDoc(doc);
-  xml_capture_end(&cap);
+  io_xml_capture_end(&cap);
   return rc;
 }
 

@@ -4,6 +4,8 @@
 #ifndef MINEX_IO_UTIL_H
 #define MINEX_IO_UTIL_H
 
+#include "core/rename.h"
+
 #include <stdint.h>
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* libxml2 error capture (xml_capture.h). */
+/* libxml2 error capture (io_xml_capture.h). */
 #include "io/xml_capture.h"
 
 #include <libxml/globals.h>
@@ -6,11 +6,11 @@
 #include <string.h>
 
 #if LIBXML_VERSION >= 21200
-void xml_capture_error(void *ctx, const xmlError *err) {
+void io_xml_capture_error(void *ctx, const xmlError *err) {
 #else
-void xml_capture_error(void *ctx, xmlErrorPtr err) {
+void io_xml_capture_error(void *ctx, xmlErrorPtr err) {
 #endif
-  xml_capture *cap = ctx;
+  io_xml_capture *cap = ctx;
   if (cap == NULL || err == NULL || cap->count++ > 0)
     return;
   cap->line = err->line;
@@ -21,7 +21,7 @@ void xml_capture_error(void *ctx, xmlErrorPtr err) {
     cap->msg[--n] = '\0';
 }
 
-void xml_capture_begin(xml_capture *cap) {
+void io_xml_capture_begin(io_xml_capture *cap) {
   memset(cap, 0, sizeof *cap);
 #if LIBXML_VERSION >= 21200 /* the globals are deprecated, still work */
 #pragma GCC diagnostic push
@@ -32,9 +32,9 @@ void xml_capture_begin(xml_capture *cap) {
 #if LIBXML_VERSION >= 21200
 #pragma GCC diagnostic pop
 #endif
-  xmlSetStructuredErrorFunc(cap, xml_capture_error);
+  xmlSetStructuredErrorFunc(cap, io_xml_capture_error);
 }
 
-void xml_capture_end(const xml_capture *cap) {
+void io_xml_capture_end(const io_xml_capture *cap) {
   xmlSetStructuredErrorFunc(cap->saved_ctx, cap->saved_fn);
 }

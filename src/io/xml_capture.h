@@ -5,27 +5,29 @@
 #ifndef MINEX_IO_XML_CAPTURE_H
 #define MINEX_IO_XML_CAPTURE_H
 
+#include "core/rename.h"
+
 #include <libxml/xmlerror.h>
 
-typedef struct xml_capture {
+typedef struct io_xml_capture {
   int count;     /* errors seen                                    */
   int line;      /* line of the first one (0: unknown)             */
   char msg[512]; /* its message, trailing newline removed          */
   xmlStructuredErrorFunc saved_fn; /* the caller's handler, restored */
-  void *saved_ctx;                 /* by xml_capture_end            */
-} xml_capture;
+  void *saved_ctx;                 /* by io_xml_capture_end            */
+} io_xml_capture;
 
 /* Clears cap and routes libxml2's global (thread-local) structured errors
  * into it, remembering the caller's handler. */
-void xml_capture_begin(xml_capture *cap);
+void io_xml_capture_begin(io_xml_capture *cap);
 /* Puts the caller's handler back. */
-void xml_capture_end(const xml_capture *cap);
+void io_xml_capture_end(const io_xml_capture *cap);
 
-/* A libxml2 structured error handler; ctx is an xml_capture. */
+/* A libxml2 structured error handler; ctx is an io_xml_capture. */
 #if LIBXML_VERSION >= 21200
-void xml_capture_error(void *ctx, const xmlError *err);
+void io_xml_capture_error(void *ctx, const xmlError *err);
 #else
-void xml_capture_error(void *ctx, xmlErrorPtr err);
+void io_xml_capture_error(void *ctx, xmlErrorPtr err);
 #endif
 
 #endif

@@ -4,6 +4,8 @@
 #ifndef MINEX_MESH_H
 #define MINEX_MESH_H
 
+#include "core/rename.h"
+
 #include "minex.h"
 
 struct minex_mesh {

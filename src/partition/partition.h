@@ -4,6 +4,8 @@
 #ifndef MINEX_PARTITION_H
 #define MINEX_PARTITION_H
 
+#include "core/rename.h"
+
 #include "contract/contract.h"
 #include "costmodel/costmodel.h"
 

@@ -3,6 +3,8 @@
 #ifndef MINEX_POLICY_FEEDBACK_H
 #define MINEX_POLICY_FEEDBACK_H
 
+#include "core/rename.h"
+
 #include "core/core.h"
 
 struct minex_feedback {

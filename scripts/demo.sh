@@ -21,7 +21,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
 # the build's output only when it fails
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >"$build/build.log" 2>&1 ||
   { cat "$build/build.log"; exit 1; }
-minex="$build/src/tool/minex"
+minex="$build/programs/minex"
 out="$build/out"
 mkdir -p "$out"
 

@@ -72,7 +72,7 @@ fi
 
 if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
   # leak checks included; halt on the first UBSan report. The MPI tests
-  # (tests/sims/sweep_mpi.sh) add tests/lsan.supp, which suppresses only
+  # (tests/programs/sweep_mpi.sh) add tests/lsan.supp, which suppresses only
   # the third-party leak inside MPI_Init (hwloc's PCI plugin), and ctest's
   # lsan_suppressions_hide_only_mpi_init proves it hides no MinEX leak.
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
@@ -91,7 +91,7 @@ if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
     --target test_drum_monitor test_sim minex_tool
   (cd "$root/build-tsan" &&
     ctest --output-on-failure -R '^(test_drum_monitor|test_sim)$')
-  "$root/build-tsan/src/tool/minex" sweep --table 1,2 --box 3 3 3 \
+  "$root/build-tsan/programs/minex" sweep --table 1,2 --box 3 3 3 \
     --steps 2 --depth 1 --threads 4 --no-plots \
     -o "$root/build-tsan/sweep-tsan" >/dev/null
   echo "ThreadSanitizer clean: test_drum_monitor, test_sim, minex sweep"

@@ -2,21 +2,26 @@
 # Installs the build tree into a temporary prefix and checks what a user
 # gets: headers, libraries, the tool, the schema, the pkg-config file, and
 # a CMake package that find_package(minex) finds and links.
-# Usage: test_install.sh BUILD_DIR SOURCE_DIR [EXTRA_C_FLAGS]
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR [EXTRA_C_FLAGS [TOOL [MPI]]]
+# (TOOL 0: built with -DMINEX_BUILD_TOOLS=OFF, no bin/minex expected;
+# MPI 1: minex-sweep-mpi was built, bin/minex-sweep-mpi expected)
 set -euo pipefail
-build="$1" src="$2" extra="${3:-}"
+build="$1" src="$2" extra="${3:-}" tool="${4:-1}" mpi="${5:-0}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir="$(ls -d "$prefix"/lib*/ | head -n 1)"
-for f in include/minex.h bin/minex share/minex/minex-config.xsd; do
+files=(include/minex.h share/minex/minex-config.xsd)
+[ "$tool" = 0 ] || files+=(bin/minex)
+[ "$mpi" = 0 ] || files+=(bin/minex-sweep-mpi)
+for f in "${files[@]}"; do
   [ -e "$prefix/$f" ] || { echo "missing $f"; exit 1; }
 done
 for f in libminex.so libminex.a pkgconfig/minex.pc cmake/minex/minexConfig.cmake; do
   [ -e "$libdir/$f" ] || { echo "missing lib/$f"; exit 1; }
 done
-"$prefix/bin/minex" --version
+[ "$tool" = 0 ] || "$prefix/bin/minex" --version
 # pkg-config: compile and link the consumer by hand
 PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --exists minex
 # shellcheck disable=SC2086  # the flag lists are meant to split

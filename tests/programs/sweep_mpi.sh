@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of sims/sweep_mpi.c, run by ctest when MPI was found:
+# Tests of programs/sweep_mpi.c, run by ctest when MPI was found:
 #   same     minex-sweep-mpi on 2 ranks writes the table `minex sweep` writes
 #            on one thread (CSV files but for the timing column, Markdown,
 #            gnuplot data and script byte for byte);

@@ -1,4 +1,4 @@
-/* Tests of the minex command-line tool (src/tool): runs the built binary
+/* Tests of the minex command-line tool (programs/): runs the built binary
  * (MINEX_TOOL) with posix_spawn in a fresh temporary directory per test and
  * checks exit statuses, outputs and the files left behind. */
 #include "minex_drum.h"

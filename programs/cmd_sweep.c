@@ -1,7 +1,7 @@
 /* minex sweep: the MinEX paper's Tables 1-4 (§3.3, §4) as grids of `minex
  * sim` configurations, run in parallel on the threads of this machine; CSV,
  * Markdown tables laid out like the paper's, and gnuplot plots in DIR.
- * Under MPI the same sweeps run with sims/sweep_mpi.c (minex-sweep-mpi). */
+ * Under MPI the same sweeps run with sweep_mpi.c (minex-sweep-mpi). */
 #include "sweep.h"
 #include "tool_sim.h"
 

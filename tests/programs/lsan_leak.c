@@ -1,4 +1,4 @@
-/* Leaks on purpose after MPI_Init, for tests/sims/lsan_check.sh: with
+/* Leaks on purpose after MPI_Init, for tests/programs/lsan_check.sh: with
  * tests/lsan.supp in force, LeakSanitizer must still report this leak (and
  * only suppress the one inside MPI_Init). MPI only, no MinEX. */
 #include <mpi.h>

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "minex_version.h" /* generated: MINEX_VERSION_MAJOR ... _STRING */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -19,10 +21,10 @@ extern "C" {
 #define MINEX_API
 #endif
 
-#define MINEX_VERSION_MAJOR 0
-#define MINEX_VERSION_MINOR 1
-#define MINEX_VERSION_PATCH 0
-#define MINEX_VERSION_STRING "0.1.0"
+/* The version of the library actually linked (MINEX_VERSION_STRING and
+ * MINEX_VERSION_HEX are those of the headers compiled against). */
+MINEX_API const char *minex_version(void);
+MINEX_API unsigned minex_version_hex(void);
 
 /* ---------------------------------------------------------------- errors */
 

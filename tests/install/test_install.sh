@@ -10,8 +10,8 @@ trap 'rm -rf "$work"' EXIT
 prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir="$(ls -d "$prefix"/lib*/ | head -n 1)"
-for f in include/minex.h bin/minex share/minex/minex-config.xsd \
-  share/doc/minex/LICENSE share/doc/minex/NOTICE; do
+for f in include/minex.h include/minex_version.h bin/minex \
+  share/minex/minex-config.xsd share/doc/minex/LICENSE share/doc/minex/NOTICE; do
   [ -e "$prefix/$f" ] || { echo "missing $f"; exit 1; }
 done
 for f in libminex.so libminex.a pkgconfig/minex.pc cmake/minex/minexConfig.cmake; do

@@ -381,6 +381,9 @@ int minex_config_load(const char *path, minex_config **out) {
    * handler into cap as well, and restore the caller's handler after */
   xml_capture cap;
   xml_capture_begin(&cap);
+  /* libxml2's schema types read xs:double values with sscanf: in the "C"
+     locale, whatever the host program's LC_NUMERIC */
+  locale_t prev = io_locale_c();
   xmlDocPtr doc = NULL;
   int rc = load_document(path, &cap, &doc);
   if (rc == MINEX_OK) {
@@ -391,6 +394,7 @@ int minex_config_load(const char *path, minex_config **out) {
     build_free(&b);
   }
   xmlFreeDoc(doc);
+  io_locale_restore(prev);
   xml_capture_end(&cap);
   return rc;
 }

@@ -395,13 +395,15 @@ MINEX_API int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
 MINEX_API int minex_part_write(const char *path, int32_t nvtxs,
                                const int32_t *part);
 
-/* Configuration XML, validated against the shipped schema minex-config.xsd
- * (looked up in MINEX_SCHEMA_DIR, the install dir, then the source tree). */
+/* Configuration XML, validated against the schema minex-config.xsd, which
+ * is compiled into the library (a readable $MINEX_SCHEMA_DIR/minex-config.xsd
+ * replaces it). */
 MINEX_API int minex_config_load(const char *path, minex_config **out);
 MINEX_API int minex_config_save(const minex_config *config, const char *path);
-/* Path of the schema file the loader uses (for tools and tests), or NULL
- * when no readable minex-config.xsd is found (minex_config_load then fails
- * with MINEX_EIO naming the places it looked). */
+/* Path of the schema file that replaces the built-in one
+ * ($MINEX_SCHEMA_DIR/minex-config.xsd when readable; minex_config_load
+ * fails with MINEX_EIO when it is not a valid schema), or NULL when the
+ * loader uses the built-in copy (the usual case). */
 MINEX_API const char *minex_config_schema_path(void);
 
 /* ----------------------------------------------------------------- meshes */

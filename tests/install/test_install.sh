@@ -2,7 +2,8 @@
 # Installs the build tree into a temporary prefix and checks what a user
 # gets: headers, libraries, the tool, the schema, the docs, the pkg-config
 # file, and a CMake package that find_package(minex) finds and links
-# (shared and static). The prefix is then MOVED before anything is built
+# (shared and static; GSL and libxml2 are private dependencies of the
+# shared library, link-only ones of the static library). The prefix is then MOVED before anything is built
 # against it or run from it: the consumers, built against the moved prefix,
 # load the installed example configurations through the installed library,
 # which proves the install relocatable (no path of the build tree or of the
@@ -66,4 +67,18 @@ cmake -S "$src/tests/install/consumer" -B "$work/consumer" \
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer" "${examples[0]}"
 "$work/consumer/consumer_static" "${examples[0]}"
+# GSL, libxml2 and threads are private dependencies of the shared library:
+# its users do not link them (pkg-config --libs, find_package)
+case " $(pkg-config --libs minex) " in
+*gsl* | *xml2* | *pthread*)
+  echo "pkg-config --libs minex names a private dependency"
+  exit 1
+  ;;
+esac
+for exe in "$work/consumer_pc" "$work/consumer/consumer"; do
+  if readelf -d "$exe" | grep -E 'NEEDED.*(libgsl|libxml2)'; then
+    echo "$exe links a private dependency of libminex.so"
+    exit 1
+  fi
+done
 echo "install: ok (relocated to $prefix)"

@@ -22,8 +22,7 @@ for f in include/minex.h include/minex_version.h bin/minex \
   share/doc/minex/examples/hetero4.xml; do
   [ -e "$first/$f" ] || { echo "missing $f"; exit 1; }
 done
-libdir="$(ls -d "$first"/lib*/ | head -n 1)"
-libdir="$(basename "$libdir")"
+libdir="$(basename "$(find "$first" -maxdepth 1 -name 'lib*' | head -n 1)")"
 for f in libminex.so libminex.a pkgconfig/minex.pc cmake/minex/minexConfig.cmake; do
   [ -e "$first/$libdir/$f" ] || { echo "missing $libdir/$f"; exit 1; }
 done
@@ -49,13 +48,13 @@ examples=("$prefix"/share/doc/minex/examples/*.xml)
 # pkg-config: compile and link the consumer by hand
 export PKG_CONFIG_PATH="$lib/pkgconfig"
 pkg-config --exists minex
-# shellcheck disable=SC2086  # the flag lists are meant to split
+# shellcheck disable=SC2046,SC2086  # the flag lists are meant to split
 cc $extra $(pkg-config --cflags minex) \
   "$src/tests/install/consumer/consumer.c" -o "$work/consumer_pc" \
   $(pkg-config --libs minex) -Wl,-rpath,"$lib"
 for x in "${examples[@]}"; do "$work/consumer_pc" "$x"; done
 # pkg-config --static: the static library and its private dependencies
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046,SC2086
 cc $extra $(pkg-config --cflags minex) \
   "$src/tests/install/consumer/consumer.c" -o "$work/consumer_pc_static" \
   "$lib/libminex.a" $(pkg-config --libs --static minex | sed 's/-lminex / /')

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "minex_version.h" /* generated: MINEX_VERSION_MAJOR ... _STRING */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -19,10 +21,10 @@ extern "C" {
 #define MINEX_API
 #endif
 
-#define MINEX_VERSION_MAJOR 0
-#define MINEX_VERSION_MINOR 1
-#define MINEX_VERSION_PATCH 0
-#define MINEX_VERSION_STRING "0.1.0"
+/* The version of the library actually linked (MINEX_VERSION_STRING and
+ * MINEX_VERSION_HEX are those of the headers compiled against). */
+MINEX_API const char *minex_version(void);
+MINEX_API unsigned minex_version_hex(void);
 
 /* ---------------------------------------------------------------- errors */
 
@@ -393,13 +395,15 @@ MINEX_API int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
 MINEX_API int minex_part_write(const char *path, int32_t nvtxs,
                                const int32_t *part);
 
-/* Configuration XML, validated against the shipped schema minex-config.xsd
- * (looked up in MINEX_SCHEMA_DIR, the install dir, then the source tree). */
+/* Configuration XML, validated against the schema minex-config.xsd, which
+ * is compiled into the library (a readable $MINEX_SCHEMA_DIR/minex-config.xsd
+ * replaces it). */
 MINEX_API int minex_config_load(const char *path, minex_config **out);
 MINEX_API int minex_config_save(const minex_config *config, const char *path);
-/* Path of the schema file the loader uses (for tools and tests), or NULL
- * when no readable minex-config.xsd is found (minex_config_load then fails
- * with MINEX_EIO naming the places it looked). */
+/* Path of the schema file that replaces the built-in one
+ * ($MINEX_SCHEMA_DIR/minex-config.xsd when readable; minex_config_load
+ * fails with MINEX_EIO when it is not a valid schema), or NULL when the
+ * loader uses the built-in copy (the usual case). */
 MINEX_API const char *minex_config_schema_path(void);
 
 /* ----------------------------------------------------------------- meshes */

@@ -8,7 +8,8 @@ set -euo pipefail
 MINEX_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev libxml2-utils
   uthash-dev check libsubunit-dev valgrind python3
   mpich libmpich-dev gnuplot-nox time
-  clang libclang-rt-14-dev) # clang + its runtimes: libFuzzer (scripts/fuzz.sh)
+  clang libclang-rt-14-dev # clang + its runtimes: libFuzzer (scripts/fuzz.sh)
+  locales) # de_DE.UTF-8 for tests/io/test_locale.c (minex_gen_locales)
 
 minex_missing_deps() {
   local p missing=()
@@ -43,6 +44,31 @@ minex_install_deps() {
     $missing
 }
 
+# The decimal-comma locale that tests/io/test_locale.c runs under: made
+# with locale-gen when missing (root only; the test fails when it is
+# missing and we are root, and skips otherwise).
+MINEX_TEST_LOCALE=de_DE.UTF-8
+minex_gen_locales() {
+  if locale -a 2>/dev/null | grep -qix 'de_DE\.utf-\?8'; then
+    echo "locales: $MINEX_TEST_LOCALE present"
+    return 0
+  fi
+  if [ "$(id -u)" -ne 0 ] || ! command -v locale-gen >/dev/null 2>&1; then
+    echo "locales: not generating $MINEX_TEST_LOCALE (not root or no" \
+      "locale-gen): tests/io/test_locale.c will not pass" >&2
+    return 0
+  fi
+  echo "locales: generating $MINEX_TEST_LOCALE"
+  [ -f /etc/locale.gen ] || touch /etc/locale.gen
+  if grep -q '^# *de_DE.UTF-8 UTF-8' /etc/locale.gen; then
+    sed -i 's/^# *\(de_DE.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+  elif ! grep -q '^de_DE.UTF-8 UTF-8' /etc/locale.gen; then
+    echo 'de_DE.UTF-8 UTF-8' >>/etc/locale.gen
+  fi
+  locale-gen
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   minex_install_deps
+  minex_gen_locales
 fi

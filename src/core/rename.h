@@ -9,7 +9,6 @@
  * fails when one is missing. Sorted. */
 #ifndef MINEX_CORE_RENAME_H
 #define MINEX_CORE_RENAME_H
-
 #define contract_acc_table minex__contract_acc_table
 #define contract_check minex__contract_check
 #define contract_find_slow minex__contract_find_slow
@@ -56,7 +55,11 @@
 #define io_atomic_abort minex__io_atomic_abort
 #define io_atomic_commit minex__io_atomic_commit
 #define io_atomic_open minex__io_atomic_open
+#define io_config_schema minex__io_config_schema
+#define io_config_schema_len minex__io_config_schema_len
 #define io_format_double minex__io_format_double
+#define io_locale_c minex__io_locale_c
+#define io_locale_restore minex__io_locale_restore
 #define io_number_problem minex__io_number_problem
 #define io_parse_double minex__io_parse_double
 #define io_parse_i64 minex__io_parse_i64

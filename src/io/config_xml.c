@@ -1,7 +1,9 @@
-/* Configuration XML (SPEC §1, §7): load validated against the shipped
- * schema/minex-config.xsd with libxml2, then semantic checks naming the
- * line; atomic save in the same format so that load(save(c)) == c. */
+/* Configuration XML (SPEC §1, §7): load validated against the schema
+ * schema/minex-config.xsd, compiled into the library (config_schema.h),
+ * with libxml2, then semantic checks naming the line; atomic save in the
+ * same format so that load(save(c)) == c. */
 #include "core/core.h"
+#include "io/config_schema.h"
 #include "io/io_util.h"
 #include "io/xml_capture.h"
 
@@ -19,25 +21,16 @@
 #define SCHEMA_FILE "minex-config.xsd"
 
 
-/* Looks for the schema in $MINEX_SCHEMA_DIR, the install directory, then
- * the source tree. Returns a thread-local path, or NULL when no readable
- * minex-config.xsd is found in any of them. */
+/* $MINEX_SCHEMA_DIR/minex-config.xsd when that file is readable (it then
+ * replaces the built-in schema), else NULL. Returns a thread-local path. */
 const char *minex_config_schema_path(void) {
   static _Thread_local char buf[4096];
-  const char *dirs[3] = {getenv("MINEX_SCHEMA_DIR"), NULL, NULL};
-#ifdef MINEX_SCHEMA_INSTALL_DIR
-  dirs[1] = MINEX_SCHEMA_INSTALL_DIR;
-#endif
-#ifdef MINEX_SCHEMA_SOURCE_DIR
-  dirs[2] = MINEX_SCHEMA_SOURCE_DIR;
-#endif
-  for (int i = 0; i < 3; i++) {
-    if (dirs[i] == NULL || dirs[i][0] == '\0')
-      continue;
-    int n = snprintf(buf, sizeof buf, "%s/%s", dirs[i], SCHEMA_FILE);
-    if (n > 0 && (size_t)n < sizeof buf && access(buf, R_OK) == 0)
-      return buf;
-  }
+  const char *dir = getenv("MINEX_SCHEMA_DIR");
+  if (dir == NULL || dir[0] == '\0')
+    return NULL;
+  int n = snprintf(buf, sizeof buf, "%s/%s", dir, SCHEMA_FILE);
+  if (n > 0 && (size_t)n < sizeof buf && access(buf, R_OK) == 0)
+    return buf;
   return NULL;
 }
 
@@ -306,13 +299,7 @@ static void build_free(config_build *b) {
  * MINEX_EPARSE (malformed XML), MINEX_ESCHEMA (schema violation), each
  * with the line libxml2 reports. */
 static int load_document(const char *path, io_xml_capture *cap, xmlDocPtr *doc) {
-  const char *xsd = minex_config_schema_path();
-  if (xsd == NULL)
-    return core_error(MINEX_EIO,
-                      "%s: schema %s not found (looked in "
-                      "$MINEX_SCHEMA_DIR, the install and the source "
-                      "directory)",
-                      path, SCHEMA_FILE);
+  const char *xsd = minex_config_schema_path(); /* NULL: the built-in one */
   if (access(path, R_OK) != 0)
     return core_error(MINEX_EIO, "%s: cannot open for reading", path);
   xmlParserCtxtPtr pctx = xmlNewParserCtxt();
@@ -332,7 +319,10 @@ static int load_document(const char *path, io_xml_capture *cap, xmlDocPtr *doc) 
                       cap->count ? cap->msg : "cannot parse");
   io_xml_capture scap;
   memset(&scap, 0, sizeof scap);
-  xmlSchemaParserCtxtPtr sp = xmlSchemaNewParserCtxt(xsd);
+  xmlSchemaParserCtxtPtr sp =
+      xsd ? xmlSchemaNewParserCtxt(xsd)
+          : xmlSchemaNewMemParserCtxt((const char *)io_config_schema,
+                                      (int)io_config_schema_len);
   xmlSchemaPtr schema = NULL;
   if (sp) {
     xmlSchemaSetParserStructuredErrors(sp, io_xml_capture_error, &scap);
@@ -340,8 +330,9 @@ static int load_document(const char *path, io_xml_capture *cap, xmlDocPtr *doc) 
     xmlSchemaFreeParserCtxt(sp);
   }
   if (schema == NULL)
-    return core_error(MINEX_EIO, "%s:%d: cannot load the schema: %s", xsd,
-                      scap.line, scap.count ? scap.msg : "unknown error");
+    return core_error(MINEX_EIO, "%s:%d: cannot load the schema: %s",
+                      xsd ? xsd : "built-in " SCHEMA_FILE, scap.line,
+                      scap.count ? scap.msg : "unknown error");
   xmlSchemaValidCtxtPtr vc = xmlSchemaNewValidCtxt(schema);
   int rc = MINEX_OK;
   if (vc == NULL) {
@@ -381,6 +372,9 @@ int minex_config_load(const char *path, minex_config **out) {
    * handler into cap as well, and restore the caller's handler after */
   io_xml_capture cap;
   io_xml_capture_begin(&cap);
+  /* libxml2's schema types read xs:double values with sscanf: in the "C"
+     locale, whatever the host program's LC_NUMERIC */
+  locale_t prev = io_locale_c();
   xmlDocPtr doc = NULL;
   int rc = load_document(path, &cap, &doc);
   if (rc == MINEX_OK) {
@@ -391,6 +385,7 @@ int minex_config_load(const char *path, minex_config **out) {
     build_free(&b);
   }
   xmlFreeDoc(doc);
+  io_locale_restore(prev);
   io_xml_capture_end(&cap);
   return rc;
 }

@@ -10,6 +10,7 @@
 #include <float.h>
 #include <stdatomic.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,26 @@ void io_reader_close(io_reader *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* The "C" locale, made once: newlocale is not cheap, uselocale is. */
+static locale_t c_locale = (locale_t)0;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void c_locale_make(void) {
+  c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+locale_t io_locale_c(void) {
+  pthread_once(&c_locale_once, c_locale_make);
+  if (c_locale == (locale_t)0)
+    return (locale_t)0;
+  return uselocale(c_locale);
+}
+
+void io_locale_restore(locale_t prev) {
+  if (prev != (locale_t)0)
+    uselocale(prev);
+}
+
 /* Length of the decimal token at s: [-]digits for an integer, or
  * [+-]digits[.digits][(e|E)[+-]digits] (digits on at least one side of the
  * point) for a real; 0 when s does not start with one. strtoll and strtod
@@ -259,12 +280,15 @@ int io_parse_double(const char *s, char **end, double *out) {
   if (span == 0)
     return -1;
   char *e;
+  locale_t prev = io_locale_c();
   errno = 0;
   double v = strtod(s, &e);
+  int err = errno;
+  io_locale_restore(prev);
   /* ERANGE: overflow, or underflow to a subnormal or zero; subnormals
      are finite doubles and kept, a non-zero token read as 0 is not */
   if (e != s + span || !isfinite(v) ||
-      (errno == ERANGE && (v == 0 || fabs(v) >= DBL_MIN)))
+      (err == ERANGE && (v == 0 || fabs(v) >= DBL_MIN)))
     return -1;
   if (*e != '\0' && !isspace((unsigned char)*e))
     return -1;
@@ -287,13 +311,16 @@ const char *io_number_problem(const char *s, int real) {
     return real ? "is not a decimal number" : "is not a decimal integer";
   if (s[span] != '\0' && !isspace((unsigned char)s[span]))
     return "has trailing characters";
+  locale_t prev = io_locale_c();
   errno = 0;
   double v = strtod(s, NULL);
-  if (!isfinite(v) || (errno == ERANGE && fabs(v) >= DBL_MIN))
+  int err = errno;
+  io_locale_restore(prev);
+  if (!isfinite(v) || (err == ERANGE && fabs(v) >= DBL_MIN))
     return "is out of range";
-  if (!real && errno == 0 && fabs(v) > 9.2e18)
+  if (!real && err == 0 && fabs(v) > 9.2e18)
     return "is out of range";
-  if (errno == ERANGE)
+  if (err == ERANGE)
     return "underflows to zero";
   return "is malformed";
 }
@@ -325,10 +352,12 @@ int io_format_double(char *buf, size_t cap, double w) {
     return len;
   }
   int len = 0;
+  locale_t prev = io_locale_c();
   for (int prec = 15; prec <= 17; prec++) {
     len = snprintf(buf, cap, "%.*g", prec, w);
     if (prec == 17 || strtod(buf, NULL) == w)
       break;
   }
+  io_locale_restore(prev);
   return len;
 }

@@ -6,6 +6,7 @@
 
 #include "core/rename.h"
 
+#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -42,6 +43,17 @@ int io_reader_open(io_reader *r, const char *path);
 int io_reader_next(io_reader *r);
 void io_reader_close(io_reader *r);
 
+/* Number text is locale-independent: the library reads and writes '.' as
+ * the decimal point even when the host program has called setlocale with a
+ * decimal-comma locale. io_locale_c switches the calling thread (only) to
+ * the "C" locale, made once per process, and returns the thread's previous
+ * locale for io_locale_restore; pairs nest. Wrap every printf/strtod of a
+ * number that goes into or comes from a file in such a pair (the helpers
+ * below already are). Should the "C" locale object not be made (out of
+ * memory), both are no-ops and numbers follow LC_NUMERIC. */
+locale_t io_locale_c(void);
+void io_locale_restore(locale_t prev);
+
 /* Strict decimal number parsing: the whole token must be consumed; no
  * hexadecimal, no inf/nan words, no '+' on integers. Each returns 0 on
  * success, -1 on a malformed or out-of-range token (subnormal doubles are
@@ -58,7 +70,8 @@ int io_rest_blank(const char *s);
 
 /* Writes w into buf (cap >= 32) as the shortest text that reads back to
  * the same double: integral values up to 2^53 as plain integers, others
- * with the fewest of 15..17 significant digits. Returns the length. */
+ * with the fewest of 15..17 significant digits ('.' as decimal point
+ * whatever the locale). Returns the length. */
 int io_format_double(char *buf, size_t cap, double w);
 
 #endif

@@ -1,7 +1,8 @@
 /* VTK legacy ASCII unstructured grid for ParaView (SPEC §7): the mesh with
  * cell data "partition" (new), "old", "moved" (0/1), "pwgt", "rwgt", each
  * written only when its input is given. Written through a temporary file
- * renamed at the end, so a failure leaves no truncated file. */
+ * renamed at the end, so a failure leaves no truncated file. Numbers use
+ * '.' whatever the locale (io_locale_c). */
 #include "mesh/mesh.h"
 
 #include "core/core.h"
@@ -42,6 +43,8 @@ int minex_mesh_write_vtk(const minex_mesh *mesh, const minex_graph *graph,
     return rc;
   FILE *fp = af.fp;
   const int k = (int)mesh->type;
+  /* "%.17g" with '.' whatever the host program's LC_NUMERIC */
+  locale_t prev = io_locale_c();
   fprintf(fp,
           "# vtk DataFile Version 3.0\nMinEX mesh: %d %s\nASCII\n"
           "DATASET UNSTRUCTURED_GRID\nPOINTS %d double\n",
@@ -73,6 +76,7 @@ int minex_mesh_write_vtk(const minex_mesh *mesh, const minex_graph *graph,
     write_doubles(fp, "pwgt", minex_graph_pwgt(graph), ne);
     write_doubles(fp, "rwgt", minex_graph_rwgt(graph), ne);
   }
+  io_locale_restore(prev);
   rc = io_atomic_commit(&af);
   if (rc != MINEX_OK)
     return rc;

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix and checks what a user
-# gets: headers, libraries, the tool, the schema, the pkg-config file, and
-# a CMake package that find_package(minex) finds and links.
+# gets: headers, libraries, the tool, the schema, the docs, the pkg-config
+# file, and a CMake package that find_package(minex) finds and links
+# (shared and static; GSL and libxml2 are private dependencies of the
+# shared library, link-only ones of the static library). The prefix is then MOVED before anything is built
+# against it or run from it: the consumers, built against the moved prefix,
+# load the installed example configurations through the installed library,
+# which proves the install relocatable (no path of the build tree or of the
+# first prefix is needed).
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR [EXTRA_C_FLAGS [TOOL [MPI]]]
 # (TOOL 0: built with -DMINEX_BUILD_TOOLS=OFF, no bin/minex expected;
 # MPI 1: minex-sweep-mpi was built, bin/minex-sweep-mpi expected)
@@ -9,31 +15,74 @@ set -euo pipefail
 build="$1" src="$2" extra="${3:-}" tool="${4:-1}" mpi="${5:-0}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-prefix="$work/prefix"
-cmake --install "$build" --prefix "$prefix" >/dev/null
-libdir="$(ls -d "$prefix"/lib*/ | head -n 1)"
-files=(include/minex.h share/minex/minex-config.xsd)
+first="$work/prefix"
+cmake --install "$build" --prefix "$first" >/dev/null
+files=(include/minex.h include/minex_version.h
+  share/minex/minex-config.xsd share/doc/minex/LICENSE share/doc/minex/NOTICE
+  share/doc/minex/api.md share/doc/minex/SPEC.md
+  share/doc/minex/img/table1log_maxqwgt.png
+  share/doc/minex/examples/hetero4.xml)
 [ "$tool" = 0 ] || files+=(bin/minex)
 [ "$mpi" = 0 ] || files+=(bin/minex-sweep-mpi)
 for f in "${files[@]}"; do
-  [ -e "$prefix/$f" ] || { echo "missing $f"; exit 1; }
+  [ -e "$first/$f" ] || { echo "missing $f"; exit 1; }
 done
+libdir="$(basename "$(find "$first" -maxdepth 1 -name 'lib*' | head -n 1)")"
 for f in libminex.so libminex.a pkgconfig/minex.pc cmake/minex/minexConfig.cmake; do
-  [ -e "$libdir/$f" ] || { echo "missing lib/$f"; exit 1; }
+  [ -e "$first/$libdir/$f" ] || { echo "missing $libdir/$f"; exit 1; }
 done
+# the library names neither the source tree's schema nor the prefix
+for lib in "$first/$libdir"/libminex.so.*.*; do
+  if grep -q -a -e "$src/schema" -e "$first" "$lib"; then
+    echo "$lib embeds a build or install path"
+    exit 1
+  fi
+done
+
+# move the whole prefix; the first one no longer exists
+prefix="$work/moved/elsewhere"
+mkdir -p "$work/moved"
+mv "$first" "$prefix"
+[ ! -e "$first" ]
+lib="$prefix/$libdir"
+# no schema on disk may help: not the build tree's, not the installed one
+unset MINEX_SCHEMA_DIR
 [ "$tool" = 0 ] || "$prefix/bin/minex" --version
+examples=("$prefix"/share/doc/minex/examples/*.xml)
+[ "${#examples[@]}" -ge 1 ]
 # pkg-config: compile and link the consumer by hand
-PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --exists minex
-# shellcheck disable=SC2086  # the flag lists are meant to split
-cc $extra $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags minex) \
+export PKG_CONFIG_PATH="$lib/pkgconfig"
+pkg-config --exists minex
+# shellcheck disable=SC2046,SC2086  # the flag lists are meant to split
+cc $extra $(pkg-config --cflags minex) \
   "$src/tests/install/consumer/consumer.c" -o "$work/consumer_pc" \
-  $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --libs minex) \
-  -Wl,-rpath,"$libdir"
-"$work/consumer_pc"
-# find_package(minex)
+  $(pkg-config --libs minex) -Wl,-rpath,"$lib"
+for x in "${examples[@]}"; do "$work/consumer_pc" "$x"; done
+# pkg-config --static: the static library and its private dependencies
+# shellcheck disable=SC2046,SC2086
+cc $extra $(pkg-config --cflags minex) \
+  "$src/tests/install/consumer/consumer.c" -o "$work/consumer_pc_static" \
+  "$lib/libminex.a" $(pkg-config --libs --static minex | sed 's/-lminex / /')
+"$work/consumer_pc_static" "${examples[0]}"
+# find_package(minex): shared and static
 cmake -S "$src/tests/install/consumer" -B "$work/consumer" \
-  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_RPATH="$libdir" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_RPATH="$lib" \
   -DCMAKE_C_FLAGS="$extra" >/dev/null
 cmake --build "$work/consumer" >/dev/null
-"$work/consumer/consumer"
-echo "install: ok"
+"$work/consumer/consumer" "${examples[0]}"
+"$work/consumer/consumer_static" "${examples[0]}"
+# GSL, libxml2 and threads are private dependencies of the shared library:
+# its users do not link them (pkg-config --libs, find_package)
+case " $(pkg-config --libs minex) " in
+*gsl* | *xml2* | *pthread*)
+  echo "pkg-config --libs minex names a private dependency"
+  exit 1
+  ;;
+esac
+for exe in "$work/consumer_pc" "$work/consumer/consumer"; do
+  if readelf -d "$exe" | grep -E 'NEEDED.*(libgsl|libxml2)'; then
+    echo "$exe links a private dependency of libminex.so"
+    exit 1
+  fi
+done
+echo "install: ok (relocated to $prefix)"

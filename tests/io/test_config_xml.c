@@ -1,6 +1,8 @@
-/* Tests of src/io/config_xml.c and schema/minex-config.xsd: configurations
- * round-trip exactly, links and defaults follow SPEC §1, and each class of
- * bad document gets its own code and a message naming the line (SPEC §7). */
+/* Tests of src/io/config_xml.c and schema/minex-config.xsd (compiled into
+ * the library): configurations round-trip exactly, links and defaults
+ * follow SPEC §1, and each class of bad document gets its own code and a
+ * message naming the line (SPEC §7). */
+#include "io/config_schema.h"
 #include "io_test_util.h"
 #include "test_util.h"
 
@@ -297,25 +299,47 @@ START_TEST(config_shipped_examples_load_as_documented) {
 }
 END_TEST
 
-START_TEST(config_schema_path_prefers_env_dir_then_falls_back) {
-  const char *p = minex_config_schema_path();
-  ck_assert_ptr_nonnull(p);
-  ck_assert_ptr_nonnull(strstr(p, "minex-config.xsd"));
+START_TEST(config_schema_is_built_in_unless_env_dir_has_one) {
+  unsetenv("MINEX_SCHEMA_DIR");
+  ck_assert_ptr_null(minex_config_schema_path()); /* the built-in copy */
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_load(io_data("io_default_link.xml"), &cf),
+                   MINEX_OK);
+  minex_config_destroy(cf);
+  cf = NULL;
+  io_expect_error(minex_config_load(io_data("io_bad_schema.xml"), &cf),
+                  MINEX_ESCHEMA, "io_bad_schema.xml:", NULL);
   char dir[256], path[512];
   io_tmpdir(dir);
-  setenv("MINEX_SCHEMA_DIR", dir, 1); /* empty dir: falls through */
-  p = minex_config_schema_path();
-  ck_assert_ptr_nonnull(p);
-  ck_assert_ptr_null(strstr(p, dir));
+  setenv("MINEX_SCHEMA_DIR", dir, 1); /* empty dir: the built-in copy */
+  ck_assert_ptr_null(minex_config_schema_path());
+  ck_assert_int_eq(minex_config_load(io_data("io_default_link.xml"), &cf),
+                   MINEX_OK);
+  minex_config_destroy(cf);
+  cf = NULL;
   /* a schema in MINEX_SCHEMA_DIR is used, even a broken one (EIO) */
   io_write_text(io_join(path, dir, "minex-config.xsd"), "<not-a-schema/>\n");
-  p = minex_config_schema_path();
+  const char *p = minex_config_schema_path();
+  ck_assert_ptr_nonnull(p);
   ck_assert_str_eq(p, path);
-  minex_config *cf = NULL;
   io_expect_error(minex_config_load(io_data("io_default_link.xml"), &cf),
                   MINEX_EIO, "minex-config.xsd", NULL);
   unsetenv("MINEX_SCHEMA_DIR");
   io_rmdir(dir);
+}
+END_TEST
+
+START_TEST(config_built_in_schema_is_the_shipped_xsd) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/minex-config.xsd", MINEX_SCHEMA_SOURCE_DIR);
+  FILE *fp = fopen(path, "rb");
+  ck_assert_ptr_nonnull(fp);
+  static unsigned char text[1 << 16];
+  size_t n = fread(text, 1, sizeof text, fp);
+  ck_assert(feof(fp));
+  fclose(fp);
+  ck_assert_uint_eq(io_config_schema_len, n);
+  ck_assert(memcmp(io_config_schema, text, n) == 0);
 }
 END_TEST
 
@@ -414,7 +438,8 @@ int main(void) {
                  config_load_rejects_missing_link_without_default_naming_pair);
   tcase_add_test(tc, config_load_rejects_bad_numbers_and_zero_processors);
   tcase_add_test(tc, config_shipped_examples_load_as_documented);
-  tcase_add_test(tc, config_schema_path_prefers_env_dir_then_falls_back);
+  tcase_add_test(tc, config_schema_is_built_in_unless_env_dir_has_one);
+  tcase_add_test(tc, config_built_in_schema_is_the_shipped_xsd);
   tcase_add_test(tc, config_load_of_missing_file_is_eio);
   tcase_add_test(tc,
                  config_save_into_missing_directory_is_eio_and_leaves_no_file);

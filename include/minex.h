@@ -58,8 +58,10 @@ MINEX_API const char *minex_last_error(void);
 
 /* ----------------------------------------------------------------- graph */
 
-/* Dual graph (SPEC §1): one vertex per root element. Opaque, immutable once
- * created. Vertex ids are int32_t in [0, nvtxs); edge offsets int64_t. */
+/* Dual graph (SPEC §1): one vertex per root element. Opaque. Its topology
+ * (xadj, adjncy) is fixed once created; only minex_graph_set_weights
+ * changes it afterwards, and only its weights. Vertex ids are int32_t in
+ * [0, nvtxs); edge offsets int64_t. */
 typedef struct minex_graph minex_graph;
 
 /* Creates a graph from CSR arrays, which are copied. xadj has nvtxs+1
@@ -83,6 +85,18 @@ MINEX_API const int32_t *minex_graph_adjncy(const minex_graph *graph);
 MINEX_API const double *minex_graph_pwgt(const minex_graph *graph);
 MINEX_API const double *minex_graph_rwgt(const minex_graph *graph);
 MINEX_API const double *minex_graph_cwgt(const minex_graph *graph);
+/* Replaces the weights, keeping the topology: for a mesh whose refinement
+ * changes the weights but not the dual graph, without the re-sort and
+ * re-validation of minex_graph_create. pwgt, rwgt have nvtxs entries and
+ * cwgt xadj[nvtxs], one per adjncy entry in the stored (sorted) order of
+ * minex_graph_adjncy; each may be NULL, leaving those weights as they are.
+ * Checks only the weights (finite, >= 0, Cwgt equal both ways), O(V + E).
+ * Not safe while another thread reads the graph.
+ * Returns MINEX_OK, MINEX_EINVAL (graph NULL), MINEX_EGRAPH (the message
+ * names the array entry, and for Cwgt the edge) or MINEX_ENOMEM (cwgt set:
+ * nvtxs cursors). On error the graph is unchanged. */
+MINEX_API int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
+                                      const double *rwgt, const double *cwgt);
 
 /* --------------------------------------------------------- configuration */
 

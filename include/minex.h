@@ -59,9 +59,9 @@ MINEX_API const char *minex_last_error(void);
 /* ----------------------------------------------------------------- graph */
 
 /* Dual graph (SPEC §1): one vertex per root element. Opaque. Its topology
- * (xadj, adjncy) is fixed once created; only minex_graph_set_weights
- * changes it afterwards, and only its weights. Vertex ids are int32_t in
- * [0, nvtxs); edge offsets int64_t. */
+ * (xadj, adjncy) is fixed once created; its weights change only through
+ * minex_graph_set_weights. Vertex ids are int32_t in [0, nvtxs); edge
+ * offsets int64_t. */
 typedef struct minex_graph minex_graph;
 
 /* Creates a graph from CSR arrays, which are copied. xadj has nvtxs+1
@@ -97,7 +97,8 @@ MINEX_API const double *minex_graph_cwgt(const minex_graph *graph);
  * Not safe while another thread reads the graph.
  * Returns MINEX_OK, MINEX_EINVAL (graph NULL), MINEX_EGRAPH (the message
  * names the array entry, and for Cwgt the edge) or MINEX_ENOMEM (cwgt set:
- * nvtxs cursors). On error the graph is unchanged. */
+ * nvtxs cursors). On error the graph is unchanged. The arrays the
+ * accessors returned stay valid and hold the new weights. */
 MINEX_API int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
                                       const double *rwgt, const double *cwgt);
 

@@ -116,8 +116,13 @@ START_TEST(graph_set_weights_equals_fresh_create) {
   minex_graph *g = NULL, *fresh = NULL;
   ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, NULL, NULL, NULL,
                                       &g), MINEX_OK);
+  const double *pw0 = minex_graph_pwgt(g), *cw0 = minex_graph_cwgt(g);
   ck_assert_int_eq(minex_graph_set_weights(g, set_pw, set_rw, set_cw),
                    MINEX_OK);
+  /* the accessors' arrays stay valid and hold the new weights */
+  ck_assert_ptr_eq(minex_graph_pwgt(g), pw0);
+  ck_assert_ptr_eq(minex_graph_cwgt(g), cw0);
+  ck_assert(pw0[3] == 7 && cw0[6] == 0.5);
   ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
                                       set_cw, &fresh), MINEX_OK);
   assert_graphs_equal(g, fresh);

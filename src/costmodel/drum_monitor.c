@@ -429,8 +429,8 @@ int minex_drum_apply_sample(minex_drum_model *model, int32_t node,
      and link below must not change when the measurement is refused */
   if (!isfinite(sample->rx_mbps + sample->tx_mbps))
     return core_error(MINEX_EINVAL,
-                      "%s: sample->rx_mbps + tx_mbps = %g + %g overflows",
-                      fn, sample->rx_mbps, sample->tx_mbps);
+                      "%s: sample->rx_mbps + tx_mbps = %g + %g overflows", fn,
+                      sample->rx_mbps, sample->tx_mbps);
   if (sample->ncpus > nd->ncpus)
     rc = minex_drum_set_cpus(model, node, sample->ncpus, nd->nprocs);
   nd = &model->nodes[node];

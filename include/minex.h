@@ -60,8 +60,10 @@ MINEX_API const char *minex_last_error(void);
 
 /* ----------------------------------------------------------------- graph */
 
-/* Dual graph (SPEC §1): one vertex per root element. Opaque, immutable once
- * created. Vertex ids are int32_t in [0, nvtxs); edge offsets int64_t. */
+/* Dual graph (SPEC §1): one vertex per root element. Opaque. Its topology
+ * (xadj, adjncy) is fixed once created; its weights change only through
+ * minex_graph_set_weights. Vertex ids are int32_t in [0, nvtxs); edge
+ * offsets int64_t. */
 typedef struct minex_graph minex_graph;
 
 /* Creates a graph from CSR arrays, which are copied. xadj has nvtxs+1
@@ -69,14 +71,17 @@ typedef struct minex_graph minex_graph;
  * entry) may each be NULL, meaning 1. Every edge must appear in both
  * directions with the same cwgt, without self loops or duplicates; weights
  * finite and >= 0. Neighbour lists are stored sorted by id.
- * Returns MINEX_OK, MINEX_EINVAL (NULL arrays, nvtxs < 0), MINEX_EGRAPH
- * (the message names the vertex and edge at fault) or MINEX_ENOMEM. */
+ * Returns MINEX_OK, MINEX_EINVAL (out or arrays NULL, nvtxs < 0),
+ * MINEX_EGRAPH (the message names the vertex and edge at fault) or
+ * MINEX_ENOMEM. On error *out is NULL. */
 MINEX_API int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
                                  const int32_t *adjncy, const double *pwgt,
                                  const double *rwgt, const double *cwgt,
                                  minex_graph **out);
 /* Frees the graph; NULL is a no-op. */
 MINEX_API void minex_graph_destroy(minex_graph *graph);
+/* Accessors; the arrays belong to the graph (cwgt in the stored, sorted
+ * order of adjncy). A NULL graph gives 0 or NULL. */
 MINEX_API int32_t minex_graph_nvtxs(const minex_graph *graph);
 /* Number of undirected edges (xadj[nvtxs] / 2). */
 MINEX_API int64_t minex_graph_nedges(const minex_graph *graph);
@@ -85,6 +90,19 @@ MINEX_API const int32_t *minex_graph_adjncy(const minex_graph *graph);
 MINEX_API const double *minex_graph_pwgt(const minex_graph *graph);
 MINEX_API const double *minex_graph_rwgt(const minex_graph *graph);
 MINEX_API const double *minex_graph_cwgt(const minex_graph *graph);
+/* Replaces the weights, keeping the topology: for a mesh whose refinement
+ * changes the weights but not the dual graph, without the re-sort and
+ * re-validation of minex_graph_create. pwgt, rwgt have nvtxs entries and
+ * cwgt xadj[nvtxs], one per adjncy entry in the stored (sorted) order of
+ * minex_graph_adjncy; each may be NULL, leaving those weights as they are.
+ * Checks only the weights (finite, >= 0, Cwgt equal both ways), O(V + E).
+ * Not safe while another thread reads the graph.
+ * Returns MINEX_OK, MINEX_EINVAL (graph NULL), MINEX_EGRAPH (the message
+ * names the array entry, and for Cwgt the edge) or MINEX_ENOMEM (cwgt set:
+ * nvtxs cursors). On error the graph is unchanged. The arrays the
+ * accessors returned stay valid and hold the new weights. */
+MINEX_API int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
+                                      const double *rwgt, const double *cwgt);
 
 /* --------------------------------------------------------- configuration */
 
@@ -105,17 +123,28 @@ typedef struct minex_config minex_config;
 
 /* nprocs[c] >= 0 processors in cluster c, proc_slowdown[c] > 0 (NULL: all 1),
  * conn: nclusters*nclusters row-major, symmetric, > 0, diagonal is the
- * intra-cluster slowdown (NULL: all 1). Everything is copied. */
+ * intra-cluster slowdown (NULL: all 1). Everything is copied.
+ * Returns MINEX_OK, MINEX_EINVAL (out or nprocs NULL, nclusters < 1),
+ * MINEX_ECONFIG (beyond MINEX_NCLUSTERS_MAX or MINEX_NPROCS_MAX, no
+ * processor, a count < 0, a slowdown not finite and > 0, Conn asymmetric;
+ * the message names the entry) or MINEX_ENOMEM. On error *out is NULL. */
 MINEX_API int minex_config_create(int32_t nclusters, const int32_t *nprocs,
                                   const double *proc_slowdown,
                                   const double *conn, minex_config **out);
-/* One cluster of nparts processors, Proc = Conn = 1 (homogeneous). */
+/* One cluster of nparts processors, Proc = Conn = 1 (homogeneous).
+ * Returns MINEX_OK, MINEX_EINVAL (out NULL, nparts < 1), MINEX_ECONFIG
+ * (nparts > MINEX_NPROCS_MAX) or MINEX_ENOMEM. On error *out is NULL. */
 MINEX_API int minex_config_create_uniform(int32_t nparts, minex_config **out);
+/* Frees the configuration; NULL is a no-op. */
 MINEX_API void minex_config_destroy(minex_config *config);
 /* Marks processor proc (un)available: an unavailable one owns nothing in
- * the new partition (a resource that left). */
+ * the new partition (a resource that left). Returns MINEX_OK or
+ * MINEX_EINVAL (config NULL, proc outside [0, P)); on error nothing
+ * changes. */
 MINEX_API int minex_config_set_available(minex_config *config, int32_t proc,
                                          int available);
+/* Accessors below: a NULL config or an index out of range gives 0 (-1 for
+ * cluster_of, NaN for the slowdowns). */
 MINEX_API int32_t minex_config_nclusters(const minex_config *config);
 /* P, the total processor count (available or not). */
 MINEX_API int32_t minex_config_nprocs(const minex_config *config);
@@ -240,7 +269,11 @@ typedef struct minex_metrics {
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in
  * [0, P); options may be NULL (defaults: alpha, remap mode, qwgt_fn are
  * read). metrics must not be NULL. Owners on unavailable processors are
- * allowed and counted in metrics->stranded. */
+ * allowed and counted in metrics->stranded.
+ * Returns MINEX_OK, MINEX_EINVAL (NULL argument, an option out of range,
+ * qwgt_fn returning a bad value, sums that overflow), MINEX_EPART (an
+ * owner out of range, naming the vertex) or MINEX_ENOMEM. On error
+ * *metrics is unchanged. */
 MINEX_API int minex_evaluate(const minex_graph *graph,
                              const minex_config *config, const int32_t *old,
                              const int32_t *new_part,
@@ -249,7 +282,8 @@ MINEX_API int minex_evaluate(const minex_graph *graph,
 
 /* Per-processor loads of new (old gives the remapping): each output array
  * has P entries and may be NULL. Unavailable processors get their loads
- * too. */
+ * too. Returns the codes of minex_evaluate; on error the arrays are
+ * unchanged. */
 MINEX_API int minex_evaluate_procs(const minex_graph *graph,
                                    const minex_config *config,
                                    const int32_t *old, const int32_t *new_part,
@@ -263,8 +297,12 @@ MINEX_API int minex_evaluate_procs(const minex_graph *graph,
  * processor. options may be NULL (defaults); metrics may be NULL.
  * Guarantees: MaxQwgt(new) <= MaxQwgt(old) when every old owner is
  * available; the same inputs and seed give the same output.
- * Returns MINEX_OK, MINEX_EINVAL, MINEX_EPART (an old owner out of range),
- * MINEX_ENOPROC (no available processor) or MINEX_ENOMEM. */
+ * Returns MINEX_OK, MINEX_EINVAL (NULL argument, an option out of range,
+ * qwgt_fn returning a bad value, sums that overflow), MINEX_EPART (an old
+ * owner out of range), MINEX_ENOPROC (no available processor),
+ * MINEX_ENOMEM or MINEX_EINTERNAL (an internal consistency check failed,
+ * naming it: a library bug; a MINEX_CHECKS build checks every structure at
+ * each phase). On error new_part and *metrics are unchanged. */
 MINEX_API int minex_repartition(const minex_graph *graph,
                                 const minex_config *config,
                                 const int32_t *old,
@@ -289,7 +327,9 @@ typedef struct minex_decision {
  * MaxQwgt per step of the candidate once its data has moved (no remap
  * term); remap_cost: the one-off cost of moving (same time unit); steps:
  * steps until the next adaptation (>= 0); delta: tolerance in [0,1) for
- * the error of the prediction. All finite and >= 0. */
+ * the error of the prediction. All finite and >= 0.
+ * Returns MINEX_OK or MINEX_EINVAL (out NULL, a value out of range,
+ * naming it); on error *out is unchanged. */
 MINEX_API int minex_should_repartition(double max_qwgt_old,
                                        double max_qwgt_new, double remap_cost,
                                        double steps, double delta,
@@ -297,7 +337,9 @@ MINEX_API int minex_should_repartition(double max_qwgt_old,
 /* The same rule from the cost model: MaxQwgt_old = MaxQwgt of old kept,
  * MaxQwgt_new = MaxQwgt of new_part once moved, remap_cost = MaxQwgt of
  * the step that moves (old -> new_part, remap charged by options) minus
- * MaxQwgt_new. options may be NULL (defaults). */
+ * MaxQwgt_new. options may be NULL (defaults).
+ * Returns the codes of minex_evaluate (for old and for new_part) and of
+ * minex_should_repartition; on error *out is unchanged. */
 MINEX_API int minex_decide(const minex_graph *graph, const minex_config *config,
                            const int32_t *old, const int32_t *new_part,
                            const minex_options *options, double steps,
@@ -306,13 +348,19 @@ MINEX_API int minex_decide(const minex_graph *graph, const minex_config *config,
 /* Proportional allocation of `total` partitions to n weights by the
  * largest-remainder rule (quota total*w_i/sum w; floors, then one more to
  * the largest remainders, ties to the lower index). weights >= 0, finite,
- * with a positive sum; total >= 0. counts[i] sums to total. */
+ * with a positive sum; total >= 0. counts[i] sums to total.
+ * Returns MINEX_OK, MINEX_EINVAL (n < 1, NULL array, total < 0, a weight
+ * out of range or a zero sum, naming it) or MINEX_ENOMEM; on error counts
+ * is unchanged. */
 MINEX_API int minex_allocate(int32_t n, const double *weights, int32_t total,
                              int32_t *counts);
 /* Two levels (ATOP-grid §5.5): sites get `total` in proportion to the sum
  * of their nodes' weights times site_factor (NULL: 1; ATOP's
  * (1 - FracComm_site) / (1 - avg FracComm)), then each site's share goes to
- * its nodes. Site s owns the next site_size[s] entries of node_weights. */
+ * its nodes. Site s owns the next site_size[s] entries of node_weights.
+ * Returns MINEX_OK, MINEX_EINVAL (nsites < 1, NULL array, total < 0, a
+ * site_size < 1, a weight or factor out of range, every site of weight 0)
+ * or MINEX_ENOMEM; on error site_counts and node_counts are unchanged. */
 MINEX_API int minex_allocate_sites(int32_t nsites, const int32_t *site_size,
                                    const double *node_weights,
                                    const double *site_factor, int32_t total,
@@ -332,27 +380,40 @@ typedef enum minex_feedback_estimator {
                                 (time-weighted mean)                       */
 } minex_feedback_estimator;
 
-/* nprocs processors, window >= 1 steps remembered. */
+/* nprocs processors, window >= 1 steps remembered. Returns MINEX_OK,
+ * MINEX_EINVAL (out NULL, nprocs < 1, window outside [1, 2^20], unknown
+ * estimator) or MINEX_ENOMEM. On error *out is NULL. */
 MINEX_API int minex_feedback_create(int32_t nprocs, int32_t window,
                                     minex_feedback_estimator estimator,
                                     minex_feedback **out);
+/* Frees the record; NULL is a no-op. */
 MINEX_API void minex_feedback_destroy(minex_feedback *feedback);
 /* One step: load[p] processed (e.g. the Pwgt it owned) in seconds[p] of
  * computation. A processor with load <= 0 or seconds <= 0 has no sample
- * this step; negative or non-finite values are errors. */
+ * this step; negative or non-finite values are errors.
+ * Returns MINEX_OK, MINEX_EINVAL (NULL argument; a value, or a capacity
+ * load/seconds, that is negative or not finite, naming the processor:
+ * nothing is recorded) or, in a MINEX_CHECKS build, MINEX_EINTERNAL (the
+ * record failed its check after the step was added). */
 MINEX_API int minex_feedback_add(minex_feedback *feedback, const double *load,
                                  const double *seconds);
 /* Per processor (each array nprocs, any may be NULL): capacity, slowdown
  * (>= 1, the fastest is 1), sd (standard deviation of the window's
  * capacities, 0 with fewer than 2), samples in the window. A processor
- * without samples gets the median capacity of those with samples. */
+ * without samples gets the median capacity of those with samples.
+ * Returns MINEX_OK, MINEX_EINVAL (feedback NULL, no processor has a
+ * sample, a slowdown or deviation that overflows) or MINEX_ENOMEM; on
+ * error the arrays are unchanged. */
 MINEX_API int minex_feedback_estimate(const minex_feedback *feedback,
                                       double *capacity, double *slowdown,
                                       double *sd, int32_t *samples);
 /* A configuration with measured slowdowns. per_processor = 1: one cluster
  * per processor of base (Proc from its own capacity, Conn from base's
  * clusters, availability kept); 0: base's clusters, Proc_c from the median
- * capacity of the cluster's processors. base must have nprocs processors. */
+ * capacity of the cluster's processors. base must have nprocs processors.
+ * Returns MINEX_OK, MINEX_EINVAL (NULL argument, base's processor count,
+ * no processor has a sample), MINEX_ECONFIG (the measured slowdowns make
+ * no valid configuration) or MINEX_ENOMEM. On error *out is NULL. */
 MINEX_API int minex_feedback_config(const minex_feedback *feedback,
                                     const minex_config *base,
                                     int per_processor, minex_config **out);
@@ -366,7 +427,9 @@ typedef enum minex_init_method {
 } minex_init_method;
 
 /* A simple starting partition into nparts (weights ignored: it stands for
- * the partition the mesh had before refinement). part has nvtxs entries. */
+ * the partition the mesh had before refinement). part has nvtxs entries.
+ * Returns MINEX_OK, MINEX_EINVAL (graph or part NULL, nparts < 1, unknown
+ * method) or MINEX_ENOMEM (BFS); on error part is unchanged. */
 MINEX_API int minex_partition_initial(const minex_graph *graph, int32_t nparts,
                                       minex_init_method method,
                                       int32_t *part);
@@ -379,7 +442,12 @@ MINEX_API int minex_partition_initial(const minex_graph *graph, int32_t nparts,
  * never leaves a truncated file. */
 
 /* METIS graph format; fmt digits "vsize vwgt ewgt" map to Rwgt, Pwgt, Cwgt
- * (a missing weight is 1). Multi-constraint vwgt (ncon > 1) is rejected. */
+ * (a missing weight is 1). Multi-constraint vwgt (ncon > 1) is rejected.
+ * Reading returns MINEX_OK, MINEX_EINVAL (NULL argument), MINEX_EIO,
+ * MINEX_EPARSE (syntax, counts, ids, weights), MINEX_EUNSUP (ncon > 1),
+ * MINEX_EGRAPH (self loop, duplicate or one-way edge, unequal ewgt) or
+ * MINEX_ENOMEM; on error *out is NULL. Writing returns MINEX_OK,
+ * MINEX_EINVAL (NULL argument, empty path), MINEX_EIO or MINEX_ENOMEM. */
 MINEX_API int minex_graph_read_metis(const char *path, minex_graph **out);
 MINEX_API int minex_graph_write_metis(const minex_graph *graph,
                                       const char *path);
@@ -392,12 +460,20 @@ MINEX_API int minex_graph_write_metis(const minex_graph *graph,
  * *part_out is NULL on failure. */
 MINEX_API int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
                               int32_t **part_out);
+/* Returns MINEX_OK, MINEX_EINVAL (NULL argument, nvtxs < 0, empty path),
+ * MINEX_EPART (a negative id, naming it), MINEX_EIO or MINEX_ENOMEM. */
 MINEX_API int minex_part_write(const char *path, int32_t nvtxs,
                                const int32_t *part);
 
 /* Configuration XML, validated against the schema minex-config.xsd, which
  * is compiled into the library (a readable $MINEX_SCHEMA_DIR/minex-config.xsd
- * replaces it). */
+ * replaces it). Loading returns MINEX_OK, MINEX_EINVAL (NULL argument),
+ * MINEX_EIO (file, or an overriding schema, unreadable), MINEX_EPARSE
+ * (malformed XML), MINEX_ESCHEMA, MINEX_ECONFIG (unknown or duplicate
+ * cluster, bad slowdown, contradicting or missing link, limits, unavailable
+ * processor >= P), MINEX_ENOMEM or MINEX_EINTERNAL (libxml2 failed inside
+ * the validation); on error *out is NULL. Saving returns MINEX_OK,
+ * MINEX_EINVAL (NULL argument, empty path), MINEX_EIO or MINEX_ENOMEM. */
 MINEX_API int minex_config_load(const char *path, minex_config **out);
 MINEX_API int minex_config_save(const minex_config *config, const char *path);
 /* Path of the schema file that replaces the built-in one
@@ -430,14 +506,21 @@ MINEX_API int minex_mesh_read(const char *path, minex_mesh **out);
 /* minex_mesh_read with the element kind selected: kind MINEX_ELEM_TETRA or
  * MINEX_ELEM_TRIANGLE keeps the elements of that kind and drops every
  * other one knowingly (MINEX_EPARSE when the file has none of it); 0 is
- * minex_mesh_read. Other values: MINEX_EINVAL. */
+ * minex_mesh_read. Other values: MINEX_EINVAL. Otherwise the codes of
+ * minex_mesh_read; on error *out is NULL. */
 MINEX_API int minex_mesh_read_kind(const char *path, int kind,
                                    minex_mesh **out);
-/* nodes: nnodes*3 coordinates; elems: nelems*type node ids (0-based). */
+/* nodes: nnodes*3 coordinates; elems: nelems*type node ids (0-based).
+ * Returns MINEX_OK, MINEX_EINVAL (out or an array NULL, a count < 0, an
+ * unknown type, a node id out of range or repeated in an element, a
+ * coordinate not finite; naming it) or MINEX_ENOMEM. On error *out is
+ * NULL. */
 MINEX_API int minex_mesh_create(int32_t nnodes, const double *coords,
                                 int32_t nelems, minex_elem_type type,
                                 const int32_t *elems, minex_mesh **out);
+/* Frees the mesh; NULL is a no-op. */
 MINEX_API void minex_mesh_destroy(minex_mesh *mesh);
+/* Accessors; the arrays belong to the mesh. */
 MINEX_API int32_t minex_mesh_nnodes(const minex_mesh *mesh);
 MINEX_API int32_t minex_mesh_nelems(const minex_mesh *mesh);
 MINEX_API minex_elem_type minex_mesh_elem_type(const minex_mesh *mesh);
@@ -449,19 +532,28 @@ MINEX_API void minex_mesh_centroid(const minex_mesh *mesh, int32_t elem,
 
 /* Dual graph: elements sharing a face (tetrahedra) or an edge (triangles).
  * pwgt, rwgt (per element) and cwgt_fn may be NULL (weights 1); when
- * cwgt_fn is set, each edge's Cwgt is cwgt_fn(e1, e2, ctx). */
+ * cwgt_fn is set, each edge's Cwgt is cwgt_fn(e1, e2, ctx), e1 < e2.
+ * Returns MINEX_OK, MINEX_EINVAL (mesh or out NULL), MINEX_EPARSE (two
+ * elements with the same nodes, a face or edge shared by three elements),
+ * MINEX_EGRAPH (a weight or cwgt_fn value not finite and >= 0) or
+ * MINEX_ENOMEM. On error *out is NULL. */
 typedef double (*minex_cwgt_fn)(int32_t e1, int32_t e2, void *ctx);
 MINEX_API int minex_mesh_dual(const minex_mesh *mesh, const double *pwgt,
                               const double *rwgt, minex_cwgt_fn cwgt_fn,
                               void *cwgt_ctx, minex_graph **out);
 
 /* Recursive coordinate bisection of element centroids into nparts parts of
- * equal element count (weights ignored). part has nelems entries. */
+ * equal element count (weights ignored). part has nelems entries.
+ * Returns MINEX_OK, MINEX_EINVAL (NULL argument, nparts < 1) or
+ * MINEX_ENOMEM; on error part is unchanged. */
 MINEX_API int minex_mesh_partition_rcb(const minex_mesh *mesh, int32_t nparts,
                                        int32_t *part);
 
 /* VTK legacy unstructured grid (ParaView) with cell data: partition (new),
- * old, moved (0/1), pwgt, rwgt. Any of old/new/graph may be NULL. */
+ * old, moved (0/1), pwgt, rwgt. Any of old/new/graph may be NULL. Written
+ * atomically. Returns MINEX_OK, MINEX_EINVAL (mesh or path NULL, empty
+ * path, graph's vertex count not the mesh's element count), MINEX_EIO or
+ * MINEX_ENOMEM; on error no file is left behind. */
 MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
                                    const minex_graph *graph,
                                    const int32_t *old, const int32_t *new_part,
@@ -470,7 +562,9 @@ MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
 /* ------------------------------------------------------------- generator */
 
 /* Structured tetrahedral box (each of nx*ny*nz cubes cut into 6 tetrahedra,
- * the Kuhn subdivision) over the unit cube. */
+ * the Kuhn subdivision) over the unit cube. Returns MINEX_OK, MINEX_EINVAL
+ * (out NULL, a count < 1, more than 2^31 - 1 elements or nodes) or
+ * MINEX_ENOMEM. On error *out is NULL. */
 MINEX_API int minex_gen_box(int32_t nx, int32_t ny, int32_t nz,
                             minex_mesh **out);
 
@@ -478,7 +572,9 @@ MINEX_API int minex_gen_box(int32_t nx, int32_t ny, int32_t nz,
  * centroid lies within radius of center get Pwgt = factor, Rwgt = factor + 1;
  * others 1 and 1; an edge with a refined end gets Cwgt = cwgt_refined (else
  * 1). Fills pwgt, rwgt (nelems each); returns the refined count in
- * *nrefined (may be NULL). */
+ * *nrefined (may be NULL). Returns MINEX_OK or MINEX_EINVAL (NULL
+ * argument, a ball value not finite or < 0); on error nothing is
+ * written. */
 typedef struct minex_ball {
   double center[3];     /* ball centre, mesh coordinates                */
   double radius;        /* ball radius                                  */
@@ -488,7 +584,8 @@ typedef struct minex_ball {
 MINEX_API int minex_ball_weights(const minex_mesh *mesh, const minex_ball *ball,
                                  double *pwgt, double *rwgt,
                                  int32_t *nrefined);
-/* Dual graph of mesh weighted by ball (NULL: all weights 1). */
+/* Dual graph of mesh weighted by ball (NULL: all weights 1). Returns the
+ * codes of minex_ball_weights and minex_mesh_dual; on error *out is NULL. */
 MINEX_API int minex_mesh_dual_ball(const minex_mesh *mesh,
                                    const minex_ball *ball, minex_graph **out);
 

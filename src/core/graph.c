@@ -1,5 +1,5 @@
 /* The dual graph object (SPEC §1): creation from CSR with full validation,
- * accessors, destruction. */
+ * weight updates on the same topology, accessors, destruction. */
 #include "core.h"
 
 #include <math.h>
@@ -178,6 +178,64 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
     return rc;
   }
   *out = g;
+  return MINEX_OK;
+}
+
+/* Validates everything before writing anything, so a refused update leaves
+ * the graph as it was. Rows are sorted, so visiting v in increasing order
+ * meets the entries (w, v), v < w, of row w in increasing order too: a
+ * cursor per row finds each reverse entry in O(1), O(V + E) in all. */
+int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
+                            const double *rwgt, const double *cwgt) {
+  core_error_clear();
+  if (graph == NULL)
+    return core_error(MINEX_EINVAL, "minex_graph_set_weights: graph is NULL");
+  const int32_t n = graph->nvtxs;
+  const int64_t *xadj = graph->xadj;
+  const int32_t *adjncy = graph->adjncy;
+  int rc = MINEX_OK;
+  for (int32_t v = 0; v < n && rc == MINEX_OK; v++) {
+    if (pwgt)
+      rc = check_weight("pwgt", v, pwgt[v]);
+    if (rwgt && rc == MINEX_OK)
+      rc = check_weight("rwgt", v, rwgt[v]);
+  }
+  if (rc != MINEX_OK)
+    return rc;
+  for (int64_t j = 0; cwgt && j < xadj[n] && rc == MINEX_OK; j++)
+    rc = check_weight("cwgt", j, cwgt[j]);
+  if (rc != MINEX_OK)
+    return rc;
+  if (cwgt) {
+    int64_t *cursor = malloc(sizeof *cursor * (size_t)(n > 0 ? n : 1));
+    if (cursor == NULL)
+      return core_error(MINEX_ENOMEM, "minex_graph_set_weights: out of "
+                        "memory for %d vertices", (int)n);
+    for (int32_t v = 0; v < n; v++)
+      cursor[v] = xadj[v];
+    for (int32_t v = 0; v < n && rc == MINEX_OK; v++)
+      for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+        int32_t w = adjncy[j];
+        if (w < v)
+          continue; /* checked from w's side */
+        int64_t r = cursor[w]++; /* row w holds v here, by the order above */
+        if (cwgt[r] != cwgt[j]) {
+          rc = core_error(MINEX_EGRAPH, "edge %d-%d: cwgt[%lld] = %g one "
+                          "way and cwgt[%lld] = %g the other", (int)v,
+                          (int)w, (long long)j, cwgt[j], (long long)r,
+                          cwgt[r]);
+          break;
+        }
+      }
+    free(cursor);
+    if (rc != MINEX_OK)
+      return rc;
+    memcpy(graph->cwgt, cwgt, sizeof(double) * (size_t)xadj[n]);
+  }
+  if (pwgt)
+    memcpy(graph->pwgt, pwgt, sizeof(double) * (size_t)n);
+  if (rwgt)
+    memcpy(graph->rwgt, rwgt, sizeof(double) * (size_t)n);
   return MINEX_OK;
 }
 

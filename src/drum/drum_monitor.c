@@ -425,6 +425,12 @@ int minex_drum_apply_sample(minex_drum_model *model, int32_t node,
       (rc = check_reading(sample->tx_mbps, "tx_mbps")) != MINEX_OK ||
       (rc = check_reading(sample->capacity_mbps, "capacity_mbps")) != MINEX_OK)
     return rc;
+  /* the traffic is checked before anything is written: the node's CPUs
+     and link below must not change when the measurement is refused */
+  if (!isfinite(sample->rx_mbps + sample->tx_mbps))
+    return core_error(MINEX_EINVAL,
+                      "%s: sample->rx_mbps + tx_mbps = %g + %g overflows", fn,
+                      sample->rx_mbps, sample->tx_mbps);
   if (sample->ncpus > nd->ncpus)
     rc = minex_drum_set_cpus(model, node, sample->ncpus, nd->nprocs);
   nd = &model->nodes[node];

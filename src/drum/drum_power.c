@@ -97,6 +97,15 @@ int minex_drum_compute_powers(minex_drum_model *model,
                       "rating while %d other computing nodes have one; run "
                       "`minex drum probe` on it or set benchmark=", fn,
                       (int)missing, nd[missing].name, (int)with_b);
+  /* allocated before any node is written: on ENOMEM the model keeps the
+     powers it had (a half pass would leave comm_power at -1) */
+  double *sum_p = calloc((size_t)n, sizeof(double));
+  double *sum_c = calloc((size_t)n, sizeof(double));
+  unsigned char *unk = calloc((size_t)n, 1);
+  if (sum_p == NULL || sum_c == NULL || unk == NULL) {
+    free(sum_p), free(sum_c), free(unk);
+    return core_error(MINEX_ENOMEM, "%s: out of memory", fn);
+  }
   /* leaves: rates and powers; c unknown is -1 */
   for (int32_t i = 0; i < n; i++) {
     minex_drum_node *x = &nd[i];
@@ -136,13 +145,6 @@ int minex_drum_compute_powers(minex_drum_model *model,
       p->comm_power = x->comm_power >= 0 ? p->comm_power + x->comm_power : -1;
   }
   /* top-down: power of each child from its parent's, among siblings */
-  double *sum_p = calloc((size_t)n, sizeof(double));
-  double *sum_c = calloc((size_t)n, sizeof(double));
-  unsigned char *unk = calloc((size_t)n, 1);
-  if (sum_p == NULL || sum_c == NULL || unk == NULL) {
-    free(sum_p), free(sum_c), free(unk);
-    return core_error(MINEX_ENOMEM, "%s: out of memory", fn);
-  }
   for (int32_t i = 1; i < n; i++) {
     int32_t q = nd[i].parent;
     sum_p[q] += nd[i].proc_power;

@@ -524,6 +524,8 @@ static void start_element(void *ctx, const xmlChar *localname,
 
 int minex_drum_model_load(const char *path, minex_drum_model **out) {
   core_error_clear();
+  if (out != NULL)
+    *out = NULL; /* on every error, the bad arguments included */
   if (out == NULL || path == NULL)
     return core_error(MINEX_EINVAL, "minex_drum_model_load: NULL path or out");
   *out = NULL;

@@ -364,6 +364,8 @@ static int load_document(const char *path, io_xml_capture *cap, xmlDocPtr *doc) 
  * captured into the message. */
 int minex_config_load(const char *path, minex_config **out) {
   core_error_clear();
+  if (out != NULL)
+    *out = NULL; /* on every error, the bad arguments included */
   if (out == NULL || path == NULL)
     return core_error(MINEX_EINVAL, "minex_config_load: NULL path or out");
   *out = NULL;

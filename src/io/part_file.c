@@ -16,6 +16,8 @@
 int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
                     int32_t **part_out) {
   core_error_clear();
+  if (part_out != NULL)
+    *part_out = NULL; /* on every error, the bad arguments included */
   if (part_out == NULL || path == NULL || nvtxs < 0)
     return core_error(MINEX_EINVAL,
                       "minex_part_read: NULL path or output, "

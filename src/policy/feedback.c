@@ -197,6 +197,8 @@ int minex_feedback_config(const minex_feedback *f, const minex_config *base,
                           int per_processor, minex_config **out) {
   core_error_clear();
   const char *fn = "minex_feedback_config";
+  if (out != NULL)
+    *out = NULL; /* on every error, the bad arguments included */
   if (f == NULL || base == NULL || out == NULL)
     return core_error(MINEX_EINVAL, "%s: feedback, base and out must not be "
                       "NULL", fn);

@@ -1,5 +1,6 @@
 /* Tests of src/core/graph.c and config.c: creation validates every SPEC §1
- * rule and names the vertex at fault. */
+ * rule and names the vertex at fault; a weight update equals a fresh
+ * creation and a refused one changes nothing. */
 #include "test_util.h"
 
 #include <math.h>
@@ -88,6 +89,125 @@ START_TEST(graph_create_accepts_empty_and_isolated) {
 }
 END_TEST
 
+/* Every array of a equals b's (the topology and all three weights). */
+static void assert_graphs_equal(const minex_graph *a, const minex_graph *b) {
+  int32_t n = minex_graph_nvtxs(a);
+  ck_assert_int_eq(n, minex_graph_nvtxs(b));
+  int64_t m = minex_graph_xadj(a)[n];
+  ck_assert(memcmp(minex_graph_xadj(a), minex_graph_xadj(b),
+                   sizeof(int64_t) * ((size_t)n + 1)) == 0);
+  ck_assert(memcmp(minex_graph_adjncy(a), minex_graph_adjncy(b),
+                   sizeof(int32_t) * (size_t)m) == 0);
+  ck_assert(memcmp(minex_graph_cwgt(a), minex_graph_cwgt(b),
+                   sizeof(double) * (size_t)m) == 0);
+  ck_assert(memcmp(minex_graph_pwgt(a), minex_graph_pwgt(b),
+                   sizeof(double) * (size_t)n) == 0);
+  ck_assert(memcmp(minex_graph_rwgt(a), minex_graph_rwgt(b),
+                   sizeof(double) * (size_t)n) == 0);
+}
+
+/* The weights of the triangle-plus-pendant graph in its sorted order:
+ * rows 0:{1,2} 1:{0,2} 2:{0,1,3} 3:{2}. */
+static const double set_pw[] = {2, 0, 3.5, 7};
+static const double set_rw[] = {1, 4, 0, 9};
+static const double set_cw[] = {5, 6, 5, 8, 6, 8, 0.5, 0.5};
+
+START_TEST(graph_set_weights_equals_fresh_create) {
+  minex_graph *g = NULL, *fresh = NULL;
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, NULL, NULL, NULL,
+                                      &g), MINEX_OK);
+  const double *pw0 = minex_graph_pwgt(g), *cw0 = minex_graph_cwgt(g);
+  ck_assert_int_eq(minex_graph_set_weights(g, set_pw, set_rw, set_cw),
+                   MINEX_OK);
+  /* the accessors' arrays stay valid and hold the new weights */
+  ck_assert_ptr_eq(minex_graph_pwgt(g), pw0);
+  ck_assert_ptr_eq(minex_graph_cwgt(g), cw0);
+  ck_assert(pw0[3] == 7 && cw0[6] == 0.5);
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
+                                      set_cw, &fresh), MINEX_OK);
+  assert_graphs_equal(g, fresh);
+  minex_graph_destroy(fresh);
+  /* NULL leaves that array as it is. */
+  double pw2[] = {1, 1, 1, 1};
+  ck_assert_int_eq(minex_graph_set_weights(g, pw2, NULL, NULL), MINEX_OK);
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, pw2, set_rw,
+                                      set_cw, &fresh), MINEX_OK);
+  assert_graphs_equal(g, fresh);
+  minex_graph_destroy(fresh);
+  ck_assert_int_eq(minex_graph_set_weights(g, NULL, NULL, NULL), MINEX_OK);
+  minex_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(graph_set_weights_refuses_bad_weights_leaving_graph_untouched) {
+  minex_graph *g = NULL, *before = NULL;
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
+                                      set_cw, &g), MINEX_OK);
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
+                                      set_cw, &before), MINEX_OK);
+  double good_pw[] = {1, 1, 1, 1}, good_cw[] = {1, 1, 1, 1, 1, 1, 1, 1};
+  /* Each call pairs a bad array with good ones: nothing may be written. */
+  double bad_pw[] = {1, 1, -1, 1};
+  ck_assert_int_eq(minex_graph_set_weights(g, bad_pw, good_pw, good_cw),
+                   MINEX_EGRAPH);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "pwgt[2]"));
+  assert_graphs_equal(g, before);
+  double bad_rw[] = {1, 1, 1, INFINITY};
+  ck_assert_int_eq(minex_graph_set_weights(g, good_pw, bad_rw, good_cw),
+                   MINEX_EGRAPH);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "rwgt[3]"));
+  assert_graphs_equal(g, before);
+  double nan_cw[] = {1, 1, 1, 1, 1, 1, 1, NAN};
+  ck_assert_int_eq(minex_graph_set_weights(g, good_pw, good_pw, nan_cw),
+                   MINEX_EGRAPH);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "cwgt[7] = nan"));
+  assert_graphs_equal(g, before);
+  ck_assert_int_eq(minex_graph_set_weights(NULL, good_pw, NULL, NULL),
+                   MINEX_EINVAL);
+  minex_graph_destroy(before);
+  minex_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(graph_set_weights_refuses_asymmetric_cwgt) {
+  minex_graph *g = NULL, *before = NULL;
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
+                                      set_cw, &g), MINEX_OK);
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
+                                      set_cw, &before), MINEX_OK);
+  double one[] = {1, 1, 1, 1};
+  /* entry 3 is 1->2 and entry 5 is 2->1 */
+  double cw[] = {1, 1, 1, 2, 1, 3, 1, 1};
+  ck_assert_int_eq(minex_graph_set_weights(g, one, one, cw), MINEX_EGRAPH);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "edge 1-2"));
+  assert_graphs_equal(g, before);
+  /* the last edge, 2-3, differing only on the side of the higher id */
+  double cw_last[] = {1, 1, 1, 1, 1, 1, 1, 2};
+  ck_assert_int_eq(minex_graph_set_weights(g, one, one, cw_last),
+                   MINEX_EGRAPH);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "edge 2-3"));
+  assert_graphs_equal(g, before);
+  minex_graph_destroy(before);
+  minex_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(graph_set_weights_on_empty_and_isolated) {
+  int64_t xadj[] = {0, 0, 0};
+  minex_graph *g = NULL;
+  ck_assert_int_eq(minex_graph_create(2, xadj, NULL, NULL, NULL, NULL, &g),
+                   MINEX_OK);
+  double pw[] = {3, 4}, cw[] = {0};
+  ck_assert_int_eq(minex_graph_set_weights(g, pw, pw, cw), MINEX_OK);
+  ck_assert(minex_graph_pwgt(g)[1] == 4 && minex_graph_rwgt(g)[0] == 3);
+  minex_graph_destroy(g);
+  ck_assert_int_eq(minex_graph_create(0, xadj, NULL, NULL, NULL, NULL, &g),
+                   MINEX_OK);
+  ck_assert_int_eq(minex_graph_set_weights(g, NULL, NULL, cw), MINEX_OK);
+  minex_graph_destroy(g);
+}
+END_TEST
+
 START_TEST(config_create_numbers_processors_by_cluster) {
   int32_t np[] = {2, 0, 3};
   double proc[] = {1, 2, 3};
@@ -139,6 +259,11 @@ int main(void) {
   tcase_add_test(tc, graph_create_rejects_unequal_cwgt_directions);
   tcase_add_test(tc, graph_create_rejects_bad_ids_loops_duplicates_weights);
   tcase_add_test(tc, graph_create_accepts_empty_and_isolated);
+  tcase_add_test(tc, graph_set_weights_equals_fresh_create);
+  tcase_add_test(tc,
+                 graph_set_weights_refuses_bad_weights_leaving_graph_untouched);
+  tcase_add_test(tc, graph_set_weights_refuses_asymmetric_cwgt);
+  tcase_add_test(tc, graph_set_weights_on_empty_and_isolated);
   tcase_add_test(tc, config_create_numbers_processors_by_cluster);
   tcase_add_test(tc, config_create_rejects_asymmetric_or_nonpositive);
   tcase_add_test(tc, error_names_and_messages_come_from_one_list);

@@ -700,6 +700,60 @@ static int run_compute_powers(void *c) {
   (void)c;
   return minex_drum_compute_powers(drum, NULL);
 }
+/* The derived fields of every node before the call, to compare after. */
+static double powers_before[64][4];
+static void powers_reset(void *c) {
+  (void)c;
+  ck_assert_int_le(minex_drum_nnodes(drum), 64);
+  for (int32_t i = 0; i < minex_drum_nnodes(drum); i++) {
+    const minex_drum_node *nd = minex_drum_get(drum, i);
+    double v[4] = {nd->proc_power, nd->comm_power, nd->power, nd->rate};
+    memcpy(powers_before[i], v, sizeof v);
+  }
+}
+static int powers_untouched(void *c) {
+  (void)c;
+  for (int32_t i = 0; i < minex_drum_nnodes(drum); i++) {
+    const minex_drum_node *nd = minex_drum_get(drum, i);
+    double v[4] = {nd->proc_power, nd->comm_power, nd->power, nd->rate};
+    if (memcmp(powers_before[i], v, sizeof v) != 0)
+      return 0;
+  }
+  return 1;
+}
+/* minex_graph_set_weights on a private copy of the grid: the weights
+ * doubled, and on ENOMEM the copy keeps the grid's. */
+static minex_graph *weights_g;
+static double weights_new[1024];
+static void weights_reset(void *c) {
+  (void)c;
+  minex_graph_destroy(weights_g);
+  int32_t n = minex_graph_nvtxs(grid);
+  const int64_t *xadj = minex_graph_xadj(grid);
+  ck_assert_int_le(xadj[n], 1024);
+  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(grid),
+                                      minex_graph_pwgt(grid),
+                                      minex_graph_rwgt(grid),
+                                      minex_graph_cwgt(grid), &weights_g),
+                   MINEX_OK);
+  for (int64_t j = 0; j < xadj[n]; j++)
+    weights_new[j] = 2 * minex_graph_cwgt(grid)[j];
+}
+static int run_set_weights(void *c) {
+  (void)c;
+  return minex_graph_set_weights(weights_g, NULL, NULL, weights_new);
+}
+static int weights_untouched(void *c) {
+  (void)c;
+  int32_t n = minex_graph_nvtxs(grid);
+  return memcmp(minex_graph_cwgt(weights_g), minex_graph_cwgt(grid),
+                sizeof(double) * (size_t)minex_graph_xadj(grid)[n]) == 0;
+}
+static void weights_release(void *c) {
+  (void)c;
+  minex_graph_destroy(weights_g);
+  weights_g = NULL;
+}
 static int run_feedback_estimate(void *c) {
   double cap[4], slow[4], sd[4];
   int32_t k[4];
@@ -742,7 +796,10 @@ START_TEST(other_allocating_calls_fail_cleanly) {
       {"minex_drum_model_save", run_drum_save, NULL, NULL, NULL, NULL},
       {"minex_mesh_write_vtk", run_vtk, NULL, NULL, NULL, NULL},
       {"minex_part_write", run_part_write, NULL, NULL, NULL, NULL},
-      {"minex_drum_compute_powers", run_compute_powers, NULL, NULL, NULL, NULL},
+      {"minex_graph_set_weights", run_set_weights, weights_untouched,
+       weights_release, weights_reset, NULL},
+      {"minex_drum_compute_powers", run_compute_powers, powers_untouched, NULL,
+       powers_reset, NULL},
       {"minex_feedback_estimate", run_feedback_estimate, NULL, NULL, NULL,
        NULL},
       {"minex_allocate", run_allocate, NULL, NULL, NULL, NULL},

@@ -531,6 +531,15 @@ START_TEST(apply_sample_fills_a_computing_node) {
   ck_assert_int_eq(minex_drum_apply_sample(m, node, &bad), MINEX_EINVAL);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "cpu_use"));
   ck_assert_int_eq(minex_drum_get(m, node)->measured, 0);
+  /* each rate finite, their sum (the traffic) not: refused before the
+     CPUs and link are taken from the sample, so the node is unchanged */
+  bad = s;
+  bad.rx_mbps = bad.tx_mbps = 1e308;
+  ck_assert_int_eq(minex_drum_apply_sample(m, node, &bad), MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "overflows"));
+  ck_assert_int_eq(minex_drum_get(m, node)->measured, 0);
+  ck_assert_int_eq(minex_drum_get(m, node)->ncpus, 1);
+  ck_assert(minex_drum_get(m, node)->capacity == 0);
 
   /* node with default 1 CPU and unknown link: both from the sample */
   ck_assert_int_eq(minex_drum_apply_sample(m, node, &s), MINEX_OK);

@@ -149,6 +149,14 @@ START_TEST(part_read_with_nparts_zero_accepts_any_nonnegative_id) {
                    MINEX_OK);
   ck_assert_int_eq(part[2], 4);
   free(part);
+  /* bad arguments set *part_out to NULL too, as every other error does */
+  part = (int32_t *)&part;
+  ck_assert_int_eq(minex_part_read(NULL, 4, 0, &part), MINEX_EINVAL);
+  ck_assert_ptr_null(part);
+  part = (int32_t *)&part;
+  ck_assert_int_eq(minex_part_read(io_data("io_range.part"), -1, 0, &part),
+                   MINEX_EINVAL);
+  ck_assert_ptr_null(part);
 }
 END_TEST
 

@@ -178,6 +178,9 @@ START_TEST(config_from_feedback) {
   ck_assert_int_eq(minex_config_create_uniform(3, &small), MINEX_OK);
   ck_assert_int_eq(minex_feedback_config(f, small, 1, &cp), MINEX_EINVAL);
   ck_assert_ptr_null(cp);
+  cp = small; /* a NULL argument sets *out to NULL too */
+  ck_assert_int_eq(minex_feedback_config(NULL, small, 1, &cp), MINEX_EINVAL);
+  ck_assert_ptr_null(cp);
   minex_config_destroy(small);
   minex_feedback_destroy(f);
   minex_config_destroy(base);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Repartitioning benchmark (issue 2 targets): wall time of minex_repartition
  * (best of N, one thread) and peak RSS on refined-ball boxes of 1e5 and 1e6
  * elements and on the dual of cube_big_tetra.mesh; P = 64 in 4 clusters of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Soak test of the public API: N successive rounds of what an adaptive
  * application does between adaptations (read the configuration XML and the
  * graph, repartition, evaluate, write the partition), each round with all

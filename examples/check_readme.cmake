@@ -1,7 +1,10 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Checks that README.md shows examples/quickstart.c verbatim (without the
 # file's opening comment), so the documented example is the tested one.
 # cmake -DREADME=... -DSOURCE=... -P check_readme.cmake
 file(READ "${SOURCE}" src)
+# the SPDX line, then the opening comment, are not shown in the README
+string(REGEX REPLACE "^/\\* SPDX-License-Identifier:[^\n]*\n" "" src "${src}")
 string(FIND "${src}" "*/\n" end)
 math(EXPR start "${end} + 3")
 string(SUBSTRING "${src}" ${start} -1 body)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MinEX quickstart: weight a refined ball in a generated tetrahedral box,
  * take an RCB partition made before refinement, repartition it for 4
  * clusters of 16 processors (Proc 1,1,2,2; Conn 1 inside, 10 between). */

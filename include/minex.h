@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MinEX: latency-tolerant diffusive repartitioning of adaptive meshes on
  * heterogeneous clusters (Das, Harvey, Biswas, FGCS 2002). The whole public
  * API of the core library; semantics in SPEC.md (shipped as docs/). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MinEX resource model: DRUM-style machine model, Linux monitors, LU
  * benchmark, and the slowdowns they give the cost model (SPEC §4).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex drum: the resource model (SPEC §4). `probe` measures this node
  * with the monitors and the LU benchmark; `config` reads a DRUM machine
  * model, prints the node powers and writes the MinEX configuration. */

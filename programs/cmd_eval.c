@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex eval: score a new partition against an old one with the library's
  * evaluator (SPEC section 2), so partitions made by any tool are scored by
  * the same rules. */

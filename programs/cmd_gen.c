@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex gen: synthetic dual graph of a structured tetrahedral box (Kuhn
  * subdivision, 6 tetrahedra per cube) with optional refinement weights in a
  * ball that moves along x with --step; optional RCB old partition. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex info: read and fully validate a METIS graph (the reader checks
  * symmetry, ranges and weights) and print its statistics. */
 #include "tool.h"

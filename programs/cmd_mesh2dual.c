@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex mesh2dual: MEDIT .mesh or Gmsh .msh to its dual graph (elements
  * sharing a face, or an edge in 2D), unit weights, METIS format. */
 #include "tool.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex repart: read a graph, an old partition (or build the documented
  * initial one) and a configuration; run minex_repartition; print the old and
  * new metrics; optionally write the new partition. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex sim: one configuration of the MinEX paper's experiment (§4): the
  * adaptive-mesh workload (docs/workload.md) repartitioned by MinEX between
  * adaptations, beside the no-partitioning baseline; per-step table, run

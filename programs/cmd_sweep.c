@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex sweep: the MinEX paper's Tables 1-4 (§3.3, §4) as grids of `minex
  * sim` configurations, run in parallel on the threads of this machine; CSV,
  * Markdown tables laid out like the paper's, and gnuplot plots in DIR.

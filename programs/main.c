@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex: command-line front end of libminex (docs/cli.md). Dispatches to
  * one function per subcommand. */
 #include "tool.h"

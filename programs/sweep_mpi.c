@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex-sweep-mpi: the MinEX paper's Tables 1-4 (§4) as `minex sweep` runs
  * them, with the configurations spread over MPI ranks (configuration i on
  * rank i mod size, each rank on --threads threads). Every rank builds the

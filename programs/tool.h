@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The minex command-line tool: one file per subcommand (cmd_*.c) and the
  * common part (tool_common.c: option parsing, configuration building,
  * metrics printing as a table or JSON). Public API (minex.h) only. */

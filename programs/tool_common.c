@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Common part of the minex tool: option parsing, configuration building,
  * metrics as a table or JSON (docs/cli.md). */
 #include "tool.h"

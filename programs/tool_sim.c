@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Workload options shared by `minex sim` and `minex sweep`. */
 #include "tool_sim.h"
 #include "sweep.h"

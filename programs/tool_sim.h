@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The workload options that `minex sim` and `minex sweep` share (mesh,
  * adaptation model, time units) and the building of the workload. */
 #ifndef MINEX_TOOL_SIM_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The main job on built-in data: installs the dependencies, builds MinEX and
 # runs the default adaptive-mesh simulation (minex sim, docs/experiments.md):
 # the built-in box of 50,400 tetrahedra adapted 9 times by a moving

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the build and test dependencies of MinEX on Debian 12 (apt-get).
 # Sourced or run by scripts/test.sh and scripts/demo.sh. Skips apt-get when
 # every package is already installed; when something is missing and we are

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Feeds every class of bad input that the command line reaches to the
 # `minex` tool and prints a Markdown table row per case: the input, the exit
 # status and the message. docs/errors.md holds its output (the rows for

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Refreshes our side of the side-by-side tables in docs/experiments.md from
 the CSV files of `minex sweep --table all --seed S -o OUT` runs.
 

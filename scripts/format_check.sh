@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Style checks that need no build: every C file of the project is formatted
 # by the checked-in .clang-format (clang-format --dry-run --Werror), and
 # every source file (C, shell, Python, CMake) carries the SPDX licence line.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the libFuzzer harnesses of tests/fuzz with clang (ASan + UBSan +
 # coverage, -DMINEX_BUILD_FUZZ=ON) and runs each for a bounded time, one
 # at a time. Exits non-zero when any harness found a crash, a leak, a

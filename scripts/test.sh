@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the dependencies, builds MinEX with warnings as errors and runs
 # every test (ctest), then does the same in the sanitizer build
 # (-DCMAKE_BUILD_TYPE=Asan: AddressSanitizer + UBSan); between the two,

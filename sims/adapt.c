@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The adaptive-mesh refinement workload of the MinEX paper (§2.1, §2.2):
  * refinement trees under a moving cylinder and the weighted dual graph of
  * their roots. The model is described in docs/workload.md. This file holds

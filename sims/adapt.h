@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The adaptive-mesh workload of the MinEX paper (§2.1, §2.2): a tetrahedral
  * mesh whose elements are the roots of refinement trees, adapted nsteps
  * times by a cylinder moving across the domain (3D_TAG-style edge marking,

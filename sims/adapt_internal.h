@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Private to sims/adapt.c and sims/adapt_refine.c (MinEX paper §2.1, §2.2):
  * the error helpers, the split codes, the forest's layout and the state of
  * an adaptation pass, which sim_adapt_check also uses for its recount. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One configuration of the MinEX paper's experiment (§4): the adaptation
  * steps of a workload, repartitioned between them. */
 #include "sim.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The MinEX paper's experiment (§4): an adaptive mesh processed through a
  * sequence of adaptations, repartitioned by MinEX between them (or not),
  * on a machine of C clusters with interconnect slowdown I. One

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Growable text buffer (see strbuf.h). */
 #include "strbuf.h"
 

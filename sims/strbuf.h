@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A growable text buffer for the files the sweeps write: append with
  * printf formats; an allocation failure sets `failed` and later appends do
  * nothing, so callers check once at the end. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parameter sweeps of the MinEX paper's Tables 1-4 (§3.3, §4): the grids,
  * the parallel runner, and the CSV/Markdown/gnuplot output. */
 #include "sweep.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parameter sweeps of the MinEX paper (§4, Tables 1-4): grids of
  * configurations of the adaptive-mesh experiment, run in parallel (threads
  * of one process, and MPI ranks in sweep_mpi.c), written as CSV, tables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One-pair-at-a-time contraction (SPEC §3 "Contraction", paper §3.5): the
  * workspace, the sampling cursor and the merge of a pair. */
 #include "contract/contract.h"

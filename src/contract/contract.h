@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Graph contraction (SPEC §3 "Contraction", paper §3.4–3.5): same-owner
  * pairs are merged one at a time into new vertices; union/find (Fig. 2)
  * resolves stale edge ends, so the edge lists of unmerged vertices stay

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* contract_check: the self-check of the multilevel workspace (STYLE: each
  * structure can check itself) — every level's quotient graph, weights and
  * same-owner merges against the fine graph, the union/find and the merge

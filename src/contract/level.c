@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Levels of the contraction: their allocation, building a compact level at
  * the end of a sweep, freezing the contracted graph, mapping fine vertices
  * to their representatives, and walking back down the merge stack during

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Union/Find with merge and lookup (paper Fig. 2) and neighbour gathering
  * over stale edge ends. */
 #include "contract/contract.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The configuration graph object (SPEC §1): clusters, Proc_c, Conn(c,d),
  * processor availability. */
 #include "core.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal definitions shared by the library's folders: the layouts of the
  * opaque objects and the error-reporting helpers. */
 #ifndef MINEX_CORE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Error codes, their names and the per-thread last-error message. */
 #include "core.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The dual graph object (SPEC §1): creation from CSR with full validation,
  * weight updates on the same topology, accessors, destruction. */
 #include "core.h"

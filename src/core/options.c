@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Default options (SPEC §3 "Defaults"). */
 #include "core.h"
 

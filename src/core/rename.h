@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal names in a reserved namespace (METIS's rename.h, libuv's uv__).
  * Inside the library the code uses readable folder-prefixed names
  * (contract_run, costmodel_loads_create, io_parse_double, ...); the linker

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The version of the library itself, against the headers' (minex.h). */
 #include "core.h"
 

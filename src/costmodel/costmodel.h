@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Cost model (SPEC §2, paper §2.3): per-processor loads of a partition and
  * the exact Gain and dMinVar of a single move (SPEC §3), used by the
  * partition and expansion phases and by the evaluator. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The evaluator (SPEC §2): every metric of (graph, config, old, new) from
  * scratch, so partitions made by other tools are scored by the same rules. */
 #include "costmodel/costmodel.h"

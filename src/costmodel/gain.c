@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Gain and dMinVar of one move, exact, in O(deg v + touched * log P)
  * (SPEC §3 "Gain", "MinVar"; paper §3.3). */
 #include "costmodel/costmodel.h"

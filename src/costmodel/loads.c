@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Per-processor loads Wgt, Comm, Remap, Qwgt (SPEC §2, paper §2.3) with a
  * min segment tree over the available processors, so that MinQwgt before
  * and after a move is found in O(log P). */

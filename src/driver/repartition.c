@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex_repartition: contract, partition the contracted graph, expand
  * (SPEC §3, paper §3.1), with the guarantees of SPEC §3. */
 #include "contract/contract.h"

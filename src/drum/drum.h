@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal layout of the DRUM machine model (SPEC §4). */
 #ifndef MINEX_DRUM_DRUM_H
 #define MINEX_DRUM_DRUM_H

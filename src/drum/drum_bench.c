@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* LINPACK-like benchmark giving a computing node's MFLOPS rating b_n
  * (Faik's thesis §3.1.1: "LINPACK is used as a benchmark to compute a
  * MFLOPS rating"; §3.1.2.1: b_n; app. A, DRUM_cpuMonitor.mflops).

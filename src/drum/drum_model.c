@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DRUM machine model: a tree of network and computing nodes built parents
  * first (Faik's thesis ch. 3, Fig. 3.3), with checked setters. */
 #include "drum/drum.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DRUM's dynamic monitoring of one process (Faik's thesis §3.1.1: agent
  * threads started by startMonitoring() and ended by stopMonitoring(), the
  * cpuMemory and commInterface objects; app. A: DRUM_startMonitoring,

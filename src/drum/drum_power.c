@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DRUM node powers and the MinEX slowdowns derived from them (SPEC §4;
  * Faik's thesis §3.1.2: power_n = pp_n (w_comm c_n / sum c + w_cpu p_n /
  * sum p) over siblings; §3.1.2.1: p_{n,j} = b_n (u + i) with the SMP idle

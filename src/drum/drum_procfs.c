@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Linux kernel statistics for DRUM's cpuMemory and commInterface monitors
  * (Faik's thesis §3.1.1, app. A): one snapshot of proc/ and sys/ under a
  * root directory, and the readings between two snapshots (§3.1.2.1). */

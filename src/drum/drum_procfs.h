@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Snapshots of the Linux kernel statistics that DRUM's monitors read
  * (Faik's thesis §3.1.1: commInterface and cpuMemory objects; app. A,
  * DRUM_cpuMonitor, DRUM_memoryMonitor, DRUM_interface), and the readings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DRUM machine-model XML files (SPEC §4): minex_drum_model_load reads both
  * dialects, minex_drum_model_save writes either one atomically. This file
  * reads the <node> elements and checks their attributes; drum_xml_tree.c

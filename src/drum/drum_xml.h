@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DRUM machine-model XML reading, shared by drum_xml.c (the <node>
  * elements and their attributes, the entry point) and drum_xml_tree.c
  * (the tree they form, the model). Internal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DRUM machine-model XML, writing (the format and the choices are
  * described at the top of drum_xml.c, the reader): either dialect,
  * atomically, so that minex_drum_model_load(save(m)) gives m back. */

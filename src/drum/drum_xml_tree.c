@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* DRUM machine-model XML, reading (the format is described at the top of
  * drum_xml.c): the tree formed by the <node> elements read there, parent
  * links, one root, no cycle, and the model built from it in model order. */

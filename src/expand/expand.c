@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Expansion with re-testing of restored vertices (paper §3.7). */
 #include "expand/expand.h"
 

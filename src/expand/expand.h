@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Graph expansion (SPEC §3 "Expansion", paper §3.7): undo the merges in
  * reverse stack order and re-test each restored vertex with the partition
  * rule; after a move, its border neighbours are tested too. */

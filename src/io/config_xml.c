@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Configuration XML (SPEC §1, §7): load validated against the schema
  * schema/minex-config.xsd, compiled into the library (config_schema.h),
  * with libxml2, then semantic checks naming the line; atomic save in the

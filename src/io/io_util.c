@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Atomic output files and the counted line reader (see io_util.h). */
 #include "io/io_util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared I/O helpers: atomic output files (temp file + rename, so a failure
  * never leaves a truncated target) and a line reader that counts lines for
  * "path:line: what" messages. Used by src/io and src/mesh. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* METIS graph files (SPEC §7): reader with full validation naming the line
  * at fault, and an atomic writer. fmt digits "vsize vwgt ewgt" map to Rwgt,
  * Pwgt, Cwgt; a missing weight is 1. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Partition files (SPEC §7): one processor id per line, vertex order, the
  * METIS .part layout. Strict reader naming the line at fault; atomic
  * writer. */

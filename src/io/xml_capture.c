@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libxml2 error capture (io_xml_capture.h). */
 #include "io/xml_capture.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libxml2 errors captured instead of printed: the first error of a call,
  * with its line, for messages that name the file and line. Shared by the
  * configuration reader (config_xml.c) and the DRUM model reader

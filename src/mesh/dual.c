@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Dual graph of a mesh (SPEC §7): elements sharing a face (tetrahedra, 3
  * nodes) or an edge (triangles, 2 nodes) are adjacent. A node -> element
  * incidence CSR and a per-element counter find, for each element, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Structured tetrahedral mesh of the unit cube: nx*ny*nz cubes, each cut
  * into the 6 Kuhn (Freudenthal) tetrahedra that share its main diagonal.
  * All cubes use the same cut, so neighbouring cubes' faces are split along

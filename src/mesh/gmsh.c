@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Gmsh .msh ASCII reader, versions 2.x and 4.0/4.1 (SPEC §7). Keeps the
  * tetrahedra (types 4, and the corners of 11) or, when there are none, the
  * triangles (types 2, 9); every other element type and section is skipped.

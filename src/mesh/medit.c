@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MEDIT ASCII .mesh reader (SPEC §7): free-format tokens, '#' comments,
  * sections "Keyword count" followed by count records. Vertices, Triangles
  * and Tetrahedra are kept (1-based node ids, trailing reference); the other

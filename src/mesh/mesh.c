@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The mesh object (SPEC §7 "Meshes"): creation with validation, accessors,
  * element centroids, and minex_mesh_read, which picks the MEDIT or the Gmsh
  * reader from the file's first keyword. */

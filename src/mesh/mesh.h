@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal layout of the mesh object and the entry points shared by the
  * files of src/mesh: the MEDIT and Gmsh readers behind minex_mesh_read, and
  * the constructor that adopts arrays without copying them (1e7 elements). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Recursive coordinate bisection of element centroids (used to make the
  * "old" partitions of data/cases): each step cuts the longest extent of the
  * centroids' bounding box. Part p receives the elements of positions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* VTK legacy ASCII unstructured grid for ParaView (SPEC §7): the mesh with
  * cell data "partition" (new), "old", "moved" (0/1), "pwgt", "rwgt", each
  * written only when its input is given. Written through a temporary file

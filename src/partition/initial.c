@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Simple starting partitions for callers that have none (the tool without
  * --old): contiguous blocks of vertex ids, or blocks of a breadth-first
  * order, of equal vertex count. Weights are ignored on purpose: the result

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The min-heap of vertex moves with a handle per vertex (paper §3.4). */
 #include "partition/partition.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The move rule of SPEC §3 (paper §3.3): a vertex's candidates (its
  * neighbours' owners, plus the least-loaded processor when its owner is
  * above the mean), the ThroTTle gate on Gain and dMinVar, the choice of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Heap-driven partitioning of the contracted graph (SPEC §3 "Partition",
  * paper §3.3 and §3.6): the context, executing a move, and the passes that
  * pop the move heap. The rule that chooses a vertex's move is in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Partitioning the contracted graph (SPEC §3 "Partition", paper §3.3, §3.6):
  * the Gain / MinVar / ThroTTle rule, the move heap, and the single-vertex
  * test that expansion reuses. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Proportional allocation of partitions by the largest-remainder rule
  * (ATOP-grid, Gupta 2006 §5.5: W_node = W_site / N * AWVec_i / avg AWVec,
  * in whole partitions; e.g. weights {1,1,1,1,1,1,0.66,0.66} over 64 give

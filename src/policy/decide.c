@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Whether a repartition pays off (SPEC §5; ATOP-grid, Gupta 2006 §6.5:
  * Cost_Effective iff Gain * (1 - Delta_approx) >= Adaptation_cost, with
  * the gain of §6.5.1 taken per step from the cost model). SPEC §5 asks for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Slowdowns measured by the application itself (Watts, Rieffel, Taylor
  * 1998, §2: utilization U = L / C, so the capacity C = L / U is load over
  * the time it took; capacities "calculated dynamically by dividing the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internal layout of the measured feedback (Watts et al. 1998, §2), for
  * its check function and the tests that corrupt it on purpose. */
 #ifndef MINEX_POLICY_FEEDBACK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/contract: contraction conserves weights and yields the
  * quotient graph on every level, merges only same-owner pairs, builds
  * compact clean levels, Find agrees with a naive walk of the merges, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The libraries define only minex_ (public API) and minex__ (internal, see
 # src/core/rename.h) symbols, so they cannot collide with a user's own
 # names; the shared library exports only the public minex_ API.

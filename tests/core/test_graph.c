@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/core/graph.c and config.c: creation validates every SPEC §1
  * rule and names the vertex at fault; a weight update equals a fresh
  * creation and a refused one changes nothing. */

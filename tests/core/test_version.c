@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/core/version.c: the library reports the version that
  * project(VERSION) put into the generated minex_version.h. */
 #include "test_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/costmodel: the evaluator against a brute-force recomputation
  * written from SPEC §2, and Gain / dMinVar against from-scratch
  * differences (SPEC §3), under every alpha and remap charging mode. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Allocation failure (issue 10): every public entry point that allocates
  * is called with its n-th allocation failing, for n = 1, 2, ... until the
  * call succeeds. Each failing call must return MINEX_ENOMEM, free what it

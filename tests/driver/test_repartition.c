@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/driver/repartition.c, i.e. of MinEX as a whole (SPEC §3):
  * the guarantees (valid partition, MaxQwgt never worse than old,
  * determinism), ThroTTle semantics at 0 and infinity, resources that leave

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The invariant checks of MINEX_CHECKS builds are wired into
  * minex_repartition (src/driver/repartition.c, issue 10): a user Qwgt
  * function that drifts between calls makes the running loads disagree

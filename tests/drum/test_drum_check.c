@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of drum_model_check (src/drum/drum_model.c): it passes on valid
  * DRUM machine models and fails on deliberately corrupted ones (the proof
  * that the check can fail). */

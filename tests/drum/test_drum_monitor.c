@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/drum/drum_procfs.c, drum_monitor.c and drum_bench.c:
  * snapshots of recorded /proc trees (tests/data/drum_proc) with readings
  * worked out by hand, the monitor's lifecycle on a recorded root and on the

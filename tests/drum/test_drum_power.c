@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/drum/drum_power.c: DRUM powers and the slowdowns they
  * give (SPEC §4), against worked examples from the sources. */
 #include "minex_drum.h"

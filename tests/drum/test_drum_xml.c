@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/drum/drum_xml*.c: both DRUM machine-model dialects load
  * into the exact trees of the papers' figures, names are case-insensitive,
  * every class of bad file gets its code and a "file:line:" message, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/expand/expand.c: expansion undoes every merge, keeps the
  * running loads equal to a fresh evaluation of the fine partition, never
  * moves a vertex by a rule other than the partition's (so it cannot raise

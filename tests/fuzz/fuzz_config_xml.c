@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness of the configuration XML reader (minex_config_load, schema
  * validated). Any input is rejected with a reader error or gives a
  * configuration that survives save + load unchanged. */

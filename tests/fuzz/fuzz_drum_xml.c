@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness of the DRUM machine-model XML reader
  * (minex_drum_model_load, both dialects). Any input is rejected with a
  * reader error or gives a model that survives save + load with the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness of the Gmsh .msh (ASCII v2 and v4) reader (src/mesh/gmsh.c). Any
  * input is rejected with a reader error or gives a mesh that passes mesh_check
  * and whose dual graph is built (or refused as non-manifold, MINEX_EPARSE);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness of the MEDIT .mesh reader (src/mesh/medit.c). Any input is
  * rejected with a reader error or gives a mesh that passes mesh_check and
  * whose dual graph is built (or refused as non-manifold, MINEX_EPARSE); read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness of the METIS graph reader (minex_graph_read_metis): any
  * input is either rejected with a reader error or gives a graph that
  * minex_graph_create accepts again and that survives write + read

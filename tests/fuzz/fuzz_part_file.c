@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness of the partition file reader (minex_part_read). The first
  * three bytes choose nvtxs (0..1023) and nparts (-128..127, <= 0 meaning
  * "any id >= 0"); the rest is the file. Any input is rejected with a reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness of the API (SPEC §3): the bytes choose a small valid
  * problem, a graph of <= 200 vertices with symmetric edges and finite
  * weights in [0, 1e6], a configuration of <= 16 processors in <= 4

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers of the fuzz harnesses: temporary input file, failure report. */
 #include "fuzz_util.h"
 

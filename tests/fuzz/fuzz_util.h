@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared helpers of the fuzz harnesses (tests/fuzz): the readers take a
  * path, so each input is written to one temporary file per process; a
  * property that fails stops the run with FUZZ_REQUIRE (abort, so that

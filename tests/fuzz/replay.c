@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Replays files through a harness's LLVMFuzzerTestOneInput without
  * libFuzzer, so that the seed corpus and the kept regression inputs run as
  * ordinary ctest tests in every build (gcc Release, Asan).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the build tree into a temporary prefix and checks what a user
 # gets: headers, libraries, the tool, the schema, the docs, the pkg-config
 # file, and a CMake package that find_package(minex) finds and links

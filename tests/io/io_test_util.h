@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers shared by the tests of src/io: data paths, scratch directories,
  * error-message checks. */
 #ifndef MINEX_IO_TEST_UTIL_H

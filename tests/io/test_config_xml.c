@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/io/config_xml.c and schema/minex-config.xsd (compiled into
  * the library): configurations round-trip exactly, links and defaults
  * follow SPEC §1, and each class of bad document gets its own code and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The library's number I/O is independent of the host program's locale
  * (src/io/io_util.c io_locale_c): under de_DE.UTF-8, whose decimal point
  * is ',', every file is written with '.' and reads back to the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/io/metis_graph.c: METIS graph files round-trip exactly,
  * every fmt variant reads, and every malformed input is refused with the
  * right code and a message naming the line (SPEC §7). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/io/part_file.c: partition files round-trip, and short,
  * long, non-integer, negative or out-of-range files are refused naming the
  * line (SPEC §7). */

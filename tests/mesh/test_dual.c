@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/mesh/dual.c: dual graphs of hand-made meshes are known;
  * larger ones equal an independent sort-based face matching; the dual of
  * cube_big_tetra with the refined ball equals data/cases/cube_ball_p16's

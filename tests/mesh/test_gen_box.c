@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/mesh/gen_box.c: the Kuhn box has 6*nx*ny*nz positively
  * oriented tetrahedra filling the unit cube, and is conforming: its dual
  * has exactly the 4(nx ny + ny nz + nx nz) boundary faces of the cube's

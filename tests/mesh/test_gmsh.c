@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/mesh/gmsh.c: ASCII v2, v4.0 and v4.1 files of the same
  * Kuhn-cut cube give the same mesh; sparse node tags map to file-order
  * indices; malformed files are rejected with "path:line:". */

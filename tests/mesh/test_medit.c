@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/mesh/medit.c: the MEDIT reader keeps tetrahedra (else
  * triangles), skips other sections, and rejects malformed files with
  * MINEX_EPARSE and "path:line:" in the message. */

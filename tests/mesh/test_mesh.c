@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/mesh/mesh.c: creation validates node ids, coordinates and
  * the element type; accessors, centroids, and format detection by content
  * in minex_mesh_read. */

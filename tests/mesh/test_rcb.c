@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/mesh/rcb.c: parts have equal element counts within one for
  * any nparts, the cuts separate space along the longest extent, the result
  * is deterministic, and a real mesh is cut like data/cases' old.part. */

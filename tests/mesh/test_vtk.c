@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/mesh/vtk.c: the VTK legacy file parses back with the mesh's
  * point, cell and cell-type counts and the requested cell data; a failed
  * write leaves no file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/partition/move_heap.c: heap order (forced first, then Gain,
  * then id) and handles stay right under any mix of inserts, key changes
  * and removals. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/partition/move_rule.c: which move the rule of SPEC §3
  * chooses on hand-made graphs of 3 to 6 vertices (uncontracted: every
  * vertex is its own coarse vertex) — the candidates, the ThroTTle gate at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/partition/partition_check.c (issue 10): partition_ctx_check
  * passes along a real partition run and expansion and fails on
  * deliberately corrupted contexts; partition_check_phase names the check

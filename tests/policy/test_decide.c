@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/policy/decide.c and allocate.c: the repartition-or-not
  * rule (SPEC §5) and the largest-remainder allocation of partitions
  * (ATOP-grid, Gupta 2006 §5.5.1 worked example). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of src/policy/feedback.c: slowdowns from measured step times
  * (Watts, Rieffel, Taylor 1998: capacity = load / time). */
 #include "test_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of policy_feedback_check (src/policy/feedback.c): it passes on
  * valid feedback objects and fails on deliberately corrupted ones (the
  * proof that the check can fail). */

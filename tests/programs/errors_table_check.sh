@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs scripts/errors_table.sh (every class of bad input the tool reaches,
 # the table of docs/errors.md) and checks each row: an input marked
 # "(legal)" or the empty graph succeeds; every other one exits non-zero

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Proves that tests/lsan.supp hides only the third-party leak of MPI_Init:
 #   1. no pattern of lsan.supp occurs in a symbol of the MinEX binaries
 #      (library, tool, MPI sweep) nor in a path of the sources, so a frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Leaks on purpose after MPI_Init, for tests/programs/lsan_check.sh: with
  * tests/lsan.supp in force, LeakSanitizer must still report this leak (and
  * only suppress the one inside MPI_Init). MPI only, no MinEX. */

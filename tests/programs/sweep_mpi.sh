@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Tests of programs/sweep_mpi.c, run by ctest when MPI was found:
 #   same     minex-sweep-mpi on 2 ranks writes the table `minex sweep` writes
 #            on one thread (CSV files but for the timing column, Markdown,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of the minex command-line tool (programs/): runs the built binary
  * (MINEX_TOOL) with posix_spawn in a fresh temporary directory per test and
  * checks exit statuses, outputs and the files left behind. */

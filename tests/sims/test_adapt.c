@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of sims/adapt.c and adapt_refine.c, the refinement workload of
  * §2.1-2.2: the split patterns, single tetrahedra whose counts are known
  * in closed form, the weights of every step on small boxes against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of sims/sim.c and sims/sweep.c, the experiment drivers of §4: the
  * machine of the study (processors spread evenly, Conn 1 inside and I
  * between clusters), one configuration's run against the library's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared helpers of the Check tests: random inputs, a brute-force evaluator
  * written straight from SPEC §2, and the suite runner. */
 #ifndef MINEX_TEST_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Repartitions a 4-vertex path (Pwgt 10 each, all on processor 0 of 2)
  * with the installed library; with an argument, also loads that
  * configuration file (schema-validated by the installed library). */

@@ -232,18 +232,19 @@ static void run_case_isolated(int64_t elements, const char *mesh_path,
 }
 
 static void usage(FILE *fp) {
-  fprintf(fp,
-          "Usage: bench_repart [--cases LIST] [--repeat N] [--data DIR]\n"
-          "  --cases LIST  comma-separated: gen1e5, gen1e6, cube, gen1e4, gen1e7 "
-          "(default\n"
-          "                gen1e5,gen1e6,cube; cube is skipped when its "
-          "mesh is absent)\n"
-          "  --repeat N    repartitions per case, the best time counts "
-          "(default 3)\n"
-          "  --data DIR    data folder with meshes/ (default %s, "
-          "the\n"
-          "                repository's data/, or $MINEX_DATA)\n",
-          MINEX_DATA_DIR);
+  fprintf(
+      fp,
+      "Usage: bench_repart [--cases LIST] [--repeat N] [--data DIR]\n"
+      "  --cases LIST  comma-separated: gen1e5, gen1e6, cube, gen1e4, gen1e7 "
+      "(default\n"
+      "                gen1e5,gen1e6,cube; cube is skipped when its "
+      "mesh is absent)\n"
+      "  --repeat N    repartitions per case, the best time counts "
+      "(default 3)\n"
+      "  --data DIR    data folder with meshes/ (default %s, "
+      "the\n"
+      "                repository's data/, or $MINEX_DATA)\n",
+      MINEX_DATA_DIR);
 }
 
 static int has_case(const char *list, const char *name) {
@@ -287,7 +288,7 @@ int main(int argc, char **argv) {
   } all[] = {{"gen1e5", 100000, NULL},
              {"gen1e6", 1000000, NULL},
              {"cube", 0, mesh_path},
-             {"gen1e4", 10000, NULL},    /* smoke test only (ctest) */
+             {"gen1e4", 10000, NULL},     /* smoke test only (ctest) */
              {"gen1e7", 10000000, NULL}}; /* memory: docs/reliability.md */
   enum { NCASES = sizeof all / sizeof all[0] };
   bench_result res[NCASES];

@@ -149,7 +149,8 @@ int main(int argc, char **argv) {
   rmdir(dir);
   printf("bench_soak: %ld rounds of config load + graph read + partition "
          "read + repartition + evaluate + partition write, %" PRId32
-         " vertices, P = %" PRId32 "\n", rounds, n, P);
+         " vertices, P = %" PRId32 "\n",
+         rounds, n, P);
   printf("bench: soak rounds=%ld rss_first_kib=%ld rss_last_kib=%ld "
          "fds_before=%d fds_first=%d fds_last=%d max_qwgt_first=%.6g "
          "max_qwgt_last=%.6g\n",

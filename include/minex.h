@@ -30,18 +30,18 @@ MINEX_API unsigned minex_version_hex(void);
 /* ---------------------------------------------------------------- errors */
 
 /* One list makes the enum, minex_strerror and minex_err_name. */
-#define MINEX_ERRNO_MAP(X)                                                   \
-  X(OK, 0, "success")                                                        \
-  X(EINVAL, -1, "invalid argument")                                          \
-  X(ENOMEM, -2, "out of memory")                                             \
-  X(EIO, -3, "input/output error")                                           \
-  X(EPARSE, -4, "malformed input")                                           \
-  X(EGRAPH, -5, "invalid graph")                                             \
-  X(ECONFIG, -6, "invalid configuration")                                    \
-  X(EPART, -7, "invalid partition")                                          \
-  X(ESCHEMA, -8, "document violates the XML schema")                         \
-  X(EUNSUP, -9, "unsupported input")                                         \
-  X(ENOPROC, -10, "no available processor")                                  \
+#define MINEX_ERRNO_MAP(X)                                                     \
+  X(OK, 0, "success")                                                          \
+  X(EINVAL, -1, "invalid argument")                                            \
+  X(ENOMEM, -2, "out of memory")                                               \
+  X(EIO, -3, "input/output error")                                             \
+  X(EPARSE, -4, "malformed input")                                             \
+  X(EGRAPH, -5, "invalid graph")                                               \
+  X(ECONFIG, -6, "invalid configuration")                                      \
+  X(EPART, -7, "invalid partition")                                            \
+  X(ESCHEMA, -8, "document violates the XML schema")                           \
+  X(EUNSUP, -9, "unsupported input")                                           \
+  X(ENOPROC, -10, "no available processor")                                    \
   X(EINTERNAL, -11, "internal consistency check failed")
 
 typedef enum minex_errno {
@@ -188,44 +188,45 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_THROTTLE_CANDIDATES_MAX 64
 
 typedef struct minex_options {
-  double throttle;       /* ThroTTle >= 0, dimensionless (SPEC §3);
-                            INFINITY admits every move lowering MinVar;
-                            NaN is refused                               */
-  double alpha;          /* latency tolerance in [0,1]: 0 none, 1 maximum */
+  double throttle; /* ThroTTle >= 0, dimensionless (SPEC §3);
+                      INFINITY admits every move lowering MinVar;
+                      NaN is refused                               */
+  double alpha;    /* latency tolerance in [0,1]: 0 none, 1 maximum */
   minex_remap_mode remap_mode; /* who pays remapping; default receiver  */
-  minex_qwgt_fn qwgt_fn; /* NULL: the alpha formula. Must return a
-                            finite value >= 0, non-decreasing in each
-                            argument; a NaN, infinite or negative value
-                            makes the call fail with MINEX_EINVAL       */
-  void *qwgt_ctx;        /* passed to qwgt_fn                            */
+  minex_qwgt_fn qwgt_fn;       /* NULL: the alpha formula. Must return a
+                                  finite value >= 0, non-decreasing in each
+                                  argument; a NaN, infinite or negative value
+                                  makes the call fail with MINEX_EINVAL       */
+  void *qwgt_ctx;          /* passed to qwgt_fn                            */
   int32_t coarse_per_proc; /* contraction target = this * P_available
                               coarse vertices, at most n/4; in [1,
                               MINEX_COARSE_PER_PROC_MAX] (default 64)    */
-  int32_t coarse_target; /* > 0: absolute contraction target, overrides
-                            coarse_per_proc; 0: unset; never negative   */
-  int32_t sample_size;   /* same-owner vertices sampled per contraction
-                            step, in [1, MINEX_SAMPLE_SIZE_MAX]
-                            (default 4)                                  */
-  uint64_t seed;         /* random seed; same seed, same output          */
-  int global_candidates; /* 1: overloaded vertices may also move to the
-                            least-loaded processor (default 1); 0 or 1  */
-  int32_t max_passes;    /* heap passes over the coarse graph, in [0,
-                            MINEX_MAX_PASSES_MAX], 0 means 1 (default 8) */
-  minex_log_fn log_fn;   /* progress messages (NULL: silent)             */
-  void *log_ctx;         /* passed to log_fn                             */
-  int throttle_auto;     /* 0 or 1. 1: ignore throttle; partition the contracted
-                            graph with each candidate, keep the one with
-                            the lowest MaxQwgt, and use it for the rest
-                            of the call (see metrics.throttle_used)      */
+  int32_t coarse_target;   /* > 0: absolute contraction target, overrides
+                              coarse_per_proc; 0: unset; never negative   */
+  int32_t sample_size;     /* same-owner vertices sampled per contraction
+                              step, in [1, MINEX_SAMPLE_SIZE_MAX]
+                              (default 4)                                  */
+  uint64_t seed;           /* random seed; same seed, same output          */
+  int global_candidates;   /* 1: overloaded vertices may also move to the
+                              least-loaded processor (default 1); 0 or 1  */
+  int32_t max_passes;      /* heap passes over the coarse graph, in [0,
+                              MINEX_MAX_PASSES_MAX], 0 means 1 (default 8) */
+  minex_log_fn log_fn;     /* progress messages (NULL: silent)             */
+  void *log_ctx;           /* passed to log_fn                             */
+  int throttle_auto; /* 0 or 1. 1: ignore throttle; partition the contracted
+                        graph with each candidate, keep the one with
+                        the lowest MaxQwgt, and use it for the rest
+                        of the call (see metrics.throttle_used)      */
   const double *throttle_candidates; /* candidates of throttle_auto
                             (each >= 0 or INFINITY); NULL: the built-in
                             set MINEX_THROTTLE_AUTO_SET                  */
-  int32_t nthrottle_candidates; /* entries of throttle_candidates, in
-                            [1, MINEX_THROTTLE_CANDIDATES_MAX]           */
+  int32_t nthrottle_candidates;      /* entries of throttle_candidates, in
+                                 [1, MINEX_THROTTLE_CANDIDATES_MAX]           */
 } minex_options;
 
 /* The candidates tried by throttle_auto when none are given. */
-#define MINEX_THROTTLE_AUTO_SET {0.25, 1.0, 4.0, 16.0, 64.0, INFINITY}
+#define MINEX_THROTTLE_AUTO_SET                                                \
+  { 0.25, 1.0, 4.0, 16.0, 64.0, INFINITY }
 #define MINEX_THROTTLE_AUTO_COUNT 6
 
 /* Fills the defaults: throttle = INFINITY, alpha = 0, receiver pays,
@@ -238,33 +239,33 @@ MINEX_API void minex_options_init(minex_options *options);
  * the graph's weight units scaled by slowdowns. Sums over processors are
  * over available processors only. */
 typedef struct minex_metrics {
-  double max_qwgt;     /* MaxQwgt: largest Qwgt^p over available procs     */
-  double min_qwgt;     /* MinQwgt: smallest, empty processors included      */
-  double qwgt_tot;     /* QwgtTot: sum of Qwgt^p                            */
-  double load_imb;     /* LoadImb = P_avail * MaxQwgt / QwgtTot (0 if empty)*/
-  double min_var;      /* MinVar = sum_p (Qwgt^p - MinQwgt)^2               */
-  double lower_bound;  /* LB = sum Pwgt / sum_{avail p} 1/Proc_c(p)        */
-  double max_wgt;      /* largest Wgt^p (processing only)                   */
-  double max_comm;     /* largest Comm^p                                    */
-  double max_remap;    /* largest Remap^p under the charging mode           */
-  int64_t cut_edges;   /* undirected edges whose ends differ in new         */
-  double cut_weight;   /* sum of Cwgt over those edges (no slowdowns)       */
-  int64_t moved;       /* vertices with new[v] != old[v]                    */
-  double total_v;      /* TotalV: sum of Rwgt over moved vertices           */
-  double max_v;        /* MaxV: max_p of Rwgt sent plus received by p       */
-  int64_t stranded;    /* vertices whose new owner is unavailable           */
-  int32_t navailable;  /* P_avail                                           */
+  double max_qwgt;    /* MaxQwgt: largest Qwgt^p over available procs     */
+  double min_qwgt;    /* MinQwgt: smallest, empty processors included      */
+  double qwgt_tot;    /* QwgtTot: sum of Qwgt^p                            */
+  double load_imb;    /* LoadImb = P_avail * MaxQwgt / QwgtTot (0 if empty)*/
+  double min_var;     /* MinVar = sum_p (Qwgt^p - MinQwgt)^2               */
+  double lower_bound; /* LB = sum Pwgt / sum_{avail p} 1/Proc_c(p)        */
+  double max_wgt;     /* largest Wgt^p (processing only)                   */
+  double max_comm;    /* largest Comm^p                                    */
+  double max_remap;   /* largest Remap^p under the charging mode           */
+  int64_t cut_edges;  /* undirected edges whose ends differ in new         */
+  double cut_weight;  /* sum of Cwgt over those edges (no slowdowns)       */
+  int64_t moved;      /* vertices with new[v] != old[v]                    */
+  double total_v;     /* TotalV: sum of Rwgt over moved vertices           */
+  double max_v;       /* MaxV: max_p of Rwgt sent plus received by p       */
+  int64_t stranded;   /* vertices whose new owner is unavailable           */
+  int32_t navailable; /* P_avail                                           */
   /* Filled by minex_repartition only (0 from minex_evaluate): */
-  int32_t coarse_nvtxs;  /* vertices left after contraction               */
-  int64_t coarse_moves;  /* moves made on the contracted graph            */
-  int64_t expand_moves;  /* moves made during expansion                   */
-  int returned_old;      /* 1: the result was worse, old was returned     */
+  int32_t coarse_nvtxs;    /* vertices left after contraction               */
+  int64_t coarse_moves;    /* moves made on the contracted graph            */
+  int64_t expand_moves;    /* moves made during expansion                   */
+  int returned_old;        /* 1: the result was worse, old was returned     */
   double seconds_contract; /* wall time of each phase, seconds            */
   double seconds_partition;
   double seconds_expand;
-  double seconds;        /* wall time of the whole call                   */
-  double throttle_used;  /* ThroTTle of the call (the chosen one under
-                            throttle_auto)                                 */
+  double seconds;       /* wall time of the whole call                   */
+  double throttle_used; /* ThroTTle of the call (the chosen one under
+                           throttle_auto)                                 */
 } minex_metrics;
 
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in
@@ -305,10 +306,9 @@ MINEX_API int minex_evaluate_procs(const minex_graph *graph,
  * naming it: a library bug; a MINEX_CHECKS build checks every structure at
  * each phase). On error new_part and *metrics are unchanged. */
 MINEX_API int minex_repartition(const minex_graph *graph,
-                                const minex_config *config,
-                                const int32_t *old,
-                                const minex_options *options,
-                                int32_t *new_part, minex_metrics *metrics);
+                                const minex_config *config, const int32_t *old,
+                                const minex_options *options, int32_t *new_part,
+                                minex_metrics *metrics);
 
 /* ------------------------------------- whether to repartition (SPEC §5) */
 
@@ -331,10 +331,9 @@ typedef struct minex_decision {
  * the error of the prediction. All finite and >= 0.
  * Returns MINEX_OK or MINEX_EINVAL (out NULL, a value out of range,
  * naming it); on error *out is unchanged. */
-MINEX_API int minex_should_repartition(double max_qwgt_old,
-                                       double max_qwgt_new, double remap_cost,
-                                       double steps, double delta,
-                                       minex_decision *out);
+MINEX_API int minex_should_repartition(double max_qwgt_old, double max_qwgt_new,
+                                       double remap_cost, double steps,
+                                       double delta, minex_decision *out);
 /* The same rule from the cost model: MaxQwgt_old = MaxQwgt of old kept,
  * MaxQwgt_new = MaxQwgt of new_part once moved, remap_cost = MaxQwgt of
  * the step that moves (old -> new_part, remap charged by options) minus
@@ -416,8 +415,8 @@ MINEX_API int minex_feedback_estimate(const minex_feedback *feedback,
  * no processor has a sample), MINEX_ECONFIG (the measured slowdowns make
  * no valid configuration) or MINEX_ENOMEM. On error *out is NULL. */
 MINEX_API int minex_feedback_config(const minex_feedback *feedback,
-                                    const minex_config *base,
-                                    int per_processor, minex_config **out);
+                                    const minex_config *base, int per_processor,
+                                    minex_config **out);
 
 /* ------------------------------------------------------- initial layouts */
 
@@ -432,8 +431,7 @@ typedef enum minex_init_method {
  * Returns MINEX_OK, MINEX_EINVAL (graph or part NULL, nparts < 1, unknown
  * method) or MINEX_ENOMEM (BFS); on error part is unchanged. */
 MINEX_API int minex_partition_initial(const minex_graph *graph, int32_t nparts,
-                                      minex_init_method method,
-                                      int32_t *part);
+                                      minex_init_method method, int32_t *part);
 
 /* ------------------------------------------------------------------- I/O */
 
@@ -556,9 +554,8 @@ MINEX_API int minex_mesh_partition_rcb(const minex_mesh *mesh, int32_t nparts,
  * path, graph's vertex count not the mesh's element count), MINEX_EIO or
  * MINEX_ENOMEM; on error no file is left behind. */
 MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
-                                   const minex_graph *graph,
-                                   const int32_t *old, const int32_t *new_part,
-                                   const char *path);
+                                   const minex_graph *graph, const int32_t *old,
+                                   const int32_t *new_part, const char *path);
 
 /* ------------------------------------------------------------- generator */
 
@@ -577,14 +574,13 @@ MINEX_API int minex_gen_box(int32_t nx, int32_t ny, int32_t nz,
  * argument, a ball value not finite or < 0); on error nothing is
  * written. */
 typedef struct minex_ball {
-  double center[3];     /* ball centre, mesh coordinates                */
-  double radius;        /* ball radius                                  */
-  double factor;        /* Pwgt inside (e.g. 8 for one 1:8 refinement)  */
-  double cwgt_refined;  /* Cwgt of an edge with a refined end (e.g. 4)  */
+  double center[3];    /* ball centre, mesh coordinates                */
+  double radius;       /* ball radius                                  */
+  double factor;       /* Pwgt inside (e.g. 8 for one 1:8 refinement)  */
+  double cwgt_refined; /* Cwgt of an edge with a refined end (e.g. 4)  */
 } minex_ball;
 MINEX_API int minex_ball_weights(const minex_mesh *mesh, const minex_ball *ball,
-                                 double *pwgt, double *rwgt,
-                                 int32_t *nrefined);
+                                 double *pwgt, double *rwgt, int32_t *nrefined);
 /* Dual graph of mesh weighted by ball (NULL: all weights 1). Returns the
  * codes of minex_ball_weights and minex_mesh_dual; on error *out is NULL. */
 MINEX_API int minex_mesh_dual_ball(const minex_mesh *mesh,

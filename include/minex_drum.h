@@ -25,42 +25,42 @@ extern "C" {
 typedef struct minex_drum_model minex_drum_model;
 
 typedef enum minex_drum_node_type {
-  MINEX_DRUM_NETWORK = 0,   /* router or switch: an inner node           */
-  MINEX_DRUM_COMPUTING = 1  /* single- or multi-processor computing node */
+  MINEX_DRUM_NETWORK = 0,  /* router or switch: an inner node           */
+  MINEX_DRUM_COMPUTING = 1 /* single- or multi-processor computing node */
 } minex_drum_node_type;
 
 /* Dialect of a machine-model XML file. */
 typedef enum minex_drum_dialect {
-  MINEX_DRUM_DIALECT_THESIS = 0,   /* <node type="NETWORK_NODE" childrenNum=
-                                      children="1;2;" ...> (Faik Fig. 3.5) */
-  MINEX_DRUM_DIALECT_DRUMHEAD = 1  /* <node type="SINGLE_COMPUTING"
-                                      nodenum= parent= ...> (CiSE Fig. 7)  */
+  MINEX_DRUM_DIALECT_THESIS = 0,  /* <node type="NETWORK_NODE" childrenNum=
+                                     children="1;2;" ...> (Faik Fig. 3.5) */
+  MINEX_DRUM_DIALECT_DRUMHEAD = 1 /* <node type="SINGLE_COMPUTING"
+                                     nodenum= parent= ...> (CiSE Fig. 7)  */
 } minex_drum_dialect;
 
 /* One node as the application sees it. Strings belong to the model. */
 typedef struct minex_drum_node {
   minex_drum_node_type type;
-  int32_t parent;       /* index of the parent node, -1 at the root       */
-  const char *name;     /* name (host name), "" if none                   */
-  const char *address;  /* IP address or description, "" if none         */
-  int32_t file_id;      /* the node's number in the file (nodenum/name)   */
-  int monitorable;      /* the file's isMonitorable flag                  */
+  int32_t parent;      /* index of the parent node, -1 at the root       */
+  const char *name;    /* name (host name), "" if none                   */
+  const char *address; /* IP address or description, "" if none         */
+  int32_t file_id;     /* the node's number in the file (nodenum/name)   */
+  int monitorable;     /* the file's isMonitorable flag                  */
   /* link to the parent (ignored at the root) */
-  double capacity;      /* C_i, Mbit/s; 0: unknown                        */
-  double latency;       /* seconds; 0: none                               */
-  double traffic;       /* measured rx+tx rate on the link, Mbit/s        */
+  double capacity; /* C_i, Mbit/s; 0: unknown                        */
+  double latency;  /* seconds; 0: none                               */
+  double traffic;  /* measured rx+tx rate on the link, Mbit/s        */
   /* computing nodes */
-  double benchmark;     /* b_n, MFLOPS; 0: unknown                        */
-  int32_t ncpus;        /* m, CPUs of the node (>= 1)                     */
-  int32_t nprocs;       /* k_n, application processes on the node (>= 0) */
-  int measured;         /* 1: cpu_use and idle below were measured        */
-  double cpu_use;       /* sum_j u_{n,j}: CPUs used by the k_n processes  */
-  double idle;          /* sum_t i_t: idle CPUs (0..m)                    */
+  double benchmark; /* b_n, MFLOPS; 0: unknown                        */
+  int32_t ncpus;    /* m, CPUs of the node (>= 1)                     */
+  int32_t nprocs;   /* k_n, application processes on the node (>= 0) */
+  int measured;     /* 1: cpu_use and idle below were measured        */
+  double cpu_use;   /* sum_j u_{n,j}: CPUs used by the k_n processes  */
+  double idle;      /* sum_t i_t: idle CPUs (0..m)                    */
   /* derived by minex_drum_compute_powers */
-  double proc_power;    /* p_n: k_n b_n (u + i) at a leaf, sum of children */
-  double comm_power;    /* c_n: available bandwidth, sum of children      */
-  double power;         /* power_n, the root's is 1                        */
-  double rate;          /* b_n (u + i): effective rate of one process     */
+  double proc_power; /* p_n: k_n b_n (u + i) at a leaf, sum of children */
+  double comm_power; /* c_n: available bandwidth, sum of children      */
+  double power;      /* power_n, the root's is 1                        */
+  double rate;       /* b_n (u + i): effective rate of one process     */
 } minex_drum_node;
 
 /* Empty model; add nodes parents first. Returns MINEX_OK, MINEX_EINVAL
@@ -131,17 +131,17 @@ MINEX_API int minex_drum_model_save(const minex_drum_model *model,
 /* ------------------------------------------------- powers and slowdowns */
 
 typedef struct minex_drum_options {
-  double w_comm;         /* weight of communication power in [0,1]
-                            (w_cpu = 1 - w_comm); default 0               */
-  double min_available;  /* floor of the available bandwidth, as a share
-                            of the capacity (default 0.01): a saturated
-                            link stays usable but very slow               */
-  double latency_bytes;  /* > 0: Conn includes latency for messages of
-                            this many bytes: Conn = B_ref/B +
-                            L * B_ref / (8 * bytes * 1e-6) (L in s, B in
-                            Mbit/s); 0 (default): bandwidth only           */
-  double intra_conn;     /* Conn(c,c) of processes on one node (shared
-                            memory); default 1                            */
+  double w_comm;        /* weight of communication power in [0,1]
+                           (w_cpu = 1 - w_comm); default 0               */
+  double min_available; /* floor of the available bandwidth, as a share
+                           of the capacity (default 0.01): a saturated
+                           link stays usable but very slow               */
+  double latency_bytes; /* > 0: Conn includes latency for messages of
+                           this many bytes: Conn = B_ref/B +
+                           L * B_ref / (8 * bytes * 1e-6) (L in s, B in
+                           Mbit/s); 0 (default): bandwidth only           */
+  double intra_conn;    /* Conn(c,c) of processes on one node (shared
+                           memory); default 1                            */
 } minex_drum_options;
 
 /* Fills the defaults above. */
@@ -177,23 +177,23 @@ MINEX_API int minex_drum_config(minex_drum_model *model,
 
 /* One node's readings over a monitoring period (Faik §3.1.1, app. A). */
 typedef struct minex_drum_sample {
-  double seconds;        /* length of the period                          */
-  int32_t ncpus;         /* CPUs the process may run on (affinity), m     */
-  int32_t ncpus_online;  /* CPUs listed in /proc/stat                     */
-  double cpu_use;        /* CPUs used by this process (utime+stime per
-                            second), the monitor thread's own time removed */
-  double idle;           /* sum over the process's CPUs of idle fraction   */
-  double idle_all;       /* the same over all CPUs                        */
-  double rx_mbps;        /* received, Mbit/s, all non-loopback interfaces  */
-  double tx_mbps;        /* sent, Mbit/s                                  */
-  double capacity_mbps;  /* sum of /sys/class/net/IF/speed over them
-                            (0: unknown)                                  */
-  double mem_total_mib;  /* /proc/meminfo MemTotal                        */
+  double seconds;           /* length of the period                          */
+  int32_t ncpus;            /* CPUs the process may run on (affinity), m     */
+  int32_t ncpus_online;     /* CPUs listed in /proc/stat                     */
+  double cpu_use;           /* CPUs used by this process (utime+stime per
+                               second), the monitor thread's own time removed */
+  double idle;              /* sum over the process's CPUs of idle fraction   */
+  double idle_all;          /* the same over all CPUs                        */
+  double rx_mbps;           /* received, Mbit/s, all non-loopback interfaces  */
+  double tx_mbps;           /* sent, Mbit/s                                  */
+  double capacity_mbps;     /* sum of /sys/class/net/IF/speed over them
+                               (0: unknown)                                  */
+  double mem_total_mib;     /* /proc/meminfo MemTotal                        */
   double mem_available_mib; /* MemAvailable                               */
-  double loadavg[3];     /* /proc/loadavg 1, 5, 15 minutes                */
-  int32_t nsamples;      /* periodic samples taken                        */
-  double cpu_use_sd;     /* standard deviation of cpu_use over the samples */
-  double idle_sd;        /* ... and of idle                               */
+  double loadavg[3];        /* /proc/loadavg 1, 5, 15 minutes                */
+  int32_t nsamples;         /* periodic samples taken                        */
+  double cpu_use_sd;        /* standard deviation of cpu_use over the samples */
+  double idle_sd;           /* ... and of idle                               */
 } minex_drum_sample;
 
 typedef struct minex_drum_monitor minex_drum_monitor;
@@ -250,8 +250,8 @@ MINEX_API int minex_drum_apply_sample(minex_drum_model *model, int32_t node,
  * min_seconds not finite and >= 0), MINEX_ENOMEM or MINEX_EINTERNAL (a
  * singular system, a GSL failure, a residual too large). On error
  * *mflops is 0 (unless mflops is NULL). */
-MINEX_API int minex_drum_benchmark(int32_t n, double min_seconds,
-                                   uint64_t seed, double *mflops);
+MINEX_API int minex_drum_benchmark(int32_t n, double min_seconds, uint64_t seed,
+                                   double *mflops);
 
 #ifdef __cplusplus
 }

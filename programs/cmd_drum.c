@@ -26,7 +26,8 @@ static void help(void) {
       "load average; then rates the CPU with an LU benchmark (GSL, n = N,\n"
       "default 400). With --model, writes the benchmark and the readings\n"
       "into node NAME (name or address) of MODEL.xml and saves it to OUT.xml.\n"
-      "  --root DIR           read DIR/proc and DIR/sys instead of /proc, /sys\n"
+      "  --root DIR           read DIR/proc and DIR/sys instead of /proc, "
+      "/sys\n"
       "\n"
       "config: DRUM powers of every node (Faik's thesis §3.1.2) and the\n"
       "MinEX configuration: one cluster per computing node that runs\n"
@@ -53,13 +54,17 @@ static void json_sample(const minex_drum_sample *s) {
   const struct {
     const char *k;
     double v;
-  } f[] = {{"cpu_use_sd", s->cpu_use_sd}, {"idle", s->idle},
-           {"idle_sd", s->idle_sd},       {"idle_all", s->idle_all},
-           {"rx_mbps", s->rx_mbps},       {"tx_mbps", s->tx_mbps},
+  } f[] = {{"cpu_use_sd", s->cpu_use_sd},
+           {"idle", s->idle},
+           {"idle_sd", s->idle_sd},
+           {"idle_all", s->idle_all},
+           {"rx_mbps", s->rx_mbps},
+           {"tx_mbps", s->tx_mbps},
            {"capacity_mbps", s->capacity_mbps},
            {"mem_total_mib", s->mem_total_mib},
            {"mem_available_mib", s->mem_available_mib},
-           {"loadavg1", s->loadavg[0]},   {"loadavg5", s->loadavg[1]},
+           {"loadavg1", s->loadavg[0]},
+           {"loadavg5", s->loadavg[1]},
            {"loadavg15", s->loadavg[2]}};
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
     printf(",\n  \"%s\": ", f[i].k);
@@ -125,8 +130,10 @@ static int drum_probe(int argc, char **argv) {
       else if (strcmp(v, "thesis") == 0)
         dialect = MINEX_DRUM_DIALECT_THESIS;
       else
-        return tool_usage_error(cmd, "--dialect: '%s' is not drumhead or "
-                                "thesis", v);
+        return tool_usage_error(cmd,
+                                "--dialect: '%s' is not drumhead or "
+                                "thesis",
+                                v);
     } else if (tool_args_is(&a, NULL, "--json")) {
       json = 1;
     } else if (tool_args_is_option(&a)) {
@@ -196,8 +203,8 @@ static int drum_probe(int argc, char **argv) {
            s.idle, s.idle_sd, s.idle_all);
     printf("  usable share u + i   %.3f of one CPU\n", usable_share(&s));
     printf("  network              rx %.3f Mbit/s, tx %.3f Mbit/s, "
-           "capacity %s", s.rx_mbps, s.tx_mbps,
-           s.capacity_mbps > 0 ? "" : "unknown\n");
+           "capacity %s",
+           s.rx_mbps, s.tx_mbps, s.capacity_mbps > 0 ? "" : "unknown\n");
     if (s.capacity_mbps > 0)
       printf("%.0f Mbit/s\n", s.capacity_mbps);
     printf("  memory               %.0f MiB available of %.0f MiB\n",
@@ -321,8 +328,9 @@ static int drum_config(int argc, char **argv) {
       printf("%s\n    {\"index\": %d, \"name\": ", i ? "," : "", (int)i);
       tool_json_string(stdout, x->name);
       printf(", \"type\": \"%s\", \"parent\": %d, \"cluster\": %d, "
-             "\"ncpus\": %d, \"nprocs\": %d, \"benchmark\": ", type_name(x),
-             (int)x->parent, (int)cindex[i], (int)x->ncpus, (int)x->nprocs);
+             "\"ncpus\": %d, \"nprocs\": %d, \"benchmark\": ",
+             type_name(x), (int)x->parent, (int)cindex[i], (int)x->ncpus,
+             (int)x->nprocs);
       tool_json_double(stdout, x->benchmark);
       printf(", \"rate\": ");
       tool_json_double(stdout, x->rate);
@@ -353,11 +361,11 @@ static int drum_config(int argc, char **argv) {
     printf("]\n}\n");
   } else {
     printf("minex drum config %s: %d nodes, %d clusters, %d processors, "
-           "w_comm %g\n", path, (int)n, (int)nc, (int)minex_config_nprocs(cfg),
-           o.w_comm);
-    printf("  %-4s %-24s %-9s %6s %5s %5s %10s %10s %10s %10s %8s",
-           "node", "name", "type", "parent", "cpus", "procs", "MFLOPS",
-           "rate", "c (Mb/s)", "power", "cluster");
+           "w_comm %g\n",
+           path, (int)n, (int)nc, (int)minex_config_nprocs(cfg), o.w_comm);
+    printf("  %-4s %-24s %-9s %6s %5s %5s %10s %10s %10s %10s %8s", "node",
+           "name", "type", "parent", "cpus", "procs", "MFLOPS", "rate",
+           "c (Mb/s)", "power", "cluster");
     if (parts > 0)
       printf(" %6s", "parts");
     printf("\n");

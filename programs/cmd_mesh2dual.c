@@ -7,23 +7,24 @@
 #include <string.h>
 
 static void help(void) {
-  printf("Usage: minex mesh2dual MESH -o GRAPH [--kind tet|tri] [--vtk OUT.vtk] "
-         "[-v]\n"
-         "\n"
-         "Reads MESH (MEDIT .mesh, Gmsh .msh ASCII v2/v4; tetrahedra, else "
-         "triangles)\nand writes its dual graph in METIS format: vertex i = "
-         "element i of the\nfile, an edge per shared face (tetrahedra) or "
-         "edge (triangles), all\nweights 1.\n"
-         "\n"
-         "  -o, --output GRAPH   dual graph to write (atomically)\n"
-         "  --kind tet|tri       keep only the tetrahedra (or triangles) of a "
-         "file that\n"
-         "                       mixes element kinds; without it such a file "
-         "is refused\n"
-         "  --vtk OUT.vtk        also write the mesh as a VTK unstructured "
-         "grid\n"
-         "  -v, --verbose        timings on stderr\n"
-         "  -h, --help           this help\n");
+  printf(
+      "Usage: minex mesh2dual MESH -o GRAPH [--kind tet|tri] [--vtk OUT.vtk] "
+      "[-v]\n"
+      "\n"
+      "Reads MESH (MEDIT .mesh, Gmsh .msh ASCII v2/v4; tetrahedra, else "
+      "triangles)\nand writes its dual graph in METIS format: vertex i = "
+      "element i of the\nfile, an edge per shared face (tetrahedra) or "
+      "edge (triangles), all\nweights 1.\n"
+      "\n"
+      "  -o, --output GRAPH   dual graph to write (atomically)\n"
+      "  --kind tet|tri       keep only the tetrahedra (or triangles) of a "
+      "file that\n"
+      "                       mixes element kinds; without it such a file "
+      "is refused\n"
+      "  --vtk OUT.vtk        also write the mesh as a VTK unstructured "
+      "grid\n"
+      "  -v, --verbose        timings on stderr\n"
+      "  -h, --help           this help\n");
 }
 
 int cmd_mesh2dual(int argc, char **argv) {

@@ -132,8 +132,8 @@ static int64_t max_leaves(const sim_workload *w) {
 
 static void print_steps(const sim_result *r, const sim_result *base) {
   printf("\n%4s %10s %12s %8s %9s %12s %12s %7s %8s %9s | %12s %8s\n", "step",
-         "leaves", "MaxQwgt", "LoadImb", "cut", "cut weight", "TotalV",
-         "moved", "ThroTTle", "seconds", "no-part Max", "LoadImb");
+         "leaves", "MaxQwgt", "LoadImb", "cut", "cut weight", "TotalV", "moved",
+         "ThroTTle", "seconds", "no-part Max", "LoadImb");
   for (int32_t k = 0; k < base->nsteps; k++) {
     const sim_step *b = &base->steps[k];
     if (r) {
@@ -141,10 +141,10 @@ static void print_steps(const sim_result *r, const sim_result *base) {
       char th[32];
       snprintf(th, sizeof th, isinf(s->throttle_used) ? "inf" : "%g",
                s->throttle_used);
-      printf("%4d %10" PRId64 " %12.0f %8.3f %9" PRId64 " %12.0f %12.0f %7"
-             PRId64 " %8s %9.4f |", (int)k + 1, s->leaves, s->max_qwgt,
-             s->load_imb, s->cut_edges, s->cut_weight, s->total_v, s->moved,
-             th, s->seconds);
+      printf("%4d %10" PRId64 " %12.0f %8.3f %9" PRId64
+             " %12.0f %12.0f %7" PRId64 " %8s %9.4f |",
+             (int)k + 1, s->leaves, s->max_qwgt, s->load_imb, s->cut_edges,
+             s->cut_weight, s->total_v, s->moved, th, s->seconds);
     } else {
       printf("%4d %10" PRId64 " %12s %8s %9s %12s %12s %7s %8s %9s |",
              (int)k + 1, b->leaves, "-", "-", "-", "-", "-", "-", "-", "-");
@@ -188,16 +188,17 @@ static int write_csv(const char *path, const sim_result *r,
                      const sim_result *base) {
   strbuf b = {0};
   strbuf_printf(&b, "step,leaves,max_qwgt,min_qwgt,qwgt_tot,load_imb,"
-                "lower_bound,cut_edges,cut_weight,moved,total_v,max_v,"
-                "throttle,seconds,baseline_max_qwgt,baseline_load_imb\n");
+                    "lower_bound,cut_edges,cut_weight,moved,total_v,max_v,"
+                    "throttle,seconds,baseline_max_qwgt,baseline_load_imb\n");
   for (int32_t k = 0; k < base->nsteps; k++) {
     const sim_step *b0 = &base->steps[k];
     const sim_step *s = r ? &r->steps[k] : b0;
-    strbuf_printf(&b, "%d,%" PRId64 ",%.17g,%.17g,%.17g,%.6f,%.17g,%" PRId64
+    strbuf_printf(&b,
+                  "%d,%" PRId64 ",%.17g,%.17g,%.17g,%.6f,%.17g,%" PRId64
                   ",%.17g,%" PRId64 ",%.17g,%.17g,%s,%.6f,%.17g,%.6f\n",
-                  (int)k + 1, s->leaves, s->max_qwgt, s->min_qwgt,
-                  s->qwgt_tot, s->load_imb, s->lower_bound, s->cut_edges,
-                  s->cut_weight, s->moved, s->total_v, s->max_v,
+                  (int)k + 1, s->leaves, s->max_qwgt, s->min_qwgt, s->qwgt_tot,
+                  s->load_imb, s->lower_bound, s->cut_edges, s->cut_weight,
+                  s->moved, s->total_v, s->max_v,
                   isinf(s->throttle_used) ? "inf" : "", s->seconds,
                   b0->max_qwgt, b0->load_imb);
   }
@@ -222,16 +223,15 @@ static int write_plots(const char *dir, const sim_result *r,
     if (x != NULL)
       for (int32_t k = 0; k < x->nsteps; k++)
         for (int32_t p = 0; p < P; p++)
-          strbuf_printf(&dat, "%g %d %.17g\n",
-                        k + 1 + (t == 0 ? -0.15 : 0.15), (int)p,
-                        x->qwgt[(size_t)k * (size_t)P + (size_t)p]);
+          strbuf_printf(&dat, "%g %d %.17g\n", k + 1 + (t == 0 ? -0.15 : 0.15),
+                        (int)p, x->qwgt[(size_t)k * (size_t)P + (size_t)p]);
     else
       strbuf_printf(&dat, "NaN NaN NaN\n");
     strbuf_printf(&dat, "\n\n# %s: step MaxQwgt LoadImb\n",
                   t == 0 ? "MinEX" : "no partitioning");
     for (int32_t k = 0; x != NULL && k < x->nsteps; k++)
-      strbuf_printf(&dat, "%d %.17g %.6f\n", (int)k + 1,
-                    x->steps[k].max_qwgt, x->steps[k].load_imb);
+      strbuf_printf(&dat, "%d %.17g %.6f\n", (int)k + 1, x->steps[k].max_qwgt,
+                    x->steps[k].load_imb);
     if (x == NULL)
       strbuf_printf(&dat, "NaN NaN NaN\n");
     strbuf_printf(&dat, "\n\n");
@@ -239,11 +239,12 @@ static int write_plots(const char *dir, const sim_result *r,
   for (int svg = 0; svg <= 1; svg++) {
     if (svg)
       strbuf_printf(&gp, "set terminal svg size 900,600 dynamic enhanced\n"
-                    "set output 'sim_loads.svg'\n");
+                         "set output 'sim_loads.svg'\n");
     else
       strbuf_printf(&gp, "set terminal pngcairo size 900,600 enhanced\n"
-                    "set output 'sim_loads.png'\n");
-    strbuf_printf(&gp, "reset\nset grid\nset key outside right\n"
+                         "set output 'sim_loads.png'\n");
+    strbuf_printf(&gp,
+                  "reset\nset grid\nset key outside right\n"
                   "set title 'Per-step loads: Qwgt of every processor and "
                   "MaxQwgt'\nset xlabel 'adaptation step'\n"
                   "set ylabel 'Qwgt'\nset xtics 1\n"
@@ -373,7 +374,8 @@ int cmd_sim(int argc, char **argv) {
     }
   }
   if (config_path && machine_set) {
-    tool_usage_error(cmd, "--config and the machine options (--nprocs, "
+    tool_usage_error(cmd,
+                     "--config and the machine options (--nprocs, "
                      "--clusters, --interconnect, --proc) exclude each other");
     goto done;
   }
@@ -516,9 +518,8 @@ int cmd_sim(int argc, char **argv) {
   } else {
     printf("minex sim: %s (%d roots), %d adaptations: %" PRId64 " -> %" PRId64
            " leaf elements at the last (largest %" PRId64 ")\n",
-           wa.mesh_path ? wa.mesh_path : "built-in box", (int)n,
-           (int)wl.nsteps, wl.initial_elements, wl.leaves[wl.nsteps - 1],
-           max_leaves(&wl));
+           wa.mesh_path ? wa.mesh_path : "built-in box", (int)n, (int)wl.nsteps,
+           wl.initial_elements, wl.leaves[wl.nsteps - 1], max_leaves(&wl));
     printf("machine: P = %d in %d clusters", (int)P,
            (int)minex_config_nclusters(cfg));
     if (config_path) {
@@ -531,8 +532,10 @@ int cmd_sim(int argc, char **argv) {
       printf(", I = %g", I);
     }
     char th[32];
-    snprintf(th, sizeof th, opt.throttle_auto ? "auto"
-                            : isinf(opt.throttle) ? "inf" : "%g",
+    snprintf(th, sizeof th,
+             opt.throttle_auto     ? "auto"
+             : isinf(opt.throttle) ? "inf"
+                                   : "%g",
              opt.throttle);
     printf("; ThroTTle %s, alpha %g, iters %g, seed %" PRIu64 "\n", th,
            opt.alpha, wl.params.iters, opt.seed);
@@ -540,15 +543,14 @@ int cmd_sim(int argc, char **argv) {
     printf("\n");
     if (r)
       printf("total (sum of MaxQwgt): %.0f with MinEX, %.0f without "
-             "partitioning (x%.2f)\n", r->total, base.total,
-             r->total > 0 ? base.total / r->total : 0);
+             "partitioning (x%.2f)\n",
+             r->total, base.total, r->total > 0 ? base.total / r->total : 0);
     else
-      printf("total (sum of MaxQwgt) without partitioning: %.0f\n",
-             base.total);
+      printf("total (sum of MaxQwgt) without partitioning: %.0f\n", base.total);
     printf("LoadImb of the run: %.3f with MinEX, %.3f without\n",
            r ? r->load_imb : base.load_imb, base.load_imb);
-    printf("time: adaptation model %.3f s, repartitioning %.3f s\n",
-           wl.seconds, r ? r->seconds : 0.0);
+    printf("time: adaptation model %.3f s, repartitioning %.3f s\n", wl.seconds,
+           r ? r->seconds : 0.0);
     if (csv_path)
       printf("per-step CSV written to %s\n", csv_path);
     if (plots)

@@ -116,8 +116,8 @@ int cmd_sweep(int argc, char **argv) {
   if (tool_parse_tables(cmd, tables, list, &nt) != 0)
     return TOOL_EXIT_USAGE;
   if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "minex %s: %s: cannot create the directory: %s\n", cmd,
-            dir, strerror(errno));
+    fprintf(stderr, "minex %s: %s: cannot create the directory: %s\n", cmd, dir,
+            strerror(errno));
     return TOOL_EXIT_FAIL;
   }
 
@@ -130,8 +130,8 @@ int cmd_sweep(int argc, char **argv) {
   printf("minex sweep: %s (%d roots), %d adaptations, workload built in "
          "%.3f s; %d threads -> %s/\n",
          wa.mesh_path ? wa.mesh_path : "built-in box",
-         (int)minex_mesh_nelems(mesh), (int)wl.nsteps, wl.seconds,
-         (int)threads, dir);
+         (int)minex_mesh_nelems(mesh), (int)wl.nsteps, wl.seconds, (int)threads,
+         dir);
   for (int32_t t = 0; t < nt; t++) {
     sweep_spec *specs = NULL;
     int32_t n = 0;
@@ -152,8 +152,7 @@ int cmd_sweep(int argc, char **argv) {
                    verbose ? progress : NULL, &wl.nsteps);
     double wall = tool_wtime() - t0, cpu = 0;
     for (int32_t i = 0; i < n; i++)
-      cpu += res[(int64_t)i * sweep_record_size(wl.nsteps) +
-                 SWEEP_SUM_SECONDS];
+      cpu += res[(int64_t)i * sweep_record_size(wl.nsteps) + SWEEP_SUM_SECONDS];
     t_repart += cpu;
     if (rc == MINEX_OK)
       rc = sweep_write(dir, list[t], specs, n, wl.nsteps, res);
@@ -184,8 +183,8 @@ int cmd_sweep(int argc, char **argv) {
     free(specs);
   }
   printf("\nall: %.2f s wall (workload %.3f s once, repartition calls %.2f "
-         "s summed); files in %s/\n", tool_wtime() - t_all + wl.seconds,
-         wl.seconds, t_repart, dir);
+         "s summed); files in %s/\n",
+         tool_wtime() - t_all + wl.seconds, wl.seconds, t_repart, dir);
   if (fflush(stdout) == 0)
     status = TOOL_EXIT_OK;
 done:

@@ -18,7 +18,8 @@ static const struct {
     {"gen", cmd_gen, "synthetic tetrahedral box with a refined ball"},
     {"sim", cmd_sim, "adaptive-mesh simulation: MinEX between adaptations"},
     {"sweep", cmd_sweep, "the paper's parameter studies (Tables 1-4)"},
-    {"drum", cmd_drum, "resource model: probe this node, slowdowns from a model"},
+    {"drum", cmd_drum,
+     "resource model: probe this node, slowdowns from a model"},
 };
 
 static void usage(FILE *fp) {

@@ -120,7 +120,7 @@ static int parse(int argc, char **argv, mpi_args *a) {
     }
   }
   return tool_parse_tables(cmd, tables, a->list, &a->nt) == 0 ? PARSE_RUN
-                                                             : PARSE_USAGE;
+                                                              : PARSE_USAGE;
 }
 
 /* parse() with the usage errors of ranks other than 0 silenced: N copies

@@ -15,8 +15,7 @@ void tool_workload_defaults(tool_workload_args *w) {
   sim_adapt_defaults(&w->params);
 }
 
-int tool_workload_option(tool_args *a, const char *cmd,
-                         tool_workload_args *w) {
+int tool_workload_option(tool_args *a, const char *cmd, tool_workload_args *w) {
   const char *v;
   if (tool_args_is(a, NULL, "--box")) {
     for (int k = 0; k < 3; k++)
@@ -35,8 +34,10 @@ int tool_workload_option(tool_args *a, const char *cmd,
         tool_parse_i32(cmd, "--depth", v, 0, &w->params.depth))
       return -1;
     if (w->params.depth > SIM_ADAPT_MAX_DEPTH) {
-      tool_usage_error(cmd, "--depth: %d is above the largest supported "
-                       "depth %d", (int)w->params.depth, SIM_ADAPT_MAX_DEPTH);
+      tool_usage_error(cmd,
+                       "--depth: %d is above the largest supported "
+                       "depth %d",
+                       (int)w->params.depth, SIM_ADAPT_MAX_DEPTH);
       return -1;
     }
     return 1;
@@ -82,8 +83,10 @@ int tool_parse_tables(const char *cmd, const char *tables, int32_t list[8],
     item[len] = '\0';
     int32_t t = sweep_table_parse(item);
     if (t < 0) {
-      tool_usage_error(cmd, "--table: unknown table '%s' (1, 1log, 2, 3, 4 "
-                       "or all)", item);
+      tool_usage_error(cmd,
+                       "--table: unknown table '%s' (1, 1log, 2, 3, 4 "
+                       "or all)",
+                       item);
       return -1;
     }
     list[(*nt)++] = t;
@@ -99,31 +102,31 @@ int tool_parse_tables(const char *cmd, const char *tables, int32_t list[8],
 void tool_workload_help(void) {
   sim_adapt_params p;
   sim_adapt_defaults(&p);
-  printf("Workload (docs/workload.md):\n"
-         "  MESH                 tetrahedral MEDIT/Gmsh mesh whose elements are "
-         "the roots\n"
-         "                       (default: the built-in box, 50,400 "
-         "tetrahedra)\n"
-         "  --box NX NY NZ       cubes of the built-in box (default 20 20 21; "
-         "6 tets each)\n"
-         "  --steps N            adaptations (default 9)\n"
-         "  --depth D            refinement levels inside the cylinder "
-         "(default 3)\n"
-         "  --radius R           cylinder radius / domain length along the "
-         "sweep\n"
-         "                       (default %.4g: ~1.8 million leaves at the "
-         "largest)\n"
-         "  --iters K            time units: solver iterations one "
-         "adaptation's Pwgt and\n"
-         "                       Cwgt stand for, against the one-off Rwgt "
-         "(default 1)\n",
-         p.radius);
+  printf(
+      "Workload (docs/workload.md):\n"
+      "  MESH                 tetrahedral MEDIT/Gmsh mesh whose elements are "
+      "the roots\n"
+      "                       (default: the built-in box, 50,400 "
+      "tetrahedra)\n"
+      "  --box NX NY NZ       cubes of the built-in box (default 20 20 21; "
+      "6 tets each)\n"
+      "  --steps N            adaptations (default 9)\n"
+      "  --depth D            refinement levels inside the cylinder "
+      "(default 3)\n"
+      "  --radius R           cylinder radius / domain length along the "
+      "sweep\n"
+      "                       (default %.4g: ~1.8 million leaves at the "
+      "largest)\n"
+      "  --iters K            time units: solver iterations one "
+      "adaptation's Pwgt and\n"
+      "                       Cwgt stand for, against the one-off Rwgt "
+      "(default 1)\n",
+      p.radius);
 }
 
 int tool_sim_fail(const char *cmd, int rc) {
   const char *m = sim_last_error();
-  fprintf(stderr, "minex %s: %s\n", cmd,
-          m && m[0] ? m : minex_strerror(rc));
+  fprintf(stderr, "minex %s: %s\n", cmd, m && m[0] ? m : minex_strerror(rc));
   return TOOL_EXIT_FAIL;
 }
 
@@ -139,8 +142,7 @@ int tool_workload_build(const char *cmd, const tool_workload_args *w,
     return tool_fail(cmd, rc);
   tool_verbose(verbose, cmd, "mesh: %d elements (%s) in %.3f s",
                (int)minex_mesh_nelems(*mesh),
-               w->mesh_path ? w->mesh_path : "built-in box",
-               tool_wtime() - t);
+               w->mesh_path ? w->mesh_path : "built-in box", tool_wtime() - t);
   if ((rc = sim_workload_build(*mesh, &w->params, out)) != MINEX_OK) {
     minex_mesh_destroy(*mesh);
     *mesh = NULL;
@@ -151,9 +153,10 @@ int tool_workload_build(const char *cmd, const tool_workload_args *w,
             m && m[0] ? m : minex_strerror(rc));
     return TOOL_EXIT_FAIL;
   }
-  tool_verbose(verbose, cmd, "workload: %d adaptations, %lld -> %lld leaves "
-               "at the last, in %.3f s", (int)out->nsteps,
-               (long long)out->initial_elements,
+  tool_verbose(verbose, cmd,
+               "workload: %d adaptations, %lld -> %lld leaves "
+               "at the last, in %.3f s",
+               (int)out->nsteps, (long long)out->initial_elements,
                (long long)out->leaves[out->nsteps - 1], out->seconds);
   return TOOL_EXIT_OK;
 }

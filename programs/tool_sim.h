@@ -8,9 +8,9 @@
 #include "tool.h"
 
 typedef struct tool_workload_args {
-  const char *mesh_path;    /* MESH (positional) or NULL: built-in box   */
-  int32_t box[3];           /* --box NX NY NZ of the built-in mesh        */
-  sim_adapt_params params;  /* --steps --depth --radius --iters           */
+  const char *mesh_path;   /* MESH (positional) or NULL: built-in box   */
+  int32_t box[3];          /* --box NX NY NZ of the built-in mesh        */
+  sim_adapt_params params; /* --steps --depth --radius --iters           */
 } tool_workload_args;
 
 /* Defaults: the built-in box 20 x 20 x 21 (50,400 tetrahedra, the paper's
@@ -19,8 +19,7 @@ void tool_workload_defaults(tool_workload_args *w);
 
 /* Takes a's current argument when it is a workload option: 1 taken, 0 not
  * one of them, -1 bad value (usage error printed). */
-int tool_workload_option(tool_args *a, const char *cmd,
-                         tool_workload_args *w);
+int tool_workload_option(tool_args *a, const char *cmd, tool_workload_args *w);
 
 /* The value of --table: "all" (1, 1log, 2, 3, 4) or a comma-separated list
  * of 1, 1log, 2, 3, 4 (at most 8) into list[0..*nt); -1 after a usage

@@ -21,11 +21,15 @@ int sim_config_make(int32_t P, int32_t C, double I, const double *proc,
                     minex_config **out) {
   *out = NULL;
   if (C < 1 || P < C)
-    return sim_fail(MINEX_EINVAL, "machine: %d processors cannot fill %d "
-                    "clusters", (int)P, (int)C);
+    return sim_fail(MINEX_EINVAL,
+                    "machine: %d processors cannot fill %d "
+                    "clusters",
+                    (int)P, (int)C);
   if (!(I >= 1) || !isfinite(I))
-    return sim_fail(MINEX_EINVAL, "machine: interconnect slowdown %g (must "
-                    "be >= 1)", I);
+    return sim_fail(MINEX_EINVAL,
+                    "machine: interconnect slowdown %g (must "
+                    "be >= 1)",
+                    I);
   int32_t *np = malloc(sizeof(int32_t) * (size_t)C);
   double *pr = malloc(sizeof(double) * (size_t)C);
   double *conn = malloc(sizeof(double) * (size_t)C * (size_t)C);
@@ -100,8 +104,10 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
   for (int32_t k = 0; k < w->nsteps && rc == MINEX_OK; k++) {
     const minex_graph *g = w->graphs[k];
     if (minex_graph_nvtxs(g) != n) {
-      rc = sim_fail(MINEX_EINVAL, "sim: step %d has %d vertices, step 1 "
-                    "has %d", (int)k + 1, (int)minex_graph_nvtxs(g), (int)n);
+      rc = sim_fail(MINEX_EINVAL,
+                    "sim: step %d has %d vertices, step 1 "
+                    "has %d",
+                    (int)k + 1, (int)minex_graph_nvtxs(g), (int)n);
       break;
     }
     memcpy(old, cur, sizeof(int32_t) * (size_t)n);

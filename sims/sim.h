@@ -21,19 +21,19 @@ int sim_config_make(int32_t P, int32_t C, double I, const double *proc,
 
 /* One configuration. */
 typedef struct sim_params {
-  int partition;        /* 1: MinEX between adaptations; 0: the paper's
-                           "no partitioning" baseline (Table 4)         */
-  minex_options opt;    /* ThroTTle (or throttle_auto), alpha, seed, ... */
+  int partition;     /* 1: MinEX between adaptations; 0: the paper's
+                        "no partitioning" baseline (Table 4)         */
+  minex_options opt; /* ThroTTle (or throttle_auto), alpha, seed, ... */
 } sim_params;
 
 /* What one adaptation step measured (of the partition used for it). */
 typedef struct sim_step {
-  int64_t leaves;       /* leaf elements of the mesh at this step        */
-  double max_qwgt;      /* MaxQwgt: the step's time (SPEC §2)           */
+  int64_t leaves;  /* leaf elements of the mesh at this step        */
+  double max_qwgt; /* MaxQwgt: the step's time (SPEC §2)           */
   double min_qwgt;
-  double qwgt_tot;      /* QwgtTot                                      */
-  double load_imb;      /* LoadImb                                      */
-  double lower_bound;   /* LB                                           */
+  double qwgt_tot;    /* QwgtTot                                      */
+  double load_imb;    /* LoadImb                                      */
+  double lower_bound; /* LB                                           */
   int64_t cut_edges;
   double cut_weight;
   int64_t moved;        /* root elements that moved                    */
@@ -45,14 +45,14 @@ typedef struct sim_step {
 
 typedef struct sim_result {
   int32_t nsteps;
-  sim_step *steps;      /* nsteps entries                              */
-  double total;         /* sum over steps of MaxQwgt: the paper's
-                           "total time required to process the
-                           application" (its tables' scale)            */
-  double load_imb;      /* sum MaxQwgt / sum (QwgtTot / P_avail): the
-                           run's imbalance, weighted by step time       */
-  double seconds;       /* sum of the repartition times                 */
-  double *qwgt;         /* nsteps * P per-processor Qwgt of each step   */
+  sim_step *steps; /* nsteps entries                              */
+  double total;    /* sum over steps of MaxQwgt: the paper's
+                      "total time required to process the
+                      application" (its tables' scale)            */
+  double load_imb; /* sum MaxQwgt / sum (QwgtTot / P_avail): the
+                      run's imbalance, weighted by step time       */
+  double seconds;  /* sum of the repartition times                 */
+  double *qwgt;    /* nsteps * P per-processor Qwgt of each step   */
   int32_t nprocs;
 } sim_result;
 
@@ -74,6 +74,7 @@ void sim_result_free(sim_result *r);
 
 /* Sets the message that sim_last_error() returns (printf format) and
  * returns rc: every sim_ and sweep_ function reports through it. */
-int sim_fail(int rc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int sim_fail(int rc, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -8,10 +8,10 @@
 #include <stddef.h>
 
 typedef struct strbuf {
-  char *s;      /* NUL-terminated text (NULL while empty)   */
-  size_t len;   /* bytes used, without the NUL            */
-  size_t cap;   /* bytes allocated                        */
-  int failed;   /* an allocation failed                   */
+  char *s;    /* NUL-terminated text (NULL while empty)   */
+  size_t len; /* bytes used, without the NUL            */
+  size_t cap; /* bytes allocated                        */
+  int failed; /* an allocation failed                   */
 } strbuf;
 
 void strbuf_printf(strbuf *b, const char *fmt, ...)

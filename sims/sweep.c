@@ -26,9 +26,14 @@ static const double t2_inter[] = {3, 10, 100, 1000};
 #define T3_NP 11 /* P = 2, 4, ..., 2048 */
 
 int32_t sweep_table_parse(const char *name) {
-  static const struct { const char *s; int32_t t; } k[] = {
-      {"1", SWEEP_T1}, {"1log", SWEEP_T1LOG}, {"2", SWEEP_T2},
-      {"3", SWEEP_T3}, {"4", SWEEP_T4}};
+  static const struct {
+    const char *s;
+    int32_t t;
+  } k[] = {{"1", SWEEP_T1},
+           {"1log", SWEEP_T1LOG},
+           {"2", SWEEP_T2},
+           {"3", SWEEP_T3},
+           {"4", SWEEP_T4}};
   for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
     if (strcmp(name, k[i].s) == 0)
       return k[i].t;
@@ -37,12 +42,18 @@ int32_t sweep_table_parse(const char *name) {
 
 const char *sweep_table_name(int32_t table) {
   switch (table) {
-  case SWEEP_T1: return "table1";
-  case SWEEP_T1LOG: return "table1log";
-  case SWEEP_T2: return "table2";
-  case SWEEP_T3: return "table3";
-  case SWEEP_T4: return "table4";
-  default: return "table";
+  case SWEEP_T1:
+    return "table1";
+  case SWEEP_T1LOG:
+    return "table1log";
+  case SWEEP_T2:
+    return "table2";
+  case SWEEP_T3:
+    return "table3";
+  case SWEEP_T4:
+    return "table4";
+  default:
+    return "table";
   }
 }
 
@@ -116,10 +127,10 @@ typedef struct sweep_job {
   int32_t n, rank, nranks;
   uint64_t seed;
   double *results;
-  atomic_int next;        /* next spec index to take                    */
-  pthread_mutex_t lock;   /* progress callback and first error           */
+  atomic_int next;      /* next spec index to take                    */
+  pthread_mutex_t lock; /* progress callback and first error           */
   int32_t done, todo;
-  int rc;                 /* first error                                 */
+  int rc; /* first error                                 */
   char msg[512];
   sweep_progress_fn progress;
   void *ctx;
@@ -132,8 +143,8 @@ static int run_one(sweep_job *j, int32_t i) {
   minex_config *cfg = NULL;
   sim_result r = {0};
   int rc = initial ? MINEX_OK : sim_fail(MINEX_ENOMEM, "sweep: out of memory");
-  if (rc == MINEX_OK && (rc = minex_mesh_partition_rcb(j->mesh, s->P,
-                                                       initial)) != MINEX_OK)
+  if (rc == MINEX_OK &&
+      (rc = minex_mesh_partition_rcb(j->mesh, s->P, initial)) != MINEX_OK)
     sim_fail(rc, "sweep: initial partition: %s", minex_last_error());
   if (rc == MINEX_OK)
     rc = sim_config_make(s->P, s->C, s->I, NULL, &cfg);
@@ -210,12 +221,12 @@ static void *worker(void *arg) {
 }
 
 int sweep_run(const sim_workload *w, const minex_mesh *mesh,
-              const sweep_spec *specs, int32_t n, uint64_t seed,
-              int32_t rank, int32_t nranks, int32_t threads,
-              double *results, sweep_progress_fn progress, void *ctx) {
+              const sweep_spec *specs, int32_t n, uint64_t seed, int32_t rank,
+              int32_t nranks, int32_t threads, double *results,
+              sweep_progress_fn progress, void *ctx) {
   if (nranks < 1 || rank < 0 || rank >= nranks || threads < 1)
-    return sim_fail(MINEX_EINVAL, "sweep: rank %d of %d, %d threads",
-                    (int)rank, (int)nranks, (int)threads);
+    return sim_fail(MINEX_EINVAL, "sweep: rank %d of %d, %d threads", (int)rank,
+                    (int)nranks, (int)threads);
   sweep_job j;
   memset(&j, 0, sizeof j);
   j.w = w;
@@ -259,8 +270,8 @@ int sweep_write_file(const char *path, const char *text, size_t len) {
   snprintf(tmp, pl + 16, "%s.tmpXXXXXX", path);
   int fd = mkstemp(tmp);
   if (fd < 0) {
-    int rc = sim_fail(MINEX_EIO, "%s: cannot create: %s", path,
-                      strerror(errno));
+    int rc =
+        sim_fail(MINEX_EIO, "%s: cannot create: %s", path, strerror(errno));
     free(tmp);
     return rc;
   }
@@ -275,8 +286,7 @@ int sweep_write_file(const char *path, const char *text, size_t len) {
   else
     close(fd);
   if (!ok || rename(tmp, path) != 0) {
-    int rc = sim_fail(MINEX_EIO, "%s: cannot write: %s", path,
-                      strerror(errno));
+    int rc = sim_fail(MINEX_EIO, "%s: cannot write: %s", path, strerror(errno));
     remove(tmp);
     free(tmp);
     return rc;
@@ -298,8 +308,7 @@ static int write_buf(const char *dir, const char *name, const char *ext,
   return rc;
 }
 
-static const double *rec_of(const double *results, int32_t i,
-                             int32_t nsteps) {
+static const double *rec_of(const double *results, int32_t i, int32_t nsteps) {
   return results + (int64_t)i * sweep_record_size(nsteps);
 }
 
@@ -340,10 +349,12 @@ static int32_t find(const sweep_spec *specs, int32_t n, int32_t P, int32_t C,
 
 static void csv_rows(strbuf *sum, strbuf *steps, const sweep_spec *specs,
                      int32_t n, int32_t nsteps, const double *results) {
-  strbuf_printf(sum, "table,P,C,I,alpha,throttle,partition,total_maxqwgt,"
+  strbuf_printf(sum,
+                "table,P,C,I,alpha,throttle,partition,total_maxqwgt,"
                 "load_imb,mean_cut_weight,total_v,moved,throttle_used_last,"
                 "seconds_repartition\n");
-  strbuf_printf(steps, "table,P,C,I,alpha,throttle,partition,step,leaves,"
+  strbuf_printf(steps,
+                "table,P,C,I,alpha,throttle,partition,step,leaves,"
                 "max_qwgt,min_qwgt,qwgt_tot,load_imb,cut_edges,cut_weight,"
                 "moved,total_v,throttle_used,seconds\n");
   for (int32_t i = 0; i < n; i++) {
@@ -353,22 +364,25 @@ static void csv_rows(strbuf *sum, strbuf *steps, const sweep_spec *specs,
     fmt_throttle(th, sizeof th, s->throttle, s->throttle_auto);
     const double *last = r + SWEEP_NSUM + (int64_t)(nsteps - 1) * SWEEP_NSTEPF;
     fmt_throttle(tu, sizeof tu, last[SWEEP_ST_THROTTLE], 0);
-    strbuf_printf(sum, "%s,%d,%d,%g,%g,%s,%d,%.17g,%.6f,%.6f,%.17g,%.0f,%s,"
-                  "%.6f\n", sweep_table_name(s->table), (int)s->P, (int)s->C,
-                  s->I, s->alpha, th, s->partition, r[SWEEP_SUM_TOTAL],
+    strbuf_printf(sum,
+                  "%s,%d,%d,%g,%g,%s,%d,%.17g,%.6f,%.6f,%.17g,%.0f,%s,"
+                  "%.6f\n",
+                  sweep_table_name(s->table), (int)s->P, (int)s->C, s->I,
+                  s->alpha, th, s->partition, r[SWEEP_SUM_TOTAL],
                   r[SWEEP_SUM_LOADIMB], r[SWEEP_SUM_CUT], r[SWEEP_SUM_TOTALV],
                   r[SWEEP_SUM_MOVED], tu, r[SWEEP_SUM_SECONDS]);
     for (int32_t k = 0; k < nsteps; k++) {
       const double *f = r + SWEEP_NSUM + (int64_t)k * SWEEP_NSTEPF;
       fmt_throttle(tu, sizeof tu, f[SWEEP_ST_THROTTLE], 0);
-      strbuf_printf(steps, "%s,%d,%d,%g,%g,%s,%d,%d,%.0f,%.17g,%.17g,%.17g,"
+      strbuf_printf(steps,
+                    "%s,%d,%d,%g,%g,%s,%d,%d,%.0f,%.17g,%.17g,%.17g,"
                     "%.6f,%.0f,%.17g,%.0f,%.17g,%s,%.6f\n",
                     sweep_table_name(s->table), (int)s->P, (int)s->C, s->I,
-                    s->alpha, th, s->partition, (int)k + 1,
-                    f[SWEEP_ST_LEAVES], f[SWEEP_ST_MAXQ], f[SWEEP_ST_MINQ],
-                    f[SWEEP_ST_QTOT], f[SWEEP_ST_LOADIMB], f[SWEEP_ST_CUT],
-                    f[SWEEP_ST_CUTW], f[SWEEP_ST_MOVED], f[SWEEP_ST_TOTALV],
-                    tu, f[SWEEP_ST_SECONDS]);
+                    s->alpha, th, s->partition, (int)k + 1, f[SWEEP_ST_LEAVES],
+                    f[SWEEP_ST_MAXQ], f[SWEEP_ST_MINQ], f[SWEEP_ST_QTOT],
+                    f[SWEEP_ST_LOADIMB], f[SWEEP_ST_CUT], f[SWEEP_ST_CUTW],
+                    f[SWEEP_ST_MOVED], f[SWEEP_ST_TOTALV], tu,
+                    f[SWEEP_ST_SECONDS]);
     }
   }
 }
@@ -397,7 +411,8 @@ static void md_table(strbuf *b, int32_t table, const sweep_spec *specs,
   case SWEEP_T1:
   case SWEEP_T1LOG: {
     int nt = table == SWEEP_T1 ? T1_NT + 1 : T1LOG_NT;
-    strbuf_printf(b, "# %s: MaxQwgt (sum over adaptations, thousands) and "
+    strbuf_printf(b,
+                  "# %s: MaxQwgt (sum over adaptations, thousands) and "
                   "LoadImb against ThroTTle; P = 32, I = 3, alpha = 1\n",
                   sweep_table_name(table));
     for (int li = 0; li <= 1; li++) {
@@ -428,8 +443,8 @@ static void md_table(strbuf *b, int32_t table, const sweep_spec *specs,
   }
   case SWEEP_T2:
     strbuf_printf(b, "# table2: MaxQwgt (sum over adaptations, thousands) "
-                  "against the interconnect slowdown I; P = 32, ThroTTle = "
-                  "64\n");
+                     "against the interconnect slowdown I; P = 32, ThroTTle = "
+                     "64\n");
     for (int a = 0; a <= 1; a++) {
       strbuf_printf(b, "\n%s\n\n| C", lat[a]);
       for (int i = 0; i < T2_NI; i++)
@@ -438,20 +453,22 @@ static void md_table(strbuf *b, int32_t table, const sweep_spec *specs,
       for (int32_t C = 1; C <= 8; C++) {
         strbuf_printf(b, "| %d", (int)C);
         for (int i = 0; i < T2_NI; i++)
-          cell(b, results, find(specs, n, 32, C, t2_inter[i], a, 64, 0),
-               nsteps, 0);
+          cell(b, results, find(specs, n, 32, C, t2_inter[i], a, 64, 0), nsteps,
+               0);
         strbuf_printf(b, " |\n");
       }
     }
     break;
   case SWEEP_T3:
   case SWEEP_T4:
-    strbuf_printf(b, "# %s: MaxQwgt (sum over adaptations, thousands) and "
+    strbuf_printf(b,
+                  "# %s: MaxQwgt (sum over adaptations, thousands) and "
                   "LoadImb against P; I = 3, ThroTTle = 2P%s\n",
                   sweep_table_name(table),
                   table == SWEEP_T4 ? ", no partitioning" : "");
     for (int a = 0; a <= 1; a++) {
-      strbuf_printf(b, "\n%s\n\n| P | MaxQwgt C=1 | MaxQwgt C=8 | LoadImb "
+      strbuf_printf(b,
+                    "\n%s\n\n| P | MaxQwgt C=1 | MaxQwgt C=8 | LoadImb "
                     "C=1 | LoadImb C=8%s |\n|---:|---:|---:|---:|---:%s|\n",
                     lat[a],
                     table == SWEEP_T3 ? " | auto MaxQwgt C=1 | auto MaxQwgt "
@@ -481,15 +498,20 @@ static void md_table(strbuf *b, int32_t table, const sweep_spec *specs,
 static void gp_begin(strbuf *b, const char *file, int svg, const char *title,
                      const char *xlabel, const char *ylabel) {
   if (svg)
-    strbuf_printf(b, "set terminal svg size 900,600 dynamic enhanced\n"
-                  "set output '%s.svg'\n", file);
+    strbuf_printf(b,
+                  "set terminal svg size 900,600 dynamic enhanced\n"
+                  "set output '%s.svg'\n",
+                  file);
   else
-    strbuf_printf(b, "set terminal pngcairo size 900,600 enhanced\n"
-                  "set output '%s.png'\n", file);
-  strbuf_printf(b, "reset\nset grid\nset key outside right\n"
+    strbuf_printf(b,
+                  "set terminal pngcairo size 900,600 enhanced\n"
+                  "set output '%s.png'\n",
+                  file);
+  strbuf_printf(b,
+                "reset\nset grid\nset key outside right\n"
                 "set datafile missing 'NaN'\nset title \"%s\"\n"
-                "set xlabel \"%s\"\nset ylabel \"%s\"\n", title, xlabel,
-                ylabel);
+                "set xlabel \"%s\"\nset ylabel \"%s\"\n",
+                title, xlabel, ylabel);
 }
 
 static void gp_table1(strbuf *gp, strbuf *dat, int32_t table,
@@ -506,10 +528,9 @@ static void gp_table1(strbuf *gp, strbuf *dat, int32_t table,
       char th[32];
       fmt_throttle(th, sizeof th, tv, 0);
       const double *r = i >= 0 ? rec_of(results, i, nsteps) : NULL;
-      strbuf_printf(dat, "%g %s %.17g %.17g\n",
-                    table == SWEEP_T1 ? (double)t : tv, th,
-                    r ? r[SWEEP_SUM_TOTAL] / 1000 : NAN,
-                    r ? r[SWEEP_SUM_LOADIMB] : NAN);
+      strbuf_printf(
+          dat, "%g %s %.17g %.17g\n", table == SWEEP_T1 ? (double)t : tv, th,
+          r ? r[SWEEP_SUM_TOTAL] / 1000 : NAN, r ? r[SWEEP_SUM_LOADIMB] : NAN);
     }
     strbuf_printf(dat, "\n\n");
   }
@@ -527,9 +548,10 @@ static void gp_table1(strbuf *gp, strbuf *dat, int32_t table,
         strbuf_printf(gp, "set logscale x\nset format x '10^{%%L}'\n");
       if (li == 0)
         strbuf_printf(gp, "set logscale y\n");
-      strbuf_printf(gp, "plot for [c=0:7] '%s.dat' index c using 1:%d%s "
-                    "with linespoints title sprintf('C = %%d', c+1)\n", name,
-                    li ? 4 : 3, table == SWEEP_T1 ? ":xtic(2)" : "");
+      strbuf_printf(gp,
+                    "plot for [c=0:7] '%s.dat' index c using 1:%d%s "
+                    "with linespoints title sprintf('C = %%d', c+1)\n",
+                    name, li ? 4 : 3, table == SWEEP_T1 ? ":xtic(2)" : "");
     }
 }
 
@@ -541,10 +563,9 @@ static void gp_table2(strbuf *gp, strbuf *dat, const sweep_spec *specs,
       strbuf_printf(dat, "# alpha = %d, I = %g\n", a, t2_inter[i]);
       for (int32_t C = 1; C <= 8; C++) {
         int32_t k = find(specs, n, 32, C, t2_inter[i], a, 64, 0);
-        strbuf_printf(dat, "%d %.17g\n", (int)C,
-                      k >= 0 ? rec_of(results, k, nsteps)[SWEEP_SUM_TOTAL] /
-                                   1000
-                             : NAN);
+        strbuf_printf(
+            dat, "%d %.17g\n", (int)C,
+            k >= 0 ? rec_of(results, k, nsteps)[SWEEP_SUM_TOTAL] / 1000 : NAN);
       }
       strbuf_printf(dat, "\n\n");
     }
@@ -553,12 +574,12 @@ static void gp_table2(strbuf *gp, strbuf *dat, const sweep_spec *specs,
              "Effect of the interconnect slowdown I (P = 32, ThroTTle = 64)",
              "clusters C", "MaxQwgt, sum over adaptations (thousands)");
     strbuf_printf(gp, "set logscale y\nset xtics 1\n"
-                  "plot for [i=0:3] 'table2.dat' index i using 1:2 with "
-                  "linespoints dt 2 title sprintf('I = %%s, alpha 0', "
-                  "word('3 10 100 1000', i+1)), \\\n"
-                  "     for [i=4:7] 'table2.dat' index i using 1:2 with "
-                  "linespoints title sprintf('I = %%s, alpha 1', "
-                  "word('3 10 100 1000', i-3))\n");
+                      "plot for [i=0:3] 'table2.dat' index i using 1:2 with "
+                      "linespoints dt 2 title sprintf('I = %%s, alpha 0', "
+                      "word('3 10 100 1000', i+1)), \\\n"
+                      "     for [i=4:7] 'table2.dat' index i using 1:2 with "
+                      "linespoints title sprintf('I = %%s, alpha 1', "
+                      "word('3 10 100 1000', i-3))\n");
   }
 }
 
@@ -597,10 +618,11 @@ static void gp_against_p(strbuf *gp, int have3, int have4) {
       if (!(t == 0 ? have3 : have4))
         continue;
       for (int b = 0; b < 4; b++) {
-        strbuf_printf(gp, "%s'table%d.dat' index %d using 1:2 with "
-                      "linespoints %s title '%s, %s'", sep, 3 + t, b,
-                      t ? "dt 2" : "", t ? "no partitioning" : "MinEX",
-                      lab[b]);
+        strbuf_printf(gp,
+                      "%s'table%d.dat' index %d using 1:2 with "
+                      "linespoints %s title '%s, %s'",
+                      sep, 3 + t, b, t ? "dt 2" : "",
+                      t ? "no partitioning" : "MinEX", lab[b]);
         sep = ", \\\n     ";
       }
     }
@@ -686,11 +708,13 @@ int sweep_gnuplot(const char *dir, const char *script) {
     if (errno != EINTR)
       return sim_fail(MINEX_EIO, "gnuplot: wait failed: %s", strerror(errno));
   if (!WIFEXITED(status) || WEXITSTATUS(status) == 127)
-    return sim_fail(MINEX_EIO, "gnuplot not found (install gnuplot-nox): "
-                    "%s/%s kept for later", dir, script);
+    return sim_fail(MINEX_EIO,
+                    "gnuplot not found (install gnuplot-nox): "
+                    "%s/%s kept for later",
+                    dir, script);
   if (WEXITSTATUS(status) != 0)
-    return sim_fail(MINEX_EIO, "gnuplot failed on %s/%s (exit %d)", dir,
-                    script, WEXITSTATUS(status));
+    return sim_fail(MINEX_EIO, "gnuplot failed on %s/%s (exit %d)", dir, script,
+                    WEXITSTATUS(status));
   return MINEX_OK;
 }
 

@@ -13,24 +13,24 @@
 
 /* One configuration of a sweep. */
 typedef struct sweep_spec {
-  int32_t table;        /* SWEEP_T1 ... SWEEP_T4                         */
-  int32_t P, C;         /* processors, clusters                         */
-  double I;             /* interconnect slowdown                        */
-  double alpha;         /* latency tolerance                            */
-  double throttle;      /* ThroTTle (ignored when throttle_auto)        */
-  int throttle_auto;    /* 1: --throttle auto                           */
-  int partition;        /* 0: no partitioning (Table 4)                 */
+  int32_t table;     /* SWEEP_T1 ... SWEEP_T4                         */
+  int32_t P, C;      /* processors, clusters                         */
+  double I;          /* interconnect slowdown                        */
+  double alpha;      /* latency tolerance                            */
+  double throttle;   /* ThroTTle (ignored when throttle_auto)        */
+  int throttle_auto; /* 1: --throttle auto                           */
+  int partition;     /* 0: no partitioning (Table 4)                 */
 } sweep_spec;
 
 enum {
-  SWEEP_T1 = 1,     /* ThroTTle {0,1,4,16,32,64,128,inf} x C 1..8,
-                       P 32, I 3, alpha 1; plus auto per C            */
-  SWEEP_T1LOG = 5,  /* ThroTTle 10^-3 .. 10^3 (13 values) x C 1..8     */
-  SWEEP_T2 = 2,     /* I {3,10,100,1000} x C 1..8 x alpha {0,1}, P 32,
-                       ThroTTle 64                                     */
-  SWEEP_T3 = 3,     /* P 2..2048 x C {1,8} x alpha {0,1}, I 3,
-                       ThroTTle 2P; plus auto                          */
-  SWEEP_T4 = 4      /* as T3 without partitioning                      */
+  SWEEP_T1 = 1,    /* ThroTTle {0,1,4,16,32,64,128,inf} x C 1..8,
+                      P 32, I 3, alpha 1; plus auto per C            */
+  SWEEP_T1LOG = 5, /* ThroTTle 10^-3 .. 10^3 (13 values) x C 1..8     */
+  SWEEP_T2 = 2,    /* I {3,10,100,1000} x C 1..8 x alpha {0,1}, P 32,
+                      ThroTTle 64                                     */
+  SWEEP_T3 = 3,    /* P 2..2048 x C {1,8} x alpha {0,1}, I 3,
+                      ThroTTle 2P; plus auto                          */
+  SWEEP_T4 = 4     /* as T3 without partitioning                      */
 };
 
 /* Parses "1", "1log", "2", "3", "4" into SWEEP_T*; -1 if unknown. */
@@ -44,12 +44,30 @@ int sweep_specs(int32_t table, sweep_spec **specs, int32_t *n);
 /* Per configuration the sweep keeps SWEEP_NSUM summary values and
  * SWEEP_NSTEPF values per step, as doubles (one flat record, so that MPI
  * can reduce them). */
-enum { SWEEP_SUM_TOTAL, SWEEP_SUM_LOADIMB, SWEEP_SUM_SECONDS,
-       SWEEP_SUM_CUT, SWEEP_SUM_TOTALV, SWEEP_SUM_MOVED, SWEEP_SUM_DONE,
-       SWEEP_NSUM };
-enum { SWEEP_ST_MAXQ, SWEEP_ST_MINQ, SWEEP_ST_QTOT, SWEEP_ST_LOADIMB,
-       SWEEP_ST_CUT, SWEEP_ST_CUTW, SWEEP_ST_MOVED, SWEEP_ST_TOTALV,
-       SWEEP_ST_THROTTLE, SWEEP_ST_SECONDS, SWEEP_ST_LEAVES, SWEEP_NSTEPF };
+enum {
+  SWEEP_SUM_TOTAL,
+  SWEEP_SUM_LOADIMB,
+  SWEEP_SUM_SECONDS,
+  SWEEP_SUM_CUT,
+  SWEEP_SUM_TOTALV,
+  SWEEP_SUM_MOVED,
+  SWEEP_SUM_DONE,
+  SWEEP_NSUM
+};
+enum {
+  SWEEP_ST_MAXQ,
+  SWEEP_ST_MINQ,
+  SWEEP_ST_QTOT,
+  SWEEP_ST_LOADIMB,
+  SWEEP_ST_CUT,
+  SWEEP_ST_CUTW,
+  SWEEP_ST_MOVED,
+  SWEEP_ST_TOTALV,
+  SWEEP_ST_THROTTLE,
+  SWEEP_ST_SECONDS,
+  SWEEP_ST_LEAVES,
+  SWEEP_NSTEPF
+};
 static inline int64_t sweep_record_size(int32_t nsteps) {
   return SWEEP_NSUM + (int64_t)SWEEP_NSTEPF * nsteps;
 }
@@ -72,9 +90,9 @@ void sweep_options(const sweep_spec *s, uint64_t seed, minex_options *opt);
 typedef void (*sweep_progress_fn)(const sweep_spec *s, const double *rec,
                                   int32_t done, int32_t todo, void *ctx);
 int sweep_run(const sim_workload *w, const minex_mesh *mesh,
-              const sweep_spec *specs, int32_t n, uint64_t seed,
-              int32_t rank, int32_t nranks, int32_t threads,
-              double *results, sweep_progress_fn progress, void *ctx);
+              const sweep_spec *specs, int32_t n, uint64_t seed, int32_t rank,
+              int32_t nranks, int32_t threads, double *results,
+              sweep_progress_fn progress, void *ctx);
 
 /* Writes DIR/<name>.csv (one row per configuration), DIR/<name>_steps.csv
  * (one row per configuration and step), DIR/<name>.md (the table laid

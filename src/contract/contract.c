@@ -33,11 +33,13 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
     ws->slot_max++;
   ws->slot = calloc((size_t)1 << ws->slot_max, sizeof(contract_slot));
   if (!ws->lv || !ws->nd || !ws->elig || !ws->epos || !ws->eslot ||
-      !ws->bpart ||
-      !ws->bratio || !ws->map || !ws->list || !ws->lacc || !ws->slot) {
+      !ws->bpart || !ws->bratio || !ws->map || !ws->list || !ws->lacc ||
+      !ws->slot) {
     contract_ws_destroy(ws);
-    return core_error(MINEX_ENOMEM, "contraction: out of memory for %d "
-                      "vertices", (int)n);
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for %d "
+                      "vertices",
+                      (int)n);
   }
   /* merged lists of the first sweep add up to about the fine adjacency
      on meshes; untouched capacity costs address space only */
@@ -267,8 +269,10 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
      it, as a matching level would) and consecutive steps touch nearby
      memory, which is what makes one-pair-at-a-time contraction fast. */
   if (sample_size < 1 || sample_size > MINEX_SAMPLE_SIZE_MAX)
-    return core_error(MINEX_EINVAL, "contraction: sample size %ld outside "
-                      "[1, %d]", (long)sample_size, MINEX_SAMPLE_SIZE_MAX);
+    return core_error(MINEX_EINVAL,
+                      "contraction: sample size %ld outside "
+                      "[1, %d]",
+                      (long)sample_size, MINEX_SAMPLE_SIZE_MAX);
   int32_t window = 2 * sample_size;
   while (ws->nactive > target && ws->nvalid > 0) {
     if (2 * ws->nvalid < ws->nelig)
@@ -326,8 +330,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
        active vertices make a compact level, so that the next sweep reads
        short clean lists of nearby ids instead of merge chains */
     const contract_level *L = contract_cur(ws);
-    if (wrapped && ws->nactive > target &&
-        (int64_t)8 * L->nmerge >= L->nbase) {
+    if (wrapped && ws->nactive > target && (int64_t)8 * L->nmerge >= L->nbase) {
       int rc = contract_level_next(ws);
       if (rc != MINEX_OK)
         return rc;

@@ -19,12 +19,12 @@
 /* What the cost model needs of a vertex, in one 32-byte record: merging
  * a pair and testing a move each read it whole. */
 typedef struct contract_attr {
-  double pwgt;     /* Pwgt                                              */
-  double rwgt;     /* Rwgt                                              */
-  double ctot;     /* total Cwgt of its edges                           */
-  int32_t old;     /* old owner (a merged vertex has one: only
-                      same-owner pairs merge)                           */
-  int32_t unused;  /* padding to 32 bytes                               */
+  double pwgt;    /* Pwgt                                              */
+  double rwgt;    /* Rwgt                                              */
+  double ctot;    /* total Cwgt of its edges                           */
+  int32_t old;    /* old owner (a merged vertex has one: only
+                     same-owner pairs merge)                           */
+  int32_t unused; /* padding to 32 bytes                               */
 } contract_attr;
 
 /* One level: the graph when a sweep began (its base vertices, local ids
@@ -33,87 +33,87 @@ typedef struct contract_attr {
  * levels, level 0 first, are the merge stack (paper vTot - n entries);
  * level s+1's base vertices are the vertices left active by level s. */
 typedef struct contract_level {
-  int32_t nbase;        /* base vertices (level 0: the graph's vertices)  */
-  int32_t nmerge;       /* merges in effect on this level                 */
-  int32_t cap;          /* local ids allocated (nbase + nbase - 1 at most) */
-  const int64_t *xadj;  /* nbase+1: base CSR (level 0: the graph's own)   */
-  const int32_t *adj;   /* base local ids; no self loops, no duplicates   */
-  const double *cwgt;   /* Cwgt per adj entry (summed over fine edges)    */
-  int64_t *own_xadj;    /* the CSR's storage for levels >= 1, else NULL   */
+  int32_t nbase;       /* base vertices (level 0: the graph's vertices)  */
+  int32_t nmerge;      /* merges in effect on this level                 */
+  int32_t cap;         /* local ids allocated (nbase + nbase - 1 at most) */
+  const int64_t *xadj; /* nbase+1: base CSR (level 0: the graph's own)   */
+  const int32_t *adj;  /* base local ids; no self loops, no duplicates   */
+  const double *cwgt;  /* Cwgt per adj entry (summed over fine edges)    */
+  int64_t *own_xadj;   /* the CSR's storage for levels >= 1, else NULL   */
   int32_t *own_adj;
   double *own_cwgt;
-  int32_t *lower;       /* nbase (NULL at level 0): local id in the level
-                           below of each base vertex (its root there)    */
-  int32_t *child;       /* 2 per merge: the local ids merged              */
-  int64_t *mstart;      /* per merge: its edge list in madj, mcwgt        */
-  int32_t *mlen;        /* per merge: length of that list                 */
-  int32_t *madj;        /* merged lists: local ids that were active when
-                           the merge was made (may be stale later)       */
-  double *mcwgt;        /* their Cwgt                                     */
-  int64_t msize, mcap;  /* entries used / allocated in madj, mcwgt        */
-  contract_attr *at;    /* cap: weights and old owner of each local id    */
+  int32_t *lower;      /* nbase (NULL at level 0): local id in the level
+                          below of each base vertex (its root there)    */
+  int32_t *child;      /* 2 per merge: the local ids merged              */
+  int64_t *mstart;     /* per merge: its edge list in madj, mcwgt        */
+  int32_t *mlen;       /* per merge: length of that list                 */
+  int32_t *madj;       /* merged lists: local ids that were active when
+                          the merge was made (may be stale later)       */
+  double *mcwgt;       /* their Cwgt                                     */
+  int64_t msize, mcap; /* entries used / allocated in madj, mcwgt        */
+  contract_attr *at;   /* cap: weights and old owner of each local id    */
 } contract_level;
 
 /* What the contraction's inner loops read of a local id, in one 16-byte
  * record: a neighbour costs one cache line instead of one per array. */
 typedef struct contract_node {
-  int32_t par;     /* union/find parent (path-halved), itself if active */
-  int32_t owner;   /* owner (the old one: owners are fixed while
-                      contracting)                                      */
-  double rwgt;     /* Rwgt                                              */
+  int32_t par;   /* union/find parent (path-halved), itself if active */
+  int32_t owner; /* owner (the old one: owners are fixed while
+                    contracting)                                      */
+  double rwgt;   /* Rwgt                                              */
 } contract_node;
 
 /* A slot of the edge accumulator (see contract_acc_add). */
 typedef struct contract_slot {
-  int32_t key;     /* representative                                  */
-  int32_t stamp;   /* gather that filled the slot                     */
-  int32_t idx;     /* its position in list / lacc                      */
+  int32_t key;   /* representative                                  */
+  int32_t stamp; /* gather that filled the slot                     */
+  int32_t idx;   /* its position in list / lacc                      */
 } contract_slot;
 
 /* Local ids below are those of the current level (the last one). Arrays
  * marked 2n are indexed by local id and sized for level 0, the largest. */
 typedef struct contract_ws {
-  const minex_graph *g;  /* the fine graph                                */
-  int32_t n;             /* fine vertex count                             */
-  int32_t vtot;          /* n + merges in effect over all levels          */
-  int32_t nactive;       /* active vertices (|V| of the current graph)    */
-  contract_level *lv;    /* levels 0..nlevels-1; the last one is current  */
+  const minex_graph *g; /* the fine graph                                */
+  int32_t n;            /* fine vertex count                             */
+  int32_t vtot;         /* n + merges in effect over all levels          */
+  int32_t nactive;      /* active vertices (|V| of the current graph)    */
+  contract_level *lv;   /* levels 0..nlevels-1; the last one is current  */
   int32_t nlevels, lvcap;
   /* contraction (until contract_freeze) */
-  contract_node *nd;     /* 2n: union/find, owner, Rwgt                   */
-  int32_t *elig;         /* active ids that may still have a same-owner
-                            neighbour, in level order, -1 for a hole      */
-  int32_t *eslot;        /* n: base vertex whose slot each elig entry is
-                            (a merged vertex keeps its child's): the
-                            order of the next level                       */
-  int32_t *epos;         /* 2n: position in elig, -1 if absent            */
-  int32_t nelig;         /* slots used in elig (holes included)           */
-  int32_t nvalid;        /* slots holding an id                           */
-  int32_t cursor;        /* where the next sampling window starts         */
-  int32_t *bpart;        /* 2n: cached best same-owner partner, -1 none   */
-  double *bratio;        /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                  */
+  contract_node *nd; /* 2n: union/find, owner, Rwgt                   */
+  int32_t *elig;     /* active ids that may still have a same-owner
+                        neighbour, in level order, -1 for a hole      */
+  int32_t *eslot;    /* n: base vertex whose slot each elig entry is
+                        (a merged vertex keeps its child's): the
+                        order of the next level                       */
+  int32_t *epos;     /* 2n: position in elig, -1 if absent            */
+  int32_t nelig;     /* slots used in elig (holes included)           */
+  int32_t nvalid;    /* slots holding an id                           */
+  int32_t cursor;    /* where the next sampling window starts         */
+  int32_t *bpart;    /* 2n: cached best same-owner partner, -1 none   */
+  double *bratio;    /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                  */
   /* partition and expansion (after contract_freeze) */
-  int32_t *parent;       /* 2n: the id x is merged into, x if active      */
-  int32_t *owner;        /* 2n: owner of x's representative (kept for
-                            every id, so an edge end costs one read)      */
+  int32_t *parent;         /* 2n: the id x is merged into, x if active      */
+  int32_t *owner;          /* 2n: owner of x's representative (kept for
+                              every id, so an edge end costs one read)      */
   unsigned char *interior; /* 2n: 1 = every neighbour of the id has its
                             owner (set by the partition rule, cleared
                             when the id or a neighbour moves, passed to
                             the children of an undone merge and down to
                             the level below)                             */
   /* scratch */
-  int32_t *map;          /* 2n: new ids when a level is built; a stack    */
-  int32_t stamp;         /* current gather                                */
-  int32_t *list;         /* 2n: ids accumulated under the stamp           */
-  double *lacc;          /* 2n: their accumulated Cwgt                    */
-  contract_slot *slot;   /* 2^slot_max slots (>= 2n+2): open-addressing
-                            table of the gather; only the first 2^bits
-                            are used by a gather, so small gathers stay
-                            in L1 cache                                   */
-  int32_t slot_max;      /* log2 of the table's size                      */
-  int32_t slot_bits;     /* bits of the current gather's table; 0 when
-                            the gather is short enough for a scan         */
-  int32_t slot_used;     /* largest table used since the stamps were reset */
+  int32_t *map;        /* 2n: new ids when a level is built; a stack    */
+  int32_t stamp;       /* current gather                                */
+  int32_t *list;       /* 2n: ids accumulated under the stamp           */
+  double *lacc;        /* 2n: their accumulated Cwgt                    */
+  contract_slot *slot; /* 2^slot_max slots (>= 2n+2): open-addressing
+                          table of the gather; only the first 2^bits
+                          are used by a gather, so small gathers stay
+                          in L1 cache                                   */
+  int32_t slot_max;    /* log2 of the table's size                      */
+  int32_t slot_bits;   /* bits of the current gather's table; 0 when
+                          the gather is short enough for a scan         */
+  int32_t slot_used;   /* largest table used since the stamps were reset */
 } contract_ws;
 
 /* Allocates the workspace for g with every vertex active on old[v]. */

@@ -18,37 +18,47 @@ static int check_level(const contract_ws *ws, int32_t s) {
   const contract_level *L = &ws->lv[s];
   int32_t nid = L->nbase + L->nmerge;
   if (nid > L->cap)
-    return core_error(MINEX_EINTERNAL, "contract: level %d has %d ids in "
-                      "room for %d", (int)s, (int)nid, (int)L->cap);
+    return core_error(MINEX_EINTERNAL,
+                      "contract: level %d has %d ids in "
+                      "room for %d",
+                      (int)s, (int)nid, (int)L->cap);
   if (s > 0) {
     const contract_level *D = &ws->lv[s - 1];
     int32_t dn = D->nbase + D->nmerge;
     for (int32_t k = 0; k < L->nbase; k++) {
       int32_t x = L->lower[k];
       if (x < 0 || x >= dn || (k > 0 && x == L->lower[k - 1]))
-        return core_error(MINEX_EINTERNAL, "contract: level %d vertex %d "
-                          "maps to %d below", (int)s, (int)k, (int)x);
+        return core_error(MINEX_EINTERNAL,
+                          "contract: level %d vertex %d "
+                          "maps to %d below",
+                          (int)s, (int)k, (int)x);
       if (!close_enough(L->at[k].pwgt, D->at[x].pwgt) ||
           !close_enough(L->at[k].rwgt, D->at[x].rwgt) ||
           L->at[k].old != D->at[x].old)
-        return core_error(MINEX_EINTERNAL, "contract: level %d vertex %d "
-                          "differs from %d below", (int)s, (int)k, (int)x);
+        return core_error(MINEX_EINTERNAL,
+                          "contract: level %d vertex %d "
+                          "differs from %d below",
+                          (int)s, (int)k, (int)x);
     }
   }
   for (int32_t k = 0; k < L->nmerge; k++) {
     int32_t M = L->nbase + k, v = L->child[2 * k], w = L->child[2 * k + 1];
     if (v < 0 || w < 0 || v >= M || w >= M || v == w)
-      return core_error(MINEX_EINTERNAL, "contract: merge %d of level %d "
-                        "has children %d, %d", (int)M, (int)s, (int)v,
-                        (int)w);
+      return core_error(MINEX_EINTERNAL,
+                        "contract: merge %d of level %d "
+                        "has children %d, %d",
+                        (int)M, (int)s, (int)v, (int)w);
     if (!close_enough(L->at[M].pwgt, L->at[v].pwgt + L->at[w].pwgt) ||
         !close_enough(L->at[M].rwgt, L->at[v].rwgt + L->at[w].rwgt))
-      return core_error(MINEX_EINTERNAL, "contract: weights of %d are not "
-                        "the sum of its children's", (int)M);
+      return core_error(MINEX_EINTERNAL,
+                        "contract: weights of %d are not "
+                        "the sum of its children's",
+                        (int)M);
     if (L->at[M].old != L->at[v].old || L->at[M].old != L->at[w].old)
-      return core_error(MINEX_EINTERNAL, "contract: merge %d joins old "
-                        "owners %d and %d", (int)M, (int)L->at[v].old,
-                        (int)L->at[w].old);
+      return core_error(MINEX_EINTERNAL,
+                        "contract: merge %d joins old "
+                        "owners %d and %d",
+                        (int)M, (int)L->at[v].old, (int)L->at[w].old);
   }
   return MINEX_OK;
 }
@@ -75,12 +85,16 @@ static int check_current(contract_ws *ws) {
     if (par ? p != want[x]
             : (p < want[x] || p >= nid ||
                contract_find(ws, p) != contract_find(ws, want[x])))
-      return core_error(MINEX_EINTERNAL, "contract: id %d has parent %d, "
-                        "its merge is %d", (int)x, (int)p, (int)want[x]);
+      return core_error(MINEX_EINTERNAL,
+                        "contract: id %d has parent %d, "
+                        "its merge is %d",
+                        (int)x, (int)p, (int)want[x]);
   }
   if (active != ws->nactive)
-    return core_error(MINEX_EINTERNAL, "contract: %d active ids, nactive "
-                      "says %d", (int)active, (int)ws->nactive);
+    return core_error(MINEX_EINTERNAL,
+                      "contract: %d active ids, nactive "
+                      "says %d",
+                      (int)active, (int)ws->nactive);
   double pw = 0, rw = 0, fpw = 0, frw = 0;
   for (int32_t x = 0; x < nid; x++)
     if (contract_find(ws, x) == x) {
@@ -92,21 +106,26 @@ static int check_current(contract_ws *ws) {
     frw += ws->g->rwgt[v];
   }
   if (!close_enough(pw, fpw) || !close_enough(rw, frw))
-    return core_error(MINEX_EINTERNAL, "contract: active weights %g/%g, "
-                      "fine %g/%g", pw, rw, fpw, frw);
+    return core_error(MINEX_EINTERNAL,
+                      "contract: active weights %g/%g, "
+                      "fine %g/%g",
+                      pw, rw, fpw, frw);
   if (par) {
     for (int32_t x = 0; x < nid; x++)
       if (ws->owner[x] != ws->owner[contract_find(ws, x)])
-        return core_error(MINEX_EINTERNAL, "contract: id %d has owner %d, "
-                          "its representative %d", (int)x,
-                          (int)ws->owner[x],
+        return core_error(MINEX_EINTERNAL,
+                          "contract: id %d has owner %d, "
+                          "its representative %d",
+                          (int)x, (int)ws->owner[x],
                           (int)ws->owner[contract_find(ws, x)]);
     return MINEX_OK;
   }
   for (int32_t x = 0; x < nid; x++)
     if (ws->nd[x].owner != L->at[x].old || ws->nd[x].rwgt != L->at[x].rwgt)
-      return core_error(MINEX_EINTERNAL, "contract: record of id %d is "
-                        "stale", (int)x);
+      return core_error(MINEX_EINTERNAL,
+                        "contract: record of id %d is "
+                        "stale",
+                        (int)x);
   int32_t valid = 0;
   for (int32_t i = 0; i < ws->nelig; i++) {
     int32_t x = ws->elig[i];
@@ -114,18 +133,23 @@ static int check_current(contract_ws *ws) {
       continue;
     valid++;
     if (x >= nid || ws->epos[x] != i || contract_find(ws, x) != x)
-      return core_error(MINEX_EINTERNAL, "contract: eligible entry %d (id "
-                        "%d) is stale", (int)i, (int)x);
+      return core_error(MINEX_EINTERNAL,
+                        "contract: eligible entry %d (id "
+                        "%d) is stale",
+                        (int)i, (int)x);
   }
   for (int32_t i = 0; i < ws->nelig; i++)
     if (ws->eslot[i] < 0 || ws->eslot[i] >= L->nbase ||
         (i > 0 && ws->eslot[i] <= ws->eslot[i - 1]))
-      return core_error(MINEX_EINTERNAL, "contract: eligible slot %d has "
-                        "base vertex %d, out of order", (int)i,
-                        (int)ws->eslot[i]);
+      return core_error(MINEX_EINTERNAL,
+                        "contract: eligible slot %d has "
+                        "base vertex %d, out of order",
+                        (int)i, (int)ws->eslot[i]);
   if (valid != ws->nvalid)
-    return core_error(MINEX_EINTERNAL, "contract: %d eligible ids, nvalid "
-                      "says %d", (int)valid, (int)ws->nvalid);
+    return core_error(MINEX_EINTERNAL,
+                      "contract: %d eligible ids, nvalid "
+                      "says %d",
+                      (int)valid, (int)ws->nvalid);
   return MINEX_OK;
 }
 
@@ -142,8 +166,10 @@ int contract_check(contract_ws *ws) {
   for (int32_t s = 0; s < ws->nlevels; s++)
     merges += ws->lv[s].nmerge;
   if (ws->vtot != n + merges)
-    return core_error(MINEX_EINTERNAL, "contract: vtot %d, levels hold %d "
-                      "merges", (int)ws->vtot, (int)merges);
+    return core_error(MINEX_EINTERNAL,
+                      "contract: vtot %d, levels hold %d "
+                      "merges",
+                      (int)ws->vtot, (int)merges);
   /* The current graph must be the quotient of the fine graph: for every
      active x, gathered Cwgt to each representative r equals the sum of fine
      Cwgt between the fine vertices of x and of r. */
@@ -174,8 +200,10 @@ int contract_check(contract_ws *ws) {
     if (contract_find(ws, x) != x)
       continue;
     if (mstart[x] == mstart[x + 1]) {
-      rc = core_error(MINEX_EINTERNAL, "contract: active id %d holds no "
-                      "fine vertex", (int)x);
+      rc = core_error(MINEX_EINTERNAL,
+                      "contract: active id %d holds no "
+                      "fine vertex",
+                      (int)x);
       break;
     }
     int32_t nfine = 0;
@@ -197,14 +225,17 @@ int contract_check(contract_ws *ws) {
     for (int32_t i = 0; i < cnt && rc == MINEX_OK; i++) {
       int32_t r = ws->list[i];
       if (seen[r] != x || !close_enough(fine[r], ws->lacc[i]))
-        rc = core_error(MINEX_EINTERNAL, "contract: edge %d-%d has Cwgt %g, "
-                        "fine graph says %g", (int)x, (int)r, ws->lacc[i],
+        rc = core_error(MINEX_EINTERNAL,
+                        "contract: edge %d-%d has Cwgt %g, "
+                        "fine graph says %g",
+                        (int)x, (int)r, ws->lacc[i],
                         seen[r] == x ? fine[r] : 0.0);
     }
     if (rc == MINEX_OK && nfine != cnt)
-      rc = core_error(MINEX_EINTERNAL, "contract: vertex %d has %d "
-                      "neighbours, fine graph says %d", (int)x, (int)cnt,
-                      (int)nfine);
+      rc = core_error(MINEX_EINTERNAL,
+                      "contract: vertex %d has %d "
+                      "neighbours, fine graph says %d",
+                      (int)x, (int)cnt, (int)nfine);
   }
   free(rep), free(fine), free(seen), free(members), free(mstart);
   return rc;

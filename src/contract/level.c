@@ -21,11 +21,12 @@ int contract_level_alloc(contract_level *L, int32_t nbase, int64_t mcap) {
   L->madj = malloc(sizeof(int32_t) * (size_t)L->mcap);
   L->mcwgt = malloc(sizeof(double) * (size_t)L->mcap);
   L->at = malloc(sizeof(contract_attr) * cap);
-  if (!L->child || !L->mstart || !L->mlen || !L->madj || !L->mcwgt ||
-      !L->at) {
+  if (!L->child || !L->mstart || !L->mlen || !L->madj || !L->mcwgt || !L->at) {
     contract_level_free(L);
-    return core_error(MINEX_ENOMEM, "contraction: out of memory for a "
-                      "level of %d vertices", (int)nbase);
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for a "
+                      "level of %d vertices",
+                      (int)nbase);
   }
   return MINEX_OK;
 }
@@ -102,8 +103,8 @@ static void level_trim(contract_level *L) {
 
 int contract_level_next(contract_ws *ws) {
   if (ws->nlevels == ws->lvcap) {
-    contract_level *a = realloc(ws->lv, sizeof(contract_level) *
-                                            2 * (size_t)ws->lvcap);
+    contract_level *a =
+        realloc(ws->lv, sizeof(contract_level) * 2 * (size_t)ws->lvcap);
     if (a == NULL)
       return core_error(MINEX_ENOMEM, "contraction: out of memory");
     ws->lv = a;
@@ -142,8 +143,10 @@ int contract_level_next(contract_ws *ws) {
   }
   if (m != ws->nactive) {
     free(lower);
-    return core_error(MINEX_EINTERNAL, "contraction: %d representatives "
-                      "for %d active vertices", (int)m, (int)ws->nactive);
+    return core_error(MINEX_EINTERNAL,
+                      "contraction: %d representatives "
+                      "for %d active vertices",
+                      (int)m, (int)ws->nactive);
   }
   /* the new lists are no longer than the lists they come from */
   int64_t bound = L->xadj[L->nbase] + L->msize;
@@ -158,8 +161,10 @@ int contract_level_next(contract_ws *ws) {
   N->own_cwgt = malloc(sizeof(double) * (size_t)(bound > 0 ? bound : 1));
   if (!N->own_xadj || !N->own_adj || !N->own_cwgt) {
     contract_level_free(N);
-    return core_error(MINEX_ENOMEM, "contraction: out of memory for a "
-                      "level of %d vertices", (int)m);
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for a "
+                      "level of %d vertices",
+                      (int)m);
   }
   /* a cached partner stays valid while both ends are active (the ratio
      of a pair changes only when one of them merges), so it moves to the

@@ -16,37 +16,46 @@ int minex_config_create(int32_t nclusters, const int32_t *nprocs,
   *out = NULL;
   if (nclusters <= 0 || nprocs == NULL)
     return core_error(MINEX_EINVAL, "minex_config_create: need at least one "
-                      "cluster and a processor count array");
+                                    "cluster and a processor count array");
   if (nclusters > MINEX_NCLUSTERS_MAX)
-    return core_error(MINEX_ECONFIG, "configuration has %d clusters (at most "
-                      "MINEX_NCLUSTERS_MAX = %d)", (int)nclusters,
-                      MINEX_NCLUSTERS_MAX);
+    return core_error(MINEX_ECONFIG,
+                      "configuration has %d clusters (at most "
+                      "MINEX_NCLUSTERS_MAX = %d)",
+                      (int)nclusters, MINEX_NCLUSTERS_MAX);
   int64_t total = 0;
   for (int32_t c = 0; c < nclusters; c++) {
     if (nprocs[c] < 0)
-      return core_error(MINEX_ECONFIG, "cluster %d: %d processors (must be "
-                        ">= 0)", (int)c, (int)nprocs[c]);
+      return core_error(MINEX_ECONFIG,
+                        "cluster %d: %d processors (must be "
+                        ">= 0)",
+                        (int)c, (int)nprocs[c]);
     total += nprocs[c];
   }
   if (total <= 0 || total > MINEX_NPROCS_MAX)
-    return core_error(MINEX_ECONFIG, "configuration has %lld processors "
+    return core_error(MINEX_ECONFIG,
+                      "configuration has %lld processors "
                       "(must be in 1..MINEX_NPROCS_MAX = %d)",
                       (long long)total, MINEX_NPROCS_MAX);
   for (int32_t c = 0; proc_slowdown && c < nclusters; c++)
     if (!isfinite(proc_slowdown[c]) || proc_slowdown[c] <= 0)
-      return core_error(MINEX_ECONFIG, "cluster %d: Proc = %g (must be "
-                        "finite and > 0)", (int)c, proc_slowdown[c]);
+      return core_error(MINEX_ECONFIG,
+                        "cluster %d: Proc = %g (must be "
+                        "finite and > 0)",
+                        (int)c, proc_slowdown[c]);
   for (int32_t c = 0; conn && c < nclusters; c++)
     for (int32_t d = 0; d < nclusters; d++) {
       double x = conn[(size_t)c * (size_t)nclusters + (size_t)d];
       double y = conn[(size_t)d * (size_t)nclusters + (size_t)c];
       if (!isfinite(x) || x <= 0)
-        return core_error(MINEX_ECONFIG, "Conn(%d,%d) = %g (must be finite "
-                          "and > 0)", (int)c, (int)d, x);
+        return core_error(MINEX_ECONFIG,
+                          "Conn(%d,%d) = %g (must be finite "
+                          "and > 0)",
+                          (int)c, (int)d, x);
       if (x != y)
-        return core_error(MINEX_ECONFIG, "Conn(%d,%d) = %g but Conn(%d,%d) "
-                          "= %g: Conn must be symmetric", (int)c, (int)d, x,
-                          (int)d, (int)c, y);
+        return core_error(MINEX_ECONFIG,
+                          "Conn(%d,%d) = %g but Conn(%d,%d) "
+                          "= %g: Conn must be symmetric",
+                          (int)c, (int)d, x, (int)d, (int)c, y);
     }
   minex_config *cf = calloc(1, sizeof *cf);
   if (cf == NULL)
@@ -102,15 +111,14 @@ void minex_config_destroy(minex_config *cf) {
   free(cf);
 }
 
-int minex_config_set_available(minex_config *cf, int32_t proc,
-                               int available) {
+int minex_config_set_available(minex_config *cf, int32_t proc, int available) {
   core_error_clear();
   if (cf == NULL)
     return core_error(MINEX_EINVAL, "minex_config_set_available: config is "
-                      "NULL");
+                                    "NULL");
   if (proc < 0 || proc >= cf->nprocs)
-    return core_error(MINEX_EINVAL, "processor %d outside [0, %d)",
-                      (int)proc, (int)cf->nprocs);
+    return core_error(MINEX_EINVAL, "processor %d outside [0, %d)", (int)proc,
+                      (int)cf->nprocs);
   unsigned char a = available ? 1 : 0;
   if (cf->avail[proc] != a)
     cf->navail += a ? 1 : -1;
@@ -137,8 +145,7 @@ double minex_config_proc_slowdown(const minex_config *cf, int32_t c) {
   return (cf && c >= 0 && c < cf->nclusters) ? cf->proc[c] : NAN;
 }
 double minex_config_conn(const minex_config *cf, int32_t c, int32_t d) {
-  if (cf == NULL || c < 0 || d < 0 || c >= cf->nclusters ||
-      d >= cf->nclusters)
+  if (cf == NULL || c < 0 || d < 0 || c >= cf->nclusters || d >= cf->nclusters)
     return NAN;
   return cf->conn[(size_t)c * (size_t)cf->nclusters + (size_t)d];
 }

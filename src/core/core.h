@@ -20,14 +20,14 @@ struct minex_graph {
 };
 
 struct minex_config {
-  int32_t nclusters;  /* C                                             */
-  int32_t nprocs;     /* P = sum of cluster sizes                      */
-  int32_t navail;     /* processors marked available                   */
-  int32_t *csize;     /* nclusters processor counts                    */
-  int32_t *cfirst;    /* nclusters+1: first processor of each cluster  */
-  double *proc;       /* nclusters Proc_c > 0                          */
-  double *conn;       /* nclusters^2 Conn(c,d) > 0, symmetric          */
-  int32_t *cluster;   /* nprocs: cluster of each processor             */
+  int32_t nclusters;    /* C                                             */
+  int32_t nprocs;       /* P = sum of cluster sizes                      */
+  int32_t navail;       /* processors marked available                   */
+  int32_t *csize;       /* nclusters processor counts                    */
+  int32_t *cfirst;      /* nclusters+1: first processor of each cluster  */
+  double *proc;         /* nclusters Proc_c > 0                          */
+  double *conn;         /* nclusters^2 Conn(c,d) > 0, symmetric          */
+  int32_t *cluster;     /* nprocs: cluster of each processor             */
   unsigned char *avail; /* nprocs: 1 available, 0 not                  */
 };
 
@@ -47,7 +47,6 @@ double core_wtime(void);
 /* Checks a partition array: every owner in [0, nprocs). */
 int core_check_part(const char *what, int32_t nvtxs, const int32_t *part,
                     int32_t nprocs);
-
 
 /* Validates option values; MINEX_EINVAL naming the field. */
 int core_check_options(const minex_options *options);

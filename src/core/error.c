@@ -10,8 +10,8 @@ static _Thread_local char last_error[1024];
 
 const char *minex_strerror(int err) {
   switch (err) {
-#define MINEX_STRERROR_(name, code, msg)                                     \
-  case code:                                                                 \
+#define MINEX_STRERROR_(name, code, msg)                                       \
+  case code:                                                                   \
     return msg;
     MINEX_ERRNO_MAP(MINEX_STRERROR_)
 #undef MINEX_STRERROR_
@@ -21,8 +21,8 @@ const char *minex_strerror(int err) {
 
 const char *minex_err_name(int err) {
   switch (err) {
-#define MINEX_ERRNAME_(name, code, msg)                                      \
-  case code:                                                                 \
+#define MINEX_ERRNAME_(name, code, msg)                                        \
+  case code:                                                                   \
     return "MINEX_" #name;
     MINEX_ERRNO_MAP(MINEX_ERRNAME_)
 #undef MINEX_ERRNAME_
@@ -30,7 +30,9 @@ const char *minex_err_name(int err) {
   return "MINEX_UNKNOWN";
 }
 
-const char *minex_last_error(void) { return last_error; }
+const char *minex_last_error(void) {
+  return last_error;
+}
 
 int core_error(int err, const char *fmt, ...) {
   va_list ap;
@@ -40,7 +42,9 @@ int core_error(int err, const char *fmt, ...) {
   return err;
 }
 
-void core_error_clear(void) { last_error[0] = '\0'; }
+void core_error_clear(void) {
+  last_error[0] = '\0';
+}
 
 void core_error_prefix(const char *fmt, ...) {
   char prefix[512], old[sizeof last_error];

@@ -46,8 +46,10 @@ static void sort_row(int32_t *adj, double *cw, int64_t len, edge_entry *tmp) {
 
 static int check_weight(const char *what, int64_t i, double w) {
   if (!isfinite(w) || w < 0)
-    return core_error(MINEX_EGRAPH, "%s[%lld] = %g: weights must be finite "
-                      "and >= 0", what, (long long)i, w);
+    return core_error(MINEX_EGRAPH,
+                      "%s[%lld] = %g: weights must be finite "
+                      "and >= 0",
+                      what, (long long)i, w);
   return MINEX_OK;
 }
 
@@ -79,18 +81,19 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
                       (int)nvtxs);
   if (xadj == NULL || (adjncy == NULL && nvtxs > 0 && xadj[nvtxs] > 0))
     return core_error(MINEX_EINVAL, "minex_graph_create: xadj or adjncy is "
-                      "NULL");
+                                    "NULL");
   if (xadj[0] != 0)
     return core_error(MINEX_EGRAPH, "xadj[0] = %lld, must be 0",
                       (long long)xadj[0]);
   for (int32_t v = 0; v < nvtxs; v++)
     if (xadj[v + 1] < xadj[v])
-      return core_error(MINEX_EGRAPH, "xadj decreases at vertex %d",
-                        (int)v);
+      return core_error(MINEX_EGRAPH, "xadj decreases at vertex %d", (int)v);
   int64_t nadj = xadj[nvtxs];
   if (nadj % 2 != 0)
-    return core_error(MINEX_EGRAPH, "%lld adjacency entries: an undirected "
-                      "graph stores each edge twice", (long long)nadj);
+    return core_error(MINEX_EGRAPH,
+                      "%lld adjacency entries: an undirected "
+                      "graph stores each edge twice",
+                      (long long)nadj);
   minex_graph *g = calloc(1, sizeof *g);
   if (g == NULL)
     return core_error(MINEX_ENOMEM, "minex_graph_create: out of memory");
@@ -102,9 +105,10 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
   g->rwgt = malloc(sizeof(double) * (size_t)(nvtxs > 0 ? nvtxs : 1));
   if (!g->xadj || !g->adjncy || !g->cwgt || !g->pwgt || !g->rwgt) {
     minex_graph_destroy(g);
-    return core_error(MINEX_ENOMEM, "minex_graph_create: out of memory for "
-                      "%d vertices, %lld entries", (int)nvtxs,
-                      (long long)nadj);
+    return core_error(MINEX_ENOMEM,
+                      "minex_graph_create: out of memory for "
+                      "%d vertices, %lld entries",
+                      (int)nvtxs, (long long)nadj);
   }
   memcpy(g->xadj, xadj, sizeof(int64_t) * ((size_t)nvtxs + 1));
   if (nadj > 0)
@@ -131,8 +135,10 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
     for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
       int32_t w = g->adjncy[j];
       if (w < 0 || w >= nvtxs) {
-        rc = core_error(MINEX_EGRAPH, "vertex %d: neighbour %d outside "
-                        "[0, %d)", (int)v, (int)w, (int)nvtxs);
+        rc = core_error(MINEX_EGRAPH,
+                        "vertex %d: neighbour %d outside "
+                        "[0, %d)",
+                        (int)v, (int)w, (int)nvtxs);
         break;
       }
       if (w == v) {
@@ -152,8 +158,8 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
     sort_row(g->adjncy + b, g->cwgt + b, e - b, tmp);
     for (int64_t j = b + 1; j < e; j++)
       if (g->adjncy[j] == g->adjncy[j - 1]) {
-        rc = core_error(MINEX_EGRAPH, "vertex %d: duplicate edge to %d",
-                        (int)v, (int)g->adjncy[j]);
+        rc = core_error(MINEX_EGRAPH, "vertex %d: duplicate edge to %d", (int)v,
+                        (int)g->adjncy[j]);
         break;
       }
   }
@@ -163,14 +169,15 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
       int32_t w = g->adjncy[j];
       int64_t r = row_find(g, w, v);
       if (r < 0) {
-        rc = core_error(MINEX_EGRAPH, "edge %d-%d has no reverse edge",
-                        (int)v, (int)w);
+        rc = core_error(MINEX_EGRAPH, "edge %d-%d has no reverse edge", (int)v,
+                        (int)w);
         break;
       }
       if (g->cwgt[r] != g->cwgt[j]) {
-        rc = core_error(MINEX_EGRAPH, "edge %d-%d has Cwgt %g one way and "
-                        "%g the other", (int)v, (int)w, g->cwgt[j],
-                        g->cwgt[r]);
+        rc = core_error(MINEX_EGRAPH,
+                        "edge %d-%d has Cwgt %g one way and "
+                        "%g the other",
+                        (int)v, (int)w, g->cwgt[j], g->cwgt[r]);
         break;
       }
     }
@@ -210,20 +217,23 @@ int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
   if (cwgt) {
     int64_t *cursor = malloc(sizeof *cursor * (size_t)(n > 0 ? n : 1));
     if (cursor == NULL)
-      return core_error(MINEX_ENOMEM, "minex_graph_set_weights: out of "
-                        "memory for %d vertices", (int)n);
+      return core_error(MINEX_ENOMEM,
+                        "minex_graph_set_weights: out of "
+                        "memory for %d vertices",
+                        (int)n);
     for (int32_t v = 0; v < n; v++)
       cursor[v] = xadj[v];
     for (int32_t v = 0; v < n && rc == MINEX_OK; v++)
       for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
         int32_t w = adjncy[j];
         if (w < v)
-          continue; /* checked from w's side */
+          continue;              /* checked from w's side */
         int64_t r = cursor[w]++; /* row w holds v here, by the order above */
         if (cwgt[r] != cwgt[j]) {
-          rc = core_error(MINEX_EGRAPH, "edge %d-%d: cwgt[%lld] = %g one "
-                          "way and cwgt[%lld] = %g the other", (int)v,
-                          (int)w, (long long)j, cwgt[j], (long long)r,
+          rc = core_error(MINEX_EGRAPH,
+                          "edge %d-%d: cwgt[%lld] = %g one "
+                          "way and cwgt[%lld] = %g the other",
+                          (int)v, (int)w, (long long)j, cwgt[j], (long long)r,
                           cwgt[r]);
           break;
         }
@@ -251,7 +261,9 @@ void minex_graph_destroy(minex_graph *graph) {
   free(graph);
 }
 
-int32_t minex_graph_nvtxs(const minex_graph *g) { return g ? g->nvtxs : 0; }
+int32_t minex_graph_nvtxs(const minex_graph *g) {
+  return g ? g->nvtxs : 0;
+}
 int64_t minex_graph_nedges(const minex_graph *g) {
   return g ? g->xadj[g->nvtxs] / 2 : 0;
 }

@@ -22,54 +22,68 @@ void minex_options_init(minex_options *o) {
 
 int core_check_options(const minex_options *o) {
   if (!o->throttle_auto && !(o->throttle >= 0))
-    return core_error(MINEX_EINVAL, "options.throttle = %g (must be >= 0 or "
-                      "INFINITY)", o->throttle);
+    return core_error(MINEX_EINVAL,
+                      "options.throttle = %g (must be >= 0 or "
+                      "INFINITY)",
+                      o->throttle);
   if (!(o->alpha >= 0 && o->alpha <= 1))
     return core_error(MINEX_EINVAL, "options.alpha = %g (must be in [0,1])",
                       o->alpha);
   if (o->remap_mode != MINEX_REMAP_RECEIVER &&
       o->remap_mode != MINEX_REMAP_SENDER && o->remap_mode != MINEX_REMAP_BOTH)
-    return core_error(MINEX_EINVAL, "options.remap_mode = %d is not a "
-                      "minex_remap_mode", (int)o->remap_mode);
+    return core_error(MINEX_EINVAL,
+                      "options.remap_mode = %d is not a "
+                      "minex_remap_mode",
+                      (int)o->remap_mode);
   if (o->coarse_target < 0 || o->coarse_target > MINEX_COARSE_TARGET_MAX)
-    return core_error(MINEX_EINVAL, "options.coarse_target = %ld (must be in "
+    return core_error(MINEX_EINVAL,
+                      "options.coarse_target = %ld (must be in "
                       "[0, %ld]; 0 uses coarse_per_proc)",
                       (long)o->coarse_target, (long)MINEX_COARSE_TARGET_MAX);
-  if (o->coarse_target == 0 &&
-      (o->coarse_per_proc < 1 ||
-       o->coarse_per_proc > MINEX_COARSE_PER_PROC_MAX))
-    return core_error(MINEX_EINVAL, "options.coarse_per_proc = %ld (must be "
-                      "in [1, %ld])", (long)o->coarse_per_proc,
+  if (o->coarse_target == 0 && (o->coarse_per_proc < 1 ||
+                                o->coarse_per_proc > MINEX_COARSE_PER_PROC_MAX))
+    return core_error(MINEX_EINVAL,
+                      "options.coarse_per_proc = %ld (must be "
+                      "in [1, %ld])",
+                      (long)o->coarse_per_proc,
                       (long)MINEX_COARSE_PER_PROC_MAX);
   /* each contraction step scans a window of 2 * sample_size entries, so
      its cost grows with the option: bounded, not only kept from
      overflowing */
   if (o->sample_size < 1 || o->sample_size > MINEX_SAMPLE_SIZE_MAX)
-    return core_error(MINEX_EINVAL, "options.sample_size = %ld (must be in "
-                      "[1, %ld])", (long)o->sample_size,
-                      (long)MINEX_SAMPLE_SIZE_MAX);
+    return core_error(MINEX_EINVAL,
+                      "options.sample_size = %ld (must be in "
+                      "[1, %ld])",
+                      (long)o->sample_size, (long)MINEX_SAMPLE_SIZE_MAX);
   if (o->global_candidates != 0 && o->global_candidates != 1)
-    return core_error(MINEX_EINVAL, "options.global_candidates = %d (must be "
-                      "0 or 1)", o->global_candidates);
+    return core_error(MINEX_EINVAL,
+                      "options.global_candidates = %d (must be "
+                      "0 or 1)",
+                      o->global_candidates);
   if (o->throttle_auto != 0 && o->throttle_auto != 1)
-    return core_error(MINEX_EINVAL, "options.throttle_auto = %d (must be 0 "
-                      "or 1)", o->throttle_auto);
+    return core_error(MINEX_EINVAL,
+                      "options.throttle_auto = %d (must be 0 "
+                      "or 1)",
+                      o->throttle_auto);
   if (o->throttle_auto && o->throttle_candidates != NULL) {
     if (o->nthrottle_candidates < 1 ||
         o->nthrottle_candidates > MINEX_THROTTLE_CANDIDATES_MAX)
-      return core_error(MINEX_EINVAL, "options.nthrottle_candidates = %d "
+      return core_error(MINEX_EINVAL,
+                        "options.nthrottle_candidates = %d "
                         "(must be in [1, %d] with throttle_candidates)",
                         (int)o->nthrottle_candidates,
                         MINEX_THROTTLE_CANDIDATES_MAX);
     for (int32_t i = 0; i < o->nthrottle_candidates; i++)
       if (!(o->throttle_candidates[i] >= 0))
-        return core_error(MINEX_EINVAL, "options.throttle_candidates[%d] = "
-                          "%g (must be >= 0 or INFINITY)", (int)i,
-                          o->throttle_candidates[i]);
+        return core_error(MINEX_EINVAL,
+                          "options.throttle_candidates[%d] = "
+                          "%g (must be >= 0 or INFINITY)",
+                          (int)i, o->throttle_candidates[i]);
   }
   if (o->max_passes < 0 || o->max_passes > MINEX_MAX_PASSES_MAX)
-    return core_error(MINEX_EINVAL, "options.max_passes = %ld (must be in "
-                      "[0, %ld]; 0 means 1)", (long)o->max_passes,
-                      (long)MINEX_MAX_PASSES_MAX);
+    return core_error(MINEX_EINVAL,
+                      "options.max_passes = %ld (must be in "
+                      "[0, %ld]; 0 means 1)",
+                      (long)o->max_passes, (long)MINEX_MAX_PASSES_MAX);
   return MINEX_OK;
 }

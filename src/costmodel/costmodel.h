@@ -35,41 +35,41 @@ typedef struct costmodel_vertex {
  * dMinVar. Processors 0..nprocs-1; unavailable ones keep loads but are left
  * out of QwgtTot, MinQwgt and MinVar. */
 typedef struct costmodel_loads {
-  const minex_config *cfg; /* clusters, slowdowns, availability         */
-  double alpha;            /* latency tolerance                          */
-  minex_remap_mode mode;   /* who pays remapping                         */
-  minex_qwgt_fn fn;        /* user Qwgt function or NULL                 */
-  void *fn_ctx;            /* its context                                */
-  int32_t nprocs;          /* P                                          */
-  int32_t navail;          /* available processors                       */
-  double *wgt;             /* Wgt^p = sum Pwgt * Proc_c(p)               */
-  double *comm;            /* Comm^p                                     */
-  double *remap;           /* Remap^p as charged under mode              */
-  double *qwgt;            /* Qwgt^p                                     */
-  double qwgt_tot;         /* sum of qwgt over available processors      */
-  int32_t tsize;           /* leaves of the min tree (power of two)      */
-  double *tree;            /* min segment tree of qwgt; +inf for
-                              unavailable processors and padding        */
+  const minex_config *cfg;     /* clusters, slowdowns, availability         */
+  double alpha;                /* latency tolerance                          */
+  minex_remap_mode mode;       /* who pays remapping                         */
+  minex_qwgt_fn fn;            /* user Qwgt function or NULL                 */
+  void *fn_ctx;                /* its context                                */
+  int32_t nprocs;              /* P                                          */
+  int32_t navail;              /* available processors                       */
+  double *wgt;                 /* Wgt^p = sum Pwgt * Proc_c(p)               */
+  double *comm;                /* Comm^p                                     */
+  double *remap;               /* Remap^p as charged under mode              */
+  double *qwgt;                /* Qwgt^p                                     */
+  double qwgt_tot;             /* sum of qwgt over available processors      */
+  int32_t tsize;               /* leaves of the min tree (power of two)      */
+  double *tree;                /* min segment tree of qwgt; +inf for
+                                  unavailable processors and padding        */
   int32_t low[COSTMODEL_NLOW]; /* the nlow least-loaded available
                               processors by (Qwgt, id), ascending: the
                               minimum untouched by a move is nearly
                               always among them                         */
-  int32_t nlow;            /* min(COSTMODEL_NLOW, available processors) */
+  int32_t nlow;                /* min(COSTMODEL_NLOW, available processors) */
   /* scratch of one move evaluation */
-  int32_t *stamp;          /* stamp[p] == cur_stamp: p is touched        */
-  int32_t cur_stamp;       /* current stamp value                        */
-  int32_t *touched;        /* touched processors, ntouched of them       */
+  int32_t *stamp;    /* stamp[p] == cur_stamp: p is touched        */
+  int32_t cur_stamp; /* current stamp value                        */
+  int32_t *touched;  /* touched processors, ntouched of them       */
   int32_t ntouched;
   double *dwgt, *dcomm, *dremap; /* deltas, indexed by processor      */
-  double *qnew;            /* Qwgt after the move, by touched index     */
+  double *qnew;                  /* Qwgt after the move, by touched index     */
 } costmodel_loads;
 
 /* Result of evaluating one move. */
 typedef struct costmodel_move {
-  int32_t to;       /* destination processor                           */
-  double gain;      /* QwgtTot after - before                          */
-  double dmin_var;  /* MinVar after - before                           */
-  double max_to;    /* Qwgt of the destination after the move          */
+  int32_t to;      /* destination processor                           */
+  double gain;     /* QwgtTot after - before                          */
+  double dmin_var; /* MinVar after - before                           */
+  double max_to;   /* Qwgt of the destination after the move          */
 } costmodel_move;
 
 /* Allocates loads for cfg and fills them from scratch for the partition
@@ -109,7 +109,7 @@ void costmodel_apply(costmodel_loads *ld);
 /* A copy of the loads' state (totals, min tree, least-loaded list), so a
  * trial partition can be rolled back exactly (throttle_auto). */
 typedef struct costmodel_snapshot {
-  double *buf;          /* wgt, comm, remap, qwgt (P each), tree (2 tsize) */
+  double *buf; /* wgt, comm, remap, qwgt (P each), tree (2 tsize) */
   double qwgt_tot;
   int32_t low[COSTMODEL_NLOW];
   int32_t nlow;

@@ -21,8 +21,7 @@ int costmodel_check_args(const char *fn, const minex_graph *g,
   return opt ? core_check_options(opt) : MINEX_OK;
 }
 
-static void metrics_from_loads(const costmodel_loads *ld,
-                               minex_metrics *m) {
+static void metrics_from_loads(const costmodel_loads *ld, minex_metrics *m) {
   const minex_config *cf = ld->cfg;
   m->max_qwgt = 0;
   m->min_qwgt = 0;
@@ -52,7 +51,7 @@ static void metrics_from_loads(const costmodel_loads *ld,
   }
   m->qwgt_tot = tot;
   m->load_imb = tot > 0 ? cf->navail * mx / tot : 0;
-  m->lower_bound = sum_inv;  /* divided into sum Pwgt by the caller */
+  m->lower_bound = sum_inv; /* divided into sum Pwgt by the caller */
 }
 
 int minex_evaluate(const minex_graph *g, const minex_config *cfg,
@@ -107,14 +106,15 @@ int minex_evaluate(const minex_graph *g, const minex_config *cfg,
   costmodel_loads_destroy(&ld);
   /* the loads are checked finite when they are built; the sums over
      vertices (Rwgt moved, Pwgt for LB) can still overflow on their own */
-  const double fields[] = {r.max_qwgt, r.qwgt_tot, r.min_var, r.load_imb,
-                           r.lower_bound, r.total_v, r.max_v, r.cut_weight};
-  static const char *const names[] = {"MaxQwgt", "QwgtTot", "MinVar",
-                                      "LoadImb", "LB", "TotalV", "MaxV",
-                                      "cut weight"};
+  const double fields[] = {r.max_qwgt,    r.qwgt_tot, r.min_var, r.load_imb,
+                           r.lower_bound, r.total_v,  r.max_v,   r.cut_weight};
+  static const char *const names[] = {"MaxQwgt", "QwgtTot",   "MinVar",
+                                      "LoadImb", "LB",        "TotalV",
+                                      "MaxV",    "cut weight"};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
     if (!isfinite(fields[i]))
-      return core_error(MINEX_EINVAL, "minex_evaluate: %s is %g: the "
+      return core_error(MINEX_EINVAL,
+                        "minex_evaluate: %s is %g: the "
                         "weights are too large (their sums overflow)",
                         names[i], fields[i]);
   *m = r;

@@ -91,9 +91,9 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
   int32_t n_t = 0;
   for (int32_t i = 0; i < ld->ntouched; i++) {
     int32_t x = ld->touched[i];
-    double qn = costmodel_qwgt(ld, ld->wgt[x] + ld->dwgt[x],
-                               ld->comm[x] + ld->dcomm[x],
-                               ld->remap[x] + ld->dremap[x]);
+    double qn =
+        costmodel_qwgt(ld, ld->wgt[x] + ld->dwgt[x], ld->comm[x] + ld->dcomm[x],
+                       ld->remap[x] + ld->dremap[x]);
     ld->qnew[i] = qn;
     if (x == q)
       out->max_to = qn;

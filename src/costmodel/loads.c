@@ -52,14 +52,17 @@ int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out) {
 static int check_qwgt(const costmodel_loads *ld, int32_t p) {
   double w = ld->wgt[p], c = ld->comm[p], r = ld->remap[p], q = ld->qwgt[p];
   if (!isfinite(w) || !isfinite(c) || !isfinite(r))
-    return core_error(MINEX_EINVAL, "cost model: processor %d has Wgt %g, "
+    return core_error(MINEX_EINVAL,
+                      "cost model: processor %d has Wgt %g, "
                       "Comm %g, Remap %g: the weights are too large (their "
-                      "sums overflow)", (int)p, w, c, r);
-  if (!isfinite(q) || q < 0)
-    return core_error(MINEX_EINVAL, "%s returned %g for processor %d (Wgt "
-                      "%g, Comm %g, Remap %g): it must be finite and >= 0",
-                      ld->fn ? "options.qwgt_fn" : "the cost model", q,
+                      "sums overflow)",
                       (int)p, w, c, r);
+  if (!isfinite(q) || q < 0)
+    return core_error(MINEX_EINVAL,
+                      "%s returned %g for processor %d (Wgt "
+                      "%g, Comm %g, Remap %g): it must be finite and >= 0",
+                      ld->fn ? "options.qwgt_fn" : "the cost model", q, (int)p,
+                      w, c, r);
   if (ld->fn == NULL)
     return MINEX_OK;
   const double arg[3][3] = {{2 * w, c, r}, {w, 2 * c, r}, {w, c, 2 * r}};
@@ -67,11 +70,12 @@ static int check_qwgt(const costmodel_loads *ld, int32_t p) {
   for (int k = 0; k < 3; k++) {
     double q2 = ld->fn(arg[k][0], arg[k][1], arg[k][2], ld->fn_ctx);
     if (!(q2 >= q) && isfinite(arg[k][k]))
-      return core_error(MINEX_EINVAL, "options.qwgt_fn decreases in %s: "
+      return core_error(MINEX_EINVAL,
+                        "options.qwgt_fn decreases in %s: "
                         "%g at (Wgt %g, Comm %g, Remap %g), %g with %s "
                         "doubled (processor %d); SPEC §2 requires a "
-                        "non-decreasing function", name[k], q, w, c, r, q2,
-                        name[k], (int)p);
+                        "non-decreasing function",
+                        name[k], q, w, c, r, q2, name[k], (int)p);
   }
   return MINEX_OK;
 }
@@ -107,8 +111,10 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
       !ld->dcomm || !ld->dremap || !ld->qnew || !ld->stamp || !ld->touched ||
       !ld->tree) {
     costmodel_loads_destroy(ld);
-    return core_error(MINEX_ENOMEM, "cost model: out of memory for %d "
-                      "processors", (int)P);
+    return core_error(MINEX_ENOMEM,
+                      "cost model: out of memory for %d "
+                      "processors",
+                      (int)P);
   }
   const int32_t *cl = cfg->cluster;
   const double *conn = cfg->conn;
@@ -152,9 +158,11 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
   if (!isfinite(ld->qwgt_tot) ||
       !isfinite(qmax * qmax * (double)(ld->navail > 0 ? ld->navail : 1))) {
     costmodel_loads_destroy(ld);
-    return core_error(MINEX_EINVAL, "cost model: loads up to %g overflow "
+    return core_error(MINEX_EINVAL,
+                      "cost model: loads up to %g overflow "
                       "MinVar (sum of squared loads): the weights are too "
-                      "large; scale them below ~1e150 / sqrt(P)", qmax);
+                      "large; scale them below ~1e150 / sqrt(P)",
+                      qmax);
   }
   for (int32_t i = ld->tsize - 1; i >= 1; i--) {
     double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
@@ -195,8 +203,10 @@ int costmodel_loads_check(const costmodel_loads *ld) {
   for (int32_t p = 0; p < ld->nprocs; p++) {
     double q = costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]);
     if (fabs(q - ld->qwgt[p]) > 1e-9 * fmax(1, fabs(q)))
-      return core_error(MINEX_EINTERNAL, "loads: Qwgt^%d = %g, recomputed "
-                        "%g", (int)p, ld->qwgt[p], q);
+      return core_error(MINEX_EINTERNAL,
+                        "loads: Qwgt^%d = %g, recomputed "
+                        "%g",
+                        (int)p, ld->qwgt[p], q);
     double leaf = ld->cfg->avail[p] ? ld->qwgt[p] : INFINITY;
     if (ld->tree[ld->tsize + p] != leaf)
       return core_error(MINEX_EINTERNAL, "loads: min tree leaf %d stale",
@@ -209,8 +219,10 @@ int costmodel_loads_check(const costmodel_loads *ld) {
   for (int32_t i = 1; i < ld->tsize; i++) {
     double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
     if (ld->tree[i] != (a < b ? a : b))
-      return core_error(MINEX_EINTERNAL, "loads: min tree node %d is not "
-                        "the min of its children", (int)i);
+      return core_error(MINEX_EINTERNAL,
+                        "loads: min tree node %d is not "
+                        "the min of its children",
+                        (int)i);
   }
   costmodel_loads copy = *ld;
   costmodel_low_rebuild(&copy);
@@ -222,7 +234,6 @@ int costmodel_loads_check(const costmodel_loads *ld) {
                       ld->qwgt_tot, tot);
   return MINEX_OK;
 }
-
 
 int costmodel_snapshot_take(const costmodel_loads *ld, costmodel_snapshot *s) {
   size_t np = (size_t)ld->nprocs, nt = 2 * (size_t)ld->tsize;

@@ -68,8 +68,8 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
                            double *best) {
   static const double builtin[MINEX_THROTTLE_AUTO_COUNT] =
       MINEX_THROTTLE_AUTO_SET;
-  const double *cand = opt->throttle_candidates ? opt->throttle_candidates
-                                                : builtin;
+  const double *cand =
+      opt->throttle_candidates ? opt->throttle_candidates : builtin;
   int32_t ncand = opt->throttle_candidates ? opt->nthrottle_candidates
                                            : MINEX_THROTTLE_AUTO_COUNT;
   contract_ws *ws = pc->ws;
@@ -79,7 +79,7 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
   costmodel_snapshot snap = {0};
   int rc = act && own ? costmodel_snapshot_take(pc->ld, &snap)
                       : core_error(MINEX_ENOMEM, "throttle auto: out of "
-                                   "memory");
+                                                 "memory");
   if (rc != MINEX_OK)
     goto done;
   for (int32_t x = 0; x < nids; x++)
@@ -96,8 +96,7 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
     if ((rc = CHECK_PHASE(ws, pc->ld, pc, "after a throttle_auto trial")))
       break;
     double m = loads_max(pc->ld);
-    logf_(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g", cand[i],
-          m);
+    logf_(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g", cand[i], m);
     if (m < best_max) {
       best_max = m;
       *best = cand[i];
@@ -129,8 +128,10 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if (new_part == NULL)
     return core_error(MINEX_EINVAL, "minex_repartition: new_part is NULL");
   if (cfg->navail == 0)
-    return core_error(MINEX_ENOPROC, "minex_repartition: all %d processors "
-                      "are unavailable", (int)cfg->nprocs);
+    return core_error(MINEX_ENOPROC,
+                      "minex_repartition: all %d processors "
+                      "are unavailable",
+                      (int)cfg->nprocs);
   minex_options opt;
   if (options)
     opt = *options;
@@ -188,8 +189,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if ((rc = CHECK_PHASE(&ws, &ld, &pc, "after contract_freeze")))
     goto done;
   double t2 = core_wtime();
-  logf_(&opt, "contract: %d -> %d vertices in %.3f s", (int)n,
-        (int)ws.nactive, t2 - t1);
+  logf_(&opt, "contract: %d -> %d vertices in %.3f s", (int)n, (int)ws.nactive,
+        t2 - t1);
   int32_t coarse = ws.nactive;
   if (opt.throttle_auto) {
     double t;

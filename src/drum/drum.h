@@ -9,8 +9,8 @@
 #include "minex_drum.h"
 
 struct minex_drum_model {
-  int32_t n;             /* nodes                                        */
-  int32_t cap;           /* allocated entries of nodes                   */
+  int32_t n;              /* nodes                                        */
+  int32_t cap;            /* allocated entries of nodes                   */
   minex_drum_node *nodes; /* node i; parents come before children; name
                              and address are owned (malloc'd) strings    */
 };

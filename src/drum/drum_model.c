@@ -70,19 +70,27 @@ int minex_drum_add_node(minex_drum_model *model, minex_drum_node_type type,
     return core_error(MINEX_EINVAL, "minex_drum_add_node: unknown type %d",
                       (int)type);
   if (model->n == 0 && parent != -1)
-    return core_error(MINEX_EINVAL, "minex_drum_add_node: the first node is "
-                      "the root and needs parent -1, not %d", (int)parent);
+    return core_error(MINEX_EINVAL,
+                      "minex_drum_add_node: the first node is "
+                      "the root and needs parent -1, not %d",
+                      (int)parent);
   if (model->n > 0) {
     if (parent == -1)
-      return core_error(MINEX_EINVAL, "minex_drum_add_node: node %d: the "
-                        "model has a root already", (int)model->n);
+      return core_error(MINEX_EINVAL,
+                        "minex_drum_add_node: node %d: the "
+                        "model has a root already",
+                        (int)model->n);
     if (parent < 0 || parent >= model->n)
-      return core_error(MINEX_EINVAL, "minex_drum_add_node: parent %d out "
-                        "of range [0, %d)", (int)parent, (int)model->n);
+      return core_error(MINEX_EINVAL,
+                        "minex_drum_add_node: parent %d out "
+                        "of range [0, %d)",
+                        (int)parent, (int)model->n);
     if (model->nodes[parent].type != MINEX_DRUM_NETWORK)
-      return core_error(MINEX_EINVAL, "minex_drum_add_node: parent %d (%s) "
+      return core_error(MINEX_EINVAL,
+                        "minex_drum_add_node: parent %d (%s) "
                         "is a computing node; only network nodes have "
-                        "children", (int)parent, model->nodes[parent].name);
+                        "children",
+                        (int)parent, model->nodes[parent].name);
   }
   if (model->n == INT32_MAX)
     return core_error(MINEX_EINVAL, "minex_drum_add_node: too many nodes");
@@ -142,8 +150,10 @@ int32_t minex_drum_find(const minex_drum_model *model, const char *name) {
 
 static int check_value(double x, const char *fn, const char *what, int32_t i) {
   if (!isfinite(x) || x < 0)
-    return core_error(MINEX_EINVAL, "%s: node %d: %s = %g must be finite and "
-                      ">= 0", fn, (int)i, what, x);
+    return core_error(MINEX_EINVAL,
+                      "%s: node %d: %s = %g must be finite and "
+                      ">= 0",
+                      fn, (int)i, what, x);
   return MINEX_OK;
 }
 
@@ -193,12 +203,15 @@ int minex_drum_set_cpus(minex_drum_model *model, int32_t node, int32_t ncpus,
   if (rc != MINEX_OK)
     return rc;
   if (ncpus < 1 || ncpus > MINEX_NPROCS_MAX)
-    return core_error(MINEX_EINVAL, "%s: node %d: ncpus = %d must be in "
-                      "1..%d", fn, (int)node, (int)ncpus, MINEX_NPROCS_MAX);
+    return core_error(MINEX_EINVAL,
+                      "%s: node %d: ncpus = %d must be in "
+                      "1..%d",
+                      fn, (int)node, (int)ncpus, MINEX_NPROCS_MAX);
   if (nprocs < 0 || nprocs > MINEX_NPROCS_MAX)
-    return core_error(MINEX_EINVAL, "%s: node %d: nprocs = %d must be in "
-                      "0..%d (MINEX_NPROCS_MAX)", fn, (int)node, (int)nprocs,
-                      MINEX_NPROCS_MAX);
+    return core_error(MINEX_EINVAL,
+                      "%s: node %d: nprocs = %d must be in "
+                      "0..%d (MINEX_NPROCS_MAX)",
+                      fn, (int)node, (int)nprocs, MINEX_NPROCS_MAX);
   model->nodes[node].ncpus = ncpus;
   model->nodes[node].nprocs = nprocs;
   return MINEX_OK;
@@ -246,28 +259,35 @@ int drum_model_check(const minex_drum_model *m) {
   for (int32_t i = 0; i < m->n; i++) {
     const minex_drum_node *nd = &m->nodes[i];
     if (nd->type != MINEX_DRUM_NETWORK && nd->type != MINEX_DRUM_COMPUTING)
-      return core_error(MINEX_EINTERNAL, "%s: node %d has type %d", w,
-                        (int)i, (int)nd->type);
+      return core_error(MINEX_EINTERNAL, "%s: node %d has type %d", w, (int)i,
+                        (int)nd->type);
     if (i == 0 ? nd->parent != -1 : nd->parent < 0 || nd->parent >= i)
-      return core_error(MINEX_EINTERNAL, "%s: node %d has parent %d (the "
-                        "root is node 0, parents come first)", w, (int)i,
-                        (int)nd->parent);
+      return core_error(MINEX_EINTERNAL,
+                        "%s: node %d has parent %d (the "
+                        "root is node 0, parents come first)",
+                        w, (int)i, (int)nd->parent);
     if (i > 0 && m->nodes[nd->parent].type != MINEX_DRUM_NETWORK)
-      return core_error(MINEX_EINTERNAL, "%s: node %d is a child of "
-                        "computing node %d", w, (int)i, (int)nd->parent);
+      return core_error(MINEX_EINTERNAL,
+                        "%s: node %d is a child of "
+                        "computing node %d",
+                        w, (int)i, (int)nd->parent);
     if (nd->name == NULL || nd->address == NULL)
-      return core_error(MINEX_EINTERNAL, "%s: node %d has no name or "
-                        "address string", w, (int)i);
+      return core_error(MINEX_EINTERNAL,
+                        "%s: node %d has no name or "
+                        "address string",
+                        w, (int)i);
     if (nd->ncpus < 1 || nd->nprocs < 0)
-      return core_error(MINEX_EINTERNAL, "%s: node %d has %d CPUs, %d "
-                        "processes", w, (int)i, (int)nd->ncpus,
-                        (int)nd->nprocs);
-    const double v[4] = {nd->capacity, nd->latency, nd->traffic,
-                         nd->benchmark};
+      return core_error(MINEX_EINTERNAL,
+                        "%s: node %d has %d CPUs, %d "
+                        "processes",
+                        w, (int)i, (int)nd->ncpus, (int)nd->nprocs);
+    const double v[4] = {nd->capacity, nd->latency, nd->traffic, nd->benchmark};
     for (int k = 0; k < 4; k++)
       if (!isfinite(v[k]) || v[k] < 0)
-        return core_error(MINEX_EINTERNAL, "%s: node %d: capacity, latency, "
-                          "traffic or benchmark is %g", w, (int)i, v[k]);
+        return core_error(MINEX_EINTERNAL,
+                          "%s: node %d: capacity, latency, "
+                          "traffic or benchmark is %g",
+                          w, (int)i, v[k]);
   }
   return MINEX_OK;
 }

@@ -41,14 +41,20 @@ static int check_options(const minex_drum_options *o, const char *fn) {
     return core_error(MINEX_EINVAL, "%s: options.w_comm = %g is not in [0,1]",
                       fn, o->w_comm);
   if (!(o->min_available > 0 && o->min_available <= 1))
-    return core_error(MINEX_EINVAL, "%s: options.min_available = %g is not "
-                      "in (0,1]", fn, o->min_available);
+    return core_error(MINEX_EINVAL,
+                      "%s: options.min_available = %g is not "
+                      "in (0,1]",
+                      fn, o->min_available);
   if (!(isfinite(o->latency_bytes) && o->latency_bytes >= 0))
-    return core_error(MINEX_EINVAL, "%s: options.latency_bytes = %g must be "
-                      "finite and >= 0", fn, o->latency_bytes);
+    return core_error(MINEX_EINVAL,
+                      "%s: options.latency_bytes = %g must be "
+                      "finite and >= 0",
+                      fn, o->latency_bytes);
   if (!(isfinite(o->intra_conn) && o->intra_conn > 0))
-    return core_error(MINEX_EINVAL, "%s: options.intra_conn = %g must be "
-                      "finite and > 0", fn, o->intra_conn);
+    return core_error(MINEX_EINVAL,
+                      "%s: options.intra_conn = %g must be "
+                      "finite and > 0",
+                      fn, o->intra_conn);
   return MINEX_OK;
 }
 
@@ -91,13 +97,13 @@ int minex_drum_compute_powers(minex_drum_model *model,
       missing = i;
   }
   if (computing == 0)
-    return core_error(MINEX_ECONFIG, "%s: the model has no computing node",
-                      fn);
+    return core_error(MINEX_ECONFIG, "%s: the model has no computing node", fn);
   if (with_b > 0 && with_b < computing)
-    return core_error(MINEX_ECONFIG, "%s: node %d (%s) has no benchmark "
+    return core_error(MINEX_ECONFIG,
+                      "%s: node %d (%s) has no benchmark "
                       "rating while %d other computing nodes have one; run "
-                      "`minex drum probe` on it or set benchmark=", fn,
-                      (int)missing, nd[missing].name, (int)with_b);
+                      "`minex drum probe` on it or set benchmark=",
+                      fn, (int)missing, nd[missing].name, (int)with_b);
   /* allocated before any node is written: on ENOMEM the model keeps the
      powers it had (a half pass would leave comm_power at -1) */
   double *sum_p = calloc((size_t)n, sizeof(double));
@@ -111,8 +117,8 @@ int minex_drum_compute_powers(minex_drum_model *model,
   for (int32_t i = 0; i < n; i++) {
     minex_drum_node *x = &nd[i];
     x->proc_power = 0;
-    x->comm_power = x->type == MINEX_DRUM_COMPUTING ? link_available(x, options)
-                                                     : 0;
+    x->comm_power =
+        x->type == MINEX_DRUM_COMPUTING ? link_available(x, options) : 0;
     x->power = 0;
     x->rate = 0;
     if (x->type != MINEX_DRUM_COMPUTING)
@@ -222,15 +228,18 @@ int minex_drum_config(minex_drum_model *model,
       total += nd[i].nprocs;
     }
   if (nc == 0)
-    return core_error(MINEX_ECONFIG, "%s: no computing node runs an "
-                      "application process (all nprocs are 0)", fn);
+    return core_error(MINEX_ECONFIG,
+                      "%s: no computing node runs an "
+                      "application process (all nprocs are 0)",
+                      fn);
   /* one cluster per computing node: Conn is nc x nc, and every structure
      of a repartition is O(processes); refuse before allocating them */
   if (nc > MINEX_NCLUSTERS_MAX || total > MINEX_NPROCS_MAX)
-    return core_error(MINEX_ECONFIG, "%s: %d computing nodes run %lld "
+    return core_error(MINEX_ECONFIG,
+                      "%s: %d computing nodes run %lld "
                       "processes (at most MINEX_NCLUSTERS_MAX = %d nodes and "
-                      "MINEX_NPROCS_MAX = %d processes)", fn, (int)nc,
-                      (long long)total, MINEX_NCLUSTERS_MAX,
+                      "MINEX_NPROCS_MAX = %d processes)",
+                      fn, (int)nc, (long long)total, MINEX_NCLUSTERS_MAX,
                       MINEX_NPROCS_MAX);
   int32_t *node = malloc(sizeof(int32_t) * (size_t)nc);
   int32_t *np = malloc(sizeof(int32_t) * (size_t)nc);
@@ -255,9 +264,10 @@ int minex_drum_config(minex_drum_model *model,
   for (int32_t c = 0; c < nc; c++) {
     double r = nd[node[c]].rate;
     if (!(r > 0)) {
-      rc = core_error(MINEX_ECONFIG, "%s: node %d (%s) has no processing "
-                      "rate left (measured u + i = 0)", fn, (int)node[c],
-                      nd[node[c]].name);
+      rc = core_error(MINEX_ECONFIG,
+                      "%s: node %d (%s) has no processing "
+                      "rate left (measured u + i = 0)",
+                      fn, (int)node[c], nd[node[c]].name);
       goto done;
     }
     proc[c] = rmax / r;

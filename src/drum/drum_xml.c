@@ -57,20 +57,20 @@
 #include "io/io_util.h"
 #include "io/xml_capture.h"
 
+#include "core/hash.h"
+#include <float.h>
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlstring.h>
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/hash.h"
 
 /* ------------------------------------------------------------- loading */
 
@@ -120,8 +120,8 @@ static const char *node_label(const drum_xml_node *r, char *buf, size_t cap) {
   return buf;
 }
 
-xmlChar *drum_xml_attr_text(const drum_load *L, const drum_xml_node *r, int slot,
-                            int *rc) {
+xmlChar *drum_xml_attr_text(const drum_load *L, const drum_xml_node *r,
+                            int slot, int *rc) {
   *rc = MINEX_OK;
   if (r->attr[slot] == NULL)
     return NULL;
@@ -142,8 +142,8 @@ static int parse_whole_i64(const char *s, int64_t *out) {
 
 /* Integer attribute in lo..hi; *given (may be NULL) tells whether present.
  * Absent leaves *out alone. */
-static int attr_int(const drum_load *L, const drum_xml_node *r, int slot, int64_t lo,
-                    int64_t hi, int32_t *out, int *given) {
+static int attr_int(const drum_load *L, const drum_xml_node *r, int slot,
+                    int64_t lo, int64_t hi, int32_t *out, int *given) {
   int rc;
   xmlChar *v = drum_xml_attr_text(L, r, slot, &rc);
   if (given)
@@ -424,7 +424,8 @@ static int parse_node(drum_load *L, drum_xml_node *r) {
   if (rc == MINEX_OK)
     rc = attr_num(L, r, DRUM_ATTR_IDLE, &r->idle, &r->has_idle);
   if (rc == MINEX_OK)
-    rc = attr_int(L, r, DRUM_ATTR_NUMPROCS, 1, MINEX_NPROCS_MAX, &r->ncpus, &given);
+    rc = attr_int(L, r, DRUM_ATTR_NUMPROCS, 1, MINEX_NPROCS_MAX, &r->ncpus,
+                  &given);
   if (rc == MINEX_OK && !thesis && multiple && !given)
     rc = core_error(MINEX_EPARSE,
                     "%s:%ld: MULTIPLE_COMPUTING %s needs numprocs (its "
@@ -437,7 +438,8 @@ static int parse_node(drum_load *L, drum_xml_node *r) {
                     L->path, r->line, lab, (long)r->ncpus);
   r->nprocs = r->ncpus;
   if (rc == MINEX_OK)
-    rc = attr_int(L, r, DRUM_ATTR_PROCESSES, 0, MINEX_NPROCS_MAX, &r->nprocs, NULL);
+    rc = attr_int(L, r, DRUM_ATTR_PROCESSES, 0, MINEX_NPROCS_MAX, &r->nprocs,
+                  NULL);
   return rc;
 }
 

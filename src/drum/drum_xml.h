@@ -9,9 +9,9 @@
 
 #include "drum/drum.h"
 
+#include "core/hash.h"
 #include <libxml/tree.h>
 #include <stdint.h>
-#include "core/hash.h"
 
 /* Attributes the reader knows; aliases share a slot. */
 enum {
@@ -38,10 +38,10 @@ enum {
 
 /* One <node> element as read, before the tree is checked. */
 typedef struct drum_xml_node {
-  xmlNodePtr el;            /* the element                                */
-  long line;                /* its line                                   */
-  xmlAttrPtr attr[DRUM_ATTR_COUNT]; /* known attributes, NULL when absent         */
-  int32_t id;               /* node number, -1 until read                 */
+  xmlNodePtr el; /* the element                                */
+  long line;     /* its line                                   */
+  xmlAttrPtr attr[DRUM_ATTR_COUNT]; /* known attributes, NULL when absent */
+  int32_t id; /* node number, -1 until read                 */
   minex_drum_node_type type;
   int32_t parent;    /* file position of the parent, -1: none      */
   int32_t parent_id; /* DrumHead parent attribute (-1 root)        */
@@ -60,11 +60,11 @@ typedef struct drum_xml_node {
 
 /* One minex_drum_model_load call. */
 typedef struct drum_load {
-  const char *path;  /* for messages                                  */
-  xmlNodePtr root;   /* <machinemodel>                                */
-  int dialect;       /* minex_drum_dialect, -1 before the first node  */
-  long dialect_line; /* line of the node that fixed the dialect       */
-  drum_xml_node *nodes;   /* n nodes in file order                         */
+  const char *path;     /* for messages                                  */
+  xmlNodePtr root;      /* <machinemodel>                                */
+  int dialect;          /* minex_drum_dialect, -1 before the first node  */
+  long dialect_line;    /* line of the node that fixed the dialect       */
+  drum_xml_node *nodes; /* n nodes in file order                         */
   int32_t n;
   drum_xml_node *by_id; /* uthash head                                   */
 } drum_load;
@@ -75,8 +75,8 @@ long drum_xml_elem_line(xmlNodePtr el);
 
 /* Text of attribute slot (xmlFree it), or NULL when absent. *rc becomes
  * MINEX_ENOMEM if libxml2 cannot copy it. */
-xmlChar *drum_xml_attr_text(const drum_load *L, const drum_xml_node *r, int slot,
-                            int *rc);
+xmlChar *drum_xml_attr_text(const drum_load *L, const drum_xml_node *r,
+                            int slot, int *rc);
 
 /* Links the nodes read into L, checks that they form one tree (one root,
  * no cycle) and builds the model from them in model order into *out.

@@ -4,11 +4,11 @@
  * links, one root, no cycle, and the model built from it in model order. */
 #include "drum/drum_xml.h"
 
+#include "core/hash.h"
 #include <libxml/tree.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "core/hash.h"
 
 /* ---------------------------------------------------------------- tree */
 

@@ -8,19 +8,18 @@
 #include "io/io_util.h"
 #include "io/xml_capture.h"
 
+#include "core/hash.h"
+#include <float.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemas.h>
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/hash.h"
 
 #define SCHEMA_FILE "minex-config.xsd"
-
 
 /* $MINEX_SCHEMA_DIR/minex-config.xsd when that file is readable (it then
  * replaces the built-in schema), else NULL. Returns a thread-local path. */
@@ -98,9 +97,10 @@ static int add_cluster(config_build *b, xmlNodePtr node) {
   long line = xmlGetLineNo(node);
   /* Conn is nc x nc: refuse before it is allocated */
   if (b->nc >= MINEX_NCLUSTERS_MAX)
-    return core_error(MINEX_ECONFIG, "%s:%ld: more than %d clusters "
-                      "(MINEX_NCLUSTERS_MAX)", b->path, line,
-                      MINEX_NCLUSTERS_MAX);
+    return core_error(MINEX_ECONFIG,
+                      "%s:%ld: more than %d clusters "
+                      "(MINEX_NCLUSTERS_MAX)",
+                      b->path, line, MINEX_NCLUSTERS_MAX);
   if (b->nc == b->cap) {
     int32_t cap = b->cap ? 2 * b->cap : 8;
     /* the hash points into pool: rebuild it after moving the pool */
@@ -124,8 +124,7 @@ static int add_cluster(config_build *b, xmlNodePtr node) {
     int hash_oom = 0;
     for (int32_t c = 0; c < b->nc && !hash_oom; c++) {
       pool[c] = b->pool[c];
-      HASH_ADD_KEYPTR(hh, fresh, pool[c].name, strlen(pool[c].name),
-                      &pool[c]);
+      HASH_ADD_KEYPTR(hh, fresh, pool[c].name, strlen(pool[c].name), &pool[c]);
     }
     if (hash_oom) {
       HASH_CLEAR(hh, fresh);
@@ -299,7 +298,8 @@ static void build_free(config_build *b) {
 /* Parses and schema-validates path. MINEX_EIO (unreadable file or schema),
  * MINEX_EPARSE (malformed XML), MINEX_ESCHEMA (schema violation), each
  * with the line libxml2 reports. */
-static int load_document(const char *path, io_xml_capture *cap, xmlDocPtr *doc) {
+static int load_document(const char *path, io_xml_capture *cap,
+                         xmlDocPtr *doc) {
   const char *xsd = minex_config_schema_path(); /* NULL: the built-in one */
   if (access(path, R_OK) != 0)
     return core_error(MINEX_EIO, "%s: cannot open for reading", path);

@@ -9,10 +9,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
-#include <stdatomic.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,13 +136,12 @@ int io_atomic_commit(io_atomic *af) {
   int rc = MINEX_OK;
   if (bad) {
     unlink(af->tmp);
-    rc = core_error(MINEX_EIO, "%s: write failed: %s", af->path,
-                    strerror(e));
+    rc = core_error(MINEX_EIO, "%s: write failed: %s", af->path, strerror(e));
   } else if (rename(af->tmp, af->path) != 0) {
     e = errno;
     unlink(af->tmp);
-    rc = core_error(MINEX_EIO, "%s: cannot rename temporary file: %s",
-                    af->path, strerror(e));
+    rc = core_error(MINEX_EIO, "%s: cannot rename temporary file: %s", af->path,
+                    strerror(e));
   }
   free(af->path);
   free(af->tmp);
@@ -167,8 +166,7 @@ int io_reader_open(io_reader *r, const char *path) {
   r->path = path;
   r->fp = fopen(path, "r");
   if (r->fp == NULL)
-    return core_error(MINEX_EIO, "%s: cannot open: %s", path,
-                      strerror(errno));
+    return core_error(MINEX_EIO, "%s: cannot open: %s", path, strerror(errno));
   return MINEX_OK;
 }
 
@@ -190,8 +188,8 @@ int io_reader_next(io_reader *r) {
   /* a NUL byte would silently end the line for every parser */
   size_t nul = strlen(r->line);
   if (nul < (size_t)len)
-    return core_error(MINEX_EPARSE, "%s:%lld: NUL byte at column %zu",
-                      r->path, (long long)r->lineno, nul + 1);
+    return core_error(MINEX_EPARSE, "%s:%lld: NUL byte at column %zu", r->path,
+                      (long long)r->lineno, nul + 1);
   while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
     r->line[--len] = '\0';
   return 1;

@@ -12,9 +12,9 @@
 #include <stdio.h>
 
 typedef struct io_atomic {
-  FILE *fp;          /* write here                                    */
-  char *path;        /* final path                                    */
-  char *tmp;         /* temporary path in the same directory          */
+  FILE *fp;   /* write here                                    */
+  char *path; /* final path                                    */
+  char *tmp;  /* temporary path in the same directory          */
 } io_atomic;
 
 /* Opens a temporary file beside path, "<path>.tmp.<host>.<pid>.<n>", after
@@ -29,11 +29,11 @@ int io_atomic_commit(io_atomic *af);
 void io_atomic_abort(io_atomic *af);
 
 typedef struct io_reader {
-  FILE *fp;          /* input                                         */
-  const char *path;  /* for messages                                  */
-  char *line;        /* current line (getline buffer), NUL-terminated */
-  size_t cap;        /* buffer capacity                               */
-  int64_t lineno;    /* 1-based number of the current line            */
+  FILE *fp;         /* input                                         */
+  const char *path; /* for messages                                  */
+  char *line;       /* current line (getline buffer), NUL-terminated */
+  size_t cap;       /* buffer capacity                               */
+  int64_t lineno;   /* 1-based number of the current line            */
 } io_reader;
 
 /* Opens path for reading. MINEX_OK or MINEX_EIO. */

@@ -33,7 +33,7 @@ typedef struct gmsh_reader {
   int64_t tmin, tmax; /* tag range                                    */
   tag_index *sorted;  /* sorted (tag, index) when dense is NULL       */
   elem_list tets, tris;
-  mesh_kinds kinds;   /* element counts by kind (all types)           */
+  mesh_kinds kinds; /* element counts by kind (all types)           */
 } gmsh_reader;
 
 #define PATH g->r.path
@@ -123,8 +123,10 @@ static int format_section(gmsh_reader *g) {
 /* Gmsh numbers nodes from 1 (0 and negative tags are invalid). */
 static int check_tag(gmsh_reader *g, int64_t tag) {
   if (tag < 1)
-    return core_error(MINEX_EPARSE, "%s:%lld: node tag %lld: tags must be "
-                      ">= 1", PATH, LINE, (long long)tag);
+    return core_error(MINEX_EPARSE,
+                      "%s:%lld: node tag %lld: tags must be "
+                      ">= 1",
+                      PATH, LINE, (long long)tag);
   return MINEX_OK;
 }
 
@@ -312,17 +314,36 @@ static int nodes_section(gmsh_reader *g) {
  * 16, higher-order triangles 20-25); points and lines do not count. */
 static void count_kind(gmsh_reader *g, int64_t t) {
   switch (t) {
-  case 4: case 11:
+  case 4:
+  case 11:
     g->kinds.tets++;
     break;
-  case 2: case 9:
+  case 2:
+  case 9:
     g->kinds.tris++;
     break;
-  case 5: case 6: case 7: case 12: case 13: case 14: case 17: case 18:
-  case 19: case 29: case 30: case 31:
+  case 5:
+  case 6:
+  case 7:
+  case 12:
+  case 13:
+  case 14:
+  case 17:
+  case 18:
+  case 19:
+  case 29:
+  case 30:
+  case 31:
     g->kinds.other3d++;
     break;
-  case 3: case 10: case 16: case 20: case 21: case 22: case 23: case 24:
+  case 3:
+  case 10:
+  case 16:
+  case 20:
+  case 21:
+  case 22:
+  case 23:
+  case 24:
   case 25:
     g->kinds.other2d++;
     break;

@@ -315,8 +315,7 @@ static int parse(medit_lexer *lx, medit_elems *tets, medit_elems *tris,
                           lx->r.path, (long long)lx->r.lineno, tok);
       int size = skip_table[i].size ? skip_table[i].size : dim;
       int64_t count = 0;
-      if ((rc = skip_section(lx, skip_table[i].name, size, &count)) !=
-          MINEX_OK)
+      if ((rc = skip_section(lx, skip_table[i].name, size, &count)) != MINEX_OK)
         return rc;
       /* elements of other kinds: counted so that none is lost silently */
       if (strcmp(skip_table[i].name, "Quadrilaterals") == 0)

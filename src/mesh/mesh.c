@@ -174,24 +174,27 @@ int mesh_choose_kind(const char *path, int kind, const mesh_kinds *k,
     return MINEX_OK;
   }
   if (k->tets > 0 && k->other3d > 0)
-    return core_error(MINEX_EUNSUP, "%s: %lld tetrahedra and %lld other "
+    return core_error(MINEX_EUNSUP,
+                      "%s: %lld tetrahedra and %lld other "
                       "volume elements (hexahedra, prisms, pyramids or "
                       "higher-order tetrahedra): only one element kind is "
                       "read; select the tetrahedra explicitly to drop the "
-                      "others", path, (long long)k->tets,
-                      (long long)k->other3d);
+                      "others",
+                      path, (long long)k->tets, (long long)k->other3d);
   if (k->tets == 0 && k->other3d > 0)
-    return core_error(MINEX_EUNSUP, "%s: %lld volume elements, none of them "
+    return core_error(MINEX_EUNSUP,
+                      "%s: %lld volume elements, none of them "
                       "a tetrahedron: only tetrahedra and triangles are read "
                       "(select the %lld triangles explicitly to read the "
-                      "surface)", path, (long long)k->other3d,
-                      (long long)k->tris);
+                      "surface)",
+                      path, (long long)k->other3d, (long long)k->tris);
   if (k->tets == 0 && k->tris > 0 && k->other2d > 0)
-    return core_error(MINEX_EUNSUP, "%s: %lld triangles and %lld other "
+    return core_error(MINEX_EUNSUP,
+                      "%s: %lld triangles and %lld other "
                       "surface elements (quadrilaterals or higher-order "
                       "triangles): only one element kind is read; select "
-                      "the triangles explicitly to drop the others", path,
-                      (long long)k->tris, (long long)k->other2d);
+                      "the triangles explicitly to drop the others",
+                      path, (long long)k->tris, (long long)k->other2d);
   *use = k->tets > 0 ? MINEX_ELEM_TETRA : MINEX_ELEM_TRIANGLE;
   return MINEX_OK;
 }
@@ -210,8 +213,10 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
   if (path == NULL)
     return core_error(MINEX_EINVAL, "minex_mesh_read: path is NULL");
   if (kind != 0 && kind != MINEX_ELEM_TETRA && kind != MINEX_ELEM_TRIANGLE)
-    return core_error(MINEX_EINVAL, "minex_mesh_read_kind: kind = %d (must "
-                      "be 0, MINEX_ELEM_TETRA or MINEX_ELEM_TRIANGLE)", kind);
+    return core_error(MINEX_EINVAL,
+                      "minex_mesh_read_kind: kind = %d (must "
+                      "be 0, MINEX_ELEM_TETRA or MINEX_ELEM_TRIANGLE)",
+                      kind);
   FILE *fp = fopen(path, "rb");
   if (fp == NULL)
     return core_error(MINEX_EIO, "%s: cannot open: %s", path, strerror(errno));

@@ -9,8 +9,8 @@
 
 /* Breadth-first order of the component of s into order[*len...], marking
  * seen; returns the last vertex reached. */
-static int32_t bfs(const minex_graph *g, int32_t s, char *seen,
-                   int32_t *order, int32_t *len) {
+static int32_t bfs(const minex_graph *g, int32_t s, char *seen, int32_t *order,
+                   int32_t *len) {
   int32_t head = *len, last = s;
   seen[s] = 1;
   order[(*len)++] = s;
@@ -33,10 +33,12 @@ int minex_partition_initial(const minex_graph *g, int32_t nparts,
   core_error_clear();
   if (g == NULL || part == NULL)
     return core_error(MINEX_EINVAL, "minex_partition_initial: graph or part "
-                      "is NULL");
+                                    "is NULL");
   if (nparts <= 0)
-    return core_error(MINEX_EINVAL, "minex_partition_initial: nparts = %d "
-                      "(must be > 0)", (int)nparts);
+    return core_error(MINEX_EINVAL,
+                      "minex_partition_initial: nparts = %d "
+                      "(must be > 0)",
+                      (int)nparts);
   int32_t n = g->nvtxs;
   if (method == MINEX_INIT_BLOCK) {
     for (int32_t v = 0; v < n; v++)
@@ -44,8 +46,10 @@ int minex_partition_initial(const minex_graph *g, int32_t nparts,
     return MINEX_OK;
   }
   if (method != MINEX_INIT_BFS)
-    return core_error(MINEX_EINVAL, "minex_partition_initial: unknown method "
-                      "%d", (int)method);
+    return core_error(MINEX_EINVAL,
+                      "minex_partition_initial: unknown method "
+                      "%d",
+                      (int)method);
   int32_t *order = malloc(sizeof(int32_t) * ((size_t)n + 1));
   char *seen = calloc((size_t)n + 1, 1);
   if (order == NULL || seen == NULL) {

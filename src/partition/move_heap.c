@@ -79,8 +79,7 @@ static void sift_down(partition_heap *h, int32_t i) {
   }
 }
 
-void partition_heap_set(partition_heap *h, int32_t id, double key,
-                        int forced) {
+void partition_heap_set(partition_heap *h, int32_t id, double key, int forced) {
   int32_t i = h->pos[id];
   if (i < 0) {
     i = h->size++;
@@ -129,23 +128,30 @@ int partition_heap_precedes_top(const partition_heap *h, double key,
 int partition_heap_check(const partition_heap *h) {
   for (int32_t i = 0; i < h->size; i++) {
     if (h->pos[h->id[i]] != i)
-      return core_error(MINEX_EINTERNAL, "move heap: handle of id %d is %d, "
-                        "slot is %d", (int)h->id[i], (int)h->pos[h->id[i]],
-                        (int)i);
+      return core_error(MINEX_EINTERNAL,
+                        "move heap: handle of id %d is %d, "
+                        "slot is %d",
+                        (int)h->id[i], (int)h->pos[h->id[i]], (int)i);
     if (i > 0 && before(h, i, (i - 1) / 2))
-      return core_error(MINEX_EINTERNAL, "move heap: slot %d precedes its "
-                        "parent", (int)i);
+      return core_error(MINEX_EINTERNAL,
+                        "move heap: slot %d precedes its "
+                        "parent",
+                        (int)i);
   }
   int32_t present = 0;
   for (int32_t x = 0; x < h->cap; x++)
     if (h->pos[x] >= 0) {
       present++;
       if (h->pos[x] >= h->size || h->id[h->pos[x]] != x)
-        return core_error(MINEX_EINTERNAL, "move heap: id %d has a dangling "
-                          "handle", (int)x);
+        return core_error(MINEX_EINTERNAL,
+                          "move heap: id %d has a dangling "
+                          "handle",
+                          (int)x);
     }
   if (present != h->size)
-    return core_error(MINEX_EINTERNAL, "move heap: %d handles for %d "
-                      "entries", (int)present, (int)h->size);
+    return core_error(MINEX_EINTERNAL,
+                      "move heap: %d handles for %d "
+                      "entries",
+                      (int)present, (int)h->size);
   return MINEX_OK;
 }

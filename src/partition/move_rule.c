@@ -35,8 +35,7 @@ int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear) {
   return nn;
 }
 
-static inline int admissible(const partition_ctx *pc,
-                             const costmodel_move *m) {
+static inline int admissible(const partition_ctx *pc, const costmodel_move *m) {
   if (!(m->dmin_var < -pc->dmv_tol))
     return 0;
   /* SPEC §3: -Gain/dMinVar < ThroTTle in units of the mean load */

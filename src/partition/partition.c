@@ -29,8 +29,7 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->nbr_stamp = calloc((size_t)P, sizeof(int32_t));
   pc->cand = malloc(sizeof(int32_t) * ((size_t)P + 1));
   pc->interior = ws->interior;
-  if (!pc->nbr || !pc->nbr_at || !pc->nbr_stamp || !pc->cand ||
-      !pc->interior) {
+  if (!pc->nbr || !pc->nbr_at || !pc->nbr_stamp || !pc->cand || !pc->interior) {
     partition_ctx_destroy(pc);
     return core_error(MINEX_ENOMEM, "partition: out of memory");
   }
@@ -85,8 +84,9 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   pc->nb_ids = malloc(sizeof(int32_t) * ((size_t)na + 1));
   /* pass + 1 for the vertices moved in a pass */
   int32_t *moved = calloc((size_t)nids + 1, sizeof(int32_t));
-  int rc = pc->nb_ids && moved ? partition_heap_create(h, nids, na)
-                      : core_error(MINEX_ENOMEM, "partition: out of memory");
+  int rc = pc->nb_ids && moved
+               ? partition_heap_create(h, nids, na)
+               : core_error(MINEX_ENOMEM, "partition: out of memory");
   if (rc != MINEX_OK) {
     free(act);
     free(moved);

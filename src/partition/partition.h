@@ -14,21 +14,20 @@
  * with a handle per vertex id so entries are updated or removed without
  * search. Forced moves (off unavailable processors) come first. */
 typedef struct partition_heap {
-  int32_t *id;     /* heap slots: vertex id                            */
-  double *key;     /* heap slots: Gain of the vertex's best move       */
-  char *forced;    /* heap slots: 1 for a forced move                  */
-  int32_t *pos;    /* per vertex id: slot, or -1 when absent           */
-  int32_t size;    /* entries in the heap                              */
-  int32_t cap;     /* ids covered by pos                               */
-  int32_t nslots;  /* slots allocated                                  */
+  int32_t *id;    /* heap slots: vertex id                            */
+  double *key;    /* heap slots: Gain of the vertex's best move       */
+  char *forced;   /* heap slots: 1 for a forced move                  */
+  int32_t *pos;   /* per vertex id: slot, or -1 when absent           */
+  int32_t size;   /* entries in the heap                              */
+  int32_t cap;    /* ids covered by pos                               */
+  int32_t nslots; /* slots allocated                                  */
 } partition_heap;
 
 /* A heap for vertex ids below nids holding at most nslots entries. */
 int partition_heap_create(partition_heap *h, int32_t nids, int32_t nslots);
 void partition_heap_destroy(partition_heap *h);
 /* Inserts id or updates its key (decrease or increase). */
-void partition_heap_set(partition_heap *h, int32_t id, double key,
-                        int forced);
+void partition_heap_set(partition_heap *h, int32_t id, double key, int forced);
 void partition_heap_remove(partition_heap *h, int32_t id);
 /* Removes and returns the smallest entry's id; -1 when empty. */
 int32_t partition_heap_pop(partition_heap *h);
@@ -40,30 +39,30 @@ int partition_heap_check(const partition_heap *h);
 
 /* The state shared by the partition and expansion phases. */
 typedef struct partition_ctx {
-  contract_ws *ws;        /* the multilevel graph                       */
-  costmodel_loads *ld;    /* per-processor loads                        */
+  contract_ws *ws;     /* the multilevel graph                       */
+  costmodel_loads *ld; /* per-processor loads                        */
   const minex_config *cfg;
-  double throttle;        /* ThroTTle, normalised units                 */
-  double qbar;            /* mean load at the start of the call         */
-  double dmv_tol;         /* dMinVar must be below -dmv_tol             */
-  int global;             /* least-loaded processor as a candidate      */
-  costmodel_nbr *nbr;     /* P scratch: neighbour weight per owner      */
-  int32_t *nbr_at;        /* P scratch: index of an owner in nbr        */
-  int32_t *nbr_stamp;     /* P scratch: stamp per owner                 */
+  double throttle;    /* ThroTTle, normalised units                 */
+  double qbar;        /* mean load at the start of the call         */
+  double dmv_tol;     /* dMinVar must be below -dmv_tol             */
+  int global;         /* least-loaded processor as a candidate      */
+  costmodel_nbr *nbr; /* P scratch: neighbour weight per owner      */
+  int32_t *nbr_at;    /* P scratch: index of an owner in nbr        */
+  int32_t *nbr_stamp; /* P scratch: stamp per owner                 */
   int32_t stamp;
-  int32_t *cand;          /* P+1 scratch: candidate processors          */
-  int32_t *nb_ids;        /* scratch of partition_run: neighbour ids   */
+  int32_t *cand;           /* P+1 scratch: candidate processors          */
+  int32_t *nb_ids;         /* scratch of partition_run: neighbour ids   */
   unsigned char *interior; /* ws->interior: 1 = every neighbour of the id
                               has its owner (set from a fresh gather)   */
   partition_heap heap;     /* used by partition_run                    */
-  int64_t moves;          /* moves executed                             */
-  int64_t forced_moves;   /* of which forced                            */
+  int64_t moves;           /* moves executed                             */
+  int64_t forced_moves;    /* of which forced                            */
 } partition_ctx;
 
 /* A vertex's chosen move. */
 typedef struct partition_choice {
-  costmodel_move move;    /* destination, Gain, dMinVar                 */
-  int forced;             /* 1: the vertex sits on an unavailable proc  */
+  costmodel_move move; /* destination, Gain, dMinVar                 */
+  int forced;          /* 1: the vertex sits on an unavailable proc  */
 } partition_choice;
 
 /* After contract_freeze (the interior flags are the workspace's). */

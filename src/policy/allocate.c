@@ -13,13 +13,17 @@ static int check_weights(int32_t n, const double *w, const char *fn,
   double s = 0;
   for (int32_t i = 0; i < n; i++) {
     if (!isfinite(w[i]) || w[i] < 0)
-      return core_error(MINEX_EINVAL, "%s: %s[%d] = %g must be finite and "
-                        ">= 0", fn, name, (int)i, w[i]);
+      return core_error(MINEX_EINVAL,
+                        "%s: %s[%d] = %g must be finite and "
+                        ">= 0",
+                        fn, name, (int)i, w[i]);
     s += w[i];
   }
   if (!(s > 0) || !isfinite(s))
-    return core_error(MINEX_EINVAL, "%s: the %s must have a positive finite "
-                      "sum", fn, name);
+    return core_error(MINEX_EINVAL,
+                      "%s: the %s must have a positive finite "
+                      "sum",
+                      fn, name);
   *sum = s;
   return MINEX_OK;
 }
@@ -58,8 +62,10 @@ int minex_allocate(int32_t n, const double *weights, int32_t total,
   core_error_clear();
   const char *fn = "minex_allocate";
   if (n < 1 || weights == NULL || counts == NULL)
-    return core_error(MINEX_EINVAL, "%s: needs n >= 1 (got %d) and non-NULL "
-                      "weights and counts", fn, (int)n);
+    return core_error(MINEX_EINVAL,
+                      "%s: needs n >= 1 (got %d) and non-NULL "
+                      "weights and counts",
+                      fn, (int)n);
   if (total < 0)
     return core_error(MINEX_EINVAL, "%s: total = %d must be >= 0", fn,
                       (int)total);
@@ -83,17 +89,19 @@ int minex_allocate_sites(int32_t nsites, const int32_t *site_size,
   const char *fn = "minex_allocate_sites";
   if (nsites < 1 || site_size == NULL || node_weights == NULL ||
       site_counts == NULL || node_counts == NULL)
-    return core_error(MINEX_EINVAL, "%s: needs nsites >= 1 (got %d) and "
+    return core_error(MINEX_EINVAL,
+                      "%s: needs nsites >= 1 (got %d) and "
                       "non-NULL site_size, node_weights, site_counts and "
-                      "node_counts", fn, (int)nsites);
+                      "node_counts",
+                      fn, (int)nsites);
   if (total < 0)
     return core_error(MINEX_EINVAL, "%s: total = %d must be >= 0", fn,
                       (int)total);
   int64_t nn = 0;
   for (int32_t s = 0; s < nsites; s++) {
     if (site_size[s] < 1)
-      return core_error(MINEX_EINVAL, "%s: site_size[%d] = %d must be >= 1",
-                        fn, (int)s, (int)site_size[s]);
+      return core_error(MINEX_EINVAL, "%s: site_size[%d] = %d must be >= 1", fn,
+                        (int)s, (int)site_size[s]);
     nn += site_size[s];
     if (nn > INT32_MAX)
       return core_error(MINEX_EINVAL, "%s: too many nodes", fn);
@@ -135,8 +143,8 @@ int minex_allocate_sites(int32_t nsites, const int32_t *site_size,
     for (int32_t i = 0; i < site_size[s]; i++)
       x += w[i];
     if (x > 0)
-      largest_remainder(site_size[s], w, x, site_counts[s],
-                        node_counts + first, rem);
+      largest_remainder(site_size[s], w, x, site_counts[s], node_counts + first,
+                        rem);
     else /* a site of weight 0 gets no partitions */
       for (int32_t i = 0; i < site_size[s]; i++)
         node_counts[first + i] = 0;

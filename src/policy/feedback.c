@@ -7,13 +7,12 @@
  * GSL's statistics smooth them (median, or the time-weighted mean). */
 #include "policy/feedback.h"
 
+#include <float.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 int minex_feedback_create(int32_t nprocs, int32_t window,
                           minex_feedback_estimator estimator,
@@ -27,8 +26,8 @@ int minex_feedback_create(int32_t nprocs, int32_t window,
     return core_error(MINEX_EINVAL, "%s: nprocs = %d must be >= 1", fn,
                       (int)nprocs);
   if (window < 1 || window > 1 << 20)
-    return core_error(MINEX_EINVAL, "%s: window = %d must be in [1, 2^20]",
-                      fn, (int)window);
+    return core_error(MINEX_EINVAL, "%s: window = %d must be in [1, 2^20]", fn,
+                      (int)window);
   if (estimator != MINEX_FEEDBACK_MEDIAN && estimator != MINEX_FEEDBACK_RATIO)
     return core_error(MINEX_EINVAL, "%s: unknown estimator %d", fn,
                       (int)estimator);
@@ -42,8 +41,8 @@ int minex_feedback_create(int32_t nprocs, int32_t window,
   }
   if (f == NULL || !f->load || !f->secs || !f->count || !f->next) {
     minex_feedback_destroy(f);
-    return core_error(MINEX_ENOMEM, "%s: out of memory for %d x %d samples",
-                      fn, (int)nprocs, (int)window);
+    return core_error(MINEX_ENOMEM, "%s: out of memory for %d x %d samples", fn,
+                      (int)nprocs, (int)window);
   }
   f->nprocs = nprocs;
   f->window = window;
@@ -64,26 +63,33 @@ int minex_feedback_add(minex_feedback *f, const double *load,
   core_error_clear();
   const char *fn = "minex_feedback_add";
   if (f == NULL || load == NULL || seconds == NULL)
-    return core_error(MINEX_EINVAL, "%s: feedback, load and seconds must not "
-                      "be NULL", fn);
+    return core_error(MINEX_EINVAL,
+                      "%s: feedback, load and seconds must not "
+                      "be NULL",
+                      fn);
   /* all checked before anything is recorded */
   for (int32_t p = 0; p < f->nprocs; p++) {
     if (!isfinite(load[p]) || load[p] < 0)
-      return core_error(MINEX_EINVAL, "%s: load[%d] = %g must be finite and "
-                        ">= 0", fn, (int)p, load[p]);
+      return core_error(MINEX_EINVAL,
+                        "%s: load[%d] = %g must be finite and "
+                        ">= 0",
+                        fn, (int)p, load[p]);
     if (!isfinite(seconds[p]) || seconds[p] < 0)
-      return core_error(MINEX_EINVAL, "%s: seconds[%d] = %g must be finite "
-                        "and >= 0", fn, (int)p, seconds[p]);
+      return core_error(MINEX_EINVAL,
+                        "%s: seconds[%d] = %g must be finite "
+                        "and >= 0",
+                        fn, (int)p, seconds[p]);
     /* the capacity load/seconds must be a finite positive number too, and
        a window of them must sum without overflow */
     double cap = load[p] / seconds[p];
     if (load[p] > 0 && seconds[p] > 0 &&
         !(isfinite(cap) && cap > 0 && load[p] <= DBL_MAX / f->window &&
           seconds[p] <= DBL_MAX / f->window))
-      return core_error(MINEX_EINVAL, "%s: load[%d] = %g in seconds[%d] = %g "
+      return core_error(MINEX_EINVAL,
+                        "%s: load[%d] = %g in seconds[%d] = %g "
                         "gives the capacity %g: outside the range of a "
-                        "double", fn, (int)p, load[p], (int)p, seconds[p],
-                        cap);
+                        "double",
+                        fn, (int)p, load[p], (int)p, seconds[p], cap);
   }
   for (int32_t p = 0; p < f->nprocs; p++) {
     if (!(load[p] > 0 && seconds[p] > 0))
@@ -145,9 +151,11 @@ static int capacities(const minex_feedback *f, double *capacity, double *sd,
   free(cap);
   if (nk == 0) {
     free(known);
-    return core_error(MINEX_EINVAL, "%s: no processor has a measured step "
+    return core_error(MINEX_EINVAL,
+                      "%s: no processor has a measured step "
                       "yet (minex_feedback_add with load > 0 and seconds > "
-                      "0)", fn);
+                      "0)",
+                      fn);
   }
   gsl_sort(known, 1, nk);
   double med = gsl_stats_median_from_sorted_data(known, 1, nk);
@@ -176,10 +184,11 @@ int minex_feedback_estimate(const minex_feedback *f, double *capacity,
      slowdown best/cap (or the deviation): nothing is written then */
   for (int32_t p = 0; p < f->nprocs && rc == MINEX_OK; p++)
     if (!isfinite(best / cap[p]) || !isfinite(dev[p]) || !(cap[p] > 0))
-      rc = core_error(MINEX_EINVAL, "%s: processor %d: capacity %g, "
+      rc = core_error(MINEX_EINVAL,
+                      "%s: processor %d: capacity %g, "
                       "deviation %g, slowdown %g against the best %g: not a "
-                      "finite positive number", fn, (int)p, cap[p], dev[p],
-                      best / cap[p], best);
+                      "finite positive number",
+                      fn, (int)p, cap[p], dev[p], best / cap[p], best);
   for (int32_t p = 0; p < f->nprocs && rc == MINEX_OK; p++) {
     if (capacity)
       capacity[p] = cap[p];
@@ -201,12 +210,16 @@ int minex_feedback_config(const minex_feedback *f, const minex_config *base,
   if (out != NULL)
     *out = NULL; /* on every error, the bad arguments included */
   if (f == NULL || base == NULL || out == NULL)
-    return core_error(MINEX_EINVAL, "%s: feedback, base and out must not be "
-                      "NULL", fn);
+    return core_error(MINEX_EINVAL,
+                      "%s: feedback, base and out must not be "
+                      "NULL",
+                      fn);
   *out = NULL;
   if (base->nprocs != f->nprocs)
-    return core_error(MINEX_EINVAL, "%s: base has %d processors, the "
-                      "feedback %d", fn, (int)base->nprocs, (int)f->nprocs);
+    return core_error(MINEX_EINVAL,
+                      "%s: base has %d processors, the "
+                      "feedback %d",
+                      fn, (int)base->nprocs, (int)f->nprocs);
   int32_t P = f->nprocs, C = base->nclusters;
   int32_t nc = per_processor ? P : C;
   double *cap = malloc(sizeof(double) * (size_t)P);
@@ -273,8 +286,7 @@ done:
 int policy_feedback_check(const minex_feedback *f) {
   const char *w = "policy_feedback_check";
   if (f == NULL || !f->load || !f->secs || !f->count || !f->next)
-    return core_error(MINEX_EINTERNAL, "%s: feedback or its arrays missing",
-                      w);
+    return core_error(MINEX_EINTERNAL, "%s: feedback or its arrays missing", w);
   if (f->nprocs < 1 || f->window < 1 || f->window > 1 << 20)
     return core_error(MINEX_EINTERNAL, "%s: %d processors, window %d", w,
                       (int)f->nprocs, (int)f->window);
@@ -284,20 +296,25 @@ int policy_feedback_check(const minex_feedback *f) {
   for (int32_t p = 0; p < f->nprocs; p++) {
     int32_t k = f->count[p], nx = f->next[p];
     if (k < 0 || k > f->window || nx < 0 || nx >= f->window)
-      return core_error(MINEX_EINTERNAL, "%s: processor %d holds %d samples, "
-                        "next slot %d, window %d", w, (int)p, (int)k,
-                        (int)nx, (int)f->window);
+      return core_error(MINEX_EINTERNAL,
+                        "%s: processor %d holds %d samples, "
+                        "next slot %d, window %d",
+                        w, (int)p, (int)k, (int)nx, (int)f->window);
     /* the ring fills from slot 0: until it is full, next == count */
     if (k < f->window && nx != k)
-      return core_error(MINEX_EINTERNAL, "%s: processor %d: %d samples but "
-                        "next slot %d", w, (int)p, (int)k, (int)nx);
+      return core_error(MINEX_EINTERNAL,
+                        "%s: processor %d: %d samples but "
+                        "next slot %d",
+                        w, (int)p, (int)k, (int)nx);
     size_t base = (size_t)p * (size_t)f->window;
     for (int32_t i = 0; i < k; i++) {
       double l = f->load[base + (size_t)i], t = f->secs[base + (size_t)i];
       /* minex_feedback_add keeps only samples with load, seconds > 0 */
       if (!isfinite(l) || !isfinite(t) || !(l > 0) || !(t > 0))
-        return core_error(MINEX_EINTERNAL, "%s: processor %d, sample %d: "
-                          "load %g in %g s", w, (int)p, (int)i, l, t);
+        return core_error(MINEX_EINTERNAL,
+                          "%s: processor %d, sample %d: "
+                          "load %g in %g s",
+                          w, (int)p, (int)i, l, t);
     }
   }
   return MINEX_OK;

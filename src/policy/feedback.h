@@ -9,13 +9,13 @@
 #include "core/core.h"
 
 struct minex_feedback {
-  int32_t nprocs;        /* processors, >= 1                            */
-  int32_t window;        /* steps remembered per processor, [1, 2^20]   */
+  int32_t nprocs; /* processors, >= 1                            */
+  int32_t window; /* steps remembered per processor, [1, 2^20]   */
   minex_feedback_estimator est; /* median or time-weighted ratio   */
-  double *load;          /* nprocs x window ring of loads               */
-  double *secs;          /* ... and times                               */
-  int32_t *count;        /* samples held per processor (<= window)      */
-  int32_t *next;         /* ring position of the next sample            */
+  double *load;   /* nprocs x window ring of loads               */
+  double *secs;   /* ... and times                               */
+  int32_t *count; /* samples held per processor (<= window)      */
+  int32_t *next;  /* ring position of the next sample            */
 };
 
 /* Verifies the sizes, the estimator, the ring positions (count in

@@ -75,8 +75,7 @@ START_TEST(contraction_conserves_weights_and_builds_the_quotient_graph) {
     ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
     ck_assert_int_eq(contract_check(&ws), MINEX_OK);
     for (int32_t target = n - n / 4; target >= 1; target /= 2) {
-      ck_assert_int_eq(contract_run(&ws, target, 1 + trial % 4, rng),
-                       MINEX_OK);
+      ck_assert_int_eq(contract_run(&ws, target, 1 + trial % 4, rng), MINEX_OK);
       ck_assert_int_eq(contract_check(&ws), MINEX_OK);
       assert_find_is_naive(&ws);
       ck_assert(ws.nactive >= target || ws.nvalid == 0);
@@ -296,7 +295,8 @@ int main(void) {
   Suite *s = suite_create("contract");
   TCase *tc = tcase_create("contract");
   tcase_set_timeout(tc, 300);
-  tcase_add_test(tc, contraction_conserves_weights_and_builds_the_quotient_graph);
+  tcase_add_test(tc,
+                 contraction_conserves_weights_and_builds_the_quotient_graph);
   tcase_add_test(tc, contraction_stops_when_no_same_owner_pair_remains);
   tcase_add_test(tc, expansion_restores_the_graph_exactly);
   tcase_add_test(tc, contraction_is_deterministic_for_a_seed);

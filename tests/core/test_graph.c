@@ -44,9 +44,8 @@ END_TEST
 START_TEST(graph_create_rejects_unequal_cwgt_directions) {
   double cw[] = {1, 1, 1, 1, 1, 1, 2, 3};
   minex_graph *g = NULL;
-  ck_assert_int_eq(
-      minex_graph_create(4, tri_xadj, tri_adj, NULL, NULL, cw, &g),
-      MINEX_EGRAPH);
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, NULL, NULL, cw, &g),
+                   MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "2-3"));
 }
 END_TEST
@@ -54,24 +53,26 @@ END_TEST
 START_TEST(graph_create_rejects_bad_ids_loops_duplicates_weights) {
   minex_graph *g = NULL;
   int32_t out_of_range[] = {1, 2, 0, 2, 0, 1, 9, 2};
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, out_of_range, NULL, NULL,
-                                      NULL, &g), MINEX_EGRAPH);
+  ck_assert_int_eq(
+      minex_graph_create(4, tri_xadj, out_of_range, NULL, NULL, NULL, &g),
+      MINEX_EGRAPH);
   int32_t loop[] = {1, 0, 0, 2, 0, 1, 3, 2};
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, loop, NULL, NULL, NULL,
-                                      &g), MINEX_EGRAPH);
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, loop, NULL, NULL, NULL, &g),
+                   MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "self loop"));
   int32_t dup[] = {1, 1, 0, 2, 0, 1, 3, 2};
   ck_assert_int_eq(minex_graph_create(4, tri_xadj, dup, NULL, NULL, NULL, &g),
                    MINEX_EGRAPH);
   double pw[] = {1, -1, 1, 1};
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, pw, NULL, NULL,
-                                      &g), MINEX_EGRAPH);
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, pw, NULL, NULL, &g),
+                   MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "pwgt[1]"));
   double rw[] = {1, 1, NAN, 1};
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, NULL, rw, NULL,
-                                      &g), MINEX_EGRAPH);
-  ck_assert_int_eq(minex_graph_create(-1, tri_xadj, tri_adj, NULL, NULL, NULL,
-                                      &g), MINEX_EINVAL);
+  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, NULL, rw, NULL, &g),
+                   MINEX_EGRAPH);
+  ck_assert_int_eq(
+      minex_graph_create(-1, tri_xadj, tri_adj, NULL, NULL, NULL, &g),
+      MINEX_EINVAL);
   ck_assert_ptr_null(g);
 }
 END_TEST
@@ -115,8 +116,8 @@ static const double set_cw[] = {5, 6, 5, 8, 6, 8, 0.5, 0.5};
 
 START_TEST(graph_set_weights_equals_fresh_create) {
   minex_graph *g = NULL, *fresh = NULL;
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, NULL, NULL, NULL,
-                                      &g), MINEX_OK);
+  ck_assert_int_eq(
+      minex_graph_create(4, tri_xadj, tri_adj, NULL, NULL, NULL, &g), MINEX_OK);
   const double *pw0 = minex_graph_pwgt(g), *cw0 = minex_graph_cwgt(g);
   ck_assert_int_eq(minex_graph_set_weights(g, set_pw, set_rw, set_cw),
                    MINEX_OK);
@@ -124,15 +125,17 @@ START_TEST(graph_set_weights_equals_fresh_create) {
   ck_assert_ptr_eq(minex_graph_pwgt(g), pw0);
   ck_assert_ptr_eq(minex_graph_cwgt(g), cw0);
   ck_assert(pw0[3] == 7 && cw0[6] == 0.5);
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
-                                      set_cw, &fresh), MINEX_OK);
+  ck_assert_int_eq(
+      minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw, set_cw, &fresh),
+      MINEX_OK);
   assert_graphs_equal(g, fresh);
   minex_graph_destroy(fresh);
   /* NULL leaves that array as it is. */
   double pw2[] = {1, 1, 1, 1};
   ck_assert_int_eq(minex_graph_set_weights(g, pw2, NULL, NULL), MINEX_OK);
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, pw2, set_rw,
-                                      set_cw, &fresh), MINEX_OK);
+  ck_assert_int_eq(
+      minex_graph_create(4, tri_xadj, tri_adj, pw2, set_rw, set_cw, &fresh),
+      MINEX_OK);
   assert_graphs_equal(g, fresh);
   minex_graph_destroy(fresh);
   ck_assert_int_eq(minex_graph_set_weights(g, NULL, NULL, NULL), MINEX_OK);
@@ -142,10 +145,12 @@ END_TEST
 
 START_TEST(graph_set_weights_refuses_bad_weights_leaving_graph_untouched) {
   minex_graph *g = NULL, *before = NULL;
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
-                                      set_cw, &g), MINEX_OK);
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
-                                      set_cw, &before), MINEX_OK);
+  ck_assert_int_eq(
+      minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw, set_cw, &g),
+      MINEX_OK);
+  ck_assert_int_eq(
+      minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw, set_cw, &before),
+      MINEX_OK);
   double good_pw[] = {1, 1, 1, 1}, good_cw[] = {1, 1, 1, 1, 1, 1, 1, 1};
   /* Each call pairs a bad array with good ones: nothing may be written. */
   double bad_pw[] = {1, 1, -1, 1};
@@ -172,10 +177,12 @@ END_TEST
 
 START_TEST(graph_set_weights_refuses_asymmetric_cwgt) {
   minex_graph *g = NULL, *before = NULL;
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
-                                      set_cw, &g), MINEX_OK);
-  ck_assert_int_eq(minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw,
-                                      set_cw, &before), MINEX_OK);
+  ck_assert_int_eq(
+      minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw, set_cw, &g),
+      MINEX_OK);
+  ck_assert_int_eq(
+      minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw, set_cw, &before),
+      MINEX_OK);
   double one[] = {1, 1, 1, 1};
   /* entry 3 is 1->2 and entry 5 is 2->1 */
   double cw[] = {1, 1, 1, 2, 1, 3, 1, 1};
@@ -184,8 +191,7 @@ START_TEST(graph_set_weights_refuses_asymmetric_cwgt) {
   assert_graphs_equal(g, before);
   /* the last edge, 2-3, differing only on the side of the higher id */
   double cw_last[] = {1, 1, 1, 1, 1, 1, 1, 2};
-  ck_assert_int_eq(minex_graph_set_weights(g, one, one, cw_last),
-                   MINEX_EGRAPH);
+  ck_assert_int_eq(minex_graph_set_weights(g, one, one, cw_last), MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "edge 2-3"));
   assert_graphs_equal(g, before);
   minex_graph_destroy(before);

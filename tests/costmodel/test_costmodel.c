@@ -79,10 +79,12 @@ START_TEST(evaluate_procs_matches_bruteforce_per_processor) {
   int32_t old[60], nw[60];
   test_random_part(rng, cf, 60, old);
   test_random_part(rng, cf, 60, nw);
-  double *q = malloc(sizeof *q * (size_t)P), *qb = malloc(sizeof *qb * (size_t)P);
+  double *q = malloc(sizeof *q * (size_t)P),
+         *qb = malloc(sizeof *qb * (size_t)P);
   minex_metrics m;
-  ck_assert_int_eq(minex_evaluate_procs(g, cf, old, nw, NULL, NULL, NULL,
-                                        NULL, q), MINEX_OK);
+  ck_assert_int_eq(
+      minex_evaluate_procs(g, cf, old, nw, NULL, NULL, NULL, NULL, q),
+      MINEX_OK);
   test_brute_metrics(g, cf, old, nw, 0.0, MINEX_REMAP_RECEIVER, &m, qb);
   for (int32_t p = 0; p < P; p++)
     ck_assert(test_close(q[p], qb[p], 1e-12));
@@ -172,13 +174,16 @@ START_TEST(gain_equals_recomputed_qwgttot_difference) {
         if (q == cur[v])
           continue;
         costmodel_nbr nb[256];
-        costmodel_nbr *use = minex_graph_xadj(g)[v + 1] -
-                                         minex_graph_xadj(g)[v] <= 256
-                                 ? nb
-                                 : nbr;
+        costmodel_nbr *use =
+            minex_graph_xadj(g)[v + 1] - minex_graph_xadj(g)[v] <= 256 ? nb
+                                                                       : nbr;
         int32_t nn = owners_of(g, cur, v, use);
-        costmodel_vertex cv = {minex_graph_pwgt(g)[v], minex_graph_rwgt(g)[v],
-                               old[v], cur[v], use, nn};
+        costmodel_vertex cv = {minex_graph_pwgt(g)[v],
+                               minex_graph_rwgt(g)[v],
+                               old[v],
+                               cur[v],
+                               use,
+                               nn};
         costmodel_move mv;
         costmodel_eval_move(&ld, &cv, q, &mv);
         minex_metrics before, after;
@@ -188,14 +193,14 @@ START_TEST(gain_equals_recomputed_qwgttot_difference) {
         cur[v] = q;
         minex_evaluate_procs(g, cf, old, cur, &opt, NULL, NULL, NULL, qb);
         minex_evaluate(g, cf, old, cur, &opt, &after);
-        ck_assert_msg(test_close(mv.gain, after.qwgt_tot - before.qwgt_tot,
-                                 1e-9),
-                      "variant %d: gain %g, recomputed %g", variant, mv.gain,
-                      after.qwgt_tot - before.qwgt_tot);
-        ck_assert_msg(test_close(mv.dmin_var, after.min_var - before.min_var,
-                                 1e-8),
-                      "variant %d: dMinVar %g, recomputed %g", variant,
-                      mv.dmin_var, after.min_var - before.min_var);
+        ck_assert_msg(
+            test_close(mv.gain, after.qwgt_tot - before.qwgt_tot, 1e-9),
+            "variant %d: gain %g, recomputed %g", variant, mv.gain,
+            after.qwgt_tot - before.qwgt_tot);
+        ck_assert_msg(
+            test_close(mv.dmin_var, after.min_var - before.min_var, 1e-8),
+            "variant %d: dMinVar %g, recomputed %g", variant, mv.dmin_var,
+            after.min_var - before.min_var);
         ck_assert(test_close(mv.max_to, qb[q], 1e-9));
         free(qb);
         if (gsl_rng_uniform(rng) < 0.5) {

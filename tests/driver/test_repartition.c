@@ -92,7 +92,7 @@ START_TEST(throttle_zero_never_raises_qwgttot) {
     minex_config_destroy(cf);
   }
   ck_assert_msg(moved_somewhere, "ThroTTle 0 never moved anything: the "
-                "test would not see a violation");
+                                 "test would not see a violation");
   gsl_rng_free(rng);
 }
 END_TEST
@@ -124,9 +124,8 @@ END_TEST
 
 /* A random graph and configuration with a block old partition, run twice
  * with options first and second; the two partitions must be identical. */
-static void assert_two_runs_agree(unsigned long seed, int32_t n,
-                                  int32_t maxc, int32_t maxp,
-                                  const minex_options *first,
+static void assert_two_runs_agree(unsigned long seed, int32_t n, int32_t maxc,
+                                  int32_t maxp, const minex_options *first,
                                   const minex_options *second) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, seed);
@@ -211,7 +210,7 @@ START_TEST(throttle_auto_equals_a_fixed_run_with_the_chosen_value) {
     minex_config_destroy(cf);
   }
   ck_assert_msg(seen_finite, "auto never chose a finite ThroTTle: the "
-                "candidates were not really compared");
+                             "candidates were not really compared");
   gsl_rng_free(rng);
 }
 END_TEST
@@ -287,20 +286,62 @@ START_TEST(every_option_is_checked_against_its_range) {
     minex_options_init(&o);
     const char *field = NULL;
     switch (c) {
-    case 0: o.sample_size = 1 << 30; field = "sample_size"; break;
-    case 1: o.sample_size = 0; field = "sample_size"; break;
-    case 2: o.sample_size = MINEX_SAMPLE_SIZE_MAX + 1; field = "sample_size"; break;
-    case 3: o.coarse_per_proc = 0; field = "coarse_per_proc"; break;
-    case 4: o.coarse_per_proc = MINEX_COARSE_PER_PROC_MAX + 1; field = "coarse_per_proc"; break;
-    case 5: o.coarse_target = -3; field = "coarse_target"; break;
-    case 6: o.max_passes = -1; field = "max_passes"; break;
-    case 7: o.max_passes = MINEX_MAX_PASSES_MAX + 1; field = "max_passes"; break;
-    case 8: o.global_candidates = 2; field = "global_candidates"; break;
-    case 9: o.throttle_auto = -1; field = "throttle_auto"; break;
-    case 10: o.alpha = 1.5; field = "alpha"; break;
-    case 11: o.alpha = NAN; field = "alpha"; break;
-    case 12: o.remap_mode = (minex_remap_mode)7; field = "remap_mode"; break;
-    case 13: o.throttle = NAN; field = "throttle"; break;
+    case 0:
+      o.sample_size = 1 << 30;
+      field = "sample_size";
+      break;
+    case 1:
+      o.sample_size = 0;
+      field = "sample_size";
+      break;
+    case 2:
+      o.sample_size = MINEX_SAMPLE_SIZE_MAX + 1;
+      field = "sample_size";
+      break;
+    case 3:
+      o.coarse_per_proc = 0;
+      field = "coarse_per_proc";
+      break;
+    case 4:
+      o.coarse_per_proc = MINEX_COARSE_PER_PROC_MAX + 1;
+      field = "coarse_per_proc";
+      break;
+    case 5:
+      o.coarse_target = -3;
+      field = "coarse_target";
+      break;
+    case 6:
+      o.max_passes = -1;
+      field = "max_passes";
+      break;
+    case 7:
+      o.max_passes = MINEX_MAX_PASSES_MAX + 1;
+      field = "max_passes";
+      break;
+    case 8:
+      o.global_candidates = 2;
+      field = "global_candidates";
+      break;
+    case 9:
+      o.throttle_auto = -1;
+      field = "throttle_auto";
+      break;
+    case 10:
+      o.alpha = 1.5;
+      field = "alpha";
+      break;
+    case 11:
+      o.alpha = NAN;
+      field = "alpha";
+      break;
+    case 12:
+      o.remap_mode = (minex_remap_mode)7;
+      field = "remap_mode";
+      break;
+    case 13:
+      o.throttle = NAN;
+      field = "throttle";
+      break;
     }
     ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);
     ck_assert_msg(strstr(minex_last_error(), field) != NULL,
@@ -376,20 +417,19 @@ START_TEST(non_finite_costs_are_errors) {
   for (int32_t v = 0; v < n; v++)
     pw[v] = 1e154;
   minex_graph *big = NULL;
-  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(g), pw,
-                                      NULL, NULL, &big),
-                   MINEX_OK);
-  ck_assert_int_eq(minex_repartition(big, cf, old, NULL, nw, &m),
-                   MINEX_EINVAL);
+  ck_assert_int_eq(
+      minex_graph_create(n, xadj, minex_graph_adjncy(g), pw, NULL, NULL, &big),
+      MINEX_OK);
+  ck_assert_int_eq(minex_repartition(big, cf, old, NULL, nw, &m), MINEX_EINVAL);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "too large"));
   ck_assert_int_eq(minex_evaluate(big, cf, old, old, NULL, &m), MINEX_EINVAL);
   minex_graph_destroy(big);
   /* 1e100 is fine: balanced as any other scale */
   for (int32_t v = 0; v < n; v++)
     pw[v] = 1e100;
-  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(g), pw,
-                                      NULL, NULL, &big),
-                   MINEX_OK);
+  ck_assert_int_eq(
+      minex_graph_create(n, xadj, minex_graph_adjncy(g), pw, NULL, NULL, &big),
+      MINEX_OK);
   minex_metrics before;
   ck_assert_int_eq(minex_evaluate(big, cf, old, old, NULL, &before), MINEX_OK);
   ck_assert_int_eq(minex_repartition(big, cf, old, NULL, nw, &m), MINEX_OK);
@@ -419,12 +459,10 @@ START_TEST(bad_arguments_return_errors_naming_them) {
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "vertex 5"));
   old[5] = 0;
   opt.throttle = -1;
-  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL),
-                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL), MINEX_EINVAL);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "throttle"));
   opt.throttle = NAN;
-  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL),
-                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL), MINEX_EINVAL);
   minex_options_init(&opt);
   minex_config_set_available(cf, 0, 0);
   minex_config_set_available(cf, 1, 0);
@@ -485,11 +523,10 @@ START_TEST(heavy_two_ended_remapping_falls_back_to_old) {
     for (int32_t v = 0; v < n; v++)
       rw[v] = 5 + 20 * gsl_rng_uniform(rng);
     minex_graph *g = NULL;
-    ck_assert_int_eq(minex_graph_create(n, minex_graph_xadj(g0),
-                                        minex_graph_adjncy(g0),
-                                        minex_graph_pwgt(g0), rw,
-                                        minex_graph_cwgt(g0), &g),
-                     MINEX_OK);
+    ck_assert_int_eq(
+        minex_graph_create(n, minex_graph_xadj(g0), minex_graph_adjncy(g0),
+                           minex_graph_pwgt(g0), rw, minex_graph_cwgt(g0), &g),
+        MINEX_OK);
     minex_config *cf = test_random_config(rng, 3, 4);
     int32_t P = minex_config_nprocs(cf);
     int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
@@ -545,9 +582,11 @@ START_TEST(cube_ball_p16_beats_the_prototype_and_scotch) {
   ck_assert(fabs(before.lower_bound - 19069) < 1);
   ck_assert_int_eq(minex_repartition(g, cf, old, NULL, nw, &after), MINEX_OK);
   assert_valid(cf, n, nw);
-  fprintf(stderr, "cube_ball_p16: MaxQwgt %.0f (old 41852, prototype 28390, "
-          "LB %.0f), moved %lld, %.3f s\n", after.max_qwgt,
-          after.lower_bound, (long long)after.moved, after.seconds);
+  fprintf(stderr,
+          "cube_ball_p16: MaxQwgt %.0f (old 41852, prototype 28390, "
+          "LB %.0f), moved %lld, %.3f s\n",
+          after.max_qwgt, after.lower_bound, (long long)after.moved,
+          after.seconds);
   ck_assert_double_le(after.max_qwgt, 28390);
   ck_assert_double_ge(after.max_qwgt, after.lower_bound);
   free(old);

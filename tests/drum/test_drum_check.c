@@ -22,15 +22,15 @@ static minex_drum_model *valid_model(void) {
 #define DRUM_CORRUPTION(field, bad, want)                                      \
   do {                                                                         \
     minex_drum_model *m = valid_model();                                       \
-    ck_assert_int_eq(drum_model_check(m), MINEX_OK);                       \
+    ck_assert_int_eq(drum_model_check(m), MINEX_OK);                           \
     minex_drum_node *nd = &m->nodes[m->n - 1];                                 \
     (void)nd;                                                                  \
     __typeof__(field) saved = field;                                           \
     field = bad;                                                               \
-    ck_assert_int_eq(drum_model_check(m), MINEX_EINTERNAL);                \
+    ck_assert_int_eq(drum_model_check(m), MINEX_EINTERNAL);                    \
     ck_assert_ptr_nonnull(strstr(minex_last_error(), want));                   \
     field = saved;                                                             \
-    ck_assert_int_eq(drum_model_check(m), MINEX_OK);                       \
+    ck_assert_int_eq(drum_model_check(m), MINEX_OK);                           \
     minex_drum_model_destroy(m);                                               \
   } while (0)
 

@@ -306,7 +306,9 @@ END_TEST
 /* ----------------------------------------------------------- lifecycle */
 
 #ifdef __SANITIZE_THREAD__
-static void *noop_thread(void *arg) { return arg; }
+static void *noop_thread(void *arg) {
+  return arg;
+}
 #endif
 
 /* Entries of /proc/self/task: the threads of this process. */

@@ -17,25 +17,28 @@
 static minex_drum_model *table54_model(int32_t slow[4], int32_t fast[4]) {
   static const char *slow_names[4] = {"rivera", "righetti", "arroyo",
                                       "gossage"};
-  static const char *fast_names[4] = {"wetteland", "lyle", "farr",
-                                      "mcdaniel"};
+  static const char *fast_names[4] = {"wetteland", "lyle", "farr", "mcdaniel"};
   minex_drum_model *m = NULL;
   int32_t root, sw;
   ck_assert_int_eq(minex_drum_model_create(&m), MINEX_OK);
-  ck_assert_int_eq(minex_drum_add_node(m, MINEX_DRUM_NETWORK, -1, "switch100",
-                                       &root), MINEX_OK);
+  ck_assert_int_eq(
+      minex_drum_add_node(m, MINEX_DRUM_NETWORK, -1, "switch100", &root),
+      MINEX_OK);
   for (int i = 0; i < 4; i++) {
     ck_assert_int_eq(minex_drum_add_node(m, MINEX_DRUM_COMPUTING, root,
-                                         fast_names[i], &fast[i]), MINEX_OK);
+                                         fast_names[i], &fast[i]),
+                     MINEX_OK);
     ck_assert_int_eq(minex_drum_set_link(m, fast[i], 100, 0), MINEX_OK);
     ck_assert_int_eq(minex_drum_set_benchmark(m, fast[i], 80), MINEX_OK);
   }
-  ck_assert_int_eq(minex_drum_add_node(m, MINEX_DRUM_NETWORK, root,
-                                       "switch10", &sw), MINEX_OK);
+  ck_assert_int_eq(
+      minex_drum_add_node(m, MINEX_DRUM_NETWORK, root, "switch10", &sw),
+      MINEX_OK);
   ck_assert_int_eq(minex_drum_set_link(m, sw, 100, 0), MINEX_OK);
   for (int i = 0; i < 4; i++) {
     ck_assert_int_eq(minex_drum_add_node(m, MINEX_DRUM_COMPUTING, sw,
-                                         slow_names[i], &slow[i]), MINEX_OK);
+                                         slow_names[i], &slow[i]),
+                     MINEX_OK);
     ck_assert_int_eq(minex_drum_set_link(m, slow[i], 10, 0), MINEX_OK);
     ck_assert_int_eq(minex_drum_set_benchmark(m, slow[i], 80), MINEX_OK);
   }
@@ -80,9 +83,10 @@ START_TEST(faik_table_5_4_powers) {
       total += gs + gf;
       /* the printed table, to its 3 decimals (+1 unit of DRUM's rounding) */
       if (!(k == 2 && i == 3))
-        ck_assert_msg(fabs(gs - table54[k][i]) <= 0.0015, "w=%g %s %g vs "
-                      "table %g", w, minex_drum_get(m, slow[i])->name, gs,
-                      table54[k][i]);
+        ck_assert_msg(fabs(gs - table54[k][i]) <= 0.0015,
+                      "w=%g %s %g vs "
+                      "table %g",
+                      w, minex_drum_get(m, slow[i])->name, gs, table54[k][i]);
       ck_assert_msg(fabs(gf - table54[k][4 + i]) <= 0.0015, "w=%g %s", w,
                     minex_drum_get(m, fast[i])->name);
     }
@@ -102,8 +106,8 @@ START_TEST(faik_table_5_4_powers) {
       ck_assert(fabs(g - 0.104) <= 0.0015 && fabs(g - 0.145) > 0.03);
     }
     /* the 10 Mb/s switch carries the sum of its children */
-    const minex_drum_node *sw = minex_drum_get(m, minex_drum_find(m,
-                                                                "switch10"));
+    const minex_drum_node *sw =
+        minex_drum_get(m, minex_drum_find(m, "switch10"));
     ck_assert(fabs(sw->comm_power - 40) < 1e-12);
     ck_assert(fabs(sw->power - 4 * ps) < 1e-12);
     ck_assert(fabs(minex_drum_get(m, 0)->power - 1) < 1e-15);
@@ -157,8 +161,9 @@ START_TEST(table_5_4_conn_from_path_bandwidth) {
      links, 2e-4 s * 100e6 bit/s / 8e4 bit = 0.25 on top of 1; a slow node
      to a fast one crosses three: 10 + 3e-4 * 1e8 / 8e4 = 10.375 */
   for (int32_t i = 1; i < minex_drum_nnodes(m); i++)
-    ck_assert_int_eq(minex_drum_set_link(m, i, minex_drum_get(m, i)->capacity,
-                                         1e-4), MINEX_OK);
+    ck_assert_int_eq(
+        minex_drum_set_link(m, i, minex_drum_get(m, i)->capacity, 1e-4),
+        MINEX_OK);
   minex_drum_options o;
   minex_drum_options_init(&o);
   o.latency_bytes = 1e4;

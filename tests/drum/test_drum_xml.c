@@ -370,8 +370,7 @@ START_TEST(drum_load_rejects_non_numbers_and_out_of_range_values) {
       {"SINGLE_COMPUTING", "processes=\"1000000000\"", MINEX_EPARSE,
        "0..1048576"},
       {"SINGLE_COMPUTING", "processes=\"1e9\"", MINEX_EPARSE, "processes"},
-      {"MULTIPLE_COMPUTING", "numprocs=\"1048577\"", MINEX_EPARSE,
-       "numprocs"},
+      {"MULTIPLE_COMPUTING", "numprocs=\"1048577\"", MINEX_EPARSE, "numprocs"},
   };
   char dir[256], path[512];
   tmpdir(dir);

@@ -35,18 +35,18 @@ static void run_setup(run *r, int32_t side, int32_t nprocs, int32_t target,
   /* slabs with the first twice as thick: an imbalance to repair */
   for (int32_t v = 0; v < n; v++) {
     int32_t z = v / (side * side);
-    r->old[v] = z < 2 * side / (nprocs + 1) ? 0
-                                             : 1 + (int32_t)((int64_t)(z - 2 *
-                                                   side / (nprocs + 1)) *
-                                                  (nprocs - 1) / side);
+    r->old[v] = z < 2 * side / (nprocs + 1)
+                    ? 0
+                    : 1 + (int32_t)((int64_t)(z - 2 * side / (nprocs + 1)) *
+                                    (nprocs - 1) / side);
     if (r->old[v] >= nprocs)
       r->old[v] = nprocs - 1;
   }
   minex_options opt;
   minex_options_init(&opt);
-  ck_assert_int_eq(costmodel_loads_create(&r->ld, r->g, r->cfg, r->old,
-                                          r->old, &opt),
-                   MINEX_OK);
+  ck_assert_int_eq(
+      costmodel_loads_create(&r->ld, r->g, r->cfg, r->old, r->old, &opt),
+      MINEX_OK);
   ck_assert_int_eq(contract_ws_create(&r->ws, r->g, r->old), MINEX_OK);
   r->rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r->rng, seed);
@@ -75,8 +75,7 @@ static void fresh_qwgt(const run *r, double *q) {
   for (int32_t v = 0; v < n; v++)
     own[v] = r->ws.owner[v];
   minex_metrics m;
-  test_brute_metrics(r->g, r->cfg, r->old, own, 0, MINEX_REMAP_RECEIVER, &m,
-                     q);
+  test_brute_metrics(r->g, r->cfg, r->old, own, 0, MINEX_REMAP_RECEIVER, &m, q);
   free(own);
 }
 

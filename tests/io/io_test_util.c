@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *io_data(const char *name) { return test_data_path(name); }
+const char *io_data(const char *name) {
+  return test_data_path(name);
+}
 
 void io_tmpdir(char *dir) {
   const char *t = getenv("TMPDIR");

@@ -244,7 +244,8 @@ START_TEST(config_load_refuses_more_clusters_than_the_limit) {
   io_join(path, dir, "many.xml");
   size_t cap = 64 * (size_t)(MINEX_NCLUSTERS_MAX + 2) + 256, len = 0;
   char *text = malloc(cap);
-  len += (size_t)snprintf(text + len, cap - len, "<minex-config version=\"1\" "
+  len += (size_t)snprintf(text + len, cap - len,
+                          "<minex-config version=\"1\" "
                           "default-link-slowdown=\"1\">\n");
   for (int c = 0; c <= MINEX_NCLUSTERS_MAX; c++)
     len += (size_t)snprintf(text + len, cap - len,
@@ -263,9 +264,9 @@ START_TEST(config_load_refuses_more_clusters_than_the_limit) {
   int32_t np[MINEX_NCLUSTERS_MAX + 1];
   for (int c = 0; c <= MINEX_NCLUSTERS_MAX; c++)
     np[c] = 1;
-  ck_assert_int_eq(minex_config_create(MINEX_NCLUSTERS_MAX + 1, np, NULL,
-                                       NULL, &cf),
-                   MINEX_ECONFIG);
+  ck_assert_int_eq(
+      minex_config_create(MINEX_NCLUSTERS_MAX + 1, np, NULL, NULL, &cf),
+      MINEX_ECONFIG);
   ck_assert_int_eq(minex_config_create_uniform(MINEX_NPROCS_MAX + 1, &cf),
                    MINEX_ECONFIG);
 }

@@ -253,8 +253,7 @@ END_TEST
  * short silently (the rest of it used to be ignored). */
 START_TEST(metis_read_rejects_nul_hex_and_plus_sign_naming_line) {
   expect_read_error("io_nul.graph", MINEX_EPARSE, "4:", "NUL byte");
-  expect_read_error("io_hex_weight.graph", MINEX_EPARSE, "2:",
-                    "hexadecimal");
+  expect_read_error("io_hex_weight.graph", MINEX_EPARSE, "2:", "hexadecimal");
   expect_read_error("io_plus_id.graph", MINEX_EPARSE, "2:", "'+' sign");
 }
 END_TEST

@@ -125,8 +125,7 @@ START_TEST(part_write_removes_stale_temporaries_of_dead_writers_only) {
   snprintf(name, sizeof name, "%s.tmp.%s.%ld.0", path, host, (long)child);
   io_write_text(name, "stale");
   char alive[1024], other[1024], unrelated[1024];
-  snprintf(alive, sizeof alive, "%s.tmp.%s.%ld.0", path, host,
-           (long)getppid());
+  snprintf(alive, sizeof alive, "%s.tmp.%s.%ld.0", path, host, (long)getppid());
   io_write_text(alive, "a live writer");
   snprintf(other, sizeof other, "%s.tmp.otherhost.%ld.0", path, (long)child);
   io_write_text(other, "another host's");

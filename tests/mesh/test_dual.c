@@ -18,7 +18,6 @@
       ck_abort_msg("%s:%d: assertion '%s' failed", __FILE__, __LINE__, #c);    \
   } while (0)
 
-
 static minex_mesh *read_mesh(const char *path) {
   minex_mesh *m = NULL;
   int rc = minex_mesh_read(path, &m);

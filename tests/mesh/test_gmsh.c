@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
-
 /* Every element of m has the node coordinates of the same element of ref,
  * node by node (the files list gen_box(1,1,1)'s tetrahedra in its order,
  * with shuffled, sparse node tags). */
@@ -42,7 +40,8 @@ END_TEST
 
 START_TEST(gmsh_sparse_node_tags_map_to_file_order_indices) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_cube_v2.msh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_cube_v2.msh"), &m),
+                   MINEX_OK);
   /* first node of the file is tag 67 = corner (1,0,1), listed first */
   const double *xyz = minex_mesh_coords(m);
   ck_assert(xyz[0] == 1 && xyz[1] == 0 && xyz[2] == 1);
@@ -54,7 +53,8 @@ END_TEST
 
 START_TEST(gmsh_triangle_only_file_gives_a_triangle_mesh) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_square_v2.msh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_square_v2.msh"), &m),
+                   MINEX_OK);
   ck_assert_int_eq(minex_mesh_elem_type(m), MINEX_ELEM_TRIANGLE);
   ck_assert_int_eq(minex_mesh_nelems(m), 4);
   ck_assert_int_eq(minex_mesh_elems(m)[0], 0);
@@ -64,21 +64,24 @@ START_TEST(gmsh_triangle_only_file_gives_a_triangle_mesh) {
 END_TEST
 
 START_TEST(gmsh_element_count_disagreeing_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_count.msh", MINEX_EPARSE,
-              "mesh_bad_count.msh:16: '$EndElements' where an element was "
-              "expected");
+  test_expect_mesh_read_fails(
+      "mesh_bad_count.msh", MINEX_EPARSE,
+      "mesh_bad_count.msh:16: '$EndElements' where an element was "
+      "expected");
 }
 END_TEST
 
 START_TEST(gmsh_node_tag_out_of_range_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_id.msh", MINEX_EPARSE,
-              "mesh_bad_id.msh:15: element 2: node tag 9 is not in $Nodes");
+  test_expect_mesh_read_fails(
+      "mesh_bad_id.msh", MINEX_EPARSE,
+      "mesh_bad_id.msh:15: element 2: node tag 9 is not in $Nodes");
 }
 END_TEST
 
 START_TEST(gmsh_negative_node_tag_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_negative_tag.msh", MINEX_EPARSE,
-              "mesh_bad_negative_tag.msh:11: node tag -10: tags must be >= 1");
+  test_expect_mesh_read_fails(
+      "mesh_bad_negative_tag.msh", MINEX_EPARSE,
+      "mesh_bad_negative_tag.msh:11: node tag -10: tags must be >= 1");
 }
 END_TEST
 
@@ -101,47 +104,51 @@ START_TEST(gmsh_mixed_volume_kinds_are_refused_unless_one_is_selected) {
   ck_assert_int_eq(minex_mesh_elem_type(m), MINEX_ELEM_TRIANGLE);
   minex_mesh_destroy(m);
   m = (minex_mesh *)1;
-  ck_assert_int_eq(minex_mesh_read_kind(test_data_path("mesh_mixed_hex.msh"),
-                                        7, &m),
-                   MINEX_EINVAL);
+  ck_assert_int_eq(
+      minex_mesh_read_kind(test_data_path("mesh_mixed_hex.msh"), 7, &m),
+      MINEX_EINVAL);
   ck_assert_ptr_null(m);
 }
 END_TEST
 
 START_TEST(gmsh_truncated_section_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_truncated.msh", MINEX_EPARSE,
-              "mesh_bad_truncated.msh:14: end of file inside $Elements");
+  test_expect_mesh_read_fails(
+      "mesh_bad_truncated.msh", MINEX_EPARSE,
+      "mesh_bad_truncated.msh:14: end of file inside $Elements");
 }
 END_TEST
 
 START_TEST(gmsh_bad_number_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_number.msh", MINEX_EPARSE,
-              "mesh_bad_number.msh:8: node 3: bad or missing coordinate");
+  test_expect_mesh_read_fails(
+      "mesh_bad_number.msh", MINEX_EPARSE,
+      "mesh_bad_number.msh:8: node 3: bad or missing coordinate");
 }
 END_TEST
 
 START_TEST(gmsh_binary_file_is_eunsup_naming_the_line) {
   test_expect_mesh_read_fails("mesh_bad_binary.msh", MINEX_EUNSUP,
-              "mesh_bad_binary.msh:2: binary Gmsh file");
+                              "mesh_bad_binary.msh:2: binary Gmsh file");
 }
 END_TEST
 
 START_TEST(gmsh_v41_node_block_beyond_the_count_is_eparse) {
-  test_expect_mesh_read_fails("mesh_bad_block.msh", MINEX_EPARSE,
-              "mesh_bad_block.msh:6: node block of 6 nodes exceeds the 5");
+  test_expect_mesh_read_fails(
+      "mesh_bad_block.msh", MINEX_EPARSE,
+      "mesh_bad_block.msh:6: node block of 6 nodes exceeds the 5");
 }
 END_TEST
 
 START_TEST(gmsh_huge_count_in_header_is_eparse_not_enomem) {
-  test_expect_mesh_read_fails("mesh_bad_hugecount.msh", MINEX_EPARSE,
-              "mesh_bad_hugecount.msh:10: '$EndNodes' where a node was "
-              "expected");
+  test_expect_mesh_read_fails(
+      "mesh_bad_hugecount.msh", MINEX_EPARSE,
+      "mesh_bad_hugecount.msh:10: '$EndNodes' where a node was "
+      "expected");
 }
 END_TEST
 
 START_TEST(gmsh_version_3_is_eunsup) {
   test_expect_mesh_read_fails("mesh_bad_version.msh", MINEX_EUNSUP,
-              "mesh_bad_version.msh:2: Gmsh format version 3");
+                              "mesh_bad_version.msh:2: Gmsh format version 3");
 }
 END_TEST
 
@@ -160,7 +167,8 @@ int main(void) {
   tcase_add_test(tc, gmsh_version_3_is_eunsup);
   tcase_add_test(tc, gmsh_huge_count_in_header_is_eparse_not_enomem);
   tcase_add_test(tc, gmsh_negative_node_tag_is_eparse_naming_the_line);
-  tcase_add_test(tc, gmsh_mixed_volume_kinds_are_refused_unless_one_is_selected);
+  tcase_add_test(tc,
+                 gmsh_mixed_volume_kinds_are_refused_unless_one_is_selected);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -7,11 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-
-
 START_TEST(medit_reads_tetrahedra_and_skips_other_sections) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_two_tets.mesh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_two_tets.mesh"), &m),
+                   MINEX_OK);
   ck_assert_int_eq(minex_mesh_nnodes(m), 5);
   ck_assert_int_eq(minex_mesh_nelems(m), 2);
   ck_assert_int_eq(minex_mesh_elem_type(m), MINEX_ELEM_TETRA);
@@ -27,7 +26,8 @@ END_TEST
 
 START_TEST(medit_reads_2d_triangles_with_zero_z) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_square2d.mesh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_square2d.mesh"), &m),
+                   MINEX_OK);
   ck_assert_int_eq(minex_mesh_elem_type(m), MINEX_ELEM_TRIANGLE);
   ck_assert_int_eq(minex_mesh_nnodes(m), 5);
   ck_assert_int_eq(minex_mesh_nelems(m), 4);
@@ -41,21 +41,24 @@ START_TEST(medit_reads_2d_triangles_with_zero_z) {
 END_TEST
 
 START_TEST(medit_truncated_section_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_truncated.mesh", MINEX_EPARSE,
-              "mesh_bad_truncated.mesh:13: section Tetrahedra truncated");
+  test_expect_mesh_read_fails(
+      "mesh_bad_truncated.mesh", MINEX_EPARSE,
+      "mesh_bad_truncated.mesh:13: section Tetrahedra truncated");
 }
 END_TEST
 
 START_TEST(medit_count_disagreeing_with_data_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_count.mesh", MINEX_EPARSE,
-              "mesh_bad_count.mesh:14: section Tetrahedra ends at keyword "
-              "'End' after 2 of 3");
+  test_expect_mesh_read_fails(
+      "mesh_bad_count.mesh", MINEX_EPARSE,
+      "mesh_bad_count.mesh:14: section Tetrahedra ends at keyword "
+      "'End' after 2 of 3");
 }
 END_TEST
 
 START_TEST(medit_node_id_out_of_range_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_id.mesh", MINEX_EPARSE,
-              "mesh_bad_id.mesh:13: Tetrahedra 2: node id 9 outside [1, 5]");
+  test_expect_mesh_read_fails(
+      "mesh_bad_id.mesh", MINEX_EPARSE,
+      "mesh_bad_id.mesh:13: Tetrahedra 2: node id 9 outside [1, 5]");
 }
 END_TEST
 
@@ -81,16 +84,18 @@ START_TEST(medit_tetrahedra_beside_hexahedra_are_refused_unless_selected) {
 END_TEST
 
 START_TEST(medit_bad_number_is_eparse_naming_the_line) {
-  test_expect_mesh_read_fails("mesh_bad_number.mesh", MINEX_EPARSE,
-              "mesh_bad_number.mesh:7: section Vertices, record 3: bad "
-              "number '1.5e'");
+  test_expect_mesh_read_fails(
+      "mesh_bad_number.mesh", MINEX_EPARSE,
+      "mesh_bad_number.mesh:7: section Vertices, record 3: bad "
+      "number '1.5e'");
 }
 END_TEST
 
 START_TEST(medit_huge_count_in_header_is_eparse_not_enomem) {
-  test_expect_mesh_read_fails("mesh_bad_hugecount.mesh", MINEX_EPARSE,
-              "mesh_bad_hugecount.mesh:10: section Vertices ends at keyword "
-              "'Tetrahedra' after 5 of 2000000000");
+  test_expect_mesh_read_fails(
+      "mesh_bad_hugecount.mesh", MINEX_EPARSE,
+      "mesh_bad_hugecount.mesh:10: section Vertices ends at keyword "
+      "'Tetrahedra' after 5 of 2000000000");
 }
 END_TEST
 
@@ -135,8 +140,10 @@ int main(void) {
   tcase_add_test(tc, medit_bad_number_is_eparse_naming_the_line);
   tcase_add_test(tc, medit_huge_count_in_header_is_eparse_not_enomem);
   tcase_add_test(tc, medit_reads_perfusion_micro3d);
-  tcase_add_test(tc, medit_long_bad_version_line_is_eparse_without_use_after_free);
-  tcase_add_test(tc, medit_tetrahedra_beside_hexahedra_are_refused_unless_selected);
+  tcase_add_test(tc,
+                 medit_long_bad_version_line_is_eparse_without_use_after_free);
+  tcase_add_test(tc,
+                 medit_tetrahedra_beside_hexahedra_are_refused_unless_selected);
   suite_add_tcase(s, tc);
   TCase *big = tcase_create("large");
   tcase_set_tags(big, "slow"); /* skipped by the valgrind stage */

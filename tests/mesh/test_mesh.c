@@ -13,7 +13,6 @@
 static const double cube_xyz[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
 static const int32_t one_tet[] = {0, 1, 2, 3};
 
-
 START_TEST(mesh_create_copies_arrays_and_accessors_return_them) {
   double xyz[12];
   int32_t el[4];
@@ -94,10 +93,12 @@ END_TEST
 
 START_TEST(mesh_read_picks_the_reader_by_first_keyword) {
   minex_mesh *m = NULL;
-  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_two_tets.mesh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_two_tets.mesh"), &m),
+                   MINEX_OK);
   ck_assert_int_eq(minex_mesh_nelems(m), 2);
   minex_mesh_destroy(m);
-  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_cube_v2.msh"), &m), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("mesh_cube_v2.msh"), &m),
+                   MINEX_OK);
   ck_assert_int_eq(minex_mesh_nelems(m), 6);
   minex_mesh_destroy(m);
   /* a METIS graph is neither format */
@@ -109,7 +110,8 @@ START_TEST(mesh_read_picks_the_reader_by_first_keyword) {
   ck_assert_int_eq(minex_mesh_read(path, &m), MINEX_EUNSUP);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "unrecognised"));
   remove(path);
-  ck_assert_int_eq(minex_mesh_read(test_data_path("no_such_file.mesh"), &m), MINEX_EIO);
+  ck_assert_int_eq(minex_mesh_read(test_data_path("no_such_file.mesh"), &m),
+                   MINEX_EIO);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "no_such_file.mesh"));
   ck_assert_ptr_null(m);
 }

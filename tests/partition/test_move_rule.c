@@ -28,8 +28,8 @@ typedef struct fixture {
  * processor marked unavailable, or -1. */
 static void fixture_setup(fixture *f, int32_t n, int32_t nedges,
                           const int32_t (*edge)[2], const double *cw,
-                          const double *pw, const int32_t *old,
-                          int32_t nprocs, int32_t unavail) {
+                          const double *pw, const int32_t *old, int32_t nprocs,
+                          int32_t unavail) {
   int64_t xadj[MAXV + 1] = {0};
   int32_t adj[4 * MAXV];
   double acw[4 * MAXV];
@@ -52,15 +52,14 @@ static void fixture_setup(fixture *f, int32_t n, int32_t nedges,
                    MINEX_OK);
   ck_assert_int_eq(minex_config_create_uniform(nprocs, &f->cfg), MINEX_OK);
   if (unavail >= 0)
-    ck_assert_int_eq(minex_config_set_available(f->cfg, unavail, 0),
-                     MINEX_OK);
+    ck_assert_int_eq(minex_config_set_available(f->cfg, unavail, 0), MINEX_OK);
   for (int32_t v = 0; v < n; v++)
     f->old[v] = old[v];
   minex_options opt;
   minex_options_init(&opt);
-  ck_assert_int_eq(costmodel_loads_create(&f->ld, f->g, f->cfg, f->old,
-                                          f->old, &opt),
-                   MINEX_OK);
+  ck_assert_int_eq(
+      costmodel_loads_create(&f->ld, f->g, f->cfg, f->old, f->old, &opt),
+      MINEX_OK);
   ck_assert_int_eq(contract_ws_create(&f->ws, f->g, f->old), MINEX_OK);
   ck_assert_int_eq(contract_freeze(&f->ws), MINEX_OK);
   ck_assert_int_eq(f->ws.nactive, n);
@@ -241,8 +240,7 @@ int main(void) {
   tcase_add_test(tc, throttle_gates_a_move_that_raises_qwgttot);
   tcase_add_test(tc, throttle_zero_admits_a_move_that_lowers_qwgttot);
   tcase_add_test(tc, a_tie_of_gain_goes_to_the_smaller_dminvar);
-  tcase_add_test(tc,
-                 forced_move_without_admissible_candidate_unbalances_least);
+  tcase_add_test(tc, forced_move_without_admissible_candidate_unbalances_least);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

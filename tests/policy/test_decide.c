@@ -11,8 +11,7 @@
 START_TEST(rule_arithmetic) {
   minex_decision d;
   /* saving 20 per step, 10 steps, no tolerance: gain 200 > 150 */
-  ck_assert_int_eq(minex_should_repartition(100, 80, 150, 10, 0, &d),
-                   MINEX_OK);
+  ck_assert_int_eq(minex_should_repartition(100, 80, 150, 10, 0, &d), MINEX_OK);
   ck_assert_int_eq(d.repartition, 1);
   ck_assert(fabs(d.saving_per_step - 20) < 1e-15);
   ck_assert(fabs(d.gain - 200) < 1e-12);
@@ -25,13 +24,11 @@ START_TEST(rule_arithmetic) {
   ck_assert(fabs(d.gain - 140) < 1e-12);
   ck_assert(fabs(d.break_even_steps - 150 / 14.0) < 1e-12);
   /* breaking even exactly is not enough (SPEC §5: "exceeds") */
-  ck_assert_int_eq(minex_should_repartition(100, 80, 200, 10, 0, &d),
-                   MINEX_OK);
+  ck_assert_int_eq(minex_should_repartition(100, 80, 200, 10, 0, &d), MINEX_OK);
   ck_assert_int_eq(d.repartition, 0);
   ck_assert(fabs(d.break_even_steps - 10) < 1e-12);
   /* more steps make it pay */
-  ck_assert_int_eq(minex_should_repartition(100, 80, 200, 11, 0, &d),
-                   MINEX_OK);
+  ck_assert_int_eq(minex_should_repartition(100, 80, 200, 11, 0, &d), MINEX_OK);
   ck_assert_int_eq(d.repartition, 1);
   /* nothing to save: never, break-even infinite */
   ck_assert_int_eq(minex_should_repartition(80, 80, 0, 1e6, 0, &d), MINEX_OK);
@@ -47,15 +44,12 @@ START_TEST(rule_arithmetic) {
   /* bad arguments */
   ck_assert_int_eq(minex_should_repartition(-1, 0, 0, 1, 0, &d), MINEX_EINVAL);
   ck_assert(strstr(minex_last_error(), "max_qwgt_old") != NULL);
-  ck_assert_int_eq(minex_should_repartition(1, NAN, 0, 1, 0, &d),
-                   MINEX_EINVAL);
-  ck_assert_int_eq(minex_should_repartition(1, 0, 0, 1, 1.0, &d),
-                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_should_repartition(1, NAN, 0, 1, 0, &d), MINEX_EINVAL);
+  ck_assert_int_eq(minex_should_repartition(1, 0, 0, 1, 1.0, &d), MINEX_EINVAL);
   ck_assert(strstr(minex_last_error(), "delta") != NULL);
   ck_assert_int_eq(minex_should_repartition(1, 0, 0, INFINITY, 0, &d),
                    MINEX_EINVAL);
-  ck_assert_int_eq(minex_should_repartition(1, 0, 0, 1, 0, NULL),
-                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_should_repartition(1, 0, 0, 1, 0, NULL), MINEX_EINVAL);
 }
 END_TEST
 
@@ -83,10 +77,8 @@ START_TEST(decide_matches_cost_model) {
     ck_assert_int_eq(minex_decide(g, cf, old, nw, &opt, steps, delta, &d),
                      MINEX_OK);
     minex_metrics kept, moved, settled;
-    test_brute_metrics(g, cf, old, old, opt.alpha, opt.remap_mode, &kept,
-                       NULL);
-    test_brute_metrics(g, cf, old, nw, opt.alpha, opt.remap_mode, &moved,
-                       NULL);
+    test_brute_metrics(g, cf, old, old, opt.alpha, opt.remap_mode, &kept, NULL);
+    test_brute_metrics(g, cf, old, nw, opt.alpha, opt.remap_mode, &moved, NULL);
     test_brute_metrics(g, cf, nw, nw, opt.alpha, opt.remap_mode, &settled,
                        NULL);
     double saving = kept.max_qwgt - settled.max_qwgt;

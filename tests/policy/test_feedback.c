@@ -24,8 +24,8 @@ START_TEST(capacities_and_slowdowns) {
   const double load[4] = {100, 40, 70, 30};
   for (int e = 0; e < 2; e++) {
     minex_feedback *f = NULL;
-    ck_assert_int_eq(minex_feedback_create(4, 5, (minex_feedback_estimator)e,
-                                           &f), MINEX_OK);
+    ck_assert_int_eq(
+        minex_feedback_create(4, 5, (minex_feedback_estimator)e, &f), MINEX_OK);
     add_steps(f, 3, load, cap);
     double c[4], sl[4], sd[4];
     int32_t k[4];
@@ -58,26 +58,23 @@ START_TEST(median_resists_an_outlier_ratio_weighs_time) {
   add_steps(fr, 1, load, slow);
   double cm[4], cr[4], sd[4];
   ck_assert_int_eq(minex_feedback_estimate(fm, cm, NULL, sd, NULL), MINEX_OK);
-  ck_assert_int_eq(minex_feedback_estimate(fr, cr, NULL, NULL, NULL),
-                   MINEX_OK);
+  ck_assert_int_eq(minex_feedback_estimate(fr, cr, NULL, NULL, NULL), MINEX_OK);
   ck_assert(fabs(cm[0] - 10) < 1e-12); /* median of {10,10,10,10,3.33} */
   /* ratio: 500 units in 4*10 + 30 = 70 s */
   ck_assert(fabs(cr[0] - 500.0 / 70) < 1e-12);
   /* sd of {10,10,10,10,10/3} (GSL: sample sd, n - 1) */
-  double mean = (40 + 10.0 / 3) / 5, ss = 4 * pow(10 - mean, 2) +
-                                         pow(10.0 / 3 - mean, 2);
+  double mean = (40 + 10.0 / 3) / 5,
+         ss = 4 * pow(10 - mean, 2) + pow(10.0 / 3 - mean, 2);
   ck_assert(fabs(sd[0] - sqrt(ss / 4)) < 1e-12);
   ck_assert(fabs(sd[1]) < 1e-12);
   /* the window forgets: 5 more normal steps and the hiccup is gone */
   add_steps(fr, 5, load, cap);
-  ck_assert_int_eq(minex_feedback_estimate(fr, cr, NULL, NULL, NULL),
-                   MINEX_OK);
+  ck_assert_int_eq(minex_feedback_estimate(fr, cr, NULL, NULL, NULL), MINEX_OK);
   ck_assert(fabs(cr[0] - 10) < 1e-12);
   /* and it follows a lasting change after window steps */
   const double changed[4] = {2, 10, 5, 2.5};
   add_steps(fm, 3, load, changed);
-  ck_assert_int_eq(minex_feedback_estimate(fm, cm, NULL, NULL, NULL),
-                   MINEX_OK);
+  ck_assert_int_eq(minex_feedback_estimate(fm, cm, NULL, NULL, NULL), MINEX_OK);
   ck_assert(fabs(cm[0] - 2) < 1e-12); /* {10, 3.33, 2, 2, 2} */
   minex_feedback_destroy(fm);
   minex_feedback_destroy(fr);
@@ -115,8 +112,8 @@ START_TEST(missing_samples_and_errors) {
                    MINEX_EINVAL);
   ck_assert_int_eq(minex_feedback_create(3, 0, MINEX_FEEDBACK_MEDIAN, &f),
                    MINEX_EINVAL);
-  ck_assert_int_eq(minex_feedback_create(3, 2, (minex_feedback_estimator)7,
-                                         &f), MINEX_EINVAL);
+  ck_assert_int_eq(minex_feedback_create(3, 2, (minex_feedback_estimator)7, &f),
+                   MINEX_EINVAL);
   ck_assert_int_eq(minex_feedback_create(3, 2, MINEX_FEEDBACK_MEDIAN, &f),
                    MINEX_OK);
   double c[3], sl[3];
@@ -162,8 +159,8 @@ START_TEST(config_from_feedback) {
   for (int p = 0; p < 4; p++) {
     ck_assert(fabs(minex_config_proc_slowdown(cp, p) - want[p]) < 1e-12);
     for (int q = 0; q < 4; q++)
-      ck_assert(fabs(minex_config_conn(cp, p, q) -
-                     conn[(p / 2) * 2 + q / 2]) < 1e-15);
+      ck_assert(fabs(minex_config_conn(cp, p, q) - conn[(p / 2) * 2 + q / 2]) <
+                1e-15);
     ck_assert_int_eq(minex_config_is_available(cp, p), p != 1);
   }
   ck_assert_int_eq(minex_feedback_config(f, base, 0, &cc), MINEX_OK);

@@ -21,21 +21,21 @@ static minex_feedback *valid_feedback(int steps) {
 #define FEEDBACK_CORRUPTION(steps, field, bad, want)                           \
   do {                                                                         \
     minex_feedback *f = valid_feedback(steps);                                 \
-    ck_assert_int_eq(policy_feedback_check(f), MINEX_OK);                   \
+    ck_assert_int_eq(policy_feedback_check(f), MINEX_OK);                      \
     __typeof__(field) saved = field;                                           \
     field = bad;                                                               \
-    ck_assert_int_eq(policy_feedback_check(f), MINEX_EINTERNAL);            \
+    ck_assert_int_eq(policy_feedback_check(f), MINEX_EINTERNAL);               \
     ck_assert_ptr_nonnull(strstr(minex_last_error(), want));                   \
     field = saved;                                                             \
-    ck_assert_int_eq(policy_feedback_check(f), MINEX_OK);                   \
+    ck_assert_int_eq(policy_feedback_check(f), MINEX_OK);                      \
     minex_feedback_destroy(f);                                                 \
   } while (0)
 
 START_TEST(feedback_check_passes_on_valid_feedback) {
   for (int steps = 0; steps < 10; steps++) {
     minex_feedback *f = valid_feedback(steps);
-    ck_assert_msg(policy_feedback_check(f) == MINEX_OK, "%d steps: %s",
-                  steps, minex_last_error());
+    ck_assert_msg(policy_feedback_check(f) == MINEX_OK, "%d steps: %s", steps,
+                  minex_last_error());
     minex_feedback_destroy(f);
   }
 }

@@ -531,7 +531,6 @@ START_TEST(gen_step_moves_the_ball_and_no_ball_means_unit_weights) {
 }
 END_TEST
 
-
 /* drum config on Faik's Table 5.4 model: valid JSON whose powers are the
  * table's formula, a configuration file the library reads back with Conn
  * 10 across the 10 Mb/s switch, and partitions allocated by power. */
@@ -589,9 +588,8 @@ START_TEST(repart_steps_decides_whether_to_move) {
   ck_assert_int_eq(run("gen", "--box", "10", "10", "10", "--refine", "--part",
                        old, "--nparts", "64", "-o", g, NULL),
                    0);
-  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "-o", np,
-                       NULL),
-                   0);
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--config", cfg, "-o", np, NULL), 0);
   ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--steps",
                        "0", "-o", dp, "--json", NULL),
                    0);
@@ -619,9 +617,9 @@ START_TEST(repart_steps_decides_whether_to_move) {
   a = slurp(dp), b = slurp(np);
   ck_assert_str_eq(a, b);
   free(a), free(b);
-  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg,
-                       "--tolerance", "1", NULL),
-                   2);
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--config", cfg, "--tolerance", "1", NULL),
+      2);
 }
 END_TEST
 

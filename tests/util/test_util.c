@@ -177,8 +177,7 @@ void test_random_part(gsl_rng *rng, const minex_config *cfg, int32_t n,
 
 void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
                         const int32_t *old, const int32_t *nw, double alpha,
-                        minex_remap_mode mode, minex_metrics *m,
-                        double *qwgt) {
+                        minex_remap_mode mode, minex_metrics *m, double *qwgt) {
   int32_t n = minex_graph_nvtxs(g), P = minex_config_nprocs(cfg);
   const int64_t *xadj = minex_graph_xadj(g);
   const int32_t *adj = minex_graph_adjncy(g);
@@ -199,11 +198,13 @@ void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
         wgt += pw[v] * minex_config_proc_slowdown(cfg, cp);
         for (int64_t j = xadj[v]; j < xadj[v + 1]; j++)
           if (nw[adj[j]] != p)
-            comm += cw[j] * minex_config_conn(
-                                cfg, cp, minex_config_cluster_of(cfg, nw[adj[j]]));
+            comm += cw[j] *
+                    minex_config_conn(cfg, cp,
+                                      minex_config_cluster_of(cfg, nw[adj[j]]));
       }
-      double r = rw[v] * minex_config_conn(cfg, minex_config_cluster_of(cfg, old[v]),
-                                           minex_config_cluster_of(cfg, nw[v]));
+      double r =
+          rw[v] * minex_config_conn(cfg, minex_config_cluster_of(cfg, old[v]),
+                                    minex_config_cluster_of(cfg, nw[v]));
       if (nw[v] == p && old[v] != p) {
         vol += rw[v];
         if (mode != MINEX_REMAP_SENDER)

@@ -42,8 +42,8 @@ void test_random_part(gsl_rng *rng, const minex_config *cfg, int32_t n,
  * against. */
 void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
                         const int32_t *old, const int32_t *new_part,
-                        double alpha, minex_remap_mode mode,
-                        minex_metrics *m, double *qwgt /* P or NULL */);
+                        double alpha, minex_remap_mode mode, minex_metrics *m,
+                        double *qwgt /* P or NULL */);
 
 /* Path to data/<rel>, the repository's real meshes and graphs (one of 4
  * static buffers used in turn). A missing file fails the running test:

@@ -10,6 +10,7 @@ MINEX_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev libxml2-utils
   uthash-dev check libsubunit-dev valgrind python3
   mpich libmpich-dev gnuplot-nox time
   clang libclang-rt-14-dev # clang + its runtimes: libFuzzer (scripts/fuzz.sh)
+  clang-format # scripts/format_check.sh
   locales) # de_DE.UTF-8 for tests/io/test_locale.c (minex_gen_locales)
 
 minex_missing_deps() {

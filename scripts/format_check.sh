@@ -9,7 +9,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 fail=0
-mapfile -t cfiles < <(git ls-files '*.c' '*.h' '*.h.in' 2>/dev/null ||
+mapfile -t cfiles < <(git ls-files '*.c' '*.h' 2>/dev/null ||
   find . -name '*.[ch]' -not -path './build*')
 if ! clang-format --dry-run --Werror "${cfiles[@]}"; then
   echo "format: run clang-format -i on the files above"

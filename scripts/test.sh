@@ -33,6 +33,11 @@ took() {
 }
 took dependencies
 
+# style: clang-format and the SPDX line (scripts/format_check.sh)
+echo "== format"
+bash "$root/scripts/format_check.sh"
+took format
+
 build_and_test() { # build-dir build-type
   local dir="$root/$1"
   echo "== $2 build in $dir"

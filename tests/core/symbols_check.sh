@@ -6,8 +6,11 @@
 # Usage: symbols_check.sh LIBMINEX.a LIBMINEX.so
 set -euo pipefail
 static=$1 shared=$2
+# symbols the sanitizers' instrumentation adds beside each global
+instr='^(__odr_asan[.]|__asan_|__ubsan_|__tsan_|__sancov_)'
 bad=$(nm -g --defined-only "$static" 2>/dev/null |
-  awk 'NF == 3 && $2 ~ /[TDBRCVWGS]/ {print $3}' | grep -v '^minex_' || true)
+  awk 'NF == 3 && $2 ~ /[TDBRCVWGS]/ {print $3}' | grep -Ev "$instr" |
+  grep -v '^minex_' || true)
 if [ -n "$bad" ]; then
   echo "FAIL: $static defines names outside the minex_ namespace" \
     "(add them to src/core/rename.h):"
@@ -16,7 +19,8 @@ if [ -n "$bad" ]; then
 fi
 internal=$(nm -g --defined-only "$static" 2>/dev/null |
   awk 'NF == 3 && $2 ~ /[TDBRCVWGS]/ {print $3}' | grep -c '^minex__' || true)
-exported=$(nm -D --defined-only "$shared" | awk '{print $3}')
+exported=$(nm -D --defined-only "$shared" | awk '{print $3}' |
+  grep -Ev "$instr" || true)
 bad=$(printf '%s\n' "$exported" | grep -v '^minex_' | grep . || true)
 leaked=$(printf '%s\n' "$exported" | grep '^minex__' || true)
 if [ -n "$bad$leaked" ]; then

@@ -313,6 +313,24 @@ int sim_adapt_root(const sim_adapt *a, int32_t root, sim_root_stats *st) {
   return MINEX_OK;
 }
 
+/* The weights of the current adaptation in a's adjacency order: Pwgt =
+ * leaves, Rwgt = tree elements, Cwgt = leaf faces on the shared face (each
+ * Pwgt and Cwgt per iters solver iterations). */
+static void adapt_weights(const sim_adapt *a, double *pwgt, double *rwgt,
+                          double *cwgt) {
+  const int32_t n = a->nroots;
+  const double it = a->p.iters;
+  for (int32_t v = 0; v < n; v++) {
+    pwgt[v] = it * (double)a->leaves[v];
+    rwgt[v] = (double)a->elements[v];
+    for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
+      int64_t here = a->faces[v][a->face_here[j]];
+      int64_t there = a->faces[a->adjncy[j]][a->face_there[j]];
+      cwgt[j] = it * (double)(here > there ? here : there);
+    }
+  }
+}
+
 int sim_adapt_graph(const sim_adapt *a, minex_graph **out) {
   sim_error_clear();
   if (out == NULL)
@@ -322,7 +340,6 @@ int sim_adapt_graph(const sim_adapt *a, minex_graph **out) {
     return sim_error(MINEX_EINVAL, "sim_adapt_graph: NULL argument");
   const int32_t n = a->nroots;
   const int64_t m = a->xadj[n];
-  const double it = a->p.iters;
   double *pwgt = malloc(sizeof *pwgt * (size_t)n);
   double *rwgt = malloc(sizeof *rwgt * (size_t)n);
   double *cwgt = malloc(sizeof *cwgt * ((size_t)m + 1));
@@ -331,15 +348,7 @@ int sim_adapt_graph(const sim_adapt *a, minex_graph **out) {
     rc = sim_error(MINEX_ENOMEM,
                    "out of memory for the dual graph of an adaptation");
   } else {
-    for (int32_t v = 0; v < n; v++) {
-      pwgt[v] = it * (double)a->leaves[v];
-      rwgt[v] = (double)a->elements[v];
-      for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
-        int64_t here = a->faces[v][a->face_here[j]];
-        int64_t there = a->faces[a->adjncy[j]][a->face_there[j]];
-        cwgt[j] = it * (double)(here > there ? here : there);
-      }
-    }
+    adapt_weights(a, pwgt, rwgt, cwgt);
     rc = minex_graph_create(n, a->xadj, a->adjncy, pwgt, rwgt, cwgt, out);
     if (rc != MINEX_OK)
       rc = sim_error(rc, "dual graph of an adaptation: %s", minex_last_error());
@@ -428,13 +437,38 @@ static double wtime(void) {
 void sim_workload_free(sim_workload *w) {
   if (w == NULL)
     return;
-  if (w->graphs != NULL)
-    for (int32_t k = 0; k < w->nsteps; k++)
-      minex_graph_destroy(w->graphs[k]);
-  free(w->graphs);
+  minex_graph_destroy(w->graph);
+  for (int32_t k = 0; k < w->nsteps; k++) {
+    if (w->pwgt)
+      free(w->pwgt[k]);
+    if (w->rwgt)
+      free(w->rwgt[k]);
+    if (w->cwgt)
+      free(w->cwgt[k]);
+  }
+  free(w->pwgt);
+  free(w->rwgt);
+  free(w->cwgt);
   free(w->leaves);
   free(w->elements);
   memset(w, 0, sizeof *w);
+}
+
+int32_t sim_workload_nvtxs(const sim_workload *w) {
+  return w && w->graph ? minex_graph_nvtxs(w->graph) : 0;
+}
+
+/* Where each of a's adjacency entries stands in g's (sorted) lists:
+ * at[j] for a's entry j. */
+static void adjacency_map(const sim_adapt *a, const minex_graph *g,
+                          int64_t *at) {
+  const int64_t *gx = minex_graph_xadj(g);
+  const int32_t *gadj = minex_graph_adjncy(g);
+  for (int32_t v = 0; v < a->nroots; v++)
+    for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++)
+      for (int64_t i = gx[v]; i < gx[v + 1]; i++)
+        if (gadj[i] == a->adjncy[j])
+          at[j] = i;
 }
 
 int sim_workload_build(const minex_mesh *mesh, const sim_adapt_params *p,
@@ -448,22 +482,57 @@ int sim_workload_build(const minex_mesh *mesh, const sim_adapt_params *p,
   int rc = sim_adapt_create(mesh, p, &a);
   if (rc != MINEX_OK)
     return rc;
-  const int32_t ns = a->p.nsteps;
+  const int32_t ns = a->p.nsteps, n = a->nroots;
+  const int64_t m = a->xadj[n];
   out->params = a->p;
   out->nsteps = ns;
   out->initial_elements = a->nroots;
-  out->graphs = calloc((size_t)ns, sizeof *out->graphs);
+  out->pwgt = calloc((size_t)ns, sizeof *out->pwgt);
+  out->rwgt = calloc((size_t)ns, sizeof *out->rwgt);
+  out->cwgt = calloc((size_t)ns, sizeof *out->cwgt);
   out->leaves = malloc(sizeof *out->leaves * (size_t)ns);
   out->elements = malloc(sizeof *out->elements * (size_t)ns);
-  if (out->graphs == NULL || out->leaves == NULL || out->elements == NULL)
+  double *cw = malloc(sizeof *cw * ((size_t)m + 1));
+  int64_t *at = malloc(sizeof *at * ((size_t)m + 1));
+  if (!out->pwgt || !out->rwgt || !out->cwgt || !out->leaves ||
+      !out->elements || !cw || !at)
     rc = sim_error(MINEX_ENOMEM, "out of memory for the workload");
   for (int32_t k = 0; k < ns && rc == MINEX_OK; k++) {
-    if ((rc = sim_adapt_step(a)) != MINEX_OK ||
-        (rc = sim_adapt_graph(a, &out->graphs[k])) != MINEX_OK)
+    if ((rc = sim_adapt_step(a)) != MINEX_OK)
       break;
+    out->pwgt[k] = malloc(sizeof(double) * ((size_t)n + 1));
+    out->rwgt[k] = malloc(sizeof(double) * ((size_t)n + 1));
+    out->cwgt[k] = malloc(sizeof(double) * ((size_t)m + 1));
+    if (!out->pwgt[k] || !out->rwgt[k] || !out->cwgt[k]) {
+      rc = sim_error(MINEX_ENOMEM, "out of memory for the workload");
+      break;
+    }
+    adapt_weights(a, out->pwgt[k], out->rwgt[k], cw);
+    /* the first adaptation builds (sorts, validates) the graph; later ones
+       only replace its weights, checked by minex_graph_set_weights */
+    if (k == 0) {
+      rc = minex_graph_create(n, a->xadj, a->adjncy, out->pwgt[k], out->rwgt[k],
+                              cw, &out->graph);
+      if (rc == MINEX_OK)
+        adjacency_map(a, out->graph, at);
+    }
+    if (rc == MINEX_OK) {
+      for (int64_t j = 0; j < m; j++)
+        out->cwgt[k][at[j]] = cw[j];
+      if (k > 0)
+        rc = minex_graph_set_weights(out->graph, out->pwgt[k], out->rwgt[k],
+                                     out->cwgt[k]);
+    }
+    if (rc != MINEX_OK) {
+      rc = sim_error(rc, "dual graph of adaptation %d: %s", (int)k + 1,
+                     minex_last_error());
+      break;
+    }
     out->leaves[k] = a->total_leaves;
     out->elements[k] = a->total_elements;
   }
+  free(cw);
+  free(at);
   sim_adapt_destroy(a);
   if (rc != MINEX_OK) {
     sim_workload_free(out);
@@ -471,4 +540,27 @@ int sim_workload_build(const minex_mesh *mesh, const sim_adapt_params *p,
   }
   out->seconds = wtime() - t0;
   return MINEX_OK;
+}
+
+int sim_workload_graph(const sim_workload *w, int32_t k, minex_graph **g) {
+  if (w == NULL || g == NULL || w->graph == NULL)
+    return sim_error(MINEX_EINVAL, "sim_workload_graph: NULL argument");
+  if (k < 0 || k >= w->nsteps)
+    return sim_error(MINEX_EINVAL,
+                     "sim_workload_graph: adaptation %d "
+                     "outside [1, %d]",
+                     (int)k + 1, (int)w->nsteps);
+  if (*g != NULL) {
+    int rc = minex_graph_set_weights(*g, w->pwgt[k], w->rwgt[k], w->cwgt[k]);
+    return rc == MINEX_OK ? MINEX_OK
+                          : sim_error(rc, "adaptation %d: %s", (int)k + 1,
+                                      minex_last_error());
+  }
+  const minex_graph *t = w->graph;
+  int rc = minex_graph_create(minex_graph_nvtxs(t), minex_graph_xadj(t),
+                              minex_graph_adjncy(t), w->pwgt[k], w->rwgt[k],
+                              w->cwgt[k], g);
+  return rc == MINEX_OK ? MINEX_OK
+                        : sim_error(rc, "adaptation %d: %s", (int)k + 1,
+                                    minex_last_error());
 }

@@ -135,11 +135,20 @@ int sim_split_children(unsigned mask);
 
 /* ------------------------------------------------------------- workload */
 
-/* All nsteps dual graphs of one run, built once and reused. */
+/* The dual graphs of all nsteps adaptations of one run, built once and
+ * reused. Refinement changes the weights, never the roots' adjacency, so
+ * the workload keeps one graph (the topology) and each adaptation's
+ * weights; sim_workload_graph gives adaptation k's graph. */
 typedef struct sim_workload {
   sim_adapt_params params;  /* the parameters it was built with           */
-  int32_t nsteps;           /* number of graphs                            */
-  minex_graph **graphs;     /* nsteps dual graphs, adaptation k at k-1     */
+  int32_t nsteps;           /* number of adaptations                       */
+  minex_graph *graph;       /* the roots' dual graph: the topology of every
+                               adaptation (its weights: the last one's)    */
+  double **pwgt;            /* nsteps x nroots: Pwgt after adaptation k at
+                               k-1                                         */
+  double **rwgt;            /* the same for Rwgt                           */
+  double **cwgt;            /* nsteps x adjncy entries: Cwgt, in the
+                               graph's adjncy order                        */
   int64_t *leaves;          /* total leaf elements after each adaptation   */
   int64_t *elements;        /* total tree elements after each adaptation   */
   int64_t initial_elements; /* the mesh's elements (leaves before step 1)  */
@@ -154,6 +163,17 @@ int sim_workload_build(const minex_mesh *mesh, const sim_adapt_params *p,
                        sim_workload *out);
 /* Frees what out holds and zeroes it; NULL is a no-op. */
 void sim_workload_free(sim_workload *w);
+
+/* Roots (vertices of every adaptation's dual graph). */
+int32_t sim_workload_nvtxs(const sim_workload *w);
+
+/* Adaptation k's dual graph (k = 0 .. nsteps-1) in *g. With *g NULL a new
+ * graph is made (a copy of the workload's; the caller frees it with
+ * minex_graph_destroy); otherwise *g must be one made so, and only its
+ * weights are replaced (minex_graph_set_weights: O(V + E), no re-sort, no
+ * re-validation of the topology). MINEX_OK, MINEX_EINVAL (k out of range,
+ * NULL argument), MINEX_ENOMEM; on error *g is as it was. */
+int sim_workload_graph(const sim_workload *w, int32_t k, minex_graph **g);
 
 #ifdef __cplusplus
 }

@@ -84,7 +84,7 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
   memset(out, 0, sizeof *out);
   if (w->nsteps < 1)
     return sim_fail(MINEX_EINVAL, "sim: the workload has no steps");
-  int32_t n = minex_graph_nvtxs(w->graphs[0]);
+  int32_t n = sim_workload_nvtxs(w);
   int32_t P = minex_config_nprocs(cfg);
   int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
   int32_t *cur = malloc(sizeof(int32_t) * (size_t)n);
@@ -101,15 +101,11 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
   memcpy(cur, initial, sizeof(int32_t) * (size_t)n);
   int rc = MINEX_OK;
   double ideal = 0;
+  /* one graph for the run: each step replaces its weights only */
+  minex_graph *g = NULL;
   for (int32_t k = 0; k < w->nsteps && rc == MINEX_OK; k++) {
-    const minex_graph *g = w->graphs[k];
-    if (minex_graph_nvtxs(g) != n) {
-      rc = sim_fail(MINEX_EINVAL,
-                    "sim: step %d has %d vertices, step 1 "
-                    "has %d",
-                    (int)k + 1, (int)minex_graph_nvtxs(g), (int)n);
-      break;
-    }
+    if ((rc = sim_workload_graph(w, k, &g)) != MINEX_OK)
+      break; /* the message names the adaptation */
     memcpy(old, cur, sizeof(int32_t) * (size_t)n);
     minex_metrics m;
     double seconds = 0, throttle = p->opt.throttle;
@@ -137,6 +133,7 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
       rc = sim_fail(MINEX_EINVAL, "sim: stopped after step %d", (int)k + 1);
   }
   out->load_imb = ideal > 0 ? out->total / ideal : 0;
+  minex_graph_destroy(g);
   free(old);
   free(cur);
   if (rc != MINEX_OK)

@@ -138,7 +138,7 @@ typedef struct sweep_job {
 
 static int run_one(sweep_job *j, int32_t i) {
   const sweep_spec *s = &j->specs[i];
-  int32_t n = minex_graph_nvtxs(j->w->graphs[0]);
+  int32_t n = sim_workload_nvtxs(j->w);
   int32_t *initial = malloc(sizeof(int32_t) * (size_t)n);
   minex_config *cfg = NULL;
   sim_result r = {0};

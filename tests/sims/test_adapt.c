@@ -313,8 +313,9 @@ START_TEST(roots_out_of_the_cylinders_reach_keep_weight_1) {
     nfar += far[e];
   }
   ck_assert_int_gt(nfar, n / 4);
+  minex_graph *g = NULL; /* one graph, its weights set per step */
   for (int32_t k = 0; k < w.nsteps; k++) {
-    const minex_graph *g = w.graphs[k];
+    ck_assert_int_eq(sim_workload_graph(&w, k, &g), MINEX_OK);
     const int64_t *x = minex_graph_xadj(g);
     const int32_t *adj = minex_graph_adjncy(g);
     int32_t refined = 0;
@@ -330,6 +331,7 @@ START_TEST(roots_out_of_the_cylinders_reach_keep_weight_1) {
     }
     ck_assert_int_gt(refined, 0);
   }
+  minex_graph_destroy(g);
   free(far);
   sim_workload_free(&w);
   minex_mesh_destroy(m);
@@ -392,12 +394,50 @@ START_TEST(two_builds_are_identical) {
   for (int32_t k = 0; k < w1.nsteps; k++) {
     ck_assert_int_eq(w1.leaves[k], w2.leaves[k]);
     ck_assert_int_eq(w1.elements[k], w2.elements[k]);
-    assert_same_graph(w1.graphs[k], w2.graphs[k]);
+    minex_graph *g1 = NULL, *g2 = NULL;
+    ck_assert_int_eq(sim_workload_graph(&w1, k, &g1), MINEX_OK);
+    ck_assert_int_eq(sim_workload_graph(&w2, k, &g2), MINEX_OK);
+    assert_same_graph(g1, g2);
+    minex_graph_destroy(g1);
+    minex_graph_destroy(g2);
   }
   sim_workload_free(&w1);
   sim_workload_free(&w2);
   sim_workload_free(&w1); /* freed and zeroed: a no-op */
   sim_workload_free(NULL);
+  minex_mesh_destroy(m);
+}
+END_TEST
+
+/* The workload keeps one graph and each adaptation's weights; the graph
+ * it gives for adaptation k, by weight updates on one graph, equals the
+ * dual graph built from scratch (sort and full validation) after k + 1
+ * steps of the same model. */
+START_TEST(workload_graphs_equal_graphs_built_from_scratch) {
+  minex_mesh *m = box(5, 4, 6);
+  sim_workload w;
+  ck_assert_int_eq(sim_workload_build(m, NULL, &w), MINEX_OK);
+  sim_adapt *a = NULL;
+  ck_assert_int_eq(sim_adapt_create(m, NULL, &a), MINEX_OK);
+  minex_graph *g = NULL;
+  for (int32_t k = 0; k < w.nsteps; k++) {
+    ck_assert_int_eq(sim_adapt_step(a), MINEX_OK);
+    minex_graph *ref = NULL;
+    ck_assert_int_eq(sim_adapt_graph(a, &ref), MINEX_OK);
+    minex_graph *fresh = NULL;
+    ck_assert_int_eq(sim_workload_graph(&w, k, &g), MINEX_OK);
+    ck_assert_int_eq(sim_workload_graph(&w, k, &fresh), MINEX_OK);
+    assert_same_graph(ref, g);
+    assert_same_graph(ref, fresh);
+    minex_graph_destroy(fresh);
+    minex_graph_destroy(ref);
+  }
+  minex_graph *bad = NULL;
+  ck_assert_int_eq(sim_workload_graph(&w, w.nsteps, &bad), MINEX_EINVAL);
+  ck_assert_ptr_null(bad);
+  minex_graph_destroy(g);
+  sim_adapt_destroy(a);
+  sim_workload_free(&w);
   minex_mesh_destroy(m);
 }
 END_TEST
@@ -411,8 +451,10 @@ START_TEST(iters_scales_pwgt_and_cwgt_only) {
   p.iters = 7.5;
   ck_assert_int_eq(sim_workload_build(m, &p, &w7), MINEX_OK);
   ck_assert(w7.params.iters == 7.5);
+  minex_graph *g = NULL, *h = NULL;
   for (int32_t k = 0; k < w1.nsteps; k++) {
-    const minex_graph *g = w1.graphs[k], *h = w7.graphs[k];
+    ck_assert_int_eq(sim_workload_graph(&w1, k, &g), MINEX_OK);
+    ck_assert_int_eq(sim_workload_graph(&w7, k, &h), MINEX_OK);
     const int32_t n = minex_graph_nvtxs(g);
     ck_assert_int_eq(w1.leaves[k], w7.leaves[k]);
     for (int32_t v = 0; v < n; v++) {
@@ -422,6 +464,8 @@ START_TEST(iters_scales_pwgt_and_cwgt_only) {
     for (int64_t j = 0; j < minex_graph_xadj(g)[n]; j++)
       QUIET_ASSERT(minex_graph_cwgt(h)[j] == 7.5 * minex_graph_cwgt(g)[j]);
   }
+  minex_graph_destroy(g);
+  minex_graph_destroy(h);
   sim_workload_free(&w1);
   sim_workload_free(&w7);
   minex_mesh_destroy(m);
@@ -443,7 +487,7 @@ START_TEST(mesh_files_of_both_formats_give_workloads) {
     ck_assert_int_eq(w.initial_elements, nroots[i]);
     int64_t most = 0;
     for (int32_t k = 0; k < w.nsteps; k++) {
-      ck_assert_int_eq(minex_graph_nvtxs(w.graphs[k]), nroots[i]);
+      ck_assert_int_eq(sim_workload_nvtxs(&w), nroots[i]);
       most = w.leaves[k] > most ? w.leaves[k] : most;
     }
     ck_assert_int_gt(most, nroots[i]);
@@ -465,7 +509,7 @@ START_TEST(a_triangle_mesh_is_rejected) {
   ck_assert_ptr_nonnull(strstr(sim_last_error(), "tetrahedra"));
   sim_workload w;
   ck_assert_int_eq(sim_workload_build(m, NULL, &w), MINEX_EINVAL);
-  ck_assert_ptr_null(w.graphs);
+  ck_assert_ptr_null(w.graph);
   ck_assert_int_eq(w.nsteps, 0);
   sim_workload_free(&w);
   minex_mesh_destroy(m);
@@ -584,7 +628,7 @@ START_TEST(default_run_grows_from_50400_to_the_papers_1833730) {
     most = w.leaves[k] > most ? w.leaves[k] : most;
     double sum = 0;
     for (int32_t v = 0; v < 50400; v++)
-      sum += minex_graph_pwgt(w.graphs[k])[v];
+      sum += w.pwgt[k][v];
     ck_assert(sum == (double)w.leaves[k]);
   }
   printf("largest %lld: %+.2f%% of 1833730\n", (long long)most,
@@ -611,6 +655,7 @@ int main(void) {
   tcase_add_test(tc, roots_out_of_the_cylinders_reach_keep_weight_1);
   tcase_add_test(tc, coarsening_removes_at_most_one_level_per_step);
   tcase_add_test(tc, two_builds_are_identical);
+  tcase_add_test(tc, workload_graphs_equal_graphs_built_from_scratch);
   tcase_add_test(tc, iters_scales_pwgt_and_cwgt_only);
   tcase_add_test(tc, mesh_files_of_both_formats_give_workloads);
   tcase_add_test(tc, a_triangle_mesh_is_rejected);

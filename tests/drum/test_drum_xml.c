@@ -4,6 +4,7 @@
  * every class of bad file gets its code and a "file:line:" message, and
  * save -> load reproduces every attribute exactly, atomically. */
 #include "drum/drum.h"
+#include "io_test_util.h"
 #include "test_util.h"
 
 #include <dirent.h>
@@ -17,56 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ------------------------------------------------------------- helpers */
-
-static void tmpdir(char *dir) {
-  const char *t = getenv("TMPDIR");
-  snprintf(dir, 256, "%s/minex_drumxml_XXXXXX", t && *t ? t : "/tmp");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static char *join(char *buf, const char *dir, const char *name) {
-  int n = snprintf(buf, 512, "%s/%s", dir, name);
-  ck_assert(n > 0 && n < 512);
-  return buf;
-}
-
-static int count_entries(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d == NULL)
-    return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-      n++;
-  closedir(d);
-  return n;
-}
-
-static void rmdir_all(const char *dir) {
-  DIR *d = opendir(dir);
-  if (d == NULL)
-    return;
-  struct dirent *e;
-  char path[512];
-  while ((e = readdir(d)) != NULL) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-      continue;
-    join(path, dir, e->d_name);
-    if (unlink(path) != 0)
-      rmdir_all(path);
-  }
-  closedir(d);
-  rmdir(dir);
-}
-
-static void write_text(const char *path, const char *text) {
-  FILE *fp = fopen(path, "w");
-  ck_assert_ptr_nonnull(fp);
-  ck_assert_int_ge(fputs(text, fp), 0);
-  ck_assert_int_eq(fclose(fp), 0);
-}
+/* ------------------------------------------------------------- helpers
+ * (scratch directories, files and error checks: tests/io/io_test_util.c) */
 
 /* Whole file into a malloc'd string. */
 static char *read_text(const char *path) {
@@ -148,16 +101,6 @@ static void assert_same_model(const minex_drum_model *a,
     ck_assert(x->cpu_use == y->cpu_use);
     ck_assert(x->idle == y->idle);
   }
-}
-
-static void expect_error(int rc, int want, const char *sub1, const char *sub2) {
-  const char *msg = minex_last_error();
-  ck_assert_msg(rc == want, "returned %s, expected %s; message: %s",
-                minex_err_name(rc), minex_err_name(want), msg);
-  ck_assert_msg(sub1 == NULL || strstr(msg, sub1) != NULL,
-                "message \"%s\" lacks \"%s\"", msg, sub1);
-  ck_assert_msg(sub2 == NULL || strstr(msg, sub2) != NULL,
-                "message \"%s\" lacks \"%s\"", msg, sub2);
 }
 
 /* ------------------------------------------------------- good fixtures */
@@ -311,7 +254,7 @@ START_TEST(drum_load_rejects_each_malformed_fixture_naming_file_and_line) {
     snprintf(loc, sizeof loc, "%s:%d: ", bad[i].file, bad[i].line);
     ck_assert_msg(rc == bad[i].code, "%s: %s (%s)", bad[i].file,
                   minex_err_name(rc), minex_last_error());
-    expect_error(rc, bad[i].code, loc, bad[i].what);
+    io_expect_error(rc, bad[i].code, loc, bad[i].what);
   }
 }
 END_TEST
@@ -326,7 +269,7 @@ static void write_drumhead(const char *path, const char *type,
            "<node type=\"%s\" nodenum=\"1\" parent=\"0\" %s/>\n"
            "</machinemodel>\n",
            type, attrs);
-  write_text(path, text);
+  io_write_text(path, text);
 }
 
 START_TEST(drum_load_rejects_non_numbers_and_out_of_range_values) {
@@ -373,16 +316,16 @@ START_TEST(drum_load_rejects_non_numbers_and_out_of_range_values) {
       {"MULTIPLE_COMPUTING", "numprocs=\"1048577\"", MINEX_EPARSE, "numprocs"},
   };
   char dir[256], path[512];
-  tmpdir(dir);
-  join(path, dir, "v.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "v.xml");
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     write_drumhead(path, bad[i].type, bad[i].attrs);
     minex_drum_model *m = NULL;
     int rc = minex_drum_model_load(path, &m);
     ck_assert_ptr_null(m);
-    expect_error(rc, bad[i].code, "v.xml:3: ", bad[i].what);
+    io_expect_error(rc, bad[i].code, "v.xml:3: ", bad[i].what);
   }
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
@@ -462,16 +405,16 @@ START_TEST(drum_load_rejects_structural_errors_in_either_dialect) {
       {"", MINEX_EPARSE, "d.xml:", "malformed XML"},
   };
   char dir[256], path[512];
-  tmpdir(dir);
-  join(path, dir, "d.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "d.xml");
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-    write_text(path, bad[i].text);
+    io_write_text(path, bad[i].text);
     minex_drum_model *m = NULL;
     int rc = minex_drum_model_load(path, &m);
     ck_assert_ptr_null(m);
-    expect_error(rc, bad[i].code, bad[i].where, bad[i].what);
+    io_expect_error(rc, bad[i].code, bad[i].where, bad[i].what);
   }
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
@@ -485,8 +428,8 @@ START_TEST(drum_load_accepts_children_and_boolean_spellings) {
       {"", "FALSE", 0, 0}, {";", " yes ", 0, 1},     {"  ;  ", "No", 0, 0},
   };
   char dir[256], path[512], text[1024];
-  tmpdir(dir);
-  join(path, dir, "c.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "c.xml");
   for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
     /* with no children, 1 and 2 stay separate roots: list them on a
        network node of their own then */
@@ -500,7 +443,7 @@ START_TEST(drum_load_accepts_children_and_boolean_spellings) {
              ok[i].nkids ? "<node type=\"COMPUTING_NODE\" name=\"1\"/>\n"
                            "<node type=\"COMPUTING_NODE\" name=\"2\"/>\n"
                          : "");
-    write_text(path, text);
+    io_write_text(path, text);
     minex_drum_model *m = load_ok(path);
     ck_assert_int_eq(minex_drum_nnodes(m), 1 + ok[i].nkids);
     ck_assert_int_eq(minex_drum_get(m, 0)->monitorable, ok[i].monitorable);
@@ -510,14 +453,14 @@ START_TEST(drum_load_accepts_children_and_boolean_spellings) {
     }
     minex_drum_model_destroy(m);
   }
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
 START_TEST(drum_load_of_missing_file_is_eio_and_null_arguments_einval) {
   minex_drum_model *m = (minex_drum_model *)&m;
-  expect_error(minex_drum_model_load("/nonexistent/m.xml", &m), MINEX_EIO,
-               "/nonexistent/m.xml", NULL);
+  io_expect_error(minex_drum_model_load("/nonexistent/m.xml", &m), MINEX_EIO,
+                  "/nonexistent/m.xml", NULL);
   ck_assert_ptr_null(m);
   m = (minex_drum_model *)&m; /* a NULL path also sets *out to NULL */
   ck_assert_int_eq(minex_drum_model_load(NULL, &m), MINEX_EINVAL);
@@ -587,8 +530,8 @@ static minex_drum_model *save_load(const minex_drum_model *m, const char *path,
 
 START_TEST(drum_roundtrip_thesis_keeps_every_attribute) {
   char dir[256], path[512];
-  tmpdir(dir);
-  join(path, dir, "t.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "t.xml");
   minex_drum_model *m = full_model();
   minex_drum_model *back = save_load(m, path, MINEX_DRUM_DIALECT_THESIS);
   assert_same_model(m, back);
@@ -599,17 +542,17 @@ START_TEST(drum_roundtrip_thesis_keeps_every_attribute) {
   ck_assert_ptr_nonnull(strstr(text, "benchmark=\"82.55\""));
   ck_assert_ptr_null(strstr(text, "nodenum"));
   free(text);
-  ck_assert_int_eq(count_entries(dir), 1); /* no temporary left */
+  ck_assert_int_eq(io_count_entries(dir), 1); /* no temporary left */
   minex_drum_model_destroy(back);
   minex_drum_model_destroy(m);
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
 START_TEST(drum_roundtrip_drumhead_keeps_every_attribute) {
   char dir[256], path[512];
-  tmpdir(dir);
-  join(path, dir, "d.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "d.xml");
   minex_drum_model *m = full_model();
   minex_drum_model *back = save_load(m, path, MINEX_DRUM_DIALECT_DRUMHEAD);
   assert_same_model(m, back);
@@ -621,18 +564,18 @@ START_TEST(drum_roundtrip_drumhead_keeps_every_attribute) {
   ck_assert_ptr_nonnull(strstr(text, "parent=\"-1\""));
   ck_assert_ptr_null(strstr(text, "children="));
   free(text);
-  ck_assert_int_eq(count_entries(dir), 1);
+  ck_assert_int_eq(io_count_entries(dir), 1);
   minex_drum_model_destroy(back);
   minex_drum_model_destroy(m);
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
 START_TEST(drum_convert_thesis_to_drumhead_and_back_keeps_the_model) {
   char dir[256], p1[512], p2[512];
-  tmpdir(dir);
-  join(p1, dir, "1.xml");
-  join(p2, dir, "2.xml");
+  io_tmpdir(dir);
+  io_join(p1, dir, "1.xml");
+  io_join(p2, dir, "2.xml");
   const char *files[] = {"drum_fig35.xml", "drum_case_thesis.xml",
                          "drum_bullpen.xml", "drum_table54.xml"};
   for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
@@ -654,15 +597,15 @@ START_TEST(drum_convert_thesis_to_drumhead_and_back_keeps_the_model) {
   minex_drum_model_destroy(t);
   minex_drum_model_destroy(d);
   minex_drum_model_destroy(t2);
-  ck_assert_int_eq(count_entries(dir), 2);
-  rmdir_all(dir);
+  ck_assert_int_eq(io_count_entries(dir), 2);
+  io_rmdir(dir);
 }
 END_TEST
 
 START_TEST(drum_save_renumbers_when_file_ids_repeat_or_are_negative) {
   char dir[256], path[512];
-  tmpdir(dir);
-  join(path, dir, "r.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "r.xml");
   for (int variant = 0; variant < 2; variant++) {
     for (int dialect = 0; dialect < 2; dialect++) {
       minex_drum_model *m = full_model();
@@ -680,31 +623,31 @@ START_TEST(drum_save_renumbers_when_file_ids_repeat_or_are_negative) {
       minex_drum_model_destroy(back);
     }
   }
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
 START_TEST(drum_save_rejects_unwritable_strings_and_writes_nothing) {
   char dir[256], path[512];
-  tmpdir(dir);
-  join(path, dir, "s.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "s.xml");
   minex_drum_model *m = full_model();
   ck_assert_int_eq(drum_set_strings(m, 6, "bell\a", ""), 0);
-  expect_error(minex_drum_model_save(m, path, MINEX_DRUM_DIALECT_DRUMHEAD),
-               MINEX_EINVAL, "node 6", "control character");
+  io_expect_error(minex_drum_model_save(m, path, MINEX_DRUM_DIALECT_DRUMHEAD),
+                  MINEX_EINVAL, "node 6", "control character");
   ck_assert_int_eq(drum_set_strings(m, 6, "ok", "bad\xff\xfe utf8"), 0);
-  expect_error(minex_drum_model_save(m, path, MINEX_DRUM_DIALECT_THESIS),
-               MINEX_EINVAL, "address", "UTF-8");
-  ck_assert_int_eq(count_entries(dir), 0);
+  io_expect_error(minex_drum_model_save(m, path, MINEX_DRUM_DIALECT_THESIS),
+                  MINEX_EINVAL, "address", "UTF-8");
+  ck_assert_int_eq(io_count_entries(dir), 0);
   ck_assert_int_eq(minex_drum_model_save(m, path, (minex_drum_dialect)7),
                    MINEX_EINVAL);
   ck_assert_int_eq(minex_drum_model_save(NULL, path, MINEX_DRUM_DIALECT_THESIS),
                    MINEX_EINVAL);
   minex_drum_model *empty = NULL;
   ck_assert_int_eq(minex_drum_model_create(&empty), MINEX_OK);
-  expect_error(minex_drum_model_save(empty, path, MINEX_DRUM_DIALECT_THESIS),
-               MINEX_EINVAL, "no nodes", NULL);
-  ck_assert_int_eq(count_entries(dir), 0);
+  io_expect_error(minex_drum_model_save(empty, path, MINEX_DRUM_DIALECT_THESIS),
+                  MINEX_EINVAL, "no nodes", NULL);
+  ck_assert_int_eq(io_count_entries(dir), 0);
   /* UTF-8 names are fine */
   ck_assert_int_eq(drum_set_strings(m, 6,
                                     "n\xc3\xb6"
@@ -716,29 +659,29 @@ START_TEST(drum_save_rejects_unwritable_strings_and_writes_nothing) {
   minex_drum_model_destroy(back);
   minex_drum_model_destroy(empty);
   minex_drum_model_destroy(m);
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
 START_TEST(drum_save_to_unwritable_path_fails_and_leaves_no_file) {
   char dir[256], path[512], sub[512];
-  tmpdir(dir);
-  join(path, dir, "missing/m.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "missing/m.xml");
   minex_drum_model *m = full_model();
-  expect_error(minex_drum_model_save(m, path, MINEX_DRUM_DIALECT_THESIS),
-               MINEX_EIO, path, NULL);
-  ck_assert_int_eq(count_entries(dir), 0);
+  io_expect_error(minex_drum_model_save(m, path, MINEX_DRUM_DIALECT_THESIS),
+                  MINEX_EIO, path, NULL);
+  ck_assert_int_eq(io_count_entries(dir), 0);
   if (geteuid() != 0) { /* root writes into read-only directories */
-    join(sub, dir, "ro");
+    io_join(sub, dir, "ro");
     ck_assert_int_eq(mkdir(sub, 0500), 0);
-    join(path, sub, "m.xml");
-    expect_error(minex_drum_model_save(m, path, MINEX_DRUM_DIALECT_DRUMHEAD),
-                 MINEX_EIO, path, NULL);
-    ck_assert_int_eq(count_entries(sub), 0);
+    io_join(path, sub, "m.xml");
+    io_expect_error(minex_drum_model_save(m, path, MINEX_DRUM_DIALECT_DRUMHEAD),
+                    MINEX_EIO, path, NULL);
+    ck_assert_int_eq(io_count_entries(sub), 0);
     chmod(sub, 0700);
   }
   minex_drum_model_destroy(m);
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
@@ -746,10 +689,10 @@ END_TEST
  * untouched and no temporary behind. */
 START_TEST(drum_save_failing_mid_write_keeps_the_old_file) {
   char dir[256], path[512];
-  tmpdir(dir);
-  join(path, dir, "big.xml");
+  io_tmpdir(dir);
+  io_join(path, dir, "big.xml");
   const char *old = "<machinemodel>old</machinemodel>\n";
-  write_text(path, old);
+  io_write_text(path, old);
   minex_drum_model *m = NULL;
   ck_assert_int_eq(minex_drum_model_create(&m), MINEX_OK);
   ck_assert_int_eq(minex_drum_add_node(m, MINEX_DRUM_NETWORK, -1, "r", NULL),
@@ -774,17 +717,17 @@ START_TEST(drum_save_failing_mid_write_keeps_the_old_file) {
   signal(SIGXFSZ, saved_sig);
   ck_assert_int_eq(rc_t, MINEX_EIO);
   ck_assert_int_eq(rc_d, MINEX_EIO);
-  ck_assert_int_eq(count_entries(dir), 1);
+  ck_assert_int_eq(io_count_entries(dir), 1);
   char *text = read_text(path);
   ck_assert_str_eq(text, old);
   free(text);
   /* without the limit the same save succeeds and replaces the file */
   minex_drum_model *back = save_load(m, path, MINEX_DRUM_DIALECT_THESIS);
   assert_same_model(m, back);
-  ck_assert_int_eq(count_entries(dir), 1);
+  ck_assert_int_eq(io_count_entries(dir), 1);
   minex_drum_model_destroy(back);
   minex_drum_model_destroy(m);
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 
@@ -793,8 +736,8 @@ START_TEST(drum_load_never_prints) {
   static const char *files[] = {"drum_bad_xml.xml", "drum_bad_root.xml",
                                 "drum_bad_cycle.xml", "drum_bad_number.xml"};
   char dir[256], path[512];
-  tmpdir(dir);
-  join(path, dir, "stderr.txt");
+  io_tmpdir(dir);
+  io_join(path, dir, "stderr.txt");
   fflush(stderr);
   int saved = dup(2);
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -812,7 +755,7 @@ START_TEST(drum_load_never_prints) {
   char *text = read_text(path);
   ck_assert_str_eq(text, "");
   free(text);
-  rmdir_all(dir);
+  io_rmdir(dir);
 }
 END_TEST
 

@@ -46,4 +46,11 @@ if(MINEX_BUILD_TESTS AND TARGET minex_tool)
             -DMINEX=$<TARGET_FILE:minex_tool>
             -DWORKDIR=${CMAKE_CURRENT_BINARY_DIR}/smoke_zoltan
             -P ${CMAKE_CURRENT_SOURCE_DIR}/smoke_driver.cmake)
+  # Open MPI's MPI_Init leaks ~10 KB in 28 blocks (hwloc and MCA plugins it
+  # has dlclose'd, so the frames have no names a suppression could match);
+  # LeakSanitizer is off for this one driver, whose own code is the shared
+  # peers_common (leak-checked through peer_metis / peer_scotch) and a
+  # valgrind-checked Zoltan wrapper (bench/peers/README.md).
+  set_tests_properties(peers_zoltan_smoke PROPERTIES
+    ENVIRONMENT "LSAN_OPTIONS=detect_leaks=0")
 endif()

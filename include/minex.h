@@ -185,6 +185,8 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_COARSE_TARGET_MAX INT32_MAX
 #define MINEX_SAMPLE_SIZE_MAX 4096
 #define MINEX_MAX_PASSES_MAX 1000000
+/* Largest horizon options.iterations (SPEC §2). */
+#define MINEX_ITERATIONS_MAX 1000000000
 #define MINEX_THROTTLE_CANDIDATES_MAX 64
 
 typedef struct minex_options {
@@ -222,6 +224,12 @@ typedef struct minex_options {
                             set MINEX_THROTTLE_AUTO_SET                  */
   int32_t nthrottle_candidates;      /* entries of throttle_candidates, in
                                  [1, MINEX_THROTTLE_CANDIDATES_MAX]           */
+  int32_t iterations; /* horizon k (SPEC §2): solver iterations the partition
+                         must last. Processing and communication count k
+                         times (k*Wgt, k*Comm in Qwgt), remapping once; the
+                         repartitioner minimises MaxQwgt under k. In [0,
+                         MINEX_ITERATIONS_MAX]; 0 means 1 (default 1: the
+                         paper's formula)                                */
 } minex_options;
 
 /* The candidates tried by throttle_auto when none are given. */
@@ -239,22 +247,28 @@ MINEX_API void minex_options_init(minex_options *options);
  * the graph's weight units scaled by slowdowns. Sums over processors are
  * over available processors only. */
 typedef struct minex_metrics {
-  double max_qwgt;    /* MaxQwgt: largest Qwgt^p over available procs     */
-  double min_qwgt;    /* MinQwgt: smallest, empty processors included      */
-  double qwgt_tot;    /* QwgtTot: sum of Qwgt^p                            */
-  double load_imb;    /* LoadImb = P_avail * MaxQwgt / QwgtTot (0 if empty)*/
-  double min_var;     /* MinVar = sum_p (Qwgt^p - MinQwgt)^2               */
-  double lower_bound; /* LB = sum Pwgt / sum_{avail p} 1/Proc_c(p)        */
-  double max_wgt;     /* largest Wgt^p (processing only)                   */
-  double max_comm;    /* largest Comm^p                                    */
-  double max_remap;   /* largest Remap^p under the charging mode           */
-  int64_t cut_edges;  /* undirected edges whose ends differ in new         */
-  double cut_weight;  /* sum of Cwgt over those edges (no slowdowns)       */
-  int64_t moved;      /* vertices with new[v] != old[v]                    */
-  double total_v;     /* TotalV: sum of Rwgt over moved vertices           */
-  double max_v;       /* MaxV: max_p of Rwgt sent plus received by p       */
-  int64_t stranded;   /* vertices whose new owner is unavailable           */
-  int32_t navailable; /* P_avail                                           */
+  double max_qwgt;     /* MaxQwgt: largest Qwgt^p over available procs     */
+  double min_qwgt;     /* MinQwgt: smallest, empty processors included      */
+  double qwgt_tot;     /* QwgtTot: sum of Qwgt^p                            */
+  double load_imb;     /* LoadImb = P_avail * MaxQwgt / QwgtTot (0 if empty)*/
+  double min_var;      /* MinVar = sum_p (Qwgt^p - MinQwgt)^2               */
+  double lower_bound;  /* LB = sum Pwgt / sum_{avail p} 1/Proc_c(p)        */
+  double max_wgt;      /* largest Wgt^p (processing only)                   */
+  double max_comm;     /* largest Comm^p                                    */
+  double max_remap;    /* MaxRemap: largest Remap^p under the charging mode */
+  double steady_max;   /* SteadyMax: largest Qwgt^p with Remap = 0 and k = 1
+                          (one solver iteration once the data have moved)  */
+  double horizon_time; /* T_k = MaxRemap + k * SteadyMax (k =
+                          options.iterations): what one adaptation interval
+                          costs an application that synchronises every
+                          iteration; the figure tools are compared by     */
+  int64_t cut_edges;   /* undirected edges whose ends differ in new         */
+  double cut_weight;   /* sum of Cwgt over those edges (no slowdowns)       */
+  int64_t moved;       /* vertices with new[v] != old[v]                    */
+  double total_v;      /* TotalV: sum of Rwgt over moved vertices           */
+  double max_v;        /* MaxV: max_p of Rwgt sent plus received by p       */
+  int64_t stranded;    /* vertices whose new owner is unavailable           */
+  int32_t navailable;  /* P_avail                                           */
   /* Filled by minex_repartition only (0 from minex_evaluate): */
   int32_t coarse_nvtxs;    /* vertices left after contraction               */
   int64_t coarse_moves;    /* moves made on the contracted graph            */

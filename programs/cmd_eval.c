@@ -11,10 +11,12 @@
 static void help(void) {
   printf("Usage: minex eval GRAPH --old OLD.part --new NEW.part\n"
          "                  [--config CFG.xml | --nparts P] [--alpha A]\n"
-         "                  [--remap receiver|sender|both] [--json] [-v]\n"
+         "                  [--remap receiver|sender|both] [--iters K] "
+         "[--json] [-v]\n"
          "\n"
          "Scores NEW against OLD on GRAPH (METIS format): loads, MaxQwgt, "
-         "cut,\nmoved vertices, TotalV, MaxV, lower bound (SPEC section 2).\n"
+         "cut,\nmoved vertices, TotalV, MaxV, lower bound, SteadyMax, MaxRemap "
+         "and T_k\n(SPEC section 2).\n"
          "\n"
          "  --old OLD.part       old partition (gives the remapping costs)\n"
          "  --new NEW.part       partition to score\n"
@@ -23,6 +25,12 @@ static void help(void) {
          "                       Without both: P = largest id in OLD/NEW + 1.\n"
          "  --alpha A            latency tolerance in [0,1] (default 0)\n"
          "  --remap MODE         receiver (default), sender or both\n"
+         "  --iters K            horizon: solver iterations the partition "
+         "lasts (default 1);\n"
+         "                       Qwgt counts processing and communication K "
+         "times,\n"
+         "                       remapping once; T_K = MaxRemap + K * "
+         "SteadyMax\n"
          "  --json               print one JSON object (seconds = evaluation "
          "time)\n"
          "  -v, --verbose        timings on stderr\n"
@@ -133,8 +141,9 @@ int cmd_eval(int argc, char **argv) {
     printf(",\n  \"seconds\": ");
     tool_json_double(stdout, seconds);
     printf(",\n  \"nvtxs\": %" PRId32 ",\n  \"nedges\": %" PRId64
-           ",\n  \"nprocs\": %" PRId32 ",\n  \"old\": {\n",
-           n, minex_graph_nedges(g), minex_config_nprocs(cfg));
+           ",\n  \"nprocs\": %" PRId32 ",\n  \"iterations\": %" PRId32
+           ",\n  \"old\": {\n",
+           n, minex_graph_nedges(g), minex_config_nprocs(cfg), opt.iterations);
     tool_json_metrics(stdout, &mo, 4);
     printf("\n  }\n}\n");
   } else {

@@ -15,7 +15,8 @@ static void help(void) {
       "--nparts P]\n"
       "                    [--throttle T|inf|auto] [--alpha A] "
       "[--remap receiver|sender|both]\n"
-      "                    [--seed S] [--coarse-per-proc N] [--no-global]\n"
+      "                    [--iters K] [--seed S] [--coarse-per-proc N] "
+      "[--no-global]\n"
       "                    [--steps N [--tolerance D]]\n"
       "                    [-o NEW.part] [--json] [-v]\n"
       "\n"
@@ -45,6 +46,11 @@ static void help(void) {
       "  --alpha A            latency tolerance in [0,1] (default 0)\n"
       "  --remap MODE         who pays remapping: receiver (default), "
       "sender, both\n"
+      "  --iters K            horizon: solver iterations the partition "
+      "lasts (default 1);\n"
+      "                       MinEX minimises MaxQwgt with processing and\n"
+      "                       communication counted K times, remapping "
+      "once\n"
       "  --seed S             random seed (default 1)\n"
       "  --coarse-per-proc N  contraction target per available processor "
       "(default 64)\n"
@@ -260,8 +266,9 @@ int cmd_repart(int argc, char **argv) {
            ",\n  \"expand_moves\": %" PRId64 ",\n  \"returned_old\": %d",
            mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves, mr.returned_old);
     printf(",\n  \"nvtxs\": %" PRId32 ",\n  \"nedges\": %" PRId64
-           ",\n  \"nprocs\": %" PRId32 ",\n  \"graph\": ",
-           n, minex_graph_nedges(g), P);
+           ",\n  \"nprocs\": %" PRId32 ",\n  \"iterations\": %" PRId32
+           ",\n  \"graph\": ",
+           n, minex_graph_nedges(g), P, opt.iterations);
     tool_json_string(stdout, graph_path);
     printf(",\n  \"old_source\": ");
     tool_json_string(stdout, old_path != NULL ? old_path : "initial:bfs");

@@ -180,6 +180,12 @@ static void json_steps(const sim_result *r) {
     tool_json_double(stdout, s->cut_weight);
     printf(", \"moved\": %" PRId64 ", \"total_v\": ", s->moved);
     tool_json_double(stdout, s->total_v);
+    printf(", \"steady_max\": ");
+    tool_json_double(stdout, s->steady_max);
+    printf(", \"max_remap\": ");
+    tool_json_double(stdout, s->max_remap);
+    printf(", \"horizon_time\": ");
+    tool_json_double(stdout, s->horizon_time);
     printf(", \"throttle\": ");
     if (isinf(s->throttle_used))
       printf("\"inf\"");
@@ -555,10 +561,13 @@ int cmd_sim(int argc, char **argv) {
       printf("\"inf\"");
     else
       tool_json_double(stdout, opt.throttle);
-    printf(",\n  \"iters\": ");
-    tool_json_double(stdout, wl.params.iters);
+    printf(",\n  \"iters\": %" PRId32, wl.params.iterations);
     printf(",\n  \"total\": ");
     tool_json_double(stdout, r ? r->total : base.total);
+    printf(",\n  \"total_horizon\": ");
+    tool_json_double(stdout, r ? r->total_horizon : base.total_horizon);
+    printf(",\n  \"baseline_total_horizon\": ");
+    tool_json_double(stdout, base.total_horizon);
     printf(",\n  \"load_imb\": ");
     tool_json_double(stdout, r ? r->load_imb : base.load_imb);
     printf(",\n  \"baseline_total\": ");
@@ -596,8 +605,8 @@ int cmd_sim(int argc, char **argv) {
              : isinf(opt.throttle) ? "inf"
                                    : "%g",
              opt.throttle);
-    printf("; ThroTTle %s, alpha %g, iters %g, seed %" PRIu64 "\n", th,
-           opt.alpha, wl.params.iters, opt.seed);
+    printf("; ThroTTle %s, alpha %g, iters %" PRId32 ", seed %" PRIu64 "\n", th,
+           opt.alpha, wl.params.iterations, opt.seed);
     print_steps(r, &base);
     printf("\n");
     if (r)
@@ -606,6 +615,10 @@ int cmd_sim(int argc, char **argv) {
              r->total, base.total, r->total > 0 ? base.total / r->total : 0);
     else
       printf("total (sum of MaxQwgt) without partitioning: %.0f\n", base.total);
+    printf("sum of T_k (k = %" PRId32 ", SPEC section 2 horizon): %.0f with "
+           "MinEX, %.0f without partitioning\n",
+           wl.params.iterations, r ? r->total_horizon : base.total_horizon,
+           base.total_horizon);
     printf("LoadImb of the run: %.3f with MinEX, %.3f without\n",
            r ? r->load_imb : base.load_imb, base.load_imb);
     printf("time: adaptation model %.3f s, repartitioning %.3f s\n", wl.seconds,

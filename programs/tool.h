@@ -68,6 +68,9 @@ int tool_parse_double(const char *cmd, const char *opt, const char *s,
 /* The value of --throttle: a ThroTTle >= 0, "inf", or "auto" (sets
  * opt->throttle_auto). */
 int tool_parse_throttle(const char *cmd, const char *s, minex_options *opt);
+/* The value of --iters: the horizon k, an integer in [1,
+ * MINEX_ITERATIONS_MAX] (SPEC §2). */
+int tool_parse_iterations(const char *cmd, const char *s, int32_t *out);
 /* "receiver", "sender" or "both". */
 int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out);
 
@@ -78,7 +81,7 @@ int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out);
 typedef struct tool_cost_args {
   const char **config_path; /* --config CFG.xml                         */
   int32_t *nparts;          /* --nparts P                               */
-  minex_options *opt;       /* --alpha A, --remap MODE                  */
+  minex_options *opt;       /* --alpha A, --remap MODE, --iters K       */
   int *json;                /* --json                                   */
   int *verbose;             /* -v, --verbose                            */
 } tool_cost_args;

@@ -107,6 +107,22 @@ int tool_parse_i32(const char *cmd, const char *opt, const char *s, int32_t min,
   return 0;
 }
 
+int tool_parse_iterations(const char *cmd, const char *s, int32_t *out) {
+  int64_t k;
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  k = v;
+  if (s[0] < '0' || s[0] > '9' || *end != '\0' || errno == ERANGE || k < 1 ||
+      k > MINEX_ITERATIONS_MAX) {
+    tool_usage_error(cmd, "--iters: expected an integer in [1, %d], got '%s'",
+                     MINEX_ITERATIONS_MAX, s);
+    return -1;
+  }
+  *out = (int32_t)k;
+  return 0;
+}
+
 int tool_parse_u64(const char *cmd, const char *opt, const char *s,
                    uint64_t *out) {
   char *end = NULL;
@@ -268,6 +284,8 @@ void tool_json_metrics(FILE *fp, const minex_metrics *m, int indent) {
       {"max_wgt", 0, m->max_wgt, 0},
       {"max_comm", 0, m->max_comm, 0},
       {"max_remap", 0, m->max_remap, 0},
+      {"steady_max", 0, m->steady_max, 0},
+      {"horizon_time", 0, m->horizon_time, 0},
       {"cut_edges", 1, 0, m->cut_edges},
       {"cut_weight", 0, m->cut_weight, 0},
       {"moved", 1, 0, m->moved},
@@ -325,7 +343,9 @@ void tool_print_table(FILE *fp, const minex_metrics *old,
   row_d(fp, "MinVar", old, o->min_var, n->min_var, " %16.6g");
   row_d(fp, "max Wgt", old, o->max_wgt, n->max_wgt, g);
   row_d(fp, "max Comm", old, o->max_comm, n->max_comm, g);
-  row_d(fp, "max Remap", old, o->max_remap, n->max_remap, g);
+  row_d(fp, "max Remap (MaxRemap)", old, o->max_remap, n->max_remap, g);
+  row_d(fp, "SteadyMax", old, o->steady_max, n->steady_max, g);
+  row_d(fp, "T_k", old, o->horizon_time, n->horizon_time, g);
   row_i(fp, "cut edges", old, o->cut_edges, n->cut_edges);
   row_d(fp, "cut weight", old, o->cut_weight, n->cut_weight, g);
   row_i(fp, "moved", old, o->moved, n->moved);
@@ -353,6 +373,11 @@ int tool_cost_option(tool_args *a, const char *cmd, const tool_cost_args *c) {
   if (tool_args_is(a, NULL, "--remap"))
     return (v = tool_args_value(a)) == NULL ||
                    tool_parse_remap(cmd, v, &c->opt->remap_mode) != 0
+               ? -1
+               : 1;
+  if (tool_args_is(a, NULL, "--iters"))
+    return (v = tool_args_value(a)) == NULL ||
+                   tool_parse_iterations(cmd, v, &c->opt->iterations) != 0
                ? -1
                : 1;
   if (tool_args_is(a, NULL, "--json")) {

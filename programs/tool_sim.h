@@ -10,7 +10,7 @@
 typedef struct tool_workload_args {
   const char *mesh_path;   /* MESH (positional) or NULL: built-in box   */
   int32_t box[3];          /* --box NX NY NZ of the built-in mesh        */
-  sim_adapt_params params; /* --steps --depth --radius --iters           */
+  sim_adapt_params params; /* --steps --depth --radius --iters (horizon) */
 } tool_workload_args;
 
 /* Defaults: the built-in box 20 x 20 x 21 (50,400 tetrahedra, the paper's

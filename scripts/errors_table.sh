@@ -113,6 +113,8 @@ row 'subnormal slowdown' "$minex" repart ok.graph --old ok.part --config sub.xml
 row 'XML not well formed' "$minex" repart ok.graph --old ok.part --config "$data/io_malformed.xml"
 row 'XML schema violation' "$minex" repart ok.graph --old ok.part --config "$data/io_bad_schema.xml"
 row 'alpha outside [0,1]' "$minex" repart ok.graph --old ok.part --alpha 1.5
+row 'horizon below 1' "$minex" repart ok.graph --old ok.part --iters 0
+row 'horizon above 10^9' "$minex" eval ok.graph --old ok.part --new ok.part --iters 2000000000
 row 'negative ThroTTle' "$minex" repart ok.graph --old ok.part --throttle -1
 row 'NaN ThroTTle' "$minex" repart ok.graph --old ok.part --throttle nan
 row 'DRUM: subnormal bandwidth' "$minex" drum config drum_sub.xml

@@ -52,7 +52,7 @@ void sim_adapt_defaults(sim_adapt_params *p) {
   p->nsteps = 9;
   p->depth = 3;
   p->radius = 0.143;
-  p->iters = 1.0;
+  p->iterations = 1;
   p->axis = 2;
   p->sweep = 0;
   p->sweep_from = 0.0;
@@ -72,9 +72,9 @@ static int params_check(const sim_adapt_params *p) {
   if (!isfinite(p->radius) || p->radius < 0)
     return sim_error(MINEX_EINVAL, "%s: radius %g must be finite and >= 0", f,
                      p->radius);
-  if (!isfinite(p->iters) || p->iters <= 0)
-    return sim_error(MINEX_EINVAL, "%s: iters %g must be finite and > 0", f,
-                     p->iters);
+  if (p->iterations < 1 || p->iterations > MINEX_ITERATIONS_MAX)
+    return sim_error(MINEX_EINVAL, "%s: iterations %ld must be in [1, %ld]", f,
+                     (long)p->iterations, (long)MINEX_ITERATIONS_MAX);
   if (p->axis < 0 || p->axis > 2 || p->sweep < 0 || p->sweep > 2 ||
       p->axis == p->sweep)
     return sim_error(MINEX_EINVAL,
@@ -314,19 +314,18 @@ int sim_adapt_root(const sim_adapt *a, int32_t root, sim_root_stats *st) {
 }
 
 /* The weights of the current adaptation in a's adjacency order: Pwgt =
- * leaves, Rwgt = tree elements, Cwgt = leaf faces on the shared face (each
- * Pwgt and Cwgt per iters solver iterations). */
+ * leaves, Rwgt = tree elements, Cwgt = leaf faces on the shared face (Pwgt
+ * and Cwgt per solver iteration; the horizon is the repartitioner's). */
 static void adapt_weights(const sim_adapt *a, double *pwgt, double *rwgt,
                           double *cwgt) {
   const int32_t n = a->nroots;
-  const double it = a->p.iters;
   for (int32_t v = 0; v < n; v++) {
-    pwgt[v] = it * (double)a->leaves[v];
+    pwgt[v] = (double)a->leaves[v];
     rwgt[v] = (double)a->elements[v];
     for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
       int64_t here = a->faces[v][a->face_here[j]];
       int64_t there = a->faces[a->adjncy[j]][a->face_there[j]];
-      cwgt[j] = it * (double)(here > there ? here : there);
+      cwgt[j] = (double)(here > there ? here : there);
     }
   }
 }

@@ -39,27 +39,28 @@ int sim_error_vset(int rc, const char *fmt, va_list ap);
  * Positions are fractions of the mesh's bounding box (the box of the nodes
  * used by elements): along coordinate c, f stands for min_c + f * L_c. */
 typedef struct sim_adapt_params {
-  int32_t nsteps;    /* adaptations, >= 1 (default 9, the paper's)          */
-  int32_t depth;     /* maximum refinement level of a tree, 0..MAX_DEPTH;
-                        a root is level 0 (default 3, calibrated)           */
-  double radius;     /* cylinder radius as a fraction of L_sweep, >= 0
-                        (default 0.143, calibrated: see docs/workload.md)  */
-  double iters;      /* time units: solver iterations one adaptation's
-                        processing and communication stand for, > 0.
-                        Pwgt = iters * leaves, Cwgt = iters * leaf faces;
-                        Rwgt (the one-off data move) is not scaled
-                        (default 1)                                         */
-  int32_t axis;      /* coordinate (0 x, 1 y, 2 z) the cylinder axis is
-                        parallel to; the cylinder spans the whole domain
-                        along it (default 2)                                */
-  int32_t sweep;     /* coordinate the cylinder moves along, != axis
-                        (default 0)                                         */
-  double sweep_from; /* centre path along sweep: adaptation k = 1..nsteps  */
-  double sweep_to;   /* puts the centre at sweep_from + (k - 0.5) / nsteps
-                        * (sweep_to - sweep_from), constant velocity
-                        (defaults 0 and 1: across the whole box)            */
-  double across;     /* centre position along the third coordinate
-                        (default 0.5, the middle)                           */
+  int32_t nsteps;     /* adaptations, >= 1 (default 9, the paper's)          */
+  int32_t depth;      /* maximum refinement level of a tree, 0..MAX_DEPTH;
+                         a root is level 0 (default 3, calibrated)           */
+  double radius;      /* cylinder radius as a fraction of L_sweep, >= 0
+                         (default 0.143, calibrated: see docs/workload.md)  */
+  int32_t iterations; /* horizon k (SPEC §2): solver iterations each
+                        adaptation's partition must last, in [1,
+                        MINEX_ITERATIONS_MAX]; sim_run and the sweep hand
+                        it to the repartitioner (options.iterations) and
+                        score under it. The graphs' Pwgt and Cwgt are per
+                        iteration (default 1: the paper's model)          */
+  int32_t axis;       /* coordinate (0 x, 1 y, 2 z) the cylinder axis is
+                         parallel to; the cylinder spans the whole domain
+                         along it (default 2)                                */
+  int32_t sweep;      /* coordinate the cylinder moves along, != axis
+                         (default 0)                                         */
+  double sweep_from;  /* centre path along sweep: adaptation k = 1..nsteps  */
+  double sweep_to;    /* puts the centre at sweep_from + (k - 0.5) / nsteps
+                         * (sweep_to - sweep_from), constant velocity
+                         (defaults 0 and 1: across the whole box)            */
+  double across;      /* centre position along the third coordinate
+                         (default 0.5, the middle)                           */
   int64_t max_elements; /* limit on the tree elements of all roots at any
                            step; a step that would exceed it fails with
                            MINEX_EINVAL (default 2^27)                      */
@@ -113,9 +114,9 @@ typedef struct sim_root_stats {
 /* Fills *st for root in [0, nroots). MINEX_OK or MINEX_EINVAL. */
 int sim_adapt_root(const sim_adapt *a, int32_t root, sim_root_stats *st);
 
-/* Dual graph of the roots weighted by the trees now: Pwgt_v = iters *
+/* Dual graph of the roots weighted by the trees now: Pwgt_v =
  * leaves(v), Rwgt_v = elements(v), and for roots v, w sharing a face
- * Cwgt_vw = iters * max(faces of v on it, faces of w on it) (a shared face
+ * Cwgt_vw = max(faces of v on it, faces of w on it) (a shared face
  * tiled differently from its two sides is communicated at the finer
  * tiling). Returns MINEX_OK, MINEX_EINVAL or MINEX_ENOMEM. */
 int sim_adapt_graph(const sim_adapt *a, minex_graph **out);

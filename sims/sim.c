@@ -74,6 +74,9 @@ static void fill_step(sim_step *s, const minex_metrics *m, int64_t leaves,
   s->moved = m->moved;
   s->total_v = m->total_v;
   s->max_v = m->max_v;
+  s->steady_max = m->steady_max;
+  s->max_remap = m->max_remap;
+  s->horizon_time = m->horizon_time;
   s->throttle_used = throttle;
   s->seconds = seconds;
 }
@@ -101,6 +104,9 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
   memcpy(cur, initial, sizeof(int32_t) * (size_t)n);
   int rc = MINEX_OK;
   double ideal = 0;
+  /* the horizon is the workload's (SPEC §2): every call runs under it */
+  minex_options opt = p->opt;
+  opt.iterations = w->params.iterations;
   /* one graph for the run: each step replaces its weights only */
   minex_graph *g = NULL;
   for (int32_t k = 0; k < w->nsteps && rc == MINEX_OK; k++) {
@@ -108,16 +114,16 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
       break; /* the message names the adaptation */
     memcpy(old, cur, sizeof(int32_t) * (size_t)n);
     minex_metrics m;
-    double seconds = 0, throttle = p->opt.throttle;
+    double seconds = 0, throttle = opt.throttle;
     if (p->partition) {
-      rc = minex_repartition(g, cfg, old, &p->opt, cur, &m);
+      rc = minex_repartition(g, cfg, old, &opt, cur, &m);
       seconds = m.seconds;
       throttle = m.throttle_used;
     } else {
-      rc = minex_evaluate(g, cfg, old, cur, &p->opt, &m);
+      rc = minex_evaluate(g, cfg, old, cur, &opt, &m);
     }
     if (rc == MINEX_OK)
-      rc = minex_evaluate_procs(g, cfg, old, cur, &p->opt, NULL, NULL, NULL,
+      rc = minex_evaluate_procs(g, cfg, old, cur, &opt, NULL, NULL, NULL,
                                 out->qwgt + (size_t)k * (size_t)P);
     if (rc != MINEX_OK) {
       sim_fail(rc, "sim: step %d: %s", (int)k + 1, minex_last_error());
@@ -126,6 +132,7 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
     sim_step *s = &out->steps[k];
     fill_step(s, &m, w->leaves ? w->leaves[k] : 0, throttle, seconds);
     out->total += m.max_qwgt;
+    out->total_horizon += m.horizon_time;
     out->seconds += seconds;
     if (m.navailable > 0)
       ideal += m.qwgt_tot / m.navailable;

@@ -39,20 +39,26 @@ typedef struct sim_step {
   int64_t moved;        /* root elements that moved                    */
   double total_v;       /* TotalV                                       */
   double max_v;         /* MaxV                                         */
+  double steady_max;    /* SteadyMax (SPEC §2 horizon)                  */
+  double max_remap;     /* MaxRemap                                     */
+  double horizon_time;  /* T_k = MaxRemap + k * SteadyMax, k = the
+                           workload's iterations                        */
   double throttle_used; /* ThroTTle of the call (chosen one under auto)  */
   double seconds;       /* wall time of the repartition call (0 without) */
 } sim_step;
 
 typedef struct sim_result {
   int32_t nsteps;
-  sim_step *steps; /* nsteps entries                              */
-  double total;    /* sum over steps of MaxQwgt: the paper's
-                      "total time required to process the
-                      application" (its tables' scale)            */
-  double load_imb; /* sum MaxQwgt / sum (QwgtTot / P_avail): the
-                      run's imbalance, weighted by step time       */
-  double seconds;  /* sum of the repartition times                 */
-  double *qwgt;    /* nsteps * P per-processor Qwgt of each step   */
+  sim_step *steps;      /* nsteps entries                              */
+  double total;         /* sum over steps of MaxQwgt: the paper's
+                           "total time required to process the
+                           application" (its tables' scale)            */
+  double total_horizon; /* sum over steps of T_k: the run's time under
+                           the horizon (SPEC §2)                       */
+  double load_imb;      /* sum MaxQwgt / sum (QwgtTot / P_avail): the
+                           run's imbalance, weighted by step time       */
+  double seconds;       /* sum of the repartition times                 */
+  double *qwgt;         /* nsteps * P per-processor Qwgt of each step   */
   int32_t nprocs;
 } sim_result;
 
@@ -66,7 +72,9 @@ typedef int (*sim_step_fn)(int32_t step, const minex_graph *graph,
  * the partition of step k-1 as the old one (step 0: initial, e.g. the
  * RCB of the initial mesh into P parts); its MaxQwgt includes the
  * remapping from k-1 to k. Without partitioning every step keeps initial.
- * Deterministic: the same inputs give the same result. */
+ * Every call runs under the workload's horizon w->params.iterations
+ * (it replaces p->opt.iterations). Deterministic: the same inputs give the same
+ * result. */
 int sim_run(const sim_workload *w, const minex_config *cfg,
             const int32_t *initial, const sim_params *p, sim_step_fn fn,
             void *fn_ctx, sim_result *out);

@@ -18,6 +18,7 @@ void minex_options_init(minex_options *o) {
   o->seed = 1;
   o->global_candidates = 1;
   o->max_passes = 8;
+  o->iterations = 1;
 }
 
 int core_check_options(const minex_options *o) {
@@ -80,6 +81,11 @@ int core_check_options(const minex_options *o) {
                           "%g (must be >= 0 or INFINITY)",
                           (int)i, o->throttle_candidates[i]);
   }
+  if (o->iterations < 0 || o->iterations > MINEX_ITERATIONS_MAX)
+    return core_error(MINEX_EINVAL,
+                      "options.iterations = %ld (must be in [0, %ld]; 0 "
+                      "means 1)",
+                      (long)o->iterations, (long)MINEX_ITERATIONS_MAX);
   if (o->max_passes < 0 || o->max_passes > MINEX_MAX_PASSES_MAX)
     return core_error(MINEX_EINVAL,
                       "options.max_passes = %ld (must be in "

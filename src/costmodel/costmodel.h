@@ -37,6 +37,8 @@ typedef struct costmodel_vertex {
 typedef struct costmodel_loads {
   const minex_config *cfg;     /* clusters, slowdowns, availability         */
   double alpha;                /* latency tolerance                          */
+  double iters;                /* horizon k >= 1 (SPEC §2): Wgt and Comm
+                                  count k times in Qwgt, Remap once        */
   minex_remap_mode mode;       /* who pays remapping                         */
   minex_qwgt_fn fn;            /* user Qwgt function or NULL                 */
   void *fn_ctx;                /* its context                                */
@@ -79,13 +81,25 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
                            const int32_t *part, const minex_options *opt);
 void costmodel_loads_destroy(costmodel_loads *ld);
 
-/* Qwgt from its three parts: alpha formula or the user function. */
+/* Qwgt under the horizon from its three per-iteration parts: the alpha
+ * formula or the user function on (k * Wgt, k * Comm, Remap). */
 static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
                                     double comm, double remap) {
+  wgt *= ld->iters; /* exact for k = 1: the paper's formula */
+  comm *= ld->iters;
   if (ld->fn)
     return ld->fn(wgt, comm, remap, ld->fn_ctx);
   double x = comm + remap;
   return wgt + x - ld->alpha * (wgt < x ? wgt : x);
+}
+
+/* Steady Qwgt of one solver iteration once the data have moved (SPEC §2
+ * SteadyMax): the formula with Remap = 0 and k = 1. */
+static inline double costmodel_qwgt_steady(const costmodel_loads *ld,
+                                           double wgt, double comm) {
+  if (ld->fn)
+    return ld->fn(wgt, comm, 0.0, ld->fn_ctx);
+  return wgt + comm - ld->alpha * (wgt < comm ? wgt : comm);
 }
 
 /* Smallest Qwgt over available processors and its processor (lowest id on

@@ -36,6 +36,11 @@ static void metrics_from_loads(const costmodel_loads *ld, minex_metrics *m) {
     m->max_wgt = fmax(m->max_wgt, ld->wgt[p]);
     m->max_comm = fmax(m->max_comm, ld->comm[p]);
     m->max_remap = fmax(m->max_remap, ld->remap[p]);
+    double steady = costmodel_qwgt_steady(ld, ld->wgt[p], ld->comm[p]);
+    /* a user qwgt_fn is checked where loads are built, with Remap; here it
+       runs with Remap = 0: a NaN or negative value must not vanish in fmax */
+    m->steady_max =
+        steady >= 0 && m->steady_max >= 0 ? fmax(m->steady_max, steady) : NAN;
     sum_inv += 1.0 / cf->proc[cf->cluster[p]];
   }
   double tot = 0;
@@ -52,6 +57,7 @@ static void metrics_from_loads(const costmodel_loads *ld, minex_metrics *m) {
   m->qwgt_tot = tot;
   m->load_imb = tot > 0 ? cf->navail * mx / tot : 0;
   m->lower_bound = sum_inv; /* divided into sum Pwgt by the caller */
+  m->horizon_time = m->max_remap + ld->iters * m->steady_max;
 }
 
 int minex_evaluate(const minex_graph *g, const minex_config *cfg,
@@ -106,11 +112,12 @@ int minex_evaluate(const minex_graph *g, const minex_config *cfg,
   costmodel_loads_destroy(&ld);
   /* the loads are checked finite when they are built; the sums over
      vertices (Rwgt moved, Pwgt for LB) can still overflow on their own */
-  const double fields[] = {r.max_qwgt,    r.qwgt_tot, r.min_var, r.load_imb,
-                           r.lower_bound, r.total_v,  r.max_v,   r.cut_weight};
-  static const char *const names[] = {"MaxQwgt", "QwgtTot",   "MinVar",
-                                      "LoadImb", "LB",        "TotalV",
-                                      "MaxV",    "cut weight"};
+  const double fields[] = {
+      r.max_qwgt, r.qwgt_tot, r.min_var,    r.load_imb,   r.lower_bound,
+      r.total_v,  r.max_v,    r.cut_weight, r.steady_max, r.horizon_time};
+  static const char *const names[] = {
+      "MaxQwgt", "QwgtTot", "MinVar",     "LoadImb",   "LB",
+      "TotalV",  "MaxV",    "cut weight", "SteadyMax", "T_k"};
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
     if (!isfinite(fields[i]))
       return core_error(MINEX_EINVAL,

@@ -68,7 +68,7 @@ static int check_qwgt(const costmodel_loads *ld, int32_t p) {
   const double arg[3][3] = {{2 * w, c, r}, {w, 2 * c, r}, {w, c, 2 * r}};
   static const char *const name[3] = {"Wgt", "Comm", "Remap"};
   for (int k = 0; k < 3; k++) {
-    double q2 = ld->fn(arg[k][0], arg[k][1], arg[k][2], ld->fn_ctx);
+    double q2 = costmodel_qwgt(ld, arg[k][0], arg[k][1], arg[k][2]);
     if (!(q2 >= q) && isfinite(arg[k][k]))
       return core_error(MINEX_EINVAL,
                         "options.qwgt_fn decreases in %s: "
@@ -87,6 +87,7 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
   int32_t P = cfg->nprocs;
   ld->cfg = cfg;
   ld->alpha = opt->alpha;
+  ld->iters = opt->iterations > 1 ? (double)opt->iterations : 1.0;
   ld->mode = opt->remap_mode;
   ld->fn = opt->qwgt_fn;
   ld->fn_ctx = opt->qwgt_ctx;

@@ -25,6 +25,10 @@ static void assert_metrics_close(const minex_metrics *a,
   ck_assert(test_close(a->max_wgt, b->max_wgt, 1e-9));
   ck_assert(test_close(a->max_comm, b->max_comm, 1e-9));
   ck_assert(test_close(a->max_remap, b->max_remap, 1e-9));
+  ck_assert_msg(test_close(a->steady_max, b->steady_max, 1e-9),
+                "SteadyMax %g vs %g", a->steady_max, b->steady_max);
+  ck_assert_msg(test_close(a->horizon_time, b->horizon_time, 1e-9),
+                "T_k %g vs %g", a->horizon_time, b->horizon_time);
   ck_assert_int_eq(a->cut_edges, b->cut_edges);
   ck_assert(test_close(a->cut_weight, b->cut_weight, 1e-9));
   ck_assert_int_eq(a->moved, b->moved);
@@ -67,6 +71,80 @@ START_TEST(evaluate_equals_bruteforce_on_random_inputs) {
     minex_config_destroy(cf);
   }
   gsl_rng_free(rng);
+}
+END_TEST
+
+/* SPEC §2 horizon: every metric under k equals the brute force for random
+ * graphs, machines, alphas, charging modes and k; k = 1 is the paper's
+ * formula (the test above). */
+START_TEST(evaluate_under_horizon_equals_bruteforce) {
+  static const int32_t ks[] = {1, 2, 10, 1000, MINEX_ITERATIONS_MAX};
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 29);
+  for (int trial = 0; trial < 30; trial++) {
+    int32_t n = 1 + (int32_t)gsl_rng_uniform_int(rng, 100);
+    minex_graph *g = test_random_graph(rng, n, 4.0, trial % 2);
+    minex_config *cf = test_random_config(rng, 3, 4);
+    int32_t P = minex_config_nprocs(cf);
+    if (P > 1 && trial % 4 == 0)
+      minex_config_set_available(cf, P - 1, 0);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *nw = malloc(sizeof *nw * (size_t)n);
+    test_random_part(rng, cf, n, old);
+    test_random_part(rng, cf, n, nw);
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++)
+      for (int a = 0; a < 3; a++) {
+        minex_remap_mode mode = modes[(trial + a) % 3];
+        minex_options opt;
+        minex_options_init(&opt);
+        opt.alpha = alphas[a];
+        opt.remap_mode = mode;
+        opt.iterations = ks[ki];
+        minex_metrics got, want, one;
+        ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &opt, &got), MINEX_OK);
+        test_brute_metrics_k(g, cf, old, nw, alphas[a], mode, ks[ki], &want,
+                             NULL);
+        assert_metrics_close(&got, &want);
+        /* SteadyMax and MaxRemap do not depend on k; T_k >= MaxQwgt_k
+           (max of sums <= sum of maxes) */
+        opt.iterations = 1;
+        ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &opt, &one), MINEX_OK);
+        ck_assert(got.steady_max == one.steady_max);
+        ck_assert(got.max_remap == one.max_remap);
+        ck_assert(got.horizon_time >= got.max_qwgt * (1 - 1e-12));
+      }
+    free(old);
+    free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+/* options.iterations = 0 is k = 1 (a zeroed struct), out of range is
+ * MINEX_EINVAL naming the field. */
+START_TEST(evaluate_iterations_range) {
+  minex_graph *g = test_grid_graph(4, 1, 1);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(2, &cf), MINEX_OK);
+  int32_t old[4] = {0, 0, 0, 1}, nw[4] = {0, 0, 1, 1};
+  minex_options opt;
+  minex_options_init(&opt);
+  ck_assert_int_eq(opt.iterations, 1);
+  minex_metrics m1, m0;
+  ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &opt, &m1), MINEX_OK);
+  opt.iterations = 0;
+  ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &opt, &m0), MINEX_OK);
+  ck_assert(m0.max_qwgt == m1.max_qwgt && m0.horizon_time == m1.horizon_time);
+  const int32_t bad[] = {-1, MINEX_ITERATIONS_MAX + 1};
+  for (int i = 0; i < 2; i++) {
+    opt.iterations = bad[i];
+    ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &opt, &m0), MINEX_EINVAL);
+    ck_assert_ptr_nonnull(strstr(minex_last_error(), "options.iterations"));
+  }
+  minex_config_destroy(cf);
+  minex_graph_destroy(g);
 }
 END_TEST
 
@@ -257,6 +335,8 @@ int main(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, evaluate_equals_bruteforce_on_random_inputs);
   tcase_add_test(tc, evaluate_procs_matches_bruteforce_per_processor);
+  tcase_add_test(tc, evaluate_under_horizon_equals_bruteforce);
+  tcase_add_test(tc, evaluate_iterations_range);
   tcase_add_test(tc, evaluate_rejects_bad_arguments);
   tcase_add_test(tc, gain_equals_recomputed_qwgttot_difference);
   tcase_add_test(tc, argmin_finds_least_loaded_available_processor);

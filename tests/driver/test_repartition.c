@@ -280,7 +280,7 @@ START_TEST(every_option_is_checked_against_its_range) {
   for (int v = 0; v < 16; v++)
     old[v] = v < 12;
   minex_metrics m;
-  enum { NCASES = 14 };
+  enum { NCASES = 16 };
   for (int c = 0; c < NCASES; c++) {
     minex_options o;
     minex_options_init(&o);
@@ -342,6 +342,14 @@ START_TEST(every_option_is_checked_against_its_range) {
       o.throttle = NAN;
       field = "throttle";
       break;
+    case 14:
+      o.iterations = -1;
+      field = "iterations";
+      break;
+    case 15:
+      o.iterations = MINEX_ITERATIONS_MAX + 1;
+      field = "iterations";
+      break;
     }
     ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);
     ck_assert_msg(strstr(minex_last_error(), field) != NULL,
@@ -355,6 +363,7 @@ START_TEST(every_option_is_checked_against_its_range) {
   minex_options_init(&o);
   o.sample_size = MINEX_SAMPLE_SIZE_MAX;
   o.max_passes = 0;
+  o.iterations = MINEX_ITERATIONS_MAX;
   o.coarse_per_proc = MINEX_COARSE_PER_PROC_MAX;
   ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_OK);
   o.coarse_per_proc = 0; /* ignored with an absolute target */
@@ -563,6 +572,78 @@ END_TEST
  * tetrahedral mesh at P = 16. Its README gives MaxQwgt 41,852 for the old
  * partition, 35,536 for Scotch's repartitioner and 28,390 for a plain
  * prototype of SPEC §3, which a faithful implementation should match. */
+/* SPEC §2 horizon: under k the repartitioner optimises Qwgt with k * Wgt
+ * and k * Comm. For k a power of two that is bit for bit the same problem
+ * as Pwgt and Cwgt scaled by k (the products are exact), so the partitions
+ * must be identical; the guarantee (never worse than old) holds under the
+ * same k; k = 1 and the unset 0 are today's results exactly. */
+START_TEST(horizon_is_scaled_processing_and_communication) {
+  static const int32_t ks[] = {2, 8, 64, 1024};
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 4242);
+  for (int trial = 0; trial < 24; trial++) {
+    int32_t n = 2 + (int32_t)gsl_rng_uniform_int(rng, 500);
+    minex_graph *g = test_random_graph(rng, n, 3.0 + trial % 4, trial % 2);
+    minex_config *cf = test_random_config(rng, 3, 5);
+    int32_t P = minex_config_nprocs(cf);
+    int32_t k = ks[trial % 4];
+    int64_t ne = minex_graph_xadj(g)[n];
+    double *pw = malloc(sizeof(double) * (size_t)n);
+    double *cw = malloc(sizeof(double) * (size_t)(ne > 0 ? ne : 1));
+    for (int32_t v = 0; v < n; v++)
+      pw[v] = k * minex_graph_pwgt(g)[v];
+    for (int64_t j = 0; j < ne; j++)
+      cw[j] = k * minex_graph_cwgt(g)[j];
+    minex_graph *gk = NULL;
+    ck_assert_int_eq(minex_graph_create(n, minex_graph_xadj(g),
+                                        minex_graph_adjncy(g), pw,
+                                        minex_graph_rwgt(g), cw, &gk),
+                     MINEX_OK);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *a = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *b = malloc(sizeof(int32_t) * (size_t)n);
+    for (int32_t v = 0; v < n; v++)
+      old[v] = (int32_t)(P * pow(gsl_rng_uniform(rng), 2.0));
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.alpha = alphas[trial % 3];
+    opt.throttle = throttles[(trial / 3) % 4];
+    opt.seed = (uint64_t)trial;
+    minex_metrics ma, mb, before;
+    /* k = 1 and 0 (unset) are the same call */
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, &ma), MINEX_OK);
+    opt.iterations = 0;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, &mb), MINEX_OK);
+    ck_assert_mem_eq(a, b, sizeof(int32_t) * (size_t)n);
+    /* horizon k on g == k = 1 on the scaled graph */
+    opt.iterations = k;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, &ma), MINEX_OK);
+    assert_valid(cf, n, a);
+    opt.iterations = 1;
+    ck_assert_int_eq(minex_repartition(gk, cf, old, &opt, b, &mb), MINEX_OK);
+    ck_assert_msg(memcmp(a, b, sizeof(int32_t) * (size_t)n) == 0,
+                  "trial %d, k %d: horizon and scaled weights differ", trial,
+                  (int)k);
+    ck_assert(ma.max_qwgt == mb.max_qwgt);
+    /* never worse than old under the same k */
+    opt.iterations = k;
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &opt, &before), MINEX_OK);
+    ck_assert_double_le(ma.max_qwgt, before.max_qwgt);
+    ck_assert(test_close(ma.horizon_time,
+                         ma.max_remap + (double)k * ma.steady_max, 1e-12));
+    free(pw);
+    free(cw);
+    free(old);
+    free(a);
+    free(b);
+    minex_graph_destroy(gk);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(cube_ball_p16_beats_the_prototype_and_scotch) {
   char gpath[4096], ppath[4096];
   const char *dir = test_repo_data("cases/cube_ball_p16/graph.graph");
@@ -614,6 +695,7 @@ int main(void) {
   tcase_add_test(tc, user_qwgt_function_equal_to_alpha_one_gives_same_result);
   tcase_add_test(tc, heavy_two_ended_remapping_falls_back_to_old);
   tcase_add_test(tc, cube_ball_p16_beats_the_prototype_and_scotch);
+  tcase_add_test(tc, horizon_is_scaled_processing_and_communication);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -333,6 +333,55 @@ START_TEST(gen_info_repart_eval_round_trip) {
 }
 END_TEST
 
+/* --iters K (SPEC §2 horizon): repart optimises under K and eval scores
+ * under K; both print SteadyMax, MaxRemap and T_K = MaxRemap + K *
+ * SteadyMax, eval of repart's output agrees, and MaxQwgt under K is no
+ * worse than the old partition's under K. */
+START_TEST(iters_gives_the_horizon_figures) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *np = tpath("new.part"),
+             *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
+  ck_assert_int_eq(run("gen", "--box", "8", "8", "8", "--refine", "--part", old,
+                       "--nparts", "64", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--iters",
+                       "100", "-o", np, "--json", NULL),
+                   0);
+  check_json("repart_iters.json");
+  char *rj = strdup(out_text);
+  ck_assert_int_eq((int)json_number(rj, "iterations"), 100);
+  double steady = json_number(rj, "steady_max");
+  double remap = json_number(rj, "max_remap");
+  double tk = json_number(rj, "horizon_time");
+  ck_assert(steady > 0);
+  ck_assert(fabs(tk - (remap + 100 * steady)) <= 1e-9 * tk);
+  ck_assert(json_number(rj, "max_qwgt") <=
+            json_number(strstr(rj, "\"old\":"), "max_qwgt"));
+  ck_assert_int_eq(run("eval", g, "--old", old, "--new", np, "--config", cfg,
+                       "--iters", "100", "--json", NULL),
+                   0);
+  check_json("eval_iters.json");
+  static const char *same[] = {"max_qwgt", "steady_max", "max_remap",
+                               "horizon_time", "iterations"};
+  for (size_t k = 0; k < sizeof same / sizeof same[0]; k++)
+    ck_assert_msg(json_number(out_text, same[k]) == json_number(rj, same[k]),
+                  "%s differs between repart and eval", same[k]);
+  /* SteadyMax and MaxRemap do not depend on K; MaxQwgt does */
+  ck_assert_int_eq(run("eval", g, "--old", old, "--new", np, "--config", cfg,
+                       "--json", NULL),
+                   0);
+  ck_assert(json_number(out_text, "steady_max") == steady);
+  ck_assert(json_number(out_text, "max_remap") == remap);
+  ck_assert(json_number(out_text, "max_qwgt") < json_number(rj, "max_qwgt"));
+  ck_assert_int_eq(run("eval", g, "--old", old, "--new", np, "--config", cfg,
+                       "--iters", "10", NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "T_k"));
+  ck_assert_ptr_nonnull(strstr(out_text, "SteadyMax"));
+  free(rj);
+}
+END_TEST
+
 /* The same round trip on the shipped heterogeneous configuration
  * (docs/examples/hetero4.xml: 4 clusters of 16): the tool loads the XML and
  * repart never raises MaxQwgt; -v prints the library's progress. */
@@ -805,6 +854,7 @@ static Suite *tool_suite(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, help_of_every_subcommand_exits_zero);
   tcase_add_test(tc, usage_errors_exit_two);
+  tcase_add_test(tc, iters_gives_the_horizon_figures);
   tcase_add_test(tc, gen_info_repart_eval_round_trip);
   tcase_add_test(tc, repart_with_hetero_config_never_raises_max_qwgt);
   tcase_add_test(tc, repart_without_old_says_it_builds_the_initial_partition);

@@ -189,8 +189,8 @@ START_TEST(a_marked_edge_of_a_shared_face_is_bisected_on_both_sides) {
 END_TEST
 
 /* Every property of one step's graph that follows from the trees. */
-static void check_step_graph(const sim_adapt *a, const minex_graph *g,
-                             double iters) {
+static void check_step_graph(const sim_adapt *a, const minex_graph *g) {
+  const double iters = 1; /* weights are per solver iteration */
   const int32_t n = sim_adapt_nroots(a);
   ck_assert_int_eq(minex_graph_nvtxs(g), n);
   const int64_t *x = minex_graph_xadj(g);
@@ -240,11 +240,12 @@ static void check_step_graph(const sim_adapt *a, const minex_graph *g,
 
 START_TEST(box_weights_match_the_trees_at_every_step) {
   minex_mesh *m = box(4, 4, 4);
-  const double iters[2] = {1.0, 2.5};
+  /* the horizon (iterations) is the repartitioner's: graphs are alike */
+  const int32_t iters[2] = {1, 25};
   for (int i = 0; i < 2; i++) {
     sim_adapt_params p;
     sim_adapt_defaults(&p);
-    p.iters = iters[i];
+    p.iterations = iters[i];
     sim_adapt *a = NULL;
     ck_assert_int_eq(sim_adapt_create(m, &p, &a), MINEX_OK);
     ck_assert_int_eq(sim_adapt_step_count(a), 0);
@@ -256,7 +257,7 @@ START_TEST(box_weights_match_the_trees_at_every_step) {
       ck_assert_msg(sim_adapt_check(a) == MINEX_OK, "%s", sim_last_error());
       minex_graph *g = NULL;
       ck_assert_msg(sim_adapt_graph(a, &g) == MINEX_OK, "%s", sim_last_error());
-      check_step_graph(a, g, p.iters);
+      check_step_graph(a, g);
       if (sim_adapt_leaves(a) > 384)
         grown++;
       minex_graph_destroy(g);
@@ -442,15 +443,16 @@ START_TEST(workload_graphs_equal_graphs_built_from_scratch) {
 }
 END_TEST
 
-START_TEST(iters_scales_pwgt_and_cwgt_only) {
+START_TEST(iterations_leave_the_weights_per_iteration) {
   minex_mesh *m = box(4, 4, 4);
   sim_adapt_params p;
   sim_adapt_defaults(&p);
+  ck_assert_int_eq(p.iterations, 1);
   sim_workload w1, w7;
   ck_assert_int_eq(sim_workload_build(m, &p, &w1), MINEX_OK);
-  p.iters = 7.5;
+  p.iterations = 7;
   ck_assert_int_eq(sim_workload_build(m, &p, &w7), MINEX_OK);
-  ck_assert(w7.params.iters == 7.5);
+  ck_assert_int_eq(w7.params.iterations, 7);
   minex_graph *g = NULL, *h = NULL;
   for (int32_t k = 0; k < w1.nsteps; k++) {
     ck_assert_int_eq(sim_workload_graph(&w1, k, &g), MINEX_OK);
@@ -458,11 +460,11 @@ START_TEST(iters_scales_pwgt_and_cwgt_only) {
     const int32_t n = minex_graph_nvtxs(g);
     ck_assert_int_eq(w1.leaves[k], w7.leaves[k]);
     for (int32_t v = 0; v < n; v++) {
-      QUIET_ASSERT(minex_graph_pwgt(h)[v] == 7.5 * minex_graph_pwgt(g)[v]);
+      QUIET_ASSERT(minex_graph_pwgt(h)[v] == minex_graph_pwgt(g)[v]);
       QUIET_ASSERT(minex_graph_rwgt(h)[v] == minex_graph_rwgt(g)[v]);
     }
     for (int64_t j = 0; j < minex_graph_xadj(g)[n]; j++)
-      QUIET_ASSERT(minex_graph_cwgt(h)[j] == 7.5 * minex_graph_cwgt(g)[j]);
+      QUIET_ASSERT(minex_graph_cwgt(h)[j] == minex_graph_cwgt(g)[j]);
   }
   minex_graph_destroy(g);
   minex_graph_destroy(h);
@@ -551,7 +553,7 @@ START_TEST(bad_arguments_are_rejected_with_a_message) {
   bad[1].field = "depth", bad[1].p.depth = -1;
   bad[2].field = "depth", bad[2].p.depth = SIM_ADAPT_MAX_DEPTH + 1;
   bad[3].field = "radius", bad[3].p.radius = NAN;
-  bad[4].field = "iters", bad[4].p.iters = 0;
+  bad[4].field = "iterations", bad[4].p.iterations = 0;
   bad[5].field = "axis", bad[5].p.sweep = bad[5].p.axis;
   bad[6].field = "sweep_from", bad[6].p.sweep_to = INFINITY;
   bad[7].field = "max_elements", bad[7].p.max_elements = 10;
@@ -656,7 +658,7 @@ int main(void) {
   tcase_add_test(tc, coarsening_removes_at_most_one_level_per_step);
   tcase_add_test(tc, two_builds_are_identical);
   tcase_add_test(tc, workload_graphs_equal_graphs_built_from_scratch);
-  tcase_add_test(tc, iters_scales_pwgt_and_cwgt_only);
+  tcase_add_test(tc, iterations_leave_the_weights_per_iteration);
   tcase_add_test(tc, mesh_files_of_both_formats_give_workloads);
   tcase_add_test(tc, a_triangle_mesh_is_rejected);
   tcase_add_test(tc, bad_arguments_are_rejected_with_a_message);

@@ -140,6 +140,9 @@ static void assert_step_is(const sim_step *s, const minex_metrics *m) {
   ck_assert_int_eq(s->moved, m->moved);
   ck_assert(test_close(s->total_v, m->total_v, 1e-12));
   ck_assert(test_close(s->max_v, m->max_v, 1e-12));
+  ck_assert(test_close(s->steady_max, m->steady_max, 1e-12));
+  ck_assert(test_close(s->max_remap, m->max_remap, 1e-12));
+  ck_assert(test_close(s->horizon_time, m->horizon_time, 1e-12));
 }
 
 /* --------------------------------------------------------- the machine */
@@ -264,6 +267,9 @@ END_TEST
 static void check_partitioned_run(const sim_params *p, int32_t P, int32_t C,
                                   double I, const double *proc) {
   minex_config *cfg = machine(P, C, I, proc);
+  /* every call of the run is under the workload's horizon */
+  minex_options eo = p->opt;
+  eo.iterations = g_w.params.iterations;
   int32_t *init = rcb(P);
   recorder *rec = recorder_new();
   sim_result r;
@@ -273,7 +279,7 @@ static void check_partitioned_run(const sim_params *p, int32_t P, int32_t C,
   int32_t n = rec->n;
   const double *rwgt = NULL;
   double *q = malloc(sizeof *q * (size_t)P);
-  double total = 0, ideal = 0, seconds = 0;
+  double total = 0, ideal = 0, seconds = 0, horizon = 0;
   int64_t moved_all = 0;
   for (int32_t k = 0; k < NSTEPS; k++) {
     const minex_graph *g = g_graphs[k];
@@ -282,11 +288,10 @@ static void check_partitioned_run(const sim_params *p, int32_t P, int32_t C,
     const sim_step *s = &r.steps[k];
     ck_assert_mem_eq(rec->old[k], prev, sizeof(int32_t) * (size_t)n);
     minex_metrics keep, m;
-    ck_assert_int_eq(minex_evaluate(g, cfg, prev, prev, &p->opt, &keep),
-                     MINEX_OK);
+    ck_assert_int_eq(minex_evaluate(g, cfg, prev, prev, &eo, &keep), MINEX_OK);
     ck_assert_msg(s->max_qwgt <= keep.max_qwgt, "step %d: %.17g > %.17g",
                   (int)k + 1, s->max_qwgt, keep.max_qwgt);
-    ck_assert_int_eq(minex_evaluate(g, cfg, prev, cur, &p->opt, &m), MINEX_OK);
+    ck_assert_int_eq(minex_evaluate(g, cfg, prev, cur, &eo, &m), MINEX_OK);
     assert_step_is(s, &m);
     int64_t moved = 0;
     double tv = 0;
@@ -314,7 +319,7 @@ static void check_partitioned_run(const sim_params *p, int32_t P, int32_t C,
     }
     /* the per-processor rows, and MaxQwgt their largest */
     ck_assert_int_eq(
-        minex_evaluate_procs(g, cfg, prev, cur, &p->opt, NULL, NULL, NULL, q),
+        minex_evaluate_procs(g, cfg, prev, cur, &eo, NULL, NULL, NULL, q),
         MINEX_OK);
     const double *row = r.qwgt + (size_t)k * (size_t)P;
     double mx = 0;
@@ -325,12 +330,14 @@ static void check_partitioned_run(const sim_params *p, int32_t P, int32_t C,
     ck_assert(test_close(mx, s->max_qwgt, 1e-12));
     ck_assert_mem_eq(&rec->steps[k], s, sizeof *s);
     total += s->max_qwgt;
+    horizon += s->horizon_time;
     ideal += s->qwgt_tot / P;
     seconds += s->seconds;
     moved_all += moved;
   }
   ck_assert_int_gt(moved_all, 0); /* MinEX did something */
   ck_assert(test_close(r.total, total, 1e-12));
+  ck_assert(test_close(r.total_horizon, horizon, 1e-12));
   ck_assert(test_close(r.load_imb, total / ideal, 1e-12));
   ck_assert(test_close(r.seconds, seconds, 1e-12));
   free(q);
@@ -339,6 +346,18 @@ static void check_partitioned_run(const sim_params *p, int32_t P, int32_t C,
   free(init);
   minex_config_destroy(cfg);
 }
+
+/* SPEC §2 horizon: with the workload's iterations k every step runs and is
+ * scored under k (the checks of check_partitioned_run), and T_k sums. */
+START_TEST(a_run_under_a_horizon_is_scored_under_it) {
+  const double proc[2] = {1, 2};
+  sim_params p = params(1, 0, INFINITY);
+  int32_t keep = g_w.params.iterations;
+  g_w.params.iterations = 100; /* the graphs do not depend on it */
+  check_partitioned_run(&p, 8, 2, 10, proc);
+  g_w.params.iterations = keep;
+}
+END_TEST
 
 START_TEST(with_partitioning_each_step_is_no_worse_than_keeping_the_last) {
   const double proc[2] = {1, 2};
@@ -1015,6 +1034,7 @@ int main(void) {
                  without_partitioning_every_step_scores_the_initial_partition);
   tcase_add_test(run,
                  with_partitioning_each_step_is_no_worse_than_keeping_the_last);
+  tcase_add_test(run, a_run_under_a_horizon_is_scored_under_it);
   tcase_add_test(run, throttle_auto_steps_use_a_candidate_and_stay_no_worse);
   tcase_add_test(run, two_runs_are_identical_but_for_the_times);
   tcase_add_test(run, a_callback_can_stop_the_run_and_nothing_is_left);

@@ -178,6 +178,13 @@ void test_random_part(gsl_rng *rng, const minex_config *cfg, int32_t n,
 void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
                         const int32_t *old, const int32_t *nw, double alpha,
                         minex_remap_mode mode, minex_metrics *m, double *qwgt) {
+  test_brute_metrics_k(g, cfg, old, nw, alpha, mode, 1, m, qwgt);
+}
+
+void test_brute_metrics_k(const minex_graph *g, const minex_config *cfg,
+                          const int32_t *old, const int32_t *nw, double alpha,
+                          minex_remap_mode mode, int32_t k, minex_metrics *m,
+                          double *qwgt) {
   int32_t n = minex_graph_nvtxs(g), P = minex_config_nprocs(cfg);
   const int64_t *xadj = minex_graph_xadj(g);
   const int32_t *adj = minex_graph_adjncy(g);
@@ -216,8 +223,10 @@ void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
           remap += r;
       }
     }
-    double x = comm + remap;
-    q[p] = wgt + x - alpha * fmin(wgt, x);
+    /* SPEC §2 horizon: k * Wgt and k * Comm, Remap once */
+    double x = k * comm + remap;
+    q[p] = k * wgt + x - alpha * fmin(k * wgt, x);
+    double steady = wgt + comm - alpha * fmin(wgt, comm);
     if (qwgt)
       qwgt[p] = q[p];
     if (!minex_config_is_available(cfg, p))
@@ -230,6 +239,7 @@ void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
     m->max_wgt = fmax(m->max_wgt, wgt);
     m->max_comm = fmax(m->max_comm, comm);
     m->max_remap = fmax(m->max_remap, remap);
+    m->steady_max = fmax(m->steady_max, steady);
     m->max_v = fmax(m->max_v, vol);
   }
   for (int32_t p = 0; p < P; p++)
@@ -250,6 +260,7 @@ void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
   }
   m->load_imb = m->qwgt_tot > 0 ? m->navailable * m->max_qwgt / m->qwgt_tot : 0;
   m->lower_bound = sum_inv > 0 ? sum_p / sum_inv : 0;
+  m->horizon_time = m->max_remap + (double)k * m->steady_max;
   free(q);
 }
 

@@ -44,6 +44,12 @@ void test_brute_metrics(const minex_graph *g, const minex_config *cfg,
                         const int32_t *old, const int32_t *new_part,
                         double alpha, minex_remap_mode mode, minex_metrics *m,
                         double *qwgt /* P or NULL */);
+/* The same under horizon k (SPEC §2): Qwgt with k * Wgt and k * Comm,
+ * SteadyMax, MaxRemap and T_k = MaxRemap + k * SteadyMax. */
+void test_brute_metrics_k(const minex_graph *g, const minex_config *cfg,
+                          const int32_t *old, const int32_t *nw, double alpha,
+                          minex_remap_mode mode, int32_t k, minex_metrics *m,
+                          double *qwgt);
 
 /* Path to data/<rel>, the repository's real meshes and graphs (one of 4
  * static buffers used in turn). A missing file fails the running test:

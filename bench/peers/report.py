@@ -146,18 +146,24 @@ def plot(groups, infos, ks, out, report):
     alphas = sorted({a for (_, a) in groups})
     meshes = sorted({c.split("-")[0] for (c, _) in groups})
     machines = sorted({machine_of(infos[c]) for (c, _) in groups})
-    dat, series = [], {a: [] for a in alphas}
+    dat, series, qs = [], {a: [] for a in alphas}, [1.0]
     for (case, a), recs in sorted(groups.items()):
         rat = ratios(recs, ks)
         pts = [(k, rat[k][0]) for k in ks if rat[k] is not None]
         if not pts:
             continue
+        qs.extend(q for _, q in pts)
         dat.append(f"# {case} alpha {a}\n" +
                    "".join(f"{k} {q:.6g}\n" for k, q in pts) + "\n\n")
         series[a].append((len(dat) - 1, case))
     if not dat:
         return "*(No plot: no case has both MinEX and a peer.)*"
     write_atomic(os.path.join(pdir, "peers_ratio.dat"), "".join(dat))
+    # one y range for every panel, 1 inside it, ticks a reader can use
+    ylo, yhi = min(qs) / 1.15, max(qs) * 1.15
+    ticks = [t for t in (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
+                         1, 1.1, 1.25, 1.5, 2, 3, 4, 5, 7, 10, 20, 50, 100)
+             if ylo <= t <= yhi]
     colors = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
               "#8c564b"]
     gp = []
@@ -173,6 +179,8 @@ def plot(groups, infos, ks, out, report):
             gp.append("reset\nset logscale x\nset logscale y\nset grid\n"
                       f"set xrange [0.7:{max(ks) * 1.4}]\n"
                       f"set xtics ({', '.join(str(k) for k in ks)})\n"
+                      f"set yrange [{ylo:.4g}:{yhi:.4g}]\n"
+                      f"set ytics ({', '.join(f'{t:g}' for t in ticks)})\n"
                       "set xlabel 'k (solver iterations per adaptation)'\n"
                       "set ylabel 'T_k MinEX / T_k best peer'\n"
                       f"set title 'alpha = {a:g}'\n"

@@ -8,7 +8,8 @@
 # docs/img/peers_ratio.{png,svg}).
 #
 #   bench/peers/run.sh [--quick] [--build DIR] [--out DIR] [--report DIR]
-#                      [--no-build] [--check-max-vtxs N]
+#                      [--no-build] [--only GLOB] [--check-max-vtxs N]
+#                      [--skip-without-drivers]
 #
 #   --quick       one tiny case and a 2-step simulation (CI; seconds); the
 #                 report goes to OUT/report unless --report is given
@@ -16,13 +17,19 @@
 #   --no-build    use DIR as it is (its programs must exist)
 #   --out DIR     work folder: cases, partitions, logs, results.jsonl
 #                 (default: /tmp/minex-peers, or /tmp/minex-peers-quick)
-#   --report DIR  where benchmarks.md and img/ go (default: REPO/docs)
+#   --report DIR  where benchmarks.md and img/ go (default: REPO/docs; with
+#                 --quick or --only: OUT/report)
+#   --only GLOB   only the cases whose name matches the shell pattern GLOB
+#                 (e.g. 'cube202k-hetero4*', 'sim32'; names in the README)
 #   --check-max-vtxs N  score.py recomputes every partition of the cases up
 #                 to N vertices (default 250000; homogeneous or not)
+#   --skip-without-drivers  exit 77 (skipped) when no peer driver is built
+#                 (the ctest of --quick)
 #
 # Exit status: 0 when every run and every cross-check succeeded; 1 when a
 # run failed (the report lists it), a cross-check found a mismatch, or a
-# step of the pipeline failed; 2 on a bad command line.
+# step of the pipeline failed; 2 on a bad command line; 77 with
+# --skip-without-drivers and no driver.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,9 +40,11 @@ DO_BUILD=1
 OUT=""
 REPORT=""
 CHECK_MAX_VTXS=250000
+ONLY='*'
+SKIP_WITHOUT_DRIVERS=0
 ARGS=("$@")
 
-usage() { sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
   --quick) QUICK=1 ;;
@@ -43,6 +52,8 @@ while [ $# -gt 0 ]; do
   --no-build) DO_BUILD=0 ;;
   --out) OUT="$2"; shift ;;
   --report) REPORT="$2"; shift ;;
+  --only) ONLY="$2"; shift ;;
+  --skip-without-drivers) SKIP_WITHOUT_DRIVERS=1 ;;
   --check-max-vtxs) CHECK_MAX_VTXS="$2"; shift ;;
   -h | --help) usage; exit 0 ;;
   *) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
@@ -55,7 +66,7 @@ if [ -z "$OUT" ]; then
 fi
 if [ -z "$REPORT" ]; then
   REPORT="$REPO/docs"
-  [ "$QUICK" = 1 ] && REPORT="$OUT/report"
+  [ "$QUICK" = 1 ] || [ "$ONLY" != '*' ] && REPORT="$OUT/report"
 fi
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
@@ -121,6 +132,10 @@ while read -r tool method params large; do
   done
 done <"$HERE/settings.tsv"
 say "drivers: ${DRIVERS[*]:-none}; ${#SETTINGS[@]} peer methods"
+if [ ${#DRIVERS[@]} -eq 0 ] && [ "$SKIP_WITHOUT_DRIVERS" = 1 ]; then
+  say "no peer driver built: skipped (exit 77)"
+  exit 77
+fi
 
 # ------------------------------------------------------------ the runs
 FAILED=0
@@ -254,6 +269,8 @@ for mesh in "${MESHES[@]}"; do
     cfg="$HERE/machines/${mach}_$P.xml"
     [ "$mach" = homo ] && cfg="$HERE/machines/homo$P.xml"
     name="$mname-$mach-p$P"
+    # shellcheck disable=SC2053 # GLOB is a pattern on purpose
+    [[ $name == $ONLY ]] || continue
     cdir="$OUT/cases/$name"
     if [ "${msrc#-}" != "$msrc" ]; then
       # shellcheck disable=SC2086 # the generator's options are meant to split
@@ -273,13 +290,17 @@ done
 # the simulation's sequence (minex sim's workload and machine)
 name=sim32
 [ "$QUICK" = 1 ] && name=simtiny
-cdir="$OUT/cases/$name"
-mkdir -p "$cdir"
-"$MINEX" sim "${SIM_ARGS[@]}" --no-partition --json \
-  --write-graphs "$cdir/case" >"$cdir/sim.json" 2>>"$LOG" ||
-  die "minex sim --write-graphs failed"
-ls "$cdir"/case_step*.graph | wc -l | tr -d ' ' >"$cdir/nsteps"
-CASES+=("$name")
+# shellcheck disable=SC2053 # GLOB is a pattern on purpose
+if [[ $name == $ONLY ]]; then
+  cdir="$OUT/cases/$name"
+  mkdir -p "$cdir"
+  "$MINEX" sim "${SIM_ARGS[@]}" --no-partition --json \
+    --write-graphs "$cdir/case" >"$cdir/sim.json" 2>>"$LOG" ||
+    die "minex sim --write-graphs failed"
+  find "$cdir" -name 'case_step*.graph' | wc -l | tr -d ' ' >"$cdir/nsteps"
+  CASES+=("$name")
+fi
+[ ${#CASES[@]} -gt 0 ] || die "no case matches --only '$ONLY'"
 
 for name in "${CASES[@]}"; do
   cdir="$OUT/cases/$name"
@@ -299,7 +320,7 @@ T_RUNS=$(date +%s)
     "$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)" "$(nproc)" \
     "$(awk '/MemTotal/ {printf "%.1f", $2 / 1048576}' /proc/meminfo)"
   printf '"os": "%s", "compiler": "%s", ' \
-    "$(. /etc/os-release && echo "$PRETTY_NAME")" \
+    "$(sed -n 's/^PRETTY_NAME="\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' /etc/os-release)" \
     "$(cc --version | head -n 1)"
   printf '"minex_commit": "%s", ' \
     "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)"

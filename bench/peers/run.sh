@@ -9,7 +9,7 @@
 #
 #   bench/peers/run.sh [--quick] [--build DIR] [--out DIR] [--report DIR]
 #                      [--no-build] [--only GLOB] [--check-max-vtxs N]
-#                      [--skip-without-drivers]
+#                      [--timeout S] [--skip-without-drivers]
 #
 #   --quick       one tiny case and a 2-step simulation (CI; seconds); the
 #                 report goes to OUT/report unless --report is given
@@ -23,6 +23,8 @@
 #                 (e.g. 'cube202k-hetero4*', 'sim32'; names in the README)
 #   --check-max-vtxs N  score.py recomputes every partition of the cases up
 #                 to N vertices (default 250000; homogeneous or not)
+#   --timeout S   a program running longer than S seconds is stopped and
+#                 its run recorded as failed (default 600)
 #   --skip-without-drivers  exit 77 (skipped) when no peer driver is built
 #                 (the ctest of --quick)
 #
@@ -42,9 +44,11 @@ REPORT=""
 CHECK_MAX_VTXS=250000
 ONLY='*'
 SKIP_WITHOUT_DRIVERS=0
+TIMEOUT=600
 ARGS=("$@")
 
-usage() { sed -n '3,34p' "$0" | sed 's/^# \{0,1\}//'; }
+# the comment above, up to the first line that is not one
+usage() { awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
   --quick) QUICK=1 ;;
@@ -54,6 +58,7 @@ while [ $# -gt 0 ]; do
   --report) REPORT="$2"; shift ;;
   --only) ONLY="$2"; shift ;;
   --skip-without-drivers) SKIP_WITHOUT_DRIVERS=1 ;;
+  --timeout) TIMEOUT="$2"; shift ;;
   --check-max-vtxs) CHECK_MAX_VTXS="$2"; shift ;;
   -h | --help) usage; exit 0 ;;
   *) echo "run.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
@@ -142,13 +147,15 @@ FAILED=0
 declare -A UNSUPPORTED=()
 
 # Runs a command under /usr/bin/time: peak RSS (KB) into $dir/rss, stdout
-# into $dir/run.json, stderr into $dir/stderr. Returns its exit status.
+# into $dir/run.json, stderr into $dir/stderr; stopped after $TIMEOUT s.
+# Returns its exit status (124 when it timed out).
 timed() {
   local dir="$1"
   shift
   local st=0
-  /usr/bin/time -f %M -o "$dir/rss" "$@" >"$dir/run.json" 2>"$dir/stderr" ||
-    st=$?
+  /usr/bin/time -f %M -o "$dir/rss" timeout "$TIMEOUT" "$@" \
+    >"$dir/run.json" 2>"$dir/stderr" || st=$?
+  [ $st = 124 ] && echo "timed out after $TIMEOUT s" >>"$dir/stderr"
   return $st
 }
 

@@ -26,7 +26,8 @@ static void help(void) {
          "                 [--throttle T|inf|auto] [--alpha A] [--seed S] "
          "[--no-partition]\n"
          "                 [--json] [--csv FILE] [--plots DIR]\n"
-         "                 [--vtk-steps K1,K2,... --vtk-prefix PREFIX] [-v]\n"
+         "                 [--vtk-steps K1,K2,... --vtk-prefix PREFIX]\n"
+         "                 [--write-graphs PREFIX] [-v]\n"
          "\n"
          "Runs the adaptive-mesh workload through its adaptations; before "
          "each step MinEX\nrepartitions the dual graph (the previous "
@@ -62,6 +63,13 @@ static void help(void) {
          "written as VTK\n"
          "  --vtk-prefix PREFIX  VTK files PREFIX_stepK.vtk (default "
          "minex_sim)\n"
+         "  --write-graphs PREFIX  also write every step's dual graph "
+         "PREFIX_stepK.graph\n"
+         "                       (K = 1..N), the step-1 old partition "
+         "PREFIX_initial.part\n"
+         "                       and the machine PREFIX_config.xml, to run "
+         "other tools on\n"
+         "                       the same sequence (bench/peers)\n"
          "  -v, --verbose        progress and phase times on stderr\n"
          "  -h, --help           this help\n");
 }
@@ -284,6 +292,47 @@ static int write_plots(const char *dir, const sim_result *r,
   return rc;
 }
 
+/* --write-graphs: each adaptation's dual graph, the initial partition and
+ * the machine, so that other partitioners can run the same sequence
+ * (bench/peers chains them step after step). Every file atomically (the
+ * library's writers). */
+static int write_graphs(const char *cmd, const char *prefix,
+                        const sim_workload *wl, const minex_config *cfg,
+                        const int32_t *initial) {
+  strbuf path = {0};
+  minex_graph *g = NULL;
+  int rc = MINEX_OK;
+  strbuf_printf(&path, "%s_initial.part", prefix);
+  if (!path.failed)
+    rc = minex_part_write(path.s, sim_workload_nvtxs(wl), initial);
+  if (rc == MINEX_OK && !path.failed) {
+    strbuf_free(&path);
+    strbuf_printf(&path, "%s_config.xml", prefix);
+    if (!path.failed)
+      rc = minex_config_save(cfg, path.s);
+  }
+  for (int32_t k = 0; k < wl->nsteps && rc == MINEX_OK && !path.failed; k++) {
+    strbuf_free(&path);
+    strbuf_printf(&path, "%s_step%d.graph", prefix, (int)k + 1);
+    if (path.failed)
+      break;
+    if ((rc = sim_workload_graph(wl, k, &g)) != MINEX_OK) {
+      minex_graph_destroy(g);
+      strbuf_free(&path);
+      return tool_sim_fail(cmd, rc);
+    }
+    rc = minex_graph_write_metis(g, path.s);
+  }
+  minex_graph_destroy(g);
+  int failed = path.failed;
+  strbuf_free(&path);
+  if (failed) {
+    fprintf(stderr, "minex %s: out of memory\n", cmd);
+    return TOOL_EXIT_FAIL;
+  }
+  return rc == MINEX_OK ? TOOL_EXIT_OK : tool_fail(cmd, rc);
+}
+
 int cmd_sim(int argc, char **argv) {
   const char *cmd = "sim";
   tool_workload_args wa;
@@ -293,7 +342,7 @@ int cmd_sim(int argc, char **argv) {
   int32_t P = SIM_DEFAULT_P, C = SIM_DEFAULT_C, nproc = 0, nvtk = 0;
   double I = SIM_DEFAULT_I, *proc = NULL, *vtk_steps = NULL;
   const char *config_path = NULL, *csv_path = NULL, *plots = NULL;
-  const char *vtk_prefix = "minex_sim";
+  const char *vtk_prefix = "minex_sim", *graphs_prefix = NULL;
   int json = 0, verbose = 0, partition = 1, status = TOOL_EXIT_USAGE;
   int machine_set = 0;
   tool_args a;
@@ -366,6 +415,13 @@ int cmd_sim(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--vtk-prefix")) {
       if ((vtk_prefix = tool_args_value(&a)) == NULL)
         goto done;
+    } else if (tool_args_is(&a, NULL, "--write-graphs")) {
+      if ((graphs_prefix = tool_args_value(&a)) == NULL)
+        goto done;
+      if (graphs_prefix[0] == '\0') {
+        tool_usage_error(cmd, "--write-graphs: empty prefix");
+        goto done;
+      }
     } else if (tool_args_is(&a, "-v", "--verbose")) {
       verbose = 1;
     } else if (tool_args_is_option(&a)) {
@@ -445,6 +501,9 @@ int cmd_sim(int argc, char **argv) {
     tool_fail(cmd, rc);
     goto cleanup;
   }
+  if (graphs_prefix &&
+      write_graphs(cmd, graphs_prefix, &wl, cfg, initial) != TOOL_EXIT_OK)
+    goto cleanup;
   if (verbose)
     opt.log_fn = tool_log;
   vtk_ctx vc = {mesh, vtk_prefix, NULL, 0, MINEX_OK};
@@ -571,6 +630,10 @@ int cmd_sim(int argc, char **argv) {
                       : "plot data and script written to %s/sim_loads.{dat,"
                         "gp} (gnuplot failed)\n",
              plots);
+    if (graphs_prefix)
+      printf("graphs written to %s_step1..%d.graph, initial partition to "
+             "%s_initial.part, machine to %s_config.xml\n",
+             graphs_prefix, (int)wl.nsteps, graphs_prefix, graphs_prefix);
     for (int32_t i = 0; i < vc.nsteps; i++)
       printf("VTK of step %d written to %s_step%d.vtk\n", (int)vc.steps[i],
              vtk_prefix, (int)vc.steps[i]);

@@ -803,6 +803,50 @@ START_TEST(sim_with_triangle_mesh_fails_naming_the_file) {
 }
 END_TEST
 
+/* sim --write-graphs writes what replays the run outside it: MinEX on
+ * PREFIX_step1.graph from PREFIX_initial.part on PREFIX_config.xml, then on
+ * step 2 from its own step-1 result, gives the sim's per-step MaxQwgt, and
+ * the initial partition scored on each step gives the baseline's. */
+START_TEST(sim_write_graphs_replays_the_run) {
+  const char *prefix = tpath("wl");
+  int rc = run("sim", "--box", "3", "3", "4", "--steps", "2", "--depth", "2",
+               "--nprocs", "6", "--clusters", "2", "--alpha", "0.5", "--json",
+               "--write-graphs", prefix, NULL);
+  ck_assert_msg(rc == 0, "%s", err_text);
+  char *sim = out_text;
+  out_text = NULL;
+  const char *steps = strstr(sim, "\"steps\":");
+  const char *base = strstr(sim, "\"baseline_steps\":");
+  ck_assert(steps != NULL && base != NULL);
+  const char *old = tpath("wl_initial.part"), *cfg = tpath("wl_config.xml");
+  ck_assert(exists(old) && exists(cfg) && !exists(tpath("wl_step3.graph")));
+  for (int k = 1; k <= 2; k++) {
+    char graph[64], step_key[32], newp[32];
+    snprintf(graph, sizeof graph, "wl_step%d.graph", k);
+    snprintf(step_key, sizeof step_key, "\"step\": %d,", k);
+    snprintf(newp, sizeof newp, "p%d.part", k);
+    const char *s = strstr(steps, step_key), *b = strstr(base, step_key);
+    ck_assert(s != NULL && b != NULL);
+    rc = run("repart", tpath(graph), "--old", old, "--config", cfg, "--alpha",
+             "0.5", "--json", "-o", tpath(newp), NULL);
+    ck_assert_msg(rc == 0, "%s", err_text);
+    ck_assert_double_eq_tol(json_number(out_text, "max_qwgt"),
+                            json_number(s, "max_qwgt"),
+                            1e-9 * json_number(s, "max_qwgt"));
+    rc = run("eval", tpath(graph), "--old", tpath("wl_initial.part"), "--new",
+             tpath("wl_initial.part"), "--config", cfg, "--alpha", "0.5",
+             "--json", NULL);
+    ck_assert_msg(rc == 0, "%s", err_text);
+    ck_assert_double_eq_tol(json_number(out_text, "max_qwgt"),
+                            json_number(b, "max_qwgt"),
+                            1e-9 * json_number(b, "max_qwgt"));
+    old = tpath(newp);
+  }
+  free(sim);
+  ck_assert_int_eq(run("sim", "--write-graphs", "", NULL), 2);
+}
+END_TEST
+
 static Suite *tool_suite(void) {
   Suite *s = suite_create("tool");
   TCase *tc = tcase_create("cli");
@@ -829,6 +873,7 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, sweep_report_is_printed_once_into_a_file);
   tcase_add_test(tc, sweep_verbose_prints_the_throttle_auto_chose);
   tcase_add_test(tc, sim_with_triangle_mesh_fails_naming_the_file);
+  tcase_add_test(tc, sim_write_graphs_replays_the_run);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -562,6 +562,18 @@ static int run_scotch(const peers_case *c, const machine *m, sgraph *s,
       goto fail;
     break;
   case METHOD_REMAP_DECO:
+    if (tg.vertnbr == Pa + 1) {
+      /* one cluster: the star around one hub is the complete graph of
+       * the processors' speeds, and Scotch 7.0.3's deco mapping on it ran
+       * for minutes (over 200 s on cube202k-homo-p32, where cmpltw takes
+       * 2.5 s): map on the weighted complete graph instead */
+      fprintf(stderr, "peer_scotch: remap-deco: one cluster, mapped on the "
+                      "weighted complete graph (remap-cmpltw)\n");
+      what = "SCOTCH_archCmpltw";
+      if (SCOTCH_archCmpltw(&arch, Pa, m->speed))
+        goto fail;
+      break;
+    }
     unit = 2.0 * m->conn_scale;
     if ((what = "SCOTCH_graphInit (target)", SCOTCH_graphInit(&target)))
       goto fail;

@@ -152,9 +152,12 @@ declare -A UNSUPPORTED=()
 timed() {
   local dir="$1"
   shift
-  local st=0
-  /usr/bin/time -f %M -o "$dir/rss" timeout "$TIMEOUT" "$@" \
-    >"$dir/run.json" 2>"$dir/stderr" || st=$?
+  local st=0 lsan="${LSAN_OPTIONS:-}"
+  # in a sanitizer build: Open MPI's MPI_Init (peer_zoltan only) leaks
+  # from plugins it has unloaded, frames no suppression can name
+  case "$1" in */peer_zoltan) lsan="detect_leaks=0" ;; esac
+  LSAN_OPTIONS="$lsan" /usr/bin/time -f %M -o "$dir/rss" \
+    timeout "$TIMEOUT" "$@" >"$dir/run.json" 2>"$dir/stderr" || st=$?
   [ $st = 124 ] && echo "timed out after $TIMEOUT s" >>"$dir/stderr"
   return $st
 }

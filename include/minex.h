@@ -185,6 +185,12 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_COARSE_TARGET_MAX INT32_MAX
 #define MINEX_SAMPLE_SIZE_MAX 4096
 #define MINEX_MAX_PASSES_MAX 1000000
+/* Values of options.scratch. */
+#define MINEX_SCRATCH_OFF 0
+#define MINEX_SCRATCH_ON 1
+#define MINEX_SCRATCH_AUTO 2
+/* MINEX_SCRATCH_AUTO runs the candidate from this horizon on. */
+#define MINEX_SCRATCH_AUTO_ITERATIONS 10
 /* Largest horizon options.iterations (SPEC §2). */
 #define MINEX_ITERATIONS_MAX 1000000000
 #define MINEX_THROTTLE_CANDIDATES_MAX 64
@@ -230,6 +236,24 @@ typedef struct minex_options {
                          repartitioner minimises MaxQwgt under k. In [0,
                          MINEX_ITERATIONS_MAX]; 0 means 1 (default 1: the
                          paper's formula)                                */
+  int refine;         /* 0 or 1. 1 (default): refinement beyond the paper
+                         (SPEC §3): after the coarse partition and after the
+                         expansion, heap passes of the moves of boundary
+                         vertices that lower QwgtTot (under the horizon)
+                         without raising MaxQwgt, so the cut improves and
+                         not only the balance                          */
+  int32_t refine_passes; /* passes of each refinement, in [0,
+                            MINEX_MAX_PASSES_MAX], 0 means 1 (default 4) */
+  int scratch;           /* the from-scratch candidate (beyond the paper, SPEC
+                            §3): a cluster-aware METIS partition of the whole
+                            graph relabelled against old, refined by these
+                            rules, kept when its MaxQwgt (under the horizon)
+                            is lower. MINEX_SCRATCH_OFF, _ON, or _AUTO
+                            (default): on when iterations >=
+                            MINEX_SCRATCH_AUTO_ITERATIONS                  */
+  int paper_exact;       /* 0 or 1. 1: the paper's rules alone, every addition
+                            beyond it off (refine, scratch) whatever their own
+                            fields say (default 0)                         */
 } minex_options;
 
 /* The candidates tried by throttle_auto when none are given. */
@@ -274,6 +298,7 @@ typedef struct minex_metrics {
   int64_t coarse_moves;    /* moves made on the contracted graph            */
   int64_t expand_moves;    /* moves made during expansion                   */
   int returned_old;        /* 1: the result was worse, old was returned     */
+  int scratch_used;        /* 1: the from-scratch candidate was kept        */
   double seconds_contract; /* wall time of each phase, seconds            */
   double seconds_partition;
   double seconds_expand;

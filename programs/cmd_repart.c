@@ -118,6 +118,24 @@ int cmd_repart(int argc, char **argv) {
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--no-global")) {
       opt.global_candidates = 0;
+    } else if (tool_args_is(&a, NULL, "--paper-exact")) {
+      opt.paper_exact = 1;
+    } else if (tool_args_is(&a, NULL, "--no-refine")) {
+      opt.refine = 0;
+    } else if (tool_args_is(&a, NULL, "--scratch")) {
+      if ((v = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+      if (!strcmp(v, "on"))
+        opt.scratch = MINEX_SCRATCH_ON;
+      else if (!strcmp(v, "off"))
+        opt.scratch = MINEX_SCRATCH_OFF;
+      else if (!strcmp(v, "auto"))
+        opt.scratch = MINEX_SCRATCH_AUTO;
+      else
+        return tool_usage_error(cmd,
+                                "--scratch: expected on, off or auto, "
+                                "got '%s'",
+                                v);
     } else if (tool_args_is(&a, "-o", "--output")) {
       if ((out_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
@@ -263,8 +281,10 @@ int cmd_repart(int argc, char **argv) {
     else
       tool_json_double(stdout, mr.throttle_used);
     printf(",\n  \"coarse_nvtxs\": %" PRId32 ",\n  \"coarse_moves\": %" PRId64
-           ",\n  \"expand_moves\": %" PRId64 ",\n  \"returned_old\": %d",
-           mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves, mr.returned_old);
+           ",\n  \"expand_moves\": %" PRId64 ",\n  \"returned_old\": %d"
+           ",\n  \"scratch_used\": %d",
+           mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves, mr.returned_old,
+           mr.scratch_used);
     printf(",\n  \"nvtxs\": %" PRId32 ",\n  \"nedges\": %" PRId64
            ",\n  \"nprocs\": %" PRId32 ",\n  \"iterations\": %" PRId32
            ",\n  \"graph\": ",

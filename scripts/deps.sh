@@ -8,6 +8,7 @@ set -euo pipefail
 
 MINEX_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev libxml2-utils
   uthash-dev check libsubunit-dev valgrind python3
+  libmetis-dev # the from-scratch candidate (src/scratch)
   mpich libmpich-dev gnuplot-nox time
   clang libclang-rt-14-dev # clang + its runtimes: libFuzzer (scripts/fuzz.sh)
   clang-format # scripts/format_check.sh

@@ -192,7 +192,7 @@ int contract_level_next(contract_ws *ws) {
     int64_t len;
     contract_edges(ws, lower[k], &adj, &cw, &len);
     contract_acc_begin(ws, len);
-    int32_t cnt = 0, own = N->at[k].old;
+    int32_t cnt = 0, own = N->at[k].key;
     int eligible = 0;
     for (int64_t j = 0; j < len; j++) {
       const contract_node *r = &nd[adj[j]];
@@ -214,7 +214,7 @@ int contract_level_next(contract_ws *ws) {
   ws->nvalid = ws->nelig;
   /* the records of the new level */
   for (int32_t k = 0; k < m; k++)
-    nd[k] = (contract_node){k, N->at[k].old, N->at[k].rwgt};
+    nd[k] = (contract_node){k, N->at[k].key, N->at[k].rwgt};
   N->own_adj = shrink(N->own_adj, (size_t)e, sizeof(int32_t));
   N->own_cwgt = shrink(N->own_cwgt, (size_t)e, sizeof(double));
   N->xadj = N->own_xadj;
@@ -252,7 +252,7 @@ int contract_freeze(contract_ws *ws) {
   const contract_level *L = contract_cur(ws);
   for (int32_t k = 0; k < L->nbase; k++) {
     ws->parent[k] = k;
-    ws->owner[k] = L->at[k].old;
+    ws->owner[k] = ws->key_owner ? ws->key_owner[L->at[k].key] : L->at[k].old;
   }
   return MINEX_OK;
 }

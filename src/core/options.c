@@ -19,6 +19,10 @@ void minex_options_init(minex_options *o) {
   o->global_candidates = 1;
   o->max_passes = 8;
   o->iterations = 1;
+  o->refine = 1;
+  o->refine_passes = 4;
+  o->scratch = MINEX_SCRATCH_AUTO;
+  o->paper_exact = 0;
 }
 
 int core_check_options(const minex_options *o) {
@@ -81,6 +85,22 @@ int core_check_options(const minex_options *o) {
                           "%g (must be >= 0 or INFINITY)",
                           (int)i, o->throttle_candidates[i]);
   }
+  if (o->refine != 0 && o->refine != 1)
+    return core_error(MINEX_EINVAL, "options.refine = %d (must be 0 or 1)",
+                      o->refine);
+  if (o->scratch != MINEX_SCRATCH_OFF && o->scratch != MINEX_SCRATCH_ON &&
+      o->scratch != MINEX_SCRATCH_AUTO)
+    return core_error(MINEX_EINVAL,
+                      "options.scratch = %d (must be MINEX_SCRATCH_OFF, "
+                      "_ON or _AUTO)",
+                      o->scratch);
+  if (o->paper_exact != 0 && o->paper_exact != 1)
+    return core_error(MINEX_EINVAL, "options.paper_exact = %d (must be 0 or 1)",
+                      o->paper_exact);
+  if (o->refine_passes < 0 || o->refine_passes > MINEX_MAX_PASSES_MAX)
+    return core_error(MINEX_EINVAL,
+                      "options.refine_passes = %ld (must be in [0, %ld])",
+                      (long)o->refine_passes, (long)MINEX_MAX_PASSES_MAX);
   if (o->iterations < 0 || o->iterations > MINEX_ITERATIONS_MAX)
     return core_error(MINEX_EINVAL,
                       "options.iterations = %ld (must be in [0, %ld]; 0 "

@@ -23,6 +23,7 @@
 #define contract_set_owner minex__contract_set_owner
 #define contract_undo minex__contract_undo
 #define contract_ws_create minex__contract_ws_create
+#define contract_ws_create_start minex__contract_ws_create_start
 #define contract_ws_destroy minex__contract_ws_destroy
 #define core_check_options minex__core_check_options
 #define core_check_part minex__core_check_part
@@ -92,6 +93,9 @@
 #define partition_heap_remove minex__partition_heap_remove
 #define partition_heap_set minex__partition_heap_set
 #define partition_run minex__partition_run
+#define partition_refine minex__partition_refine
+#define partition_loads_max minex__partition_loads_max
+#define scratch_partition minex__scratch_partition
 #define policy_feedback_check minex__policy_feedback_check
 
 #endif

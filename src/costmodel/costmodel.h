@@ -68,10 +68,12 @@ typedef struct costmodel_loads {
 
 /* Result of evaluating one move. */
 typedef struct costmodel_move {
-  int32_t to;      /* destination processor                           */
-  double gain;     /* QwgtTot after - before                          */
-  double dmin_var; /* MinVar after - before                           */
-  double max_to;   /* Qwgt of the destination after the move          */
+  int32_t to;       /* destination processor                           */
+  double gain;      /* QwgtTot after - before                          */
+  double dmin_var;  /* MinVar after - before                           */
+  double max_to;    /* Qwgt of the destination after the move          */
+  double max_after; /* largest Qwgt after the move over the available
+                       processors it touches                          */
 } costmodel_move;
 
 /* Allocates loads for cfg and fills them from scratch for the partition

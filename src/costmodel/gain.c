@@ -87,7 +87,7 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
     touch(ld, o);
     ld->dremap[o] += rq - rp;
   }
-  double gain = 0, s1_old = 0, min_t = INFINITY;
+  double gain = 0, s1_old = 0, min_t = INFINITY, max_t = 0;
   int32_t n_t = 0;
   for (int32_t i = 0; i < ld->ntouched; i++) {
     int32_t x = ld->touched[i];
@@ -104,6 +104,8 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
     n_t++;
     if (qn < min_t)
       min_t = qn;
+    if (qn > max_t)
+      max_t = qn;
   }
   /* dMinVar from the touched terms and, for the untouched processors, the
      closed form of their shift when the minimum moves from m to m2; this
@@ -133,6 +135,7 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
   out->to = q;
   out->gain = gain;
   out->dmin_var = dmv;
+  out->max_after = max_t;
 }
 
 void costmodel_apply(costmodel_loads *ld) {

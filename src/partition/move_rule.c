@@ -36,6 +36,8 @@ int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear) {
 }
 
 static inline int admissible(const partition_ctx *pc, const costmodel_move *m) {
+  if (pc->refine)
+    return m->gain < -pc->gain_tol && m->max_after <= pc->max_bound;
   if (!(m->dmin_var < -pc->dmv_tol))
     return 0;
   /* SPEC §3: -Gain/dMinVar < ThroTTle in units of the mean load */
@@ -50,7 +52,7 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   int32_t p = ws->owner[x];
   int forced = !cf->avail[p];
   double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
-  int global = forced || (pc->global && ld->qwgt[p] > mean);
+  int global = forced || (pc->global && !pc->refine && ld->qwgt[p] > mean);
   int32_t nn;
   if (pc->interior[x]) {
     /* all edges lead to p: the only candidate is the global one */

@@ -24,6 +24,8 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   /* rounding noise of dMinVar is ~1e-16 * P * qbar^2; a move must beat it
      clearly, or a pair of vertices could swap back and forth forever */
   pc->dmv_tol = 1e-11 * pc->qbar * pc->qbar;
+  /* a refinement move must lower QwgtTot by more than rounding noise */
+  pc->gain_tol = 1e-9 * pc->qbar;
   pc->nbr = malloc(sizeof(costmodel_nbr) * (size_t)P);
   pc->nbr_at = malloc(sizeof(int32_t) * (size_t)P);
   pc->nbr_stamp = calloc((size_t)P, sizeof(int32_t));
@@ -55,6 +57,8 @@ void partition_execute(partition_ctx *pc, int32_t x, int32_t q) {
   if (!pc->cfg->avail[ws->owner[x]])
     pc->forced_moves++;
   costmodel_eval_move(pc->ld, &v, q, &m);
+  if (pc->trace)
+    pc->trace(pc->trace_ctx, x, v.cur, q, m.gain);
   costmodel_apply(pc->ld);
   contract_set_owner(ws, x, q);
   pc->moves++;
@@ -95,6 +99,8 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
     return rc;
   }
   for (int32_t pass = 0; pass < max_passes; pass++) {
+    if (pc->refine)
+      pc->max_bound = partition_loads_max(pc->ld);
     for (int32_t i = 0; i < na; i++)
       refresh(pc, act[i]);
     int64_t moves = 0;
@@ -133,4 +139,19 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   pc->nb_ids = NULL;
   partition_heap_destroy(h);
   return MINEX_OK;
+}
+
+double partition_loads_max(const costmodel_loads *ld) {
+  double m = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p] && ld->qwgt[p] > m)
+      m = ld->qwgt[p];
+  return m;
+}
+
+int partition_refine(partition_ctx *pc, int32_t max_passes) {
+  pc->refine = 1;
+  int rc = partition_run(pc, max_passes);
+  pc->refine = 0;
+  return rc;
 }

@@ -37,6 +37,11 @@ int partition_heap_precedes_top(const partition_heap *h, double key,
 /* Verifies heap order and handles; MINEX_EINTERNAL on a violation. */
 int partition_heap_check(const partition_heap *h);
 
+/* Called by partition_execute with every move it makes (tests: each
+ * move's Gain against a from-scratch difference). */
+typedef void (*partition_trace_fn)(void *ctx, int32_t x, int32_t from,
+                                   int32_t to, double gain);
+
 /* The state shared by the partition and expansion phases. */
 typedef struct partition_ctx {
   contract_ws *ws;     /* the multilevel graph                       */
@@ -45,6 +50,12 @@ typedef struct partition_ctx {
   double throttle;    /* ThroTTle, normalised units                 */
   double qbar;        /* mean load at the start of the call         */
   double dmv_tol;     /* dMinVar must be below -dmv_tol             */
+  int refine;         /* 1: the refinement gate instead of the paper's
+                         (beyond the paper, SPEC §3): Gain < -gain_tol
+                         and no touched processor above max_bound;
+                         candidates are the neighbours' owners only   */
+  double gain_tol;    /* refine: smallest Gain that counts           */
+  double max_bound;   /* refine: MaxQwgt at the start of the pass    */
   int global;         /* least-loaded processor as a candidate      */
   costmodel_nbr *nbr; /* P scratch: neighbour weight per owner      */
   int32_t *nbr_at;    /* P scratch: index of an owner in nbr        */
@@ -56,6 +67,8 @@ typedef struct partition_ctx {
                               has its owner (set from a fresh gather)   */
   partition_heap heap;     /* used by partition_run                    */
   int64_t moves;           /* moves executed                             */
+  partition_trace_fn trace; /* NULL, or told of every executed move      */
+  void *trace_ctx;          /* passed to trace                           */
   int64_t forced_moves;    /* of which forced                            */
 } partition_ctx;
 
@@ -89,6 +102,16 @@ void partition_execute(partition_ctx *pc, int32_t x, int32_t q);
  * max_passes passes, each inserting every admissible move and executing
  * them in heap order with neighbour updates. */
 int partition_run(partition_ctx *pc, int32_t max_passes);
+
+/* Refinement (beyond the paper, SPEC §3; options.refine): up to max_passes
+ * heap passes over the current level that execute, smallest Gain first,
+ * the moves of boundary vertices that lower QwgtTot without taking any
+ * processor above the MaxQwgt of the pass's start. MaxQwgt never rises,
+ * QwgtTot falls with every move. */
+int partition_refine(partition_ctx *pc, int32_t max_passes);
+
+/* Largest Qwgt over the available processors of the running loads. */
+double partition_loads_max(const costmodel_loads *ld);
 
 /* Verifies the context: scratch buffers, stamps, move counters, owners
  * in range, interior flags against the actual neighbour owners, and the

@@ -10,13 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ck_assert reports its location through a pipe on every call; loops over
- * 1e5+ entries use this quiet form, which only talks on failure. */
-#define QUIET_ASSERT(c)                                                        \
-  do {                                                                         \
-    if (!(c))                                                                  \
-      ck_abort_msg("%s:%d: assertion '%s' failed", __FILE__, __LINE__, #c);    \
-  } while (0)
 
 static minex_mesh *read_mesh(const char *path) {
   minex_mesh *m = NULL;

@@ -15,13 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ck_assert reports its location through a pipe on every call; loops over
- * many roots use this quiet form, which only talks on failure. */
-#define QUIET_ASSERT(c)                                                        \
-  do {                                                                         \
-    if (!(c))                                                                  \
-      ck_abort_msg("%s:%d: assertion '%s' failed", __FILE__, __LINE__, #c);    \
-  } while (0)
 
 static const double unit_tet[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
 /* Face 0 1 2 lies in z = 0; node 3 is far off so that the cylinder can

@@ -55,6 +55,16 @@ static void help(void) {
       "  --coarse-per-proc N  contraction target per available processor "
       "(default 64)\n"
       "  --no-global          candidates are the neighbours' owners only\n"
+      "  --paper-exact        the paper's rules alone: no refinement, no\n"
+      "                       from-scratch candidate (SPEC section 3)\n"
+      "  --refine on|off      refinement beyond the paper: moves that lower\n"
+      "                       QwgtTot without raising MaxQwgt, SteadyMax or\n"
+      "                       MaxRemap (default on)\n"
+      "  --scratch on|off|auto  from-scratch candidate: a cluster-aware "
+      "METIS\n"
+      "                       partition refined by MinEX's rules, kept when "
+      "its T_k\n"
+      "                       is lower (default auto: from --iters 10 on)\n"
       "  --steps N            steps until the next adaptation: decide whether\n"
       "                       the new partition pays for its remapping\n"
       "                       (SPEC section 5, minex_decide); if not, -o\n"
@@ -83,6 +93,8 @@ int cmd_repart(int argc, char **argv) {
   while (tool_args_next(&a)) {
     const char *v;
     int taken = tool_cost_option(&a, cmd, &cost);
+    if (taken == 0)
+      taken = tool_rule_option(&a, cmd, &opt);
     if (taken < 0)
       return TOOL_EXIT_USAGE;
     if (taken > 0)
@@ -118,24 +130,6 @@ int cmd_repart(int argc, char **argv) {
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--no-global")) {
       opt.global_candidates = 0;
-    } else if (tool_args_is(&a, NULL, "--paper-exact")) {
-      opt.paper_exact = 1;
-    } else if (tool_args_is(&a, NULL, "--no-refine")) {
-      opt.refine = 0;
-    } else if (tool_args_is(&a, NULL, "--scratch")) {
-      if ((v = tool_args_value(&a)) == NULL)
-        return TOOL_EXIT_USAGE;
-      if (!strcmp(v, "on"))
-        opt.scratch = MINEX_SCRATCH_ON;
-      else if (!strcmp(v, "off"))
-        opt.scratch = MINEX_SCRATCH_OFF;
-      else if (!strcmp(v, "auto"))
-        opt.scratch = MINEX_SCRATCH_AUTO;
-      else
-        return tool_usage_error(cmd,
-                                "--scratch: expected on, off or auto, "
-                                "got '%s'",
-                                v);
     } else if (tool_args_is(&a, "-o", "--output")) {
       if ((out_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;

@@ -53,6 +53,10 @@ static void help(void) {
          "  --throttle T|inf|auto  ThroTTle (default: the library's, inf)\n"
          "  --alpha A            latency tolerance in [0,1] (default 0)\n"
          "  --seed S             random seed (default 1)\n"
+         "  --paper-exact        the paper's rules alone (SPEC section 3)\n"
+         "  --refine on|off      refinement beyond the paper (default on)\n"
+         "  --scratch on|off|auto  from-scratch candidate (default auto: "
+         "from --iters 10)\n"
          "  --no-partition       report the baseline only\n"
          "Output:\n"
          "  --json               one JSON object instead of the table\n"
@@ -350,6 +354,8 @@ int cmd_sim(int argc, char **argv) {
   while (tool_args_next(&a)) {
     const char *v;
     int w = tool_workload_option(&a, cmd, &wa);
+    if (w == 0)
+      w = tool_rule_option(&a, cmd, &opt);
     if (w < 0)
       goto done;
     if (w > 0)

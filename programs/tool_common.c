@@ -390,3 +390,37 @@ int tool_cost_option(tool_args *a, const char *cmd, const tool_cost_args *c) {
   }
   return 0;
 }
+
+int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
+  const char *v;
+  if (tool_args_is(a, NULL, "--paper-exact")) {
+    opt->paper_exact = 1;
+    return 1;
+  }
+  if (tool_args_is(a, NULL, "--refine")) {
+    if ((v = tool_args_value(a)) == NULL)
+      return -1;
+    if (strcmp(v, "on") && strcmp(v, "off")) {
+      tool_usage_error(cmd, "--refine: expected on or off, got '%s'", v);
+      return -1;
+    }
+    opt->refine = !strcmp(v, "on");
+    return 1;
+  }
+  if (tool_args_is(a, NULL, "--scratch")) {
+    if ((v = tool_args_value(a)) == NULL)
+      return -1;
+    if (!strcmp(v, "on"))
+      opt->scratch = MINEX_SCRATCH_ON;
+    else if (!strcmp(v, "off"))
+      opt->scratch = MINEX_SCRATCH_OFF;
+    else if (!strcmp(v, "auto"))
+      opt->scratch = MINEX_SCRATCH_AUTO;
+    else {
+      tool_usage_error(cmd, "--scratch: expected on, off or auto, got '%s'", v);
+      return -1;
+    }
+    return 1;
+  }
+  return 0;
+}

@@ -78,7 +78,9 @@ static inline int64_t sweep_record_size(int32_t nsteps) {
 void sweep_throttle_label(const sweep_spec *s, const double *rec,
                           int32_t nsteps, char *buf, size_t size);
 
-/* The options a spec runs with: defaults, seed, alpha, ThroTTle. */
+/* The options of a configuration: the library's defaults with seed, alpha
+ * and ThroTTle of the spec, and paper_exact (the sweeps reproduce the
+ * paper's Tables 1-4 with its rules alone). */
 void sweep_options(const sweep_spec *s, uint64_t seed, minex_options *opt);
 
 /* Runs the specs i with i % nranks == rank on `threads` threads (>= 1)

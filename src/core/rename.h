@@ -95,6 +95,8 @@
 #define partition_run minex__partition_run
 #define partition_refine minex__partition_refine
 #define partition_loads_max minex__partition_loads_max
+#define partition_steady_max minex__partition_steady_max
+#define partition_remap_max minex__partition_remap_max
 #define scratch_partition minex__scratch_partition
 #define policy_feedback_check minex__policy_feedback_check
 

@@ -35,9 +35,27 @@ int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear) {
   return nn;
 }
 
+/* refine: no processor the move touches ends above SteadyMax or MaxRemap
+   of the pass's start (the deltas of the move are still in ld's scratch) */
+static int keeps_horizon_parts(const partition_ctx *pc) {
+  const costmodel_loads *ld = pc->ld;
+  for (int32_t i = 0; i < ld->ntouched; i++) {
+    int32_t x = ld->touched[i];
+    if (!pc->cfg->avail[x])
+      continue;
+    double r = ld->remap[x] + ld->dremap[x];
+    double s = costmodel_qwgt_steady(ld, ld->wgt[x] + ld->dwgt[x],
+                                     ld->comm[x] + ld->dcomm[x]);
+    if (r > pc->remap_bound || s > pc->steady_bound)
+      return 0;
+  }
+  return 1;
+}
+
 static inline int admissible(const partition_ctx *pc, const costmodel_move *m) {
   if (pc->refine)
-    return m->gain < -pc->gain_tol && m->max_after <= pc->max_bound;
+    return m->gain < -pc->gain_tol && m->max_after <= pc->max_bound &&
+           keeps_horizon_parts(pc);
   if (!(m->dmin_var < -pc->dmv_tol))
     return 0;
   /* SPEC §3: -Gain/dMinVar < ThroTTle in units of the mean load */

@@ -99,8 +99,11 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
     return rc;
   }
   for (int32_t pass = 0; pass < max_passes; pass++) {
-    if (pc->refine)
+    if (pc->refine) {
       pc->max_bound = partition_loads_max(pc->ld);
+      pc->steady_bound = partition_steady_max(pc->ld);
+      pc->remap_bound = partition_remap_max(pc->ld);
+    }
     for (int32_t i = 0; i < na; i++)
       refresh(pc, act[i]);
     int64_t moves = 0;
@@ -146,6 +149,22 @@ double partition_loads_max(const costmodel_loads *ld) {
   for (int32_t p = 0; p < ld->nprocs; p++)
     if (ld->cfg->avail[p] && ld->qwgt[p] > m)
       m = ld->qwgt[p];
+  return m;
+}
+
+double partition_steady_max(const costmodel_loads *ld) {
+  double m = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p])
+      m = fmax(m, costmodel_qwgt_steady(ld, ld->wgt[p], ld->comm[p]));
+  return m;
+}
+
+double partition_remap_max(const costmodel_loads *ld) {
+  double m = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p])
+      m = fmax(m, ld->remap[p]);
   return m;
 }
 

@@ -47,29 +47,31 @@ typedef struct partition_ctx {
   contract_ws *ws;     /* the multilevel graph                       */
   costmodel_loads *ld; /* per-processor loads                        */
   const minex_config *cfg;
-  double throttle;    /* ThroTTle, normalised units                 */
-  double qbar;        /* mean load at the start of the call         */
-  double dmv_tol;     /* dMinVar must be below -dmv_tol             */
-  int refine;         /* 1: the refinement gate instead of the paper's
-                         (beyond the paper, SPEC §3): Gain < -gain_tol
-                         and no touched processor above max_bound;
-                         candidates are the neighbours' owners only   */
-  double gain_tol;    /* refine: smallest Gain that counts           */
-  double max_bound;   /* refine: MaxQwgt at the start of the pass    */
-  int global;         /* least-loaded processor as a candidate      */
-  costmodel_nbr *nbr; /* P scratch: neighbour weight per owner      */
-  int32_t *nbr_at;    /* P scratch: index of an owner in nbr        */
-  int32_t *nbr_stamp; /* P scratch: stamp per owner                 */
+  double throttle;     /* ThroTTle, normalised units                 */
+  double qbar;         /* mean load at the start of the call         */
+  double dmv_tol;      /* dMinVar must be below -dmv_tol             */
+  int refine;          /* 1: the refinement gate instead of the paper's
+                          (beyond the paper, SPEC §3): Gain < -gain_tol
+                          and no touched processor above max_bound;
+                          candidates are the neighbours' owners only   */
+  double gain_tol;     /* refine: smallest Gain that counts           */
+  double max_bound;    /* refine: MaxQwgt at the start of the pass    */
+  double steady_bound; /* refine: SteadyMax at the start of the pass  */
+  double remap_bound;  /* refine: MaxRemap at the start of the pass   */
+  int global;          /* least-loaded processor as a candidate      */
+  costmodel_nbr *nbr;  /* P scratch: neighbour weight per owner      */
+  int32_t *nbr_at;     /* P scratch: index of an owner in nbr        */
+  int32_t *nbr_stamp;  /* P scratch: stamp per owner                 */
   int32_t stamp;
-  int32_t *cand;           /* P+1 scratch: candidate processors          */
-  int32_t *nb_ids;         /* scratch of partition_run: neighbour ids   */
-  unsigned char *interior; /* ws->interior: 1 = every neighbour of the id
-                              has its owner (set from a fresh gather)   */
-  partition_heap heap;     /* used by partition_run                    */
-  int64_t moves;           /* moves executed                             */
+  int32_t *cand;            /* P+1 scratch: candidate processors          */
+  int32_t *nb_ids;          /* scratch of partition_run: neighbour ids   */
+  unsigned char *interior;  /* ws->interior: 1 = every neighbour of the id
+                               has its owner (set from a fresh gather)   */
+  partition_heap heap;      /* used by partition_run                    */
+  int64_t moves;            /* moves executed                             */
   partition_trace_fn trace; /* NULL, or told of every executed move      */
   void *trace_ctx;          /* passed to trace                           */
-  int64_t forced_moves;    /* of which forced                            */
+  int64_t forced_moves;     /* of which forced                            */
 } partition_ctx;
 
 /* A vertex's chosen move. */
@@ -106,12 +108,16 @@ int partition_run(partition_ctx *pc, int32_t max_passes);
 /* Refinement (beyond the paper, SPEC §3; options.refine): up to max_passes
  * heap passes over the current level that execute, smallest Gain first,
  * the moves of boundary vertices that lower QwgtTot without taking any
- * processor above the MaxQwgt of the pass's start. MaxQwgt never rises,
- * QwgtTot falls with every move. */
+ * processor above the MaxQwgt, the SteadyMax or the MaxRemap of the pass's
+ * start. None of the three rises, so neither does T_k for any k; QwgtTot
+ * falls with every move. */
 int partition_refine(partition_ctx *pc, int32_t max_passes);
 
 /* Largest Qwgt over the available processors of the running loads. */
 double partition_loads_max(const costmodel_loads *ld);
+/* The same for SteadyMax (Remap 0, k = 1) and for MaxRemap (SPEC §2). */
+double partition_steady_max(const costmodel_loads *ld);
+double partition_remap_max(const costmodel_loads *ld);
 
 /* Verifies the context: scratch buffers, stamps, move counters, owners
  * in range, interior flags against the actual neighbour owners, and the

@@ -283,7 +283,7 @@ START_TEST(every_option_is_checked_against_its_range) {
   for (int v = 0; v < 16; v++)
     old[v] = v < 12;
   minex_metrics m;
-  enum { NCASES = 16 };
+  enum { NCASES = 20 };
   for (int c = 0; c < NCASES; c++) {
     minex_options o;
     minex_options_init(&o);
@@ -352,6 +352,22 @@ START_TEST(every_option_is_checked_against_its_range) {
     case 15:
       o.iterations = MINEX_ITERATIONS_MAX + 1;
       field = "iterations";
+      break;
+    case 16:
+      o.refine = 2;
+      field = "refine";
+      break;
+    case 17:
+      o.refine_passes = -1;
+      field = "refine_passes";
+      break;
+    case 18:
+      o.scratch = 3;
+      field = "scratch";
+      break;
+    case 19:
+      o.paper_exact = -1;
+      field = "paper_exact";
       break;
     }
     ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static minex_mesh *read_mesh(const char *path) {
   minex_mesh *m = NULL;
   int rc = minex_mesh_read(path, &m);

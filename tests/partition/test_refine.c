@@ -19,9 +19,11 @@ typedef struct replay {
   const minex_config *cfg;
   const int32_t *old;
   const minex_options *opt;
-  int32_t *part;    /* owners as the moves go                  */
-  double start_max; /* MaxQwgt before the first move           */
-  int64_t moves;    /* moves seen                              */
+  int32_t *part;       /* owners as the moves go                  */
+  double start_max;    /* MaxQwgt before the first move           */
+  double start_steady; /* SteadyMax before the first move       */
+  double start_remap;  /* MaxRemap before the first move        */
+  int64_t moves;       /* moves seen                              */
 } replay;
 
 static void on_move(void *ctx, int32_t x, int32_t from, int32_t to,
@@ -29,8 +31,8 @@ static void on_move(void *ctx, int32_t x, int32_t from, int32_t to,
   replay *r = ctx;
   minex_metrics before, after;
   QUIET_ASSERT(r->part[x] == from);
-  QUIET_ASSERT(minex_evaluate(r->g, r->cfg, r->old, r->part, r->opt,
-                              &before) == MINEX_OK);
+  QUIET_ASSERT(minex_evaluate(r->g, r->cfg, r->old, r->part, r->opt, &before) ==
+               MINEX_OK);
   r->part[x] = to;
   QUIET_ASSERT(minex_evaluate(r->g, r->cfg, r->old, r->part, r->opt, &after) ==
                MINEX_OK);
@@ -40,9 +42,14 @@ static void on_move(void *ctx, int32_t x, int32_t from, int32_t to,
     ck_abort_msg("move %lld of %d: Gain %.17g, from scratch %.17g",
                  (long long)r->moves, (int)x, gain, want);
   QUIET_ASSERT(gain < 0);
-  if (after.max_qwgt > r->start_max * (1 + 1e-12))
-    ck_abort_msg("move %lld raised MaxQwgt to %.17g above %.17g",
-                 (long long)r->moves, after.max_qwgt, r->start_max);
+  if (after.max_qwgt > r->start_max * (1 + 1e-12) ||
+      after.steady_max > r->start_steady * (1 + 1e-12) ||
+      after.max_remap > r->start_remap * (1 + 1e-12))
+    ck_abort_msg("move %lld raised MaxQwgt, SteadyMax or MaxRemap: %.17g "
+                 "%.17g %.17g above %.17g %.17g %.17g",
+                 (long long)r->moves, after.max_qwgt, after.steady_max,
+                 after.max_remap, r->start_max, r->start_steady,
+                 r->start_remap);
   r->moves++;
 }
 
@@ -78,8 +85,15 @@ START_TEST(refinement_moves_lower_qwgttot_by_their_gain_and_keep_maxqwgt) {
       ck_assert_int_eq(contract_ws_create_start(&ws, g, old, cur), MINEX_OK);
       ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
       ck_assert_int_eq(partition_ctx_create(&pc, &ws, &ld, &opt), MINEX_OK);
-      replay r = {g, cf, old, &opt, malloc(sizeof(int32_t) * (size_t)n),
-                  partition_loads_max(&ld), 0};
+      replay r = {g,
+                  cf,
+                  old,
+                  &opt,
+                  malloc(sizeof(int32_t) * (size_t)n),
+                  partition_loads_max(&ld),
+                  partition_steady_max(&ld),
+                  partition_remap_max(&ld),
+                  0};
       memcpy(r.part, cur, sizeof(int32_t) * (size_t)n);
       pc.trace = run == 0 ? on_move : NULL;
       pc.trace_ctx = &r;

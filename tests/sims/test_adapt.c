@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static const double unit_tet[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
 /* Face 0 1 2 lies in z = 0; node 3 is far off so that the cylinder can
  * catch the midpoints of that face's edges without those of 03, 13, 23. */

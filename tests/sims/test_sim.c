@@ -547,7 +547,10 @@ START_TEST(options_take_seed_alpha_and_throttle_of_the_spec) {
   minex_options_init(&d);
   ck_assert(o.seed == 77);
   ck_assert(o.alpha == 1 && o.throttle == 32 && o.throttle_auto == 1);
+  /* the paper's rules alone: the sweeps reproduce its tables */
+  ck_assert_int_eq(o.paper_exact, 1);
   /* everything else is the library's default */
+  d.paper_exact = 1;
   d.seed = o.seed;
   d.alpha = o.alpha;
   d.throttle = o.throttle;

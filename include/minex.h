@@ -185,6 +185,13 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_COARSE_TARGET_MAX INT32_MAX
 #define MINEX_SAMPLE_SIZE_MAX 4096
 #define MINEX_MAX_PASSES_MAX 1000000
+/* Values of options.refine. */
+#define MINEX_REFINE_OFF 0
+#define MINEX_REFINE_ON 1
+#define MINEX_REFINE_AUTO 2
+/* MINEX_REFINE_AUTO refines from this horizon on: at k = 1 a refined step
+ * left the next steps of a sequence a worse start (docs/algorithm.md §7). */
+#define MINEX_REFINE_AUTO_ITERATIONS 2
 /* Values of options.scratch. */
 #define MINEX_SCRATCH_OFF 0
 #define MINEX_SCRATCH_ON 1
@@ -236,13 +243,14 @@ typedef struct minex_options {
                          repartitioner minimises MaxQwgt under k. In [0,
                          MINEX_ITERATIONS_MAX]; 0 means 1 (default 1: the
                          paper's formula)                                */
-  int refine;         /* 0 or 1. 1 (default): refinement beyond the paper
-                         (SPEC §3): after the coarse partition and after the
-                         expansion, heap passes of the moves of boundary
-                         vertices that lower QwgtTot (under the horizon)
-                         without raising MaxQwgt, so the cut improves and
-                         not only the balance                          */
-  int32_t refine_passes; /* passes of each refinement, in [0,
+  int refine;         /* refinement beyond the paper (SPEC §3): after the
+                         expansion, heap passes of the moves of boundary vertices
+                         that lower QwgtTot (under the horizon) without raising
+                         MaxQwgt, SteadyMax or MaxRemap, so the cut improves and not
+                         only the balance. MINEX_REFINE_OFF, _ON, or _AUTO
+                         (default): on when iterations >=
+                         MINEX_REFINE_AUTO_ITERATIONS */
+  int32_t refine_passes; /* passes of the refinement, in [0,
                             MINEX_MAX_PASSES_MAX], 0 means 1 (default 4) */
   int scratch;           /* the from-scratch candidate (beyond the paper, SPEC
                             §3): a cluster-aware METIS partition of the whole

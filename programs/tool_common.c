@@ -400,11 +400,16 @@ int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
   if (tool_args_is(a, NULL, "--refine")) {
     if ((v = tool_args_value(a)) == NULL)
       return -1;
-    if (strcmp(v, "on") && strcmp(v, "off")) {
-      tool_usage_error(cmd, "--refine: expected on or off, got '%s'", v);
+    if (!strcmp(v, "on"))
+      opt->refine = MINEX_REFINE_ON;
+    else if (!strcmp(v, "off"))
+      opt->refine = MINEX_REFINE_OFF;
+    else if (!strcmp(v, "auto"))
+      opt->refine = MINEX_REFINE_AUTO;
+    else {
+      tool_usage_error(cmd, "--refine: expected on, off or auto, got '%s'", v);
       return -1;
     }
-    opt->refine = !strcmp(v, "on");
     return 1;
   }
   if (tool_args_is(a, NULL, "--scratch")) {

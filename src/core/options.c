@@ -19,7 +19,7 @@ void minex_options_init(minex_options *o) {
   o->global_candidates = 1;
   o->max_passes = 8;
   o->iterations = 1;
-  o->refine = 1;
+  o->refine = MINEX_REFINE_AUTO;
   o->refine_passes = 4;
   o->scratch = MINEX_SCRATCH_AUTO;
   o->paper_exact = 0;
@@ -85,8 +85,11 @@ int core_check_options(const minex_options *o) {
                           "%g (must be >= 0 or INFINITY)",
                           (int)i, o->throttle_candidates[i]);
   }
-  if (o->refine != 0 && o->refine != 1)
-    return core_error(MINEX_EINVAL, "options.refine = %d (must be 0 or 1)",
+  if (o->refine != MINEX_REFINE_OFF && o->refine != MINEX_REFINE_ON &&
+      o->refine != MINEX_REFINE_AUTO)
+    return core_error(MINEX_EINVAL,
+                      "options.refine = %d (must be MINEX_REFINE_OFF, _ON or "
+                      "_AUTO)",
                       o->refine);
   if (o->scratch != MINEX_SCRATCH_OFF && o->scratch != MINEX_SCRATCH_ON &&
       o->scratch != MINEX_SCRATCH_AUTO)

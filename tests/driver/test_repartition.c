@@ -354,7 +354,7 @@ START_TEST(every_option_is_checked_against_its_range) {
       field = "iterations";
       break;
     case 16:
-      o.refine = 2;
+      o.refine = 3;
       field = "refine";
       break;
     case 17:
@@ -631,6 +631,8 @@ START_TEST(horizon_is_scaled_processing_and_communication) {
     /* METIS rounds weights to integers, so the from-scratch candidate is
        not scale-exact; everything else is */
     opt.scratch = MINEX_SCRATCH_OFF;
+    /* the same rules whatever k (auto would refine at k >= 2 only) */
+    opt.refine = MINEX_REFINE_ON;
     minex_metrics ma, mb, before;
     /* k = 1 and 0 (unset) are the same call */
     ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, &ma), MINEX_OK);

@@ -668,6 +668,59 @@ START_TEST(horizon_is_scaled_processing_and_communication) {
 }
 END_TEST
 
+/* The from-scratch candidate (SPEC §3 beyond the paper): with it on, the
+ * result is valid, deterministic, never worse than old (MaxQwgt under the
+ * same k), and its T_k is never above the diffusive result's (the run with
+ * it off): the candidate kept is the one with the lower T_k. On these
+ * inputs it wins at least once. */
+START_TEST(scratch_candidate_is_kept_only_when_it_lowers_t_k) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 777);
+  int wins = 0;
+  for (int trial = 0; trial < 16; trial++) {
+    int32_t n = 200 + (int32_t)gsl_rng_uniform_int(rng, 600);
+    minex_graph *g = test_random_graph(rng, n, 4.0 + trial % 3, trial % 2);
+    minex_config *cf = test_random_config(rng, 3, 4);
+    int32_t P = minex_config_nprocs(cf);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *a = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *b = malloc(sizeof(int32_t) * (size_t)n);
+    for (int32_t v = 0; v < n; v++) /* skewed: low ids own more */
+      old[v] = (int32_t)(P * pow(gsl_rng_uniform(rng), 2.0));
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.iterations = trial % 2 ? 100 : 1000;
+    opt.alpha = alphas[trial % 3];
+    opt.seed = (uint64_t)trial;
+    minex_metrics on, again, off, before;
+    opt.scratch = MINEX_SCRATCH_ON;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, &on), MINEX_OK);
+    assert_valid(cf, n, a);
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, &again), MINEX_OK);
+    ck_assert_mem_eq(a, b, sizeof(int32_t) * (size_t)n);
+    ck_assert_int_eq(on.scratch_used, again.scratch_used);
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &opt, &before), MINEX_OK);
+    ck_assert_double_le(on.max_qwgt, before.max_qwgt);
+    opt.scratch = MINEX_SCRATCH_OFF;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, &off), MINEX_OK);
+    ck_assert_int_eq(off.scratch_used, 0);
+    ck_assert_msg(on.horizon_time <= off.horizon_time * (1 + 1e-9),
+                  "trial %d: T_k %.17g with the candidate > %.17g without",
+                  trial, on.horizon_time, off.horizon_time);
+    if (!on.scratch_used)
+      ck_assert_mem_eq(a, b, sizeof(int32_t) * (size_t)n);
+    wins += on.scratch_used;
+    free(old);
+    free(a);
+    free(b);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  ck_assert_int_gt(wins, 0);
+  gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(cube_ball_p16_beats_the_prototype_and_scotch) {
   char gpath[4096], ppath[4096];
   const char *dir = test_repo_data("cases/cube_ball_p16/graph.graph");
@@ -720,6 +773,7 @@ int main(void) {
   tcase_add_test(tc, heavy_two_ended_remapping_falls_back_to_old);
   tcase_add_test(tc, cube_ball_p16_beats_the_prototype_and_scotch);
   tcase_add_test(tc, horizon_is_scaled_processing_and_communication);
+  tcase_add_test(tc, scratch_candidate_is_kept_only_when_it_lowers_t_k);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

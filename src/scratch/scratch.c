@@ -220,8 +220,10 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
   double *share = malloc(sizeof(double) * ((size_t)C + 1));
   real_t *tp = malloc(sizeof(real_t) * ((size_t)C + 1));
   int32_t *pidx = malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
-  int32_t *oslot = malloc(sizeof(int32_t) * ((size_t)n + 1));
-  double *wv = malloc(sizeof(double) * ((size_t)n + 1));
+  /* zeroed: GCC's -O1 analysis cannot see that relabel reads only the
+     entries written just before it (-Werror=maybe-uninitialized) */
+  int32_t *oslot = calloc((size_t)n + 1, sizeof(int32_t));
+  double *wv = calloc((size_t)n + 1, sizeof(double));
   kgraph k = {0};
   int rc = MINEX_OK;
   if (!vw || !ew || !loc || !kp || !glob || !cpart || !act || !nav || !cls ||

@@ -128,6 +128,11 @@ static int make_case(int64_t elements, const char *mesh_path, minex_graph **g,
   return MINEX_OK;
 }
 
+/* Options of the run beyond the defaults (--iters, --scratch, --refine). */
+static int32_t opt_iters = 1;
+static int opt_scratch = MINEX_SCRATCH_AUTO;
+static int opt_refine = MINEX_REFINE_AUTO;
+
 static void run_case(int64_t elements, const char *mesh_path, int repeat,
                      bench_result *r) {
   memset(r, 0, sizeof *r);
@@ -151,6 +156,9 @@ static void run_case(int64_t elements, const char *mesh_path, int repeat,
   }
   minex_options opt;
   minex_options_init(&opt);
+  opt.iterations = opt_iters;
+  opt.scratch = opt_scratch;
+  opt.refine = opt_refine;
   r->rss_base_mib = peak_rss_mib();
   r->seconds = HUGE_VAL;
   minex_metrics m;
@@ -243,8 +251,23 @@ static void usage(FILE *fp) {
       "(default 3)\n"
       "  --data DIR    data folder with meshes/ (default %s, "
       "the\n"
-      "                repository's data/, or $MINEX_DATA)\n",
+      "                repository's data/, or $MINEX_DATA)\n"
+      "  --iters K     horizon k of SPEC section 2 (default 1)\n"
+      "  --scratch M   from-scratch candidate: on, off or auto (default)\n"
+      "  --refine M    refinement: on, off or auto (default)\n",
       MINEX_DATA_DIR);
+}
+
+/* on|off|auto as the MINEX_*_ON/OFF/AUTO values; -1 when neither */
+static int mode_arg(const char *s, int on, int off, int aut) {
+  return strcmp(s, "on") == 0     ? on
+         : strcmp(s, "off") == 0  ? off
+         : strcmp(s, "auto") == 0 ? aut
+                                  : -1;
+}
+
+static const char *mode_name(int m, int on, int off) {
+  return m == on ? "on" : m == off ? "off" : "auto";
 }
 
 static int has_case(const char *list, const char *name) {
@@ -268,6 +291,17 @@ int main(int argc, char **argv) {
       repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc)
       data = argv[++i];
+    else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
+      opt_iters = (int32_t)atol(argv[++i]);
+    else if (strcmp(argv[i], "--scratch") == 0 && i + 1 < argc &&
+             (opt_scratch = mode_arg(argv[++i], MINEX_SCRATCH_ON,
+                                     MINEX_SCRATCH_OFF, MINEX_SCRATCH_AUTO)) >=
+                 0)
+      continue;
+    else if (strcmp(argv[i], "--refine") == 0 && i + 1 < argc &&
+             (opt_refine = mode_arg(argv[++i], MINEX_REFINE_ON,
+                                    MINEX_REFINE_OFF, MINEX_REFINE_AUTO)) >= 0)
+      continue;
     else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
       usage(stdout);
       return 0;
@@ -278,6 +312,10 @@ int main(int argc, char **argv) {
   }
   if (repeat < 1)
     repeat = 1;
+  if (opt_iters < 1) {
+    usage(stderr);
+    return 2;
+  }
   char mesh_path[4096];
   snprintf(mesh_path, sizeof mesh_path, "%s/meshes/cube_big_tetra.mesh", data);
 
@@ -297,8 +335,11 @@ int main(int argc, char **argv) {
 
   printf("minex %s bench_repart: P = %d in %d clusters of 16, Proc = "
          "1,1,2,2, Conn 1 inside / 10 between; alpha 0, ThroTTle inf, "
-         "defaults; best of %d\n\n",
-         MINEX_VERSION_STRING, BENCH_P, BENCH_CLUSTERS, repeat);
+         "k = %d, scratch %s, refine %s, other options default; best of "
+         "%d\n\n",
+         MINEX_VERSION_STRING, BENCH_P, BENCH_CLUSTERS, (int)opt_iters,
+         mode_name(opt_scratch, MINEX_SCRATCH_ON, MINEX_SCRATCH_OFF),
+         mode_name(opt_refine, MINEX_REFINE_ON, MINEX_REFINE_OFF), repeat);
   printf("%-8s %9s %9s %9s %9s %9s %12s %12s %12s %8s %9s\n", "case",
          "vertices", "edges", "best s", "worst s", "RSS MiB", "MaxQwgt old",
          "MaxQwgt new", "LB", "new/LB", "moved");

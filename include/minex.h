@@ -198,6 +198,17 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_SCRATCH_AUTO 2
 /* MINEX_SCRATCH_AUTO runs the candidate from this horizon on. */
 #define MINEX_SCRATCH_AUTO_ITERATIONS 10
+/* Values of options.ladder. */
+#define MINEX_LADDER_OFF 0
+#define MINEX_LADDER_ON 1
+#define MINEX_LADDER_AUTO 2
+/* MINEX_LADDER_AUTO tries the shorter horizons from this horizon on. */
+#define MINEX_LADDER_AUTO_ITERATIONS 2
+/* Shorter horizons of the ladder: k / MINEX_LADDER_STEP^j, j = 1, 2, ...,
+   at most MINEX_LADDER_MAX of them, the last one 1 when reached. */
+#define MINEX_LADDER_STEP 3.0
+#define MINEX_LADDER_MAX 3
+
 /* Largest horizon options.iterations (SPEC §2). */
 #define MINEX_ITERATIONS_MAX 1000000000
 #define MINEX_THROTTLE_CANDIDATES_MAX 64
@@ -260,8 +271,19 @@ typedef struct minex_options {
                             (default): on when iterations >=
                             MINEX_SCRATCH_AUTO_ITERATIONS                  */
   int paper_exact;       /* 0 or 1. 1: the paper's rules alone, every addition
-                            beyond it off (refine, scratch) whatever their own
-                            fields say (default 0)                         */
+                            beyond it off (refine, scratch, ladder) whatever
+                            their own fields say (default 0)               */
+  int ladder;            /* the horizon ladder (beyond the paper, SPEC §3):
+                            besides the diffusive run under k, diffusive runs
+                            under the shorter horizons k/3, k/9, ... (see
+                            MINEX_LADDER_STEP), each scored under k; the lowest
+                            T_k among all candidates wins. MaxQwgt under k
+                            weighs a processor's remapping against k times its
+                            own steady load, while T_k adds the largest
+                            remapping to k times the largest steady load, so a
+                            shorter horizon often gives the lower T_k.
+                            MINEX_LADDER_OFF, _ON, or _AUTO (default): on when
+                            iterations >= MINEX_LADDER_AUTO_ITERATIONS    */
 } minex_options;
 
 /* The candidates tried by throttle_auto when none are given. */
@@ -310,9 +332,12 @@ typedef struct minex_metrics {
   double seconds_contract; /* wall time of each phase, seconds            */
   double seconds_partition;
   double seconds_expand;
-  double seconds;       /* wall time of the whole call                   */
-  double throttle_used; /* ThroTTle of the call (the chosen one under
-                           throttle_auto)                                 */
+  double seconds;          /* wall time of the whole call                   */
+  double throttle_used;    /* ThroTTle of the call (the chosen one under
+                              throttle_auto)                                 */
+  int32_t iterations_used; /* horizon the kept candidate was optimised
+                              under: options.iterations, or a shorter one
+                              of the ladder (options.ladder)              */
 } minex_metrics;
 
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in

@@ -56,7 +56,8 @@ static void help(void) {
       "(default 64)\n"
       "  --no-global          candidates are the neighbours' owners only\n"
       "  --paper-exact        the paper's rules alone: no refinement, no\n"
-      "                       from-scratch candidate (SPEC section 3)\n"
+      "                       from-scratch candidate, no ladder (SPEC "
+      "section 3)\n"
       "  --refine on|off|auto refinement beyond the paper: moves that lower\n"
       "                       QwgtTot without raising MaxQwgt, SteadyMax or\n"
       "                       MaxRemap (default auto: from --iters 2 on)\n"
@@ -65,6 +66,9 @@ static void help(void) {
       "                       partition refined by MinEX's rules, kept when "
       "its T_k\n"
       "                       is lower (default auto: from --iters 10 on)\n"
+      "  --ladder on|off|auto diffusive runs under the shorter horizons K/3,\n"
+      "                       K/9, K/27 too, the lowest T_K kept (default\n"
+      "                       auto: from --iters 2 on)\n"
       "  --steps N            steps until the next adaptation: decide whether\n"
       "                       the new partition pays for its remapping\n"
       "                       (SPEC section 5, minex_decide); if not, -o\n"
@@ -276,9 +280,9 @@ int cmd_repart(int argc, char **argv) {
       tool_json_double(stdout, mr.throttle_used);
     printf(",\n  \"coarse_nvtxs\": %" PRId32 ",\n  \"coarse_moves\": %" PRId64
            ",\n  \"expand_moves\": %" PRId64 ",\n  \"returned_old\": %d"
-           ",\n  \"scratch_used\": %d",
+           ",\n  \"scratch_used\": %d,\n  \"iterations_used\": %" PRId32,
            mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves, mr.returned_old,
-           mr.scratch_used);
+           mr.scratch_used, mr.iterations_used);
     printf(",\n  \"nvtxs\": %" PRId32 ",\n  \"nedges\": %" PRId64
            ",\n  \"nprocs\": %" PRId32 ",\n  \"iterations\": %" PRId32
            ",\n  \"graph\": ",

@@ -58,6 +58,8 @@ static void help(void) {
          "from --iters 2)\n"
          "  --scratch on|off|auto  from-scratch candidate (default auto: "
          "from --iters 10)\n"
+         "  --ladder on|off|auto  shorter horizons too (default auto: from "
+         "--iters 2)\n"
          "  --no-partition       report the baseline only\n"
          "Output:\n"
          "  --json               one JSON object instead of the table\n"

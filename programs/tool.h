@@ -92,8 +92,9 @@ typedef struct tool_cost_args {
 int tool_cost_option(tool_args *a, const char *cmd, const tool_cost_args *c);
 
 /* Takes a's current argument when it selects the rules beyond the paper
- * (SPEC §3), for repart and sim: --paper-exact, --refine on|off,
- * --scratch on|off|auto. 1 taken, 0 not one of them, -1 bad value. */
+ * (SPEC §3), for repart and sim: --paper-exact, --refine on|off|auto,
+ * --scratch on|off|auto, --ladder on|off|auto. 1 taken, 0 not one of them, -1
+ * bad value. */
 int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt);
 
 int tool_usage_error(const char *cmd, const char *fmt, ...)

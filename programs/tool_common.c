@@ -391,41 +391,40 @@ int tool_cost_option(tool_args *a, const char *cmd, const tool_cost_args *c) {
   return 0;
 }
 
+/* --NAME on|off|auto into *field as on, off or aut. 1 taken, 0 not this
+ * flag, -1 bad or missing value (already reported). */
+static int mode_option(tool_args *a, const char *cmd, const char *flag,
+                       int *field, int on, int off, int aut) {
+  if (!tool_args_is(a, NULL, flag))
+    return 0;
+  const char *v = tool_args_value(a);
+  if (v == NULL)
+    return -1;
+  if (!strcmp(v, "on"))
+    *field = on;
+  else if (!strcmp(v, "off"))
+    *field = off;
+  else if (!strcmp(v, "auto"))
+    *field = aut;
+  else {
+    tool_usage_error(cmd, "%s: expected on, off or auto, got '%s'", flag, v);
+    return -1;
+  }
+  return 1;
+}
+
 int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
-  const char *v;
+  int r;
   if (tool_args_is(a, NULL, "--paper-exact")) {
     opt->paper_exact = 1;
     return 1;
   }
-  if (tool_args_is(a, NULL, "--refine")) {
-    if ((v = tool_args_value(a)) == NULL)
-      return -1;
-    if (!strcmp(v, "on"))
-      opt->refine = MINEX_REFINE_ON;
-    else if (!strcmp(v, "off"))
-      opt->refine = MINEX_REFINE_OFF;
-    else if (!strcmp(v, "auto"))
-      opt->refine = MINEX_REFINE_AUTO;
-    else {
-      tool_usage_error(cmd, "--refine: expected on, off or auto, got '%s'", v);
-      return -1;
-    }
-    return 1;
-  }
-  if (tool_args_is(a, NULL, "--scratch")) {
-    if ((v = tool_args_value(a)) == NULL)
-      return -1;
-    if (!strcmp(v, "on"))
-      opt->scratch = MINEX_SCRATCH_ON;
-    else if (!strcmp(v, "off"))
-      opt->scratch = MINEX_SCRATCH_OFF;
-    else if (!strcmp(v, "auto"))
-      opt->scratch = MINEX_SCRATCH_AUTO;
-    else {
-      tool_usage_error(cmd, "--scratch: expected on, off or auto, got '%s'", v);
-      return -1;
-    }
-    return 1;
-  }
-  return 0;
+  if ((r = mode_option(a, cmd, "--refine", &opt->refine, MINEX_REFINE_ON,
+                       MINEX_REFINE_OFF, MINEX_REFINE_AUTO)) != 0)
+    return r;
+  if ((r = mode_option(a, cmd, "--scratch", &opt->scratch, MINEX_SCRATCH_ON,
+                       MINEX_SCRATCH_OFF, MINEX_SCRATCH_AUTO)) != 0)
+    return r;
+  return mode_option(a, cmd, "--ladder", &opt->ladder, MINEX_LADDER_ON,
+                     MINEX_LADDER_OFF, MINEX_LADDER_AUTO);
 }

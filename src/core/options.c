@@ -22,6 +22,7 @@ void minex_options_init(minex_options *o) {
   o->refine = MINEX_REFINE_AUTO;
   o->refine_passes = 4;
   o->scratch = MINEX_SCRATCH_AUTO;
+  o->ladder = MINEX_LADDER_AUTO;
   o->paper_exact = 0;
 }
 
@@ -97,6 +98,12 @@ int core_check_options(const minex_options *o) {
                       "options.scratch = %d (must be MINEX_SCRATCH_OFF, "
                       "_ON or _AUTO)",
                       o->scratch);
+  if (o->ladder != MINEX_LADDER_OFF && o->ladder != MINEX_LADDER_ON &&
+      o->ladder != MINEX_LADDER_AUTO)
+    return core_error(MINEX_EINVAL,
+                      "options.ladder = %d (must be MINEX_LADDER_OFF, "
+                      "_ON or _AUTO)",
+                      o->ladder);
   if (o->paper_exact != 0 && o->paper_exact != 1)
     return core_error(MINEX_EINVAL, "options.paper_exact = %d (must be 0 or 1)",
                       o->paper_exact);

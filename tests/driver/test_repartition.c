@@ -283,7 +283,7 @@ START_TEST(every_option_is_checked_against_its_range) {
   for (int v = 0; v < 16; v++)
     old[v] = v < 12;
   minex_metrics m;
-  enum { NCASES = 20 };
+  enum { NCASES = 21 };
   for (int c = 0; c < NCASES; c++) {
     minex_options o;
     minex_options_init(&o);
@@ -368,6 +368,10 @@ START_TEST(every_option_is_checked_against_its_range) {
     case 19:
       o.paper_exact = -1;
       field = "paper_exact";
+      break;
+    case 20:
+      o.ladder = -1;
+      field = "ladder";
       break;
     }
     ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);
@@ -631,8 +635,10 @@ START_TEST(horizon_is_scaled_processing_and_communication) {
     /* METIS rounds weights to integers, so the from-scratch candidate is
        not scale-exact; everything else is */
     opt.scratch = MINEX_SCRATCH_OFF;
-    /* the same rules whatever k (auto would refine at k >= 2 only) */
+    /* the same rules whatever k (auto would refine at k >= 2 only); the
+       ladder's shorter horizons have no counterpart on the scaled graph */
     opt.refine = MINEX_REFINE_ON;
+    opt.ladder = MINEX_LADDER_OFF;
     minex_metrics ma, mb, before;
     /* k = 1 and 0 (unset) are the same call */
     ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, &ma), MINEX_OK);
@@ -721,6 +727,90 @@ START_TEST(scratch_candidate_is_kept_only_when_it_lowers_t_k) {
 }
 END_TEST
 
+/* The horizon ladder: of the diffusive runs under k, k/3, k/9, k/27 (each
+ * scored under k), the one with the lowest T_k within the MaxQwgt guarantee
+ * is returned -- the same partition as a direct run under that horizon --
+ * and the ladder is deterministic and never worse than no ladder. */
+START_TEST(ladder_keeps_the_horizon_with_the_lowest_t_k) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 4242);
+  int shorter = 0;
+  for (int trial = 0; trial < 12; trial++) {
+    int32_t n = 150 + (int32_t)gsl_rng_uniform_int(rng, 500);
+    minex_graph *g = test_random_graph(rng, n, 4.0 + trial % 3, trial % 2);
+    minex_config *cf = test_random_config(rng, 3, 4);
+    int32_t P = minex_config_nprocs(cf);
+    size_t bytes = sizeof(int32_t) * (size_t)n;
+    int32_t *old = malloc(bytes), *a = malloc(bytes), *b = malloc(bytes);
+    for (int32_t v = 0; v < n; v++)
+      old[v] = (int32_t)(P * pow(gsl_rng_uniform(rng), 2.0));
+    minex_options opt;
+    minex_options_init(&opt);
+    int32_t k = trial % 3 == 0 ? 10 : trial % 3 == 1 ? 100 : 1000;
+    opt.iterations = k;
+    opt.alpha = alphas[trial % 3];
+    opt.seed = (uint64_t)trial;
+    opt.scratch = MINEX_SCRATCH_OFF;
+    opt.refine = MINEX_REFINE_ON;
+    minex_metrics on, again, direct, scored, before;
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &opt, &before), MINEX_OK);
+    opt.ladder = MINEX_LADDER_ON;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, &on), MINEX_OK);
+    assert_valid(cf, n, a);
+    ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, &again), MINEX_OK);
+    ck_assert_mem_eq(a, b, bytes);
+    ck_assert_int_eq(on.iterations_used, again.iterations_used);
+    ck_assert_double_le(on.max_qwgt, before.max_qwgt);
+    /* the direct runs, each scored under k */
+    double expect = HUGE_VAL;
+    int32_t expect_k = 0;
+    int exact = 1, match = 0;
+    opt.ladder = MINEX_LADDER_OFF;
+    double kj = k;
+    for (int j = 0; j <= MINEX_LADDER_MAX; j++) {
+      if (j > 0) {
+        if (kj <= 1)
+          break;
+        kj = fmax(1.0, floor(kj / MINEX_LADDER_STEP + 0.5));
+      }
+      opt.iterations = (int32_t)kj;
+      ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, &direct),
+                       MINEX_OK);
+      opt.iterations = k;
+      ck_assert_int_eq(minex_evaluate(g, cf, old, b, &opt, &scored), MINEX_OK);
+      if (direct.returned_old) {
+        exact = 0; /* the ladder's candidate is the run before that check */
+        continue;
+      }
+      if (scored.max_qwgt <= before.max_qwgt && scored.horizon_time < expect) {
+        expect = scored.horizon_time;
+        expect_k = (int32_t)kj;
+      }
+      if ((int32_t)kj == on.iterations_used)
+        match = memcmp(a, b, bytes) == 0;
+    }
+    ck_assert_msg(on.horizon_time <= expect * (1 + 1e-12),
+                  "trial %d: T_k %.17g with the ladder > %.17g", trial,
+                  on.horizon_time, expect);
+    if (exact)
+      ck_assert_msg(expect_k == on.iterations_used && match &&
+                        fabs(on.horizon_time - expect) <= 1e-12 * expect,
+                    "trial %d: kept k = %ld (T_k %.17g, same partition as a "
+                    "direct run: %d), lowest k = %ld (T_k %.17g)",
+                    trial, (long)on.iterations_used, on.horizon_time, match,
+                    (long)expect_k, expect);
+    shorter += on.iterations_used < k;
+    free(old);
+    free(a);
+    free(b);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  ck_assert_int_gt(shorter, 0); /* the ladder won at least once */
+  gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(cube_ball_p16_beats_the_prototype_and_scotch) {
   char gpath[4096], ppath[4096];
   const char *dir = test_repo_data("cases/cube_ball_p16/graph.graph");
@@ -774,6 +864,7 @@ int main(void) {
   tcase_add_test(tc, cube_ball_p16_beats_the_prototype_and_scotch);
   tcase_add_test(tc, horizon_is_scaled_processing_and_communication);
   tcase_add_test(tc, scratch_candidate_is_kept_only_when_it_lowers_t_k);
+  tcase_add_test(tc, ladder_keeps_the_horizon_with_the_lowest_t_k);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

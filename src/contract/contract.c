@@ -133,7 +133,8 @@ static int ws_init(contract_ws *ws, const minex_graph *g, const int32_t *old,
 }
 
 void contract_ws_destroy(contract_ws *ws) {
-  for (int32_t s = 0; ws->lv && s < ws->nlevels; s++)
+  int32_t nl = ws->nlevels > ws->nlevels_kept ? ws->nlevels : ws->nlevels_kept;
+  for (int32_t s = 0; ws->lv && s < nl; s++)
     contract_level_free(&ws->lv[s]);
   free(ws->lv);
   free(ws->nd);

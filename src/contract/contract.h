@@ -45,16 +45,18 @@ typedef struct contract_level {
   int64_t *own_xadj;   /* the CSR's storage for levels >= 1, else NULL   */
   int32_t *own_adj;
   double *own_cwgt;
-  int32_t *lower;      /* nbase (NULL at level 0): local id in the level
-                          below of each base vertex (its root there)    */
-  int32_t *child;      /* 2 per merge: the local ids merged              */
-  int64_t *mstart;     /* per merge: its edge list in madj, mcwgt        */
-  int32_t *mlen;       /* per merge: length of that list                 */
-  int32_t *madj;       /* merged lists: local ids that were active when
-                          the merge was made (may be stale later)       */
-  double *mcwgt;       /* their Cwgt                                     */
-  int64_t msize, mcap; /* entries used / allocated in madj, mcwgt        */
-  contract_attr *at;   /* cap: weights and old owner of each local id    */
+  int32_t *lower;        /* nbase (NULL at level 0): local id in the level
+                            below of each base vertex (its root there)    */
+  int32_t *child;        /* 2 per merge: the local ids merged              */
+  int64_t *mstart;       /* per merge: its edge list in madj, mcwgt        */
+  int32_t *mlen;         /* per merge: length of that list                 */
+  int32_t *madj;         /* merged lists: local ids that were active when
+                            the merge was made (may be stale later)       */
+  double *mcwgt;         /* their Cwgt                                     */
+  int64_t msize, mcap;   /* entries used / allocated in madj, mcwgt        */
+  int32_t frozen_nmerge; /* nmerge and msize when contract_freeze ended:  */
+  int64_t frozen_msize;  /* what contract_rewind restores                 */
+  contract_attr *at;     /* cap: weights and old owner of each local id    */
 } contract_level;
 
 /* What the contraction's inner loops read of a local id, in one 16-byte
@@ -82,6 +84,9 @@ typedef struct contract_ws {
   int32_t nactive;      /* active vertices (|V| of the current graph)    */
   contract_level *lv;   /* levels 0..nlevels-1; the last one is current  */
   int32_t nlevels, lvcap;
+  int32_t nlevels_kept; /* levels allocated: expansion steps down without
+                           freeing them, so contract_rewind can go back up */
+  int32_t frozen_nlevels, frozen_vtot, frozen_nactive; /* at the freeze     */
   /* contraction (until contract_freeze) */
   contract_node *nd;  /* 2n: union/find, key, Rwgt                     */
   int32_t *key_owner; /* start owner of each key, or NULL when the keys
@@ -220,6 +225,14 @@ int contract_level_next(contract_ws *ws);
  * merges (the contracted graph: ids 0..nactive-1), the sampling state is
  * freed, and owners live in ws->owner from now on. */
 int contract_freeze(contract_ws *ws);
+
+/* Back to the state contract_freeze left, after a partition and expansion
+ * (or part of one): every level and merge in effect again, and the
+ * contracted graph's vertices on their owners of the freeze (the start
+ * partition's), interior flags clear. The same contracted graph can so be
+ * partitioned several times -- under several horizons -- at the cost of
+ * one contraction; the results are identical to contracting afresh. */
+void contract_rewind(contract_ws *ws);
 
 /* Sets the owner of active id x to q (and of every id merged into it,
  * so that edge ends read their owner directly). After contract_freeze. */

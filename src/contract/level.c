@@ -222,7 +222,18 @@ int contract_level_next(contract_ws *ws) {
   N->cwgt = N->own_cwgt;
   level_trim(L);
   ws->nlevels++;
+  ws->nlevels_kept = ws->nlevels;
   return MINEX_OK;
+}
+
+/* The contracted graph's vertices (the last level, no merges) as the
+ * freeze leaves them: each its own parent, on the start owner of its key. */
+static void top_owners(contract_ws *ws) {
+  const contract_level *L = contract_cur(ws);
+  for (int32_t k = 0; k < L->nbase; k++) {
+    ws->parent[k] = k;
+    ws->owner[k] = ws->key_owner ? ws->key_owner[L->at[k].key] : L->at[k].old;
+  }
 }
 
 int contract_freeze(contract_ws *ws) {
@@ -249,12 +260,27 @@ int contract_freeze(contract_ws *ws) {
   ws->elig = ws->epos = ws->eslot = ws->bpart = NULL;
   ws->bratio = NULL;
   ws->nelig = ws->nvalid = ws->cursor = 0;
-  const contract_level *L = contract_cur(ws);
-  for (int32_t k = 0; k < L->nbase; k++) {
-    ws->parent[k] = k;
-    ws->owner[k] = ws->key_owner ? ws->key_owner[L->at[k].key] : L->at[k].old;
+  for (int32_t s = 0; s < ws->nlevels; s++) {
+    ws->lv[s].frozen_nmerge = ws->lv[s].nmerge;
+    ws->lv[s].frozen_msize = ws->lv[s].msize;
   }
+  ws->frozen_nlevels = ws->nlevels;
+  ws->frozen_vtot = ws->vtot;
+  ws->frozen_nactive = ws->nactive;
+  top_owners(ws);
   return MINEX_OK;
+}
+
+void contract_rewind(contract_ws *ws) {
+  ws->nlevels = ws->frozen_nlevels;
+  for (int32_t s = 0; s < ws->nlevels; s++) {
+    ws->lv[s].nmerge = ws->lv[s].frozen_nmerge;
+    ws->lv[s].msize = ws->lv[s].frozen_msize;
+  }
+  ws->vtot = ws->frozen_vtot;
+  ws->nactive = ws->frozen_nactive;
+  memset(ws->interior, 0, (size_t)contract_cur(ws)->nbase);
+  top_owners(ws);
 }
 
 /* The current level has no merges left: its vertices are the active
@@ -283,7 +309,8 @@ static void level_down(contract_ws *ws) {
       ws->owner[x] = ws->owner[M];
     }
   }
-  contract_level_free(U);
+  /* U stays allocated (contract_rewind climbs back to it; freed by
+     contract_ws_destroy) */
   ws->nlevels--;
 }
 

@@ -19,6 +19,7 @@
 #define contract_level_alloc minex__contract_level_alloc
 #define contract_level_free minex__contract_level_free
 #define contract_level_next minex__contract_level_next
+#define contract_rewind minex__contract_rewind
 #define contract_run minex__contract_run
 #define contract_set_owner minex__contract_set_owner
 #define contract_undo minex__contract_undo

@@ -136,70 +136,76 @@ static double max_under(costmodel_loads *ld, double k) {
   return m;
 }
 
-/* One multilevel run of SPEC §3 from start (NULL: the old partition; the
- * diffusive candidate) with the remapping measured against old: contract,
- * partition the contracted graph, expand, with the refinement passes when
- * refine is set, all under the horizon `iters`. Writes the result into out
- * and scores it under the call's own horizon (opt_in->iterations). */
+/* Contracts g from start (NULL: the old partition; the diffusive
+ * candidates) with the remapping measured against old, and freezes the
+ * contracted graph into ws; *seconds is the wall time. Every candidate
+ * from the same start shares it (contract_rewind between them). */
+static int contract_start(const minex_graph *g, const minex_config *cfg,
+                          const int32_t *old, const int32_t *start,
+                          const minex_options *opt, contract_ws *ws,
+                          double *seconds) {
+  int32_t n = g->nvtxs;
+  double t1 = core_wtime();
+  memset(ws, 0, sizeof *ws);
+  int rc = start ? contract_ws_create_start(ws, g, old, start)
+                 : contract_ws_create(ws, g, old);
+  if (rc != MINEX_OK)
+    return rc;
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  if (rng == NULL)
+    return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+  gsl_rng_set(rng, (unsigned long)opt->seed);
+  int64_t target = opt->coarse_target;
+  if (target <= 0) {
+    /* coarse_per_proc per processor, but coarse vertices of at least four
+       fine ones on average: on a graph with few vertices per processor a
+       single fine vertex rarely pays for its cut edges, and moves that
+       fill empty (newly joined) processors need bigger pieces */
+    target = (int64_t)opt->coarse_per_proc * cfg->navail;
+    if (target > n / 4)
+      target = n / 4 > 0 ? n / 4 : 1;
+  }
+  if (target > n)
+    target = n;
+  rc = contract_run(ws, (int32_t)target, opt->sample_size, rng);
+  gsl_rng_free(rng);
+  if (rc == MINEX_OK)
+    rc = contract_freeze(ws);
+  *seconds = core_wtime() - t1;
+  logf_(opt, "%s: contract: %d -> %d vertices in %.3f s",
+        start ? "scratch" : "diffusive", (int)n, (int)ws->nactive, *seconds);
+  return rc;
+}
+
+/* One multilevel run of SPEC §3 on the contracted graph of ws (frozen, or
+ * rewound to its freeze) from start (NULL: the old partition): partition
+ * the contracted graph, expand, with the refinement passes when refine is
+ * set, all under the horizon `iters`. Writes the result into out and
+ * scores it under the call's own horizon (opt_in->iterations). */
 static int run_candidate(const minex_graph *g, const minex_config *cfg,
                          const int32_t *old, const int32_t *start,
-                         const minex_options *opt_in, int32_t iters, int refine,
-                         int32_t *out, candidate *cd) {
+                         contract_ws *ws, const minex_options *opt_in,
+                         int32_t iters, int refine, int32_t *out,
+                         candidate *cd) {
   minex_options opt = *opt_in;
   double k_call = opt_in->iterations > 1 ? opt_in->iterations : 1;
   opt.iterations = iters;
   int32_t n = g->nvtxs;
   costmodel_loads ld;
-  contract_ws ws;
   partition_ctx pc;
-  gsl_rng *rng = NULL;
   memset(&pc, 0, sizeof pc);
-  memset(&ws, 0, sizeof ws);
   memset(cd, 0, sizeof *cd);
   int rc = costmodel_loads_create(&ld, g, cfg, old, start ? start : old, &opt);
   if (rc != MINEX_OK)
     return rc;
   cd->start_max = max_under(&ld, k_call);
   cd->iterations = iters > 1 ? iters : 1;
-  rc = start ? contract_ws_create_start(&ws, g, old, start)
-             : contract_ws_create(&ws, g, old);
-  if (rc != MINEX_OK)
-    goto done;
-  rng = gsl_rng_alloc(gsl_rng_mt19937);
-  if (rng == NULL) {
-    rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
-    goto done;
-  }
-  gsl_rng_set(rng, (unsigned long)opt.seed);
-
-  int64_t target = opt.coarse_target;
-  if (target <= 0) {
-    /* coarse_per_proc per processor, but coarse vertices of at least four
-       fine ones on average: on a graph with few vertices per processor a
-       single fine vertex rarely pays for its cut edges, and moves that
-       fill empty (newly joined) processors need bigger pieces */
-    target = (int64_t)opt.coarse_per_proc * cfg->navail;
-    if (target > n / 4)
-      target = n / 4 > 0 ? n / 4 : 1;
-  }
-  if (target > n)
-    target = n;
-  double t1 = core_wtime();
-  if ((rc = contract_run(&ws, (int32_t)target, opt.sample_size, rng)))
-    goto done;
-  if ((rc = CHECK_PHASE(&ws, &ld, NULL, "after contraction")))
-    goto done;
-  if ((rc = contract_freeze(&ws)))
-    goto done;
-  if ((rc = partition_ctx_create(&pc, &ws, &ld, &opt)))
-    goto done;
-  if ((rc = CHECK_PHASE(&ws, &ld, &pc, "after contract_freeze")))
-    goto done;
   double t2 = core_wtime();
-  logf_(&opt, "%s (k = %ld): contract: %d -> %d vertices in %.3f s",
-        start ? "scratch" : "diffusive", (long)cd->iterations, (int)n,
-        (int)ws.nactive, t2 - t1);
-  cd->coarse_nvtxs = ws.nactive;
+  if ((rc = partition_ctx_create(&pc, ws, &ld, &opt)))
+    goto done;
+  if ((rc = CHECK_PHASE(ws, &ld, &pc, "at the start of a candidate")))
+    goto done;
+  cd->coarse_nvtxs = ws->nactive;
   if (opt.throttle_auto) {
     double t;
     if ((rc = choose_throttle(&pc, &opt, &t)))
@@ -208,7 +214,7 @@ static int run_candidate(const minex_graph *g, const minex_config *cfg,
   }
   if ((rc = partition_run(&pc, opt.max_passes > 0 ? opt.max_passes : 1)))
     goto done;
-  if ((rc = CHECK_PHASE(&ws, &ld, &pc, "after the coarse partition")))
+  if ((rc = CHECK_PHASE(ws, &ld, &pc, "after the coarse partition")))
     goto done;
   /* no refinement of the coarse graph: lowering QwgtTot there leaves the
      expansion a start from which it balances worse (measured: MaxQwgt
@@ -216,8 +222,9 @@ static int run_candidate(const minex_graph *g, const minex_config *cfg,
   int32_t rpasses = opt.refine_passes > 0 ? opt.refine_passes : 1;
   cd->coarse_moves = pc.moves;
   double t3 = core_wtime();
-  logf_(&opt, "partition: %lld moves on %d coarse vertices in %.3f s",
-        (long long)cd->coarse_moves, (int)cd->coarse_nvtxs, t3 - t2);
+  logf_(&opt, "partition (k = %ld): %lld moves on %d coarse vertices in %.3f s",
+        (long)cd->iterations, (long long)cd->coarse_moves,
+        (int)cd->coarse_nvtxs, t3 - t2);
   if ((rc = expand_run(&pc, EXPAND_BUDGET)))
     goto done;
   force_off_unavailable(&pc);
@@ -228,23 +235,20 @@ static int run_candidate(const minex_graph *g, const minex_config *cfg,
     logf_(&opt, "refine: %lld moves on the fine graph",
           (long long)(pc.moves - before));
   }
-  if ((rc = CHECK_PHASE(&ws, &ld, &pc, "before returning")))
+  if ((rc = CHECK_PHASE(ws, &ld, &pc, "before returning")))
     goto done;
   double t4 = core_wtime();
   logf_(&opt, "expand: %lld moves in %.3f s",
         (long long)(pc.moves - cd->coarse_moves), t4 - t3);
-  memcpy(out, ws.owner, sizeof(int32_t) * (size_t)n);
+  memcpy(out, ws->owner, sizeof(int32_t) * (size_t)n);
   cd->end_max = max_under(&ld, k_call);
   cd->end_time = partition_remap_max(&ld) + k_call * partition_steady_max(&ld);
   cd->expand_moves = pc.moves - cd->coarse_moves;
-  cd->seconds_contract = t2 - t1;
   cd->seconds_partition = t3 - t2;
   cd->seconds_expand = t4 - t3;
   cd->throttle = opt.throttle;
 done:
-  gsl_rng_free(rng);
   partition_ctx_destroy(&pc);
-  contract_ws_destroy(&ws);
   costmodel_loads_destroy(&ld);
   return rc;
 }
@@ -313,11 +317,16 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   size_t bytes = sizeof(int32_t) * ((size_t)n + 1);
   int32_t k = opt.iterations > 1 ? opt.iterations : 1;
   int32_t *diff = malloc(bytes), *scr = NULL, *start = NULL;
+  contract_ws ws;
+  memset(&ws, 0, sizeof ws);
   if (diff == NULL)
     return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
   candidate cd, cs;
-  if ((rc = run_candidate(g, cfg, old, NULL, &opt, k, refine, diff, &cd)))
+  double secs_diff = 0, secs_scr = 0;
+  if ((rc = contract_start(g, cfg, old, NULL, &opt, &ws, &secs_diff)) ||
+      (rc = run_candidate(g, cfg, old, NULL, &ws, &opt, k, refine, diff, &cd)))
     goto done;
+  cd.seconds_contract = secs_diff;
   double old_max = cd.start_max;
   candidate best = cd;
   int scratch_used = 0;
@@ -331,26 +340,34 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     }
   }
   /* the lower T_k wins (what the application pays over the horizon),
-     provided the guarantee on MaxQwgt holds; ties keep the earlier */
+     provided the guarantee on MaxQwgt holds; ties keep the earlier. The
+     ladder's runs share the diffusive contraction. */
   if (ladder_wanted(&opt)) {
     double kj = k;
     for (int j = 0; j < MINEX_LADDER_MAX && kj > 1; j++) {
       kj = fmax(1.0, floor(kj / MINEX_LADDER_STEP + 0.5));
-      if ((rc = run_candidate(g, cfg, old, NULL, &opt, (int32_t)kj, refine, scr,
-                              &cs)))
+      contract_rewind(&ws);
+      if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, (int32_t)kj, refine,
+                              scr, &cs)))
         goto done;
+      cs.seconds_contract = secs_diff;
       logf_(&opt, "ladder: k = %ld: T_k %.6g, MaxQwgt %.6g", (long)kj,
             cs.end_time, cs.end_max);
       keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
     }
   }
+  contract_ws_destroy(&ws);
   if (scratch_wanted(&opt) && n >= 2 * cfg->navail) {
     double ts = core_wtime();
     if ((rc = scratch_partition(g, cfg, old, opt.seed, start)))
       goto done;
     logf_(&opt, "scratch: METIS start in %.3f s", core_wtime() - ts);
-    if ((rc = run_candidate(g, cfg, old, start, &opt, k, refine, scr, &cs)))
+    if ((rc = contract_start(g, cfg, old, start, &opt, &ws, &secs_scr)) ||
+        (rc =
+             run_candidate(g, cfg, old, start, &ws, &opt, k, refine, scr, &cs)))
       goto done;
+    cs.seconds_contract = secs_scr;
+    contract_ws_destroy(&ws);
     logf_(&opt,
           "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
           "the best so far T_k %.6g, MaxQwgt %.6g",
@@ -392,6 +409,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     metrics->iterations_used = returned_old ? k : used->iterations;
   }
 done:
+  contract_ws_destroy(&ws);
   free(diff);
   free(scr);
   free(start);

@@ -16,7 +16,7 @@
 
 static void help(void) {
   printf("Usage: minex sweep [--table LIST] [-o DIR] [--threads N] "
-         "[--seed S] [--no-plots]\n"
+         "[--seed S] [--rules R] [--no-plots]\n"
          "                   [MESH] [workload options] [-v]\n"
          "\n"
          "Runs the paper's parameter studies on the adaptive-mesh workload "
@@ -43,6 +43,10 @@ static void help(void) {
          "  --threads N          worker threads (default: all online "
          "CPUs)\n"
          "  --seed S             random seed of every run (default 1)\n"
+         "  --rules paper|default  the paper's rules alone (default: the\n"
+         "                       paper's tables) or the library's defaults\n"
+         "                       (refinement, ladder, from-scratch candidate\n"
+         "                       as --iters chooses them; SPEC section 3)\n"
          "  --no-plots           do not run gnuplot (the scripts are still "
          "written)\n");
   tool_workload_help();
@@ -72,7 +76,7 @@ int cmd_sweep(int argc, char **argv) {
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   int32_t threads = ncpu > 0 ? (int32_t)ncpu : 1;
   uint64_t seed = 1;
-  int verbose = 0, plots = 1;
+  int verbose = 0, plots = 1, default_rules = 0;
   tool_args a;
   tool_args_init(&a, argc, argv);
   while (tool_args_next(&a)) {
@@ -99,6 +103,15 @@ int cmd_sweep(int argc, char **argv) {
       if ((v = tool_args_value(&a)) == NULL ||
           tool_parse_u64(cmd, "--seed", v, &seed))
         return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--rules")) {
+      if ((v = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+      if (strcmp(v, "paper") != 0 && strcmp(v, "default") != 0)
+        return tool_usage_error(cmd,
+                                "--rules: expected paper or default, "
+                                "got '%s'",
+                                v);
+      default_rules = strcmp(v, "default") == 0;
     } else if (tool_args_is(&a, NULL, "--no-plots")) {
       plots = 0;
     } else if (tool_args_is(&a, "-v", "--verbose")) {
@@ -147,6 +160,8 @@ int cmd_sweep(int argc, char **argv) {
       fprintf(stderr, "minex %s: out of memory\n", cmd);
       goto done;
     }
+    for (int32_t i = 0; i < n; i++)
+      specs[i].default_rules = default_rules;
     double t0 = tool_wtime();
     rc = sweep_run(&wl, mesh, specs, n, seed, 0, 1, threads, res,
                    verbose ? progress : NULL, &wl.nsteps);

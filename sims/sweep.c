@@ -59,7 +59,7 @@ const char *sweep_table_name(int32_t table) {
 
 static sweep_spec spec(int32_t table, int32_t P, int32_t C, double I,
                        double alpha, double throttle, int aut, int part) {
-  sweep_spec s = {table, P, C, I, alpha, throttle, aut, part};
+  sweep_spec s = {table, P, C, I, alpha, throttle, aut, part, 0};
   return s;
 }
 
@@ -116,8 +116,9 @@ void sweep_options(const sweep_spec *s, uint64_t seed, minex_options *opt) {
   opt->alpha = s->alpha;
   opt->throttle = s->throttle;
   opt->throttle_auto = s->throttle_auto;
-  /* the sweeps reproduce the paper's Tables 1-4: its rules alone */
-  opt->paper_exact = 1;
+  /* the sweeps reproduce the paper's Tables 1-4: its rules alone, unless
+     the default rules are asked for (minex sweep --rules default) */
+  opt->paper_exact = !s->default_rules;
 }
 
 /* ---------------------------------------------------------- the runner */

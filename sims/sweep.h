@@ -20,6 +20,10 @@ typedef struct sweep_spec {
   double throttle;   /* ThroTTle (ignored when throttle_auto)        */
   int throttle_auto; /* 1: --throttle auto                           */
   int partition;     /* 0: no partitioning (Table 4)                 */
+  int default_rules; /* 1: the library's default rules (refinement,
+                        ladder, from-scratch candidate as their AUTO
+                        settings choose) instead of the paper's alone;
+                        sweep_specs sets 0                           */
 } sweep_spec;
 
 enum {
@@ -79,8 +83,9 @@ void sweep_throttle_label(const sweep_spec *s, const double *rec,
                           int32_t nsteps, char *buf, size_t size);
 
 /* The options of a configuration: the library's defaults with seed, alpha
- * and ThroTTle of the spec, and paper_exact (the sweeps reproduce the
- * paper's Tables 1-4 with its rules alone). */
+ * and ThroTTle of the spec, and paper_exact unless the spec asks for the
+ * default rules (the sweeps reproduce the paper's Tables 1-4 with its rules
+ * alone; minex sweep --rules default runs the library's defaults). */
 void sweep_options(const sweep_spec *s, uint64_t seed, minex_options *opt);
 
 /* Runs the specs i with i % nranks == rank on `threads` threads (>= 1)

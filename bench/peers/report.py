@@ -249,6 +249,15 @@ def main(argv):
     md.append(f"- command: `{run['command']}` ({run['seconds_runs']} s "
               "of runs)")
     md.append(f"- date: {run['date']}; MinEX {run['minex_commit']}")
+    peers_meta = os.path.join(out, "meta_peers.json")
+    if run.get("minex_only") and os.path.exists(peers_meta):
+        pm = load(peers_meta)
+        md.append("- this run re-ran MinEX alone (`--minex-only`); the "
+                  "cases and the peers' partitions (and their seconds and "
+                  f"RSS) are those of the full run of {pm['date']} "
+                  f"(`{pm['command']}`, {pm['seconds_runs']} s of runs, "
+                  f"MinEX {pm['minex_commit']} then): the peers are "
+                  "deterministic and their inputs did not change")
     md.append(f"- machine: {run['cpu']}, {run['ncpus']} CPUs, "
               f"{run['mem_gb']} GB; {run['os']}; {run['compiler']}")
     md.append("- peers (Debian packages): " + ", ".join(

@@ -9,7 +9,7 @@
 #
 #   bench/peers/run.sh [--quick] [--build DIR] [--out DIR] [--report DIR]
 #                      [--no-build] [--only GLOB] [--check-max-vtxs N]
-#                      [--timeout S] [--skip-without-drivers]
+#                      [--timeout S] [--skip-without-drivers] [--minex-only]
 #
 #   --quick       one tiny case and a 2-step simulation (CI; seconds); the
 #                 report goes to OUT/report unless --report is given
@@ -27,6 +27,11 @@
 #                 its run recorded as failed (default 600)
 #   --skip-without-drivers  exit 77 (skipped) when no peer driver is built
 #                 (the ctest of --quick)
+#   --minex-only  re-run MinEX alone on the cases of an earlier full run in
+#                 OUT (its cases and peer partitions are kept: the peers are
+#                 deterministic and their inputs unchanged), then collect,
+#                 cross-check and report as usual; meta.json records it and
+#                 keeps the earlier run's as meta_peers.json
 #
 # Exit status: 0 when every run and every cross-check succeeded; 1 when a
 # run failed (the report lists it), a cross-check found a mismatch, or a
@@ -44,6 +49,7 @@ REPORT=""
 CHECK_MAX_VTXS=250000
 ONLY='*'
 SKIP_WITHOUT_DRIVERS=0
+MINEX_ONLY=0
 TIMEOUT=600
 ARGS=("$@")
 
@@ -58,6 +64,7 @@ while [ $# -gt 0 ]; do
   --report) REPORT="$2"; shift ;;
   --only) ONLY="$2"; shift ;;
   --skip-without-drivers) SKIP_WITHOUT_DRIVERS=1 ;;
+  --minex-only) MINEX_ONLY=1 ;;
   --timeout) TIMEOUT="$2"; shift ;;
   --check-max-vtxs) CHECK_MAX_VTXS="$2"; shift ;;
   -h | --help) usage; exit 0 ;;
@@ -223,9 +230,14 @@ chain() {
 run_case() {
   local name="$1" nsteps="$2" nvtxs="$3"
   local cdir="$OUT/cases/$name" rbase="$OUT/runs/$name" line
-  rm -rf "$rbase"
+  if [ "$MINEX_ONLY" = 1 ]; then
+    rm -rf "$rbase"/minex-*
+  else
+    rm -rf "$rbase"
+  fi
   mkdir -p "$rbase"
   for line in "${SETTINGS[@]}"; do
+    [ "$MINEX_ONLY" = 1 ] && break
     read -r tool method params large <<<"$line"
     if [ "$nvtxs" -gt "$LARGE_VTXS" ]; then
       [ "$large" = - ] && continue
@@ -270,45 +282,61 @@ run_case() {
   say "$name: MinEX done"
 }
 
-rm -rf "$OUT/cases" "$OUT/runs"
-mkdir -p "$OUT/cases" "$OUT/runs"
-CASES=()
-for mesh in "${MESHES[@]}"; do
-  IFS='|' read -r mname msrc P <<<"$mesh"
-  for mach in "${MACHINES[@]}"; do
-    cfg="$HERE/machines/${mach}_$P.xml"
-    [ "$mach" = homo ] && cfg="$HERE/machines/homo$P.xml"
-    name="$mname-$mach-p$P"
+if [ "$MINEX_ONLY" = 1 ]; then
+  # the cases of the earlier run, as they are
+  [ -f "$OUT/meta.json" ] && [ -d "$OUT/cases" ] ||
+    die "--minex-only: $OUT holds no earlier full run (meta.json, cases/)"
+  cp "$OUT/meta.json" "$OUT/meta_peers.json.tmp"
+  [ -f "$OUT/meta_peers.json" ] || mv "$OUT/meta_peers.json.tmp" "$OUT/meta_peers.json"
+  rm -f "$OUT/meta_peers.json.tmp"
+  CASES=()
+  for cdir in "$OUT"/cases/*/; do
+    name="$(basename "$cdir")"
     # shellcheck disable=SC2053 # GLOB is a pattern on purpose
-    [[ $name == $ONLY ]] || continue
-    cdir="$OUT/cases/$name"
-    if [ "${msrc#-}" != "$msrc" ]; then
-      # shellcheck disable=SC2086 # the generator's options are meant to split
-      "$CASE_BIN" $msrc --config "$cfg" -o "$cdir" --name "$name" >>"$LOG" ||
-        die "peers_case $name failed"
-    else
-      "$CASE_BIN" "$msrc" --config "$cfg" -o "$cdir" --name "$name" \
-        >>"$LOG" || die "peers_case $name failed"
-    fi
-    ln -sf graph.graph "$cdir/case_step1.graph"
-    ln -sf old.part "$cdir/case_initial.part"
-    ln -sf config.xml "$cdir/case_config.xml"
-    echo 1 >"$cdir/nsteps"
-    CASES+=("$name")
+    [[ $name == $ONLY ]] && [ -f "$cdir/nsteps" ] && CASES+=("$name")
   done
-done
-# the simulation's sequence (minex sim's workload and machine)
-name=sim32
-[ "$QUICK" = 1 ] && name=simtiny
-# shellcheck disable=SC2053 # GLOB is a pattern on purpose
-if [[ $name == $ONLY ]]; then
-  cdir="$OUT/cases/$name"
-  mkdir -p "$cdir"
-  "$MINEX" sim "${SIM_ARGS[@]}" --no-partition --json \
-    --write-graphs "$cdir/case" >"$cdir/sim.json" 2>>"$LOG" ||
-    die "minex sim --write-graphs failed"
-  find "$cdir" -name 'case_step*.graph' | wc -l | tr -d ' ' >"$cdir/nsteps"
-  CASES+=("$name")
+else
+  rm -rf "$OUT/cases" "$OUT/runs"
+  mkdir -p "$OUT/cases" "$OUT/runs"
+  rm -f "$OUT/meta_peers.json"
+  CASES=()
+  for mesh in "${MESHES[@]}"; do
+    IFS='|' read -r mname msrc P <<<"$mesh"
+    for mach in "${MACHINES[@]}"; do
+      cfg="$HERE/machines/${mach}_$P.xml"
+      [ "$mach" = homo ] && cfg="$HERE/machines/homo$P.xml"
+      name="$mname-$mach-p$P"
+      # shellcheck disable=SC2053 # GLOB is a pattern on purpose
+      [[ $name == $ONLY ]] || continue
+      cdir="$OUT/cases/$name"
+      if [ "${msrc#-}" != "$msrc" ]; then
+        # shellcheck disable=SC2086 # the generator's options are meant to split
+        "$CASE_BIN" $msrc --config "$cfg" -o "$cdir" --name "$name" >>"$LOG" ||
+          die "peers_case $name failed"
+      else
+        "$CASE_BIN" "$msrc" --config "$cfg" -o "$cdir" --name "$name" \
+          >>"$LOG" || die "peers_case $name failed"
+      fi
+      ln -sf graph.graph "$cdir/case_step1.graph"
+      ln -sf old.part "$cdir/case_initial.part"
+      ln -sf config.xml "$cdir/case_config.xml"
+      echo 1 >"$cdir/nsteps"
+      CASES+=("$name")
+    done
+  done
+  # the simulation's sequence (minex sim's workload and machine)
+  name=sim32
+  [ "$QUICK" = 1 ] && name=simtiny
+  # shellcheck disable=SC2053 # GLOB is a pattern on purpose
+  if [[ $name == $ONLY ]]; then
+    cdir="$OUT/cases/$name"
+    mkdir -p "$cdir"
+    "$MINEX" sim "${SIM_ARGS[@]}" --no-partition --json \
+      --write-graphs "$cdir/case" >"$cdir/sim.json" 2>>"$LOG" ||
+      die "minex sim --write-graphs failed"
+    find "$cdir" -name 'case_step*.graph' | wc -l | tr -d ' ' >"$cdir/nsteps"
+    CASES+=("$name")
+  fi
 fi
 [ ${#CASES[@]} -gt 0 ] || die "no case matches --only '$ONLY'"
 
@@ -343,8 +371,8 @@ T_RUNS=$(date +%s)
   done
   printf '}, "drivers": "%s", "ks": [%s], "alphas": [%s], ' "${DRIVERS[*]}" \
     "$(IFS=,; echo "${KS[*]}")" "$(IFS=,; echo "${ALPHAS[*]}")"
-  printf '"large_vtxs": %s, "seconds_runs": %s}\n' "$LARGE_VTXS" \
-    "$((T_RUNS - T_START))"
+  printf '"large_vtxs": %s, "seconds_runs": %s, "minex_only": %s}\n' \
+    "$LARGE_VTXS" "$((T_RUNS - T_START))" "$MINEX_ONLY"
 } >"$OUT/meta.json.tmp"
 mv "$OUT/meta.json.tmp" "$OUT/meta.json"
 

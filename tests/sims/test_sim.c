@@ -453,7 +453,7 @@ static int count_like(const sweep_spec *s, int32_t n, sweep_spec want) {
 
 static sweep_spec want_spec(int32_t table, int32_t P, int32_t C, double I,
                             double alpha, double throttle, int aut, int part) {
-  sweep_spec s = {table, P, C, I, alpha, throttle, aut, part};
+  sweep_spec s = {table, P, C, I, alpha, throttle, aut, part, 0};
   return s;
 }
 
@@ -556,6 +556,11 @@ START_TEST(options_take_seed_alpha_and_throttle_of_the_spec) {
   d.throttle = o.throttle;
   d.throttle_auto = o.throttle_auto;
   ck_assert_mem_eq(&o, &d, sizeof o);
+  /* --rules default: the same options with the paper's switch off */
+  s.default_rules = 1;
+  sweep_options(&s, 77, &o);
+  d.paper_exact = 0;
+  ck_assert_mem_eq(&o, &d, sizeof o);
 }
 END_TEST
 
@@ -564,12 +569,12 @@ END_TEST
 /* A small mixed list: both tables' kinds, auto, no partitioning, uneven
  * clusters. */
 static const sweep_spec mixed[6] = {
-    {SWEEP_T3, 4, 1, 3, 0, 8, 0, 1},
-    {SWEEP_T3, 8, 2, 10, 1, 16, 0, 1},
-    {SWEEP_T3, 8, 8, 3, 1, INFINITY, 1, 1},
-    {SWEEP_T4, 4, 2, 3, 0, 8, 0, 0},
-    {SWEEP_T1, 6, 3, 3, 1, 0, 0, 1},
-    {SWEEP_T1, 5, 2, 100, 0.5, INFINITY, 0, 1},
+    {SWEEP_T3, 4, 1, 3, 0, 8, 0, 1, 0},
+    {SWEEP_T3, 8, 2, 10, 1, 16, 0, 1, 0},
+    {SWEEP_T3, 8, 8, 3, 1, INFINITY, 1, 1, 0},
+    {SWEEP_T4, 4, 2, 3, 0, 8, 0, 0, 0},
+    {SWEEP_T1, 6, 3, 3, 1, 0, 0, 1, 0},
+    {SWEEP_T1, 5, 2, 100, 0.5, INFINITY, 0, 1, 1}, /* default rules */
 };
 #define NMIXED 6
 #define RS ((size_t)SWEEP_NSUM + (size_t)SWEEP_NSTEPF * NSTEPS)

@@ -30,8 +30,9 @@ START_TEST(a_failed_check_stops_the_repartition_with_its_name) {
   int rc = minex_repartition(g, cfg, old, &opt, out, NULL);
 #ifdef MINEX_CHECKS
   ck_assert_int_eq(rc, MINEX_EINTERNAL);
-  ck_assert_msg(strstr(minex_last_error(), "costmodel_loads_check failed "
-                                           "after contraction") != NULL,
+  ck_assert_msg(strstr(minex_last_error(),
+                       "costmodel_loads_check failed "
+                       "at the start of a candidate") != NULL,
                 "%s", minex_last_error());
 #else
   ck_assert_int_eq(rc, MINEX_OK);

@@ -202,11 +202,13 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_LADDER_OFF 0
 #define MINEX_LADDER_ON 1
 #define MINEX_LADDER_AUTO 2
-/* MINEX_LADDER_AUTO tries the shorter horizons from this horizon on. */
+/* MINEX_LADDER_AUTO tries the shorter horizons from this horizon on, and
+   at any horizon when alpha > 0. */
 #define MINEX_LADDER_AUTO_ITERATIONS 2
-/* Shorter horizons of the ladder: k / MINEX_LADDER_STEP^j, j = 1, 2, ...,
-   at most MINEX_LADDER_MAX of them, the last one 1 when reached. */
-#define MINEX_LADDER_STEP 3.0
+/* Shorter horizons of the ladder: k / MINEX_LADDER_STEP^j for j = 1 ..
+   MINEX_LADDER_MAX, fractions of an iteration included (a power of two,
+   so that a horizon is exactly a scaling of Pwgt and Cwgt). */
+#define MINEX_LADDER_STEP 4.0
 #define MINEX_LADDER_MAX 3
 
 /* Largest horizon options.iterations (SPEC §2). */
@@ -275,15 +277,18 @@ typedef struct minex_options {
                             their own fields say (default 0)               */
   int ladder;            /* the horizon ladder (beyond the paper, SPEC §3):
                             besides the diffusive run under k, diffusive runs
-                            under the shorter horizons k/3, k/9, ... (see
-                            MINEX_LADDER_STEP), each scored under k; the lowest
-                            T_k among all candidates wins. MaxQwgt under k
-                            weighs a processor's remapping against k times its
-                            own steady load, while T_k adds the largest
-                            remapping to k times the largest steady load, so a
-                            shorter horizon often gives the lower T_k.
+                            of the same contracted graph under the shorter
+                            horizons k/4, k/16, k/64 (MINEX_LADDER_STEP), each
+                            scored under k; the lowest T_k among all
+                            candidates wins. MaxQwgt under k weighs each
+                            processor's remapping against k times its own
+                            load (and with alpha > 0 hides it behind
+                            computation), while T_k adds the largest
+                            remapping to k times the largest steady load, so
+                            a shorter horizon often gives the lower T_k.
                             MINEX_LADDER_OFF, _ON, or _AUTO (default): on when
-                            iterations >= MINEX_LADDER_AUTO_ITERATIONS    */
+                            iterations >= MINEX_LADDER_AUTO_ITERATIONS or
+                            alpha > 0                                      */
 } minex_options;
 
 /* The candidates tried by throttle_auto when none are given. */
@@ -332,12 +337,12 @@ typedef struct minex_metrics {
   double seconds_contract; /* wall time of each phase, seconds            */
   double seconds_partition;
   double seconds_expand;
-  double seconds;          /* wall time of the whole call                   */
-  double throttle_used;    /* ThroTTle of the call (the chosen one under
-                              throttle_auto)                                 */
-  int32_t iterations_used; /* horizon the kept candidate was optimised
-                              under: options.iterations, or a shorter one
-                              of the ladder (options.ladder)              */
+  double seconds;       /* wall time of the whole call                   */
+  double throttle_used; /* ThroTTle of the call (the chosen one under
+                           throttle_auto)                                 */
+  double horizon_used;  /* horizon the kept partition was optimised under:
+                           options.iterations (at least 1), or a shorter one
+                           of the ladder (options.ladder), possibly below 1 */
 } minex_metrics;
 
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in

@@ -66,9 +66,9 @@ static void help(void) {
       "                       partition refined by MinEX's rules, kept when "
       "its T_k\n"
       "                       is lower (default auto: from --iters 10 on)\n"
-      "  --ladder on|off|auto diffusive runs under the shorter horizons K/3,\n"
-      "                       K/9, K/27 too, the lowest T_K kept (default\n"
-      "                       auto: from --iters 2 on)\n"
+      "  --ladder on|off|auto diffusive runs under the shorter horizons K/4,\n"
+      "                       K/16, K/64 too, the lowest T_K kept (default\n"
+      "                       auto: from --iters 2 on, and with --alpha > 0)\n"
       "  --steps N            steps until the next adaptation: decide whether\n"
       "                       the new partition pays for its remapping\n"
       "                       (SPEC section 5, minex_decide); if not, -o\n"
@@ -280,9 +280,10 @@ int cmd_repart(int argc, char **argv) {
       tool_json_double(stdout, mr.throttle_used);
     printf(",\n  \"coarse_nvtxs\": %" PRId32 ",\n  \"coarse_moves\": %" PRId64
            ",\n  \"expand_moves\": %" PRId64 ",\n  \"returned_old\": %d"
-           ",\n  \"scratch_used\": %d,\n  \"iterations_used\": %" PRId32,
+           ",\n  \"scratch_used\": %d,\n  \"horizon_used\": ",
            mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves, mr.returned_old,
-           mr.scratch_used, mr.iterations_used);
+           mr.scratch_used);
+    tool_json_double(stdout, mr.horizon_used);
     printf(",\n  \"nvtxs\": %" PRId32 ",\n  \"nedges\": %" PRId64
            ",\n  \"nprocs\": %" PRId32 ",\n  \"iterations\": %" PRId32
            ",\n  \"graph\": ",

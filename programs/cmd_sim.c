@@ -59,7 +59,7 @@ static void help(void) {
          "  --scratch on|off|auto  from-scratch candidate (default auto: "
          "from --iters 10)\n"
          "  --ladder on|off|auto  shorter horizons too (default auto: from "
-         "--iters 2)\n"
+         "--iters 2, or alpha > 0)\n"
          "  --no-partition       report the baseline only\n"
          "Output:\n"
          "  --json               one JSON object instead of the table\n"

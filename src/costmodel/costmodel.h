@@ -81,6 +81,12 @@ typedef struct costmodel_move {
 int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
                            const minex_config *cfg, const int32_t *old,
                            const int32_t *part, const minex_options *opt);
+/* The same under horizon k > 0 in place of options.iterations (the
+ * ladder's shorter horizons, fractions of an iteration included). */
+int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
+                             const minex_config *cfg, const int32_t *old,
+                             const int32_t *part, const minex_options *opt,
+                             double k);
 void costmodel_loads_destroy(costmodel_loads *ld);
 
 /* Qwgt under the horizon from its three per-iteration parts: the alpha

@@ -83,11 +83,20 @@ static int check_qwgt(const costmodel_loads *ld, int32_t p) {
 int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
                            const minex_config *cfg, const int32_t *old,
                            const int32_t *part, const minex_options *opt) {
+  return costmodel_loads_create_k(ld, g, cfg, old, part, opt,
+                                  opt->iterations > 1 ? (double)opt->iterations
+                                                      : 1.0);
+}
+
+int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
+                             const minex_config *cfg, const int32_t *old,
+                             const int32_t *part, const minex_options *opt,
+                             double k) {
   memset(ld, 0, sizeof *ld);
   int32_t P = cfg->nprocs;
   ld->cfg = cfg;
   ld->alpha = opt->alpha;
-  ld->iters = opt->iterations > 1 ? (double)opt->iterations : 1.0;
+  ld->iters = k;
   ld->mode = opt->remap_mode;
   ld->fn = opt->qwgt_fn;
   ld->fn_ctx = opt->qwgt_ctx;

@@ -115,7 +115,7 @@ typedef struct candidate {
   double end_max;          /* MaxQwgt of the result under the horizon k of
                               the call (not the candidate's own)         */
   double end_time;         /* its T_k = MaxRemap + k SteadyMax, same k   */
-  int32_t iterations;      /* the horizon the candidate was run under    */
+  double horizon;          /* the horizon the candidate was run under    */
   int32_t coarse_nvtxs;    /* vertices left after contraction            */
   int64_t coarse_moves;    /* moves on the contracted graph              */
   int64_t expand_moves;    /* moves during expansion and fine refinement */
@@ -185,21 +185,21 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
 static int run_candidate(const minex_graph *g, const minex_config *cfg,
                          const int32_t *old, const int32_t *start,
                          contract_ws *ws, const minex_options *opt_in,
-                         int32_t iters, int refine, int32_t *out,
+                         double iters, int refine, int32_t *out,
                          candidate *cd) {
   minex_options opt = *opt_in;
   double k_call = opt_in->iterations > 1 ? opt_in->iterations : 1;
-  opt.iterations = iters;
   int32_t n = g->nvtxs;
   costmodel_loads ld;
   partition_ctx pc;
   memset(&pc, 0, sizeof pc);
   memset(cd, 0, sizeof *cd);
-  int rc = costmodel_loads_create(&ld, g, cfg, old, start ? start : old, &opt);
+  int rc = costmodel_loads_create_k(&ld, g, cfg, old, start ? start : old, &opt,
+                                    iters);
   if (rc != MINEX_OK)
     return rc;
   cd->start_max = max_under(&ld, k_call);
-  cd->iterations = iters > 1 ? iters : 1;
+  cd->horizon = iters;
   double t2 = core_wtime();
   if ((rc = partition_ctx_create(&pc, ws, &ld, &opt)))
     goto done;
@@ -222,9 +222,9 @@ static int run_candidate(const minex_graph *g, const minex_config *cfg,
   int32_t rpasses = opt.refine_passes > 0 ? opt.refine_passes : 1;
   cd->coarse_moves = pc.moves;
   double t3 = core_wtime();
-  logf_(&opt, "partition (k = %ld): %lld moves on %d coarse vertices in %.3f s",
-        (long)cd->iterations, (long long)cd->coarse_moves,
-        (int)cd->coarse_nvtxs, t3 - t2);
+  logf_(&opt, "partition (k = %g): %lld moves on %d coarse vertices in %.3f s",
+        cd->horizon, (long long)cd->coarse_moves, (int)cd->coarse_nvtxs,
+        t3 - t2);
   if ((rc = expand_run(&pc, EXPAND_BUDGET)))
     goto done;
   force_off_unavailable(&pc);
@@ -262,13 +262,17 @@ static int scratch_wanted(const minex_options *o) {
   return o->iterations >= MINEX_SCRATCH_AUTO_ITERATIONS;
 }
 
-/* Whether the horizon ladder runs (options.ladder). */
+/* Whether the horizon ladder runs (options.ladder). Under AUTO: from
+ * k = 2 on, and at k = 1 when alpha > 0, where MaxQwgt hides the remapping
+ * behind computation but T_1 charges it in full (at alpha = 0 and k = 1
+ * it left the simulation's later steps a worse start: sim32 T_1 ratio
+ * 0.503 against 0.467). */
 static int ladder_wanted(const minex_options *o) {
   if (o->paper_exact || o->ladder == MINEX_LADDER_OFF)
     return 0;
   if (o->ladder == MINEX_LADDER_ON)
     return 1;
-  return o->iterations >= MINEX_LADDER_AUTO_ITERATIONS;
+  return o->iterations >= MINEX_LADDER_AUTO_ITERATIONS || o->alpha > 0;
 }
 
 /* Keeps candidate c (its partition in *part) in place of the best so far
@@ -330,8 +334,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   double old_max = cd.start_max;
   candidate best = cd;
   int scratch_used = 0;
-  if ((ladder_wanted(&opt) && k > 1) ||
-      (scratch_wanted(&opt) && n >= 2 * cfg->navail)) {
+  if (ladder_wanted(&opt) || (scratch_wanted(&opt) && n >= 2 * cfg->navail)) {
     scr = malloc(bytes);
     start = malloc(bytes);
     if (!scr || !start) {
@@ -344,15 +347,15 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
      ladder's runs share the diffusive contraction. */
   if (ladder_wanted(&opt)) {
     double kj = k;
-    for (int j = 0; j < MINEX_LADDER_MAX && kj > 1; j++) {
-      kj = fmax(1.0, floor(kj / MINEX_LADDER_STEP + 0.5));
+    for (int j = 0; j < MINEX_LADDER_MAX; j++) {
+      kj /= MINEX_LADDER_STEP;
       contract_rewind(&ws);
-      if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, (int32_t)kj, refine,
-                              scr, &cs)))
+      if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, kj, refine, scr,
+                              &cs)))
         goto done;
       cs.seconds_contract = secs_diff;
-      logf_(&opt, "ladder: k = %ld: T_k %.6g, MaxQwgt %.6g", (long)kj,
-            cs.end_time, cs.end_max);
+      logf_(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", kj, cs.end_time,
+            cs.end_max);
       keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
     }
   }
@@ -406,7 +409,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     metrics->seconds_expand = used->seconds_expand;
     metrics->seconds = core_wtime() - t0;
     metrics->throttle_used = used->throttle;
-    metrics->iterations_used = returned_old ? k : used->iterations;
+    metrics->horizon_used = returned_old ? k : used->horizon;
   }
 done:
   contract_ws_destroy(&ws);

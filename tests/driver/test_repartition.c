@@ -727,15 +727,39 @@ START_TEST(scratch_candidate_is_kept_only_when_it_lowers_t_k) {
 }
 END_TEST
 
-/* The horizon ladder: of the diffusive runs under k, k/3, k/9, k/27 (each
+/* Horizon h on g is horizon 1 on g with Pwgt and Cwgt scaled by h (exact
+ * for a power of two h): the graph a ladder rung of h < 1 is checked on. */
+static minex_graph *scaled_graph(const minex_graph *g, double h) {
+  int32_t n = minex_graph_nvtxs(g);
+  int64_t ne = minex_graph_xadj(g)[n];
+  double *pw = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  double *cw = malloc(sizeof(double) * (size_t)(ne > 0 ? ne : 1));
+  for (int32_t v = 0; v < n; v++)
+    pw[v] = h * minex_graph_pwgt(g)[v];
+  for (int64_t j = 0; j < ne; j++)
+    cw[j] = h * minex_graph_cwgt(g)[j];
+  minex_graph *gh = NULL;
+  ck_assert_int_eq(minex_graph_create(n, minex_graph_xadj(g),
+                                      minex_graph_adjncy(g), pw,
+                                      minex_graph_rwgt(g), cw, &gh),
+                   MINEX_OK);
+  free(pw);
+  free(cw);
+  return gh;
+}
+
+/* The horizon ladder: of the diffusive runs under k, k/4, k/16, k/64 (each
  * scored under k), the one with the lowest T_k within the MaxQwgt guarantee
- * is returned -- the same partition as a direct run under that horizon --
- * and the ladder is deterministic and never worse than no ladder. */
+ * is returned -- the same partition as a direct run under that horizon
+ * (for a rung below 1, a run at k = 1 on the graph with Pwgt and Cwgt
+ * scaled by it) -- and the ladder is deterministic and never worse than
+ * no ladder. */
 START_TEST(ladder_keeps_the_horizon_with_the_lowest_t_k) {
+  static const int32_t ks[] = {1, 16, 64, 1024};
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 4242);
   int shorter = 0;
-  for (int trial = 0; trial < 12; trial++) {
+  for (int trial = 0; trial < 16; trial++) {
     int32_t n = 150 + (int32_t)gsl_rng_uniform_int(rng, 500);
     minex_graph *g = test_random_graph(rng, n, 4.0 + trial % 3, trial % 2);
     minex_config *cf = test_random_config(rng, 3, 4);
@@ -746,36 +770,39 @@ START_TEST(ladder_keeps_the_horizon_with_the_lowest_t_k) {
       old[v] = (int32_t)(P * pow(gsl_rng_uniform(rng), 2.0));
     minex_options opt;
     minex_options_init(&opt);
-    int32_t k = trial % 3 == 0 ? 10 : trial % 3 == 1 ? 100 : 1000;
+    int32_t k = ks[trial % 4];
     opt.iterations = k;
     opt.alpha = alphas[trial % 3];
     opt.seed = (uint64_t)trial;
     opt.scratch = MINEX_SCRATCH_OFF;
     opt.refine = MINEX_REFINE_ON;
-    minex_metrics on, again, direct, scored, before;
+    minex_metrics on, again, off, direct, scored, before;
     ck_assert_int_eq(minex_evaluate(g, cf, old, old, &opt, &before), MINEX_OK);
     opt.ladder = MINEX_LADDER_ON;
     ck_assert_int_eq(minex_repartition(g, cf, old, &opt, a, &on), MINEX_OK);
     assert_valid(cf, n, a);
     ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, &again), MINEX_OK);
     ck_assert_mem_eq(a, b, bytes);
-    ck_assert_int_eq(on.iterations_used, again.iterations_used);
+    ck_assert(on.horizon_used == again.horizon_used);
     ck_assert_double_le(on.max_qwgt, before.max_qwgt);
     /* the direct runs, each scored under k */
-    double expect = HUGE_VAL;
-    int32_t expect_k = 0;
+    double expect = HUGE_VAL, expect_h = 0, h = k;
     int exact = 1, match = 0;
     opt.ladder = MINEX_LADDER_OFF;
-    double kj = k;
-    for (int j = 0; j <= MINEX_LADDER_MAX; j++) {
-      if (j > 0) {
-        if (kj <= 1)
-          break;
-        kj = fmax(1.0, floor(kj / MINEX_LADDER_STEP + 0.5));
+    for (int j = 0; j <= MINEX_LADDER_MAX; j++, h /= MINEX_LADDER_STEP) {
+      if (h >= 1) {
+        opt.iterations = (int32_t)h;
+        ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, &direct),
+                         MINEX_OK);
+      } else {
+        minex_graph *gh = scaled_graph(g, h);
+        opt.iterations = 1;
+        ck_assert_int_eq(minex_repartition(gh, cf, old, &opt, b, &direct),
+                         MINEX_OK);
+        minex_graph_destroy(gh);
       }
-      opt.iterations = (int32_t)kj;
-      ck_assert_int_eq(minex_repartition(g, cf, old, &opt, b, &direct),
-                       MINEX_OK);
+      if (j == 0)
+        off = direct;
       opt.iterations = k;
       ck_assert_int_eq(minex_evaluate(g, cf, old, b, &opt, &scored), MINEX_OK);
       if (direct.returned_old) {
@@ -784,22 +811,25 @@ START_TEST(ladder_keeps_the_horizon_with_the_lowest_t_k) {
       }
       if (scored.max_qwgt <= before.max_qwgt && scored.horizon_time < expect) {
         expect = scored.horizon_time;
-        expect_k = (int32_t)kj;
+        expect_h = h;
       }
-      if ((int32_t)kj == on.iterations_used)
+      if (h == on.horizon_used)
         match = memcmp(a, b, bytes) == 0;
     }
+    ck_assert_msg(on.horizon_time <= off.horizon_time * (1 + 1e-12),
+                  "trial %d: T_k %.17g with the ladder > %.17g without", trial,
+                  on.horizon_time, off.horizon_time);
     ck_assert_msg(on.horizon_time <= expect * (1 + 1e-12),
                   "trial %d: T_k %.17g with the ladder > %.17g", trial,
                   on.horizon_time, expect);
     if (exact)
-      ck_assert_msg(expect_k == on.iterations_used && match &&
+      ck_assert_msg(expect_h == on.horizon_used && match &&
                         fabs(on.horizon_time - expect) <= 1e-12 * expect,
-                    "trial %d: kept k = %ld (T_k %.17g, same partition as a "
-                    "direct run: %d), lowest k = %ld (T_k %.17g)",
-                    trial, (long)on.iterations_used, on.horizon_time, match,
-                    (long)expect_k, expect);
-    shorter += on.iterations_used < k;
+                    "trial %d: kept h = %g (T_k %.17g, same partition as a "
+                    "direct run: %d), lowest h = %g (T_k %.17g)",
+                    trial, on.horizon_used, on.horizon_time, match, expect_h,
+                    expect);
+    shorter += on.horizon_used < k;
     free(old);
     free(a);
     free(b);

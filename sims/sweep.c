@@ -184,6 +184,7 @@ static int run_one(sweep_job *j, int32_t i) {
     rec[SWEEP_SUM_CUT] = cut / r.nsteps;
     rec[SWEEP_SUM_TOTALV] = tv;
     rec[SWEEP_SUM_MOVED] = mv;
+    rec[SWEEP_SUM_HORIZON] = r.total_horizon;
     rec[SWEEP_SUM_DONE] = 1;
   }
   sim_result_free(&r);
@@ -355,7 +356,7 @@ static void csv_rows(strbuf *sum, strbuf *steps, const sweep_spec *specs,
   strbuf_printf(sum,
                 "table,P,C,I,alpha,throttle,partition,total_maxqwgt,"
                 "load_imb,mean_cut_weight,total_v,moved,throttle_used_last,"
-                "seconds_repartition\n");
+                "total_horizon,seconds_repartition\n");
   strbuf_printf(steps,
                 "table,P,C,I,alpha,throttle,partition,step,leaves,"
                 "max_qwgt,min_qwgt,qwgt_tot,load_imb,cut_edges,cut_weight,"
@@ -369,11 +370,12 @@ static void csv_rows(strbuf *sum, strbuf *steps, const sweep_spec *specs,
     fmt_throttle(tu, sizeof tu, last[SWEEP_ST_THROTTLE], 0);
     strbuf_printf(sum,
                   "%s,%d,%d,%g,%g,%s,%d,%.17g,%.6f,%.6f,%.17g,%.0f,%s,"
-                  "%.6f\n",
+                  "%.17g,%.6f\n",
                   sweep_table_name(s->table), (int)s->P, (int)s->C, s->I,
                   s->alpha, th, s->partition, r[SWEEP_SUM_TOTAL],
                   r[SWEEP_SUM_LOADIMB], r[SWEEP_SUM_CUT], r[SWEEP_SUM_TOTALV],
-                  r[SWEEP_SUM_MOVED], tu, r[SWEEP_SUM_SECONDS]);
+                  r[SWEEP_SUM_MOVED], tu, r[SWEEP_SUM_HORIZON],
+                  r[SWEEP_SUM_SECONDS]);
     for (int32_t k = 0; k < nsteps; k++) {
       const double *f = r + SWEEP_NSUM + (int64_t)k * SWEEP_NSTEPF;
       fmt_throttle(tu, sizeof tu, f[SWEEP_ST_THROTTLE], 0);

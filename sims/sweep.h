@@ -55,6 +55,7 @@ enum {
   SWEEP_SUM_CUT,
   SWEEP_SUM_TOTALV,
   SWEEP_SUM_MOVED,
+  SWEEP_SUM_HORIZON, /* sum over the steps of T_k (SPEC §2)          */
   SWEEP_SUM_DONE,
   SWEEP_NSUM
 };

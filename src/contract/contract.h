@@ -311,6 +311,28 @@ int32_t contract_gather(contract_ws *ws, int32_t x);
  * tests and checks. MINEX_ENOMEM with a message. */
 int contract_fine_reps(contract_ws *ws, int32_t *rep);
 
+/* Undoes merges (as expansion does, without moves) until the active
+ * vertices are the base vertices of level s: ids 0 .. lv[s].nbase - 1 of
+ * the current level s, each on the owner its merged vertex had. For a
+ * start partition given on that level's vertices (the from-scratch
+ * candidate). After contract_freeze or contract_rewind. */
+void contract_descend(contract_ws *ws, int32_t s);
+
+/* The level-s base vertex of every fine vertex into rep (n entries): the
+ * merges of the levels below s must be in effect (after contract_freeze
+ * or contract_rewind). MINEX_ENOMEM with a message. */
+int contract_level_reps(contract_ws *ws, int32_t s, int32_t *rep);
+
+/* Level s (0 <= s < the levels at the freeze) of a frozen or rewound
+ * hierarchy (every merge in effect) as a graph of its base vertices: their
+ * summed Pwgt and Rwgt, the level's CSR, each one's old owner into old_s
+ * (malloc'd, nbase entries), and the level-s base vertex of every fine
+ * vertex into rep (n entries). The from-scratch candidate partitions a
+ * level of the diffusive contraction instead of the whole graph.
+ * MINEX_ENOMEM or the graph's own error, with a message. */
+int contract_level_graph(contract_ws *ws, int32_t s, minex_graph **out,
+                         int32_t **old_s, int32_t *rep);
+
 /* Verifies the levels (lower maps, merges of same-owner pairs, weights of
  * merged ids), union/find, conservation of Pwgt and Rwgt, the eligible
  * set or the owners, and that the current graph is the quotient of the

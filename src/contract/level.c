@@ -58,6 +58,59 @@ static void level_roots(const contract_level *L, int32_t *root) {
   }
 }
 
+int contract_level_reps(contract_ws *ws, int32_t s, int32_t *rep) {
+  int32_t n = ws->n;
+  int32_t *root = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  int32_t *inv = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  if (!root || !inv) {
+    free(root), free(inv);
+    return core_error(MINEX_ENOMEM, "contract_level_reps: out of memory");
+  }
+  for (int32_t v = 0; v < n; v++)
+    rep[v] = v;
+  for (int32_t t = 0; t < s; t++) {
+    const contract_level *L = &ws->lv[t], *U = &ws->lv[t + 1];
+    level_roots(L, root);
+    for (int32_t k = 0; k < U->nbase; k++)
+      inv[U->lower[k]] = k;
+    for (int32_t v = 0; v < n; v++)
+      rep[v] = inv[root[rep[v]]];
+  }
+  free(root), free(inv);
+  return MINEX_OK;
+}
+
+int contract_level_graph(contract_ws *ws, int32_t s, minex_graph **out,
+                         int32_t **old_s, int32_t *rep) {
+  *out = NULL;
+  *old_s = NULL;
+  const contract_level *S = &ws->lv[s];
+  int32_t m = S->nbase;
+  double *pw = malloc(sizeof(double) * ((size_t)m + 1));
+  double *rw = malloc(sizeof(double) * ((size_t)m + 1));
+  int32_t *ow = malloc(sizeof(int32_t) * ((size_t)m + 1));
+  int rc = MINEX_OK;
+  if (!pw || !rw || !ow) {
+    rc = core_error(MINEX_ENOMEM, "contract_level_graph: out of memory");
+    goto out;
+  }
+  if ((rc = contract_level_reps(ws, s, rep)) != MINEX_OK)
+    goto out;
+  for (int32_t k = 0; k < m; k++) {
+    pw[k] = S->at[k].pwgt;
+    rw[k] = S->at[k].rwgt;
+    ow[k] = S->at[k].old;
+  }
+  rc = minex_graph_create(m, S->xadj, S->adj, pw, rw, S->cwgt, out);
+out:
+  free(pw), free(rw);
+  if (rc == MINEX_OK)
+    *old_s = ow;
+  else
+    free(ow);
+  return rc;
+}
+
 int contract_fine_reps(contract_ws *ws, int32_t *rep) {
   int32_t n = ws->n;
   int32_t *root = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
@@ -312,6 +365,18 @@ static void level_down(contract_ws *ws) {
   /* U stays allocated (contract_rewind climbs back to it; freed by
      contract_ws_destroy) */
   ws->nlevels--;
+}
+
+void contract_descend(contract_ws *ws, int32_t s) {
+  int32_t a, b;
+  for (;;) {
+    if (contract_cur(ws)->nmerge > 0)
+      contract_undo(ws, &a, &b);
+    else if (ws->nlevels - 1 > s)
+      level_down(ws);
+    else
+      break;
+  }
 }
 
 int contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {

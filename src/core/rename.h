@@ -12,12 +12,15 @@
 #define MINEX_CORE_RENAME_H
 #define contract_acc_table minex__contract_acc_table
 #define contract_check minex__contract_check
+#define contract_descend minex__contract_descend
 #define contract_find_slow minex__contract_find_slow
 #define contract_fine_reps minex__contract_fine_reps
 #define contract_freeze minex__contract_freeze
 #define contract_gather minex__contract_gather
 #define contract_level_alloc minex__contract_level_alloc
 #define contract_level_free minex__contract_level_free
+#define contract_level_graph minex__contract_level_graph
+#define contract_level_reps minex__contract_level_reps
 #define contract_level_next minex__contract_level_next
 #define contract_rewind minex__contract_rewind
 #define contract_run minex__contract_run

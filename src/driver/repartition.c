@@ -136,19 +136,17 @@ static double max_under(costmodel_loads *ld, double k) {
   return m;
 }
 
-/* Contracts g from start (NULL: the old partition; the diffusive
- * candidates) with the remapping measured against old, and freezes the
- * contracted graph into ws; *seconds is the wall time. Every candidate
- * from the same start shares it (contract_rewind between them). */
+/* Contracts g from the old partition (the diffusive candidates) and
+ * freezes the contracted graph into ws; *seconds is the wall time. Every
+ * candidate shares it (contract_rewind between them; the from-scratch
+ * candidate descends to one of its levels). */
 static int contract_start(const minex_graph *g, const minex_config *cfg,
-                          const int32_t *old, const int32_t *start,
-                          const minex_options *opt, contract_ws *ws,
-                          double *seconds) {
+                          const int32_t *old, const minex_options *opt,
+                          contract_ws *ws, double *seconds) {
   int32_t n = g->nvtxs;
   double t1 = core_wtime();
   memset(ws, 0, sizeof *ws);
-  int rc = start ? contract_ws_create_start(ws, g, old, start)
-                 : contract_ws_create(ws, g, old);
+  int rc = contract_ws_create(ws, g, old);
   if (rc != MINEX_OK)
     return rc;
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -172,8 +170,8 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
   if (rc == MINEX_OK)
     rc = contract_freeze(ws);
   *seconds = core_wtime() - t1;
-  logf_(opt, "%s: contract: %d -> %d vertices in %.3f s",
-        start ? "scratch" : "diffusive", (int)n, (int)ws->nactive, *seconds);
+  logf_(opt, "contract: %d -> %d vertices in %.3f s", (int)n, (int)ws->nactive,
+        *seconds);
   return rc;
 }
 
@@ -262,6 +260,71 @@ static int scratch_wanted(const minex_options *o) {
   return o->iterations >= MINEX_SCRATCH_AUTO_ITERATIONS;
 }
 
+/* The from-scratch candidate (src/scratch) on the diffusive contraction
+ * ws: METIS partitions the first level of ws with at most
+ * n / SCRATCH_METIS_RATIO vertices (the last level when none is that
+ * small; the graph itself when the contraction made no level), relabelled
+ * against old; ws descends to the first level with at most
+ * n / SCRATCH_PASS_RATIO vertices, whose vertices take the METIS part of
+ * their fine vertices, and the candidate runs from there -- the paper's
+ * rule on that level's graph, expansion, refinement -- under the horizon
+ * k. A level's vertices lie each inside one old part, as the contracted
+ * graph's do, so their remapping stays exact. METIS gets a graph small
+ * enough to be cheap and fine enough for a good cut; the rule gets pieces
+ * small enough to balance precisely; and the candidate needs no
+ * contraction of its own (algorithm.md §7). The fine start partition goes
+ * to start, the result to out. */
+#define SCRATCH_METIS_RATIO 8
+#define SCRATCH_PASS_RATIO 2
+static int run_scratch(const minex_graph *g, const minex_config *cfg,
+                       const int32_t *old, contract_ws *ws,
+                       const minex_options *opt, double k, int refine,
+                       int32_t *start, int32_t *out, candidate *cd) {
+  int32_t n = g->nvtxs, s = 0, s2 = 0;
+  double ts = core_wtime();
+  contract_rewind(ws);
+  while (s + 1 < ws->nlevels && ws->lv[s].nbase > n / SCRATCH_METIS_RATIO)
+    s++;
+  while (s2 < s && ws->lv[s2].nbase > n / SCRATCH_PASS_RATIO)
+    s2++;
+  minex_graph *gs = NULL;
+  int32_t *old_s = NULL, *part_s = NULL, *rep2 = NULL;
+  int32_t ns = ws->lv[s].nbase, ns2 = ws->lv[s2].nbase;
+  int rc = MINEX_OK;
+  if (s > 0)
+    rc = contract_level_graph(ws, s, &gs, &old_s, start);
+  if (rc == MINEX_OK) {
+    part_s = malloc(sizeof(int32_t) * ((size_t)ns + 1));
+    rep2 = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    rc = part_s == NULL || rep2 == NULL
+             ? core_error(MINEX_ENOMEM, "minex_repartition: out of memory")
+             : scratch_partition(s > 0 ? gs : g, cfg, s > 0 ? old_s : old,
+                                 opt->seed, part_s);
+  }
+  if (rc == MINEX_OK)
+    rc = contract_level_reps(ws, s2, rep2);
+  if (rc == MINEX_OK) {
+    for (int32_t v = 0; v < n; v++)
+      start[v] = part_s[s > 0 ? start[v] : v];
+    contract_descend(ws, s2);
+    /* a level-s2 vertex lies inside one level-s vertex: its fine vertices
+       share their METIS part */
+    for (int32_t v = 0; v < n; v++)
+      ws->owner[rep2[v]] = start[v];
+    memset(ws->interior, 0, (size_t)ns2);
+    logf_(opt,
+          "scratch: METIS on level %d of the contraction (%d vertices) in "
+          "%.3f s, the rule from level %d (%d vertices)",
+          (int)s, (int)ns, core_wtime() - ts, (int)s2, (int)ns2);
+    rc = run_candidate(g, cfg, old, start, ws, opt, k, refine, out, cd);
+  }
+  free(rep2);
+  free(part_s);
+  free(old_s);
+  minex_graph_destroy(gs);
+  return rc;
+}
+
 /* Whether the horizon ladder runs (options.ladder). Under AUTO: from
  * k = 2 on, and at k = 1 when alpha > 0, where MaxQwgt hides the remapping
  * behind computation but T_1 charges it in full (at alpha = 0 and k = 1
@@ -326,8 +389,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if (diff == NULL)
     return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
   candidate cd, cs;
-  double secs_diff = 0, secs_scr = 0;
-  if ((rc = contract_start(g, cfg, old, NULL, &opt, &ws, &secs_diff)) ||
+  double secs_diff = 0;
+  if ((rc = contract_start(g, cfg, old, &opt, &ws, &secs_diff)) ||
       (rc = run_candidate(g, cfg, old, NULL, &ws, &opt, k, refine, diff, &cd)))
     goto done;
   cd.seconds_contract = secs_diff;
@@ -359,18 +422,10 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
       keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
     }
   }
-  contract_ws_destroy(&ws);
   if (scratch_wanted(&opt) && n >= 2 * cfg->navail) {
-    double ts = core_wtime();
-    if ((rc = scratch_partition(g, cfg, old, opt.seed, start)))
+    if ((rc = run_scratch(g, cfg, old, &ws, &opt, k, refine, start, scr, &cs)))
       goto done;
-    logf_(&opt, "scratch: METIS start in %.3f s", core_wtime() - ts);
-    if ((rc = contract_start(g, cfg, old, start, &opt, &ws, &secs_scr)) ||
-        (rc =
-             run_candidate(g, cfg, old, start, &ws, &opt, k, refine, scr, &cs)))
-      goto done;
-    cs.seconds_contract = secs_scr;
-    contract_ws_destroy(&ws);
+    cs.seconds_contract = secs_diff;
     logf_(&opt,
           "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
           "the best so far T_k %.6g, MaxQwgt %.6g",

@@ -62,7 +62,9 @@ static void weights_to_idx(const double *w, size_t n, int ones, idx_t *out) {
 
 /* The subgraph induced by the vertices v with sel[v] == s (every vertex
  * when sel is NULL); glob[i] is the graph id of local vertex i, loc[v] the
- * local id of a selected v. */
+ * local id of a selected v. Edges of weight 0 are left out: they cost
+ * nothing when cut, and METIS 5.1 reads out of bounds on them (found by
+ * the API fuzzer). */
 static int kgraph_induced(const minex_graph *g, const idx_t *vw,
                           const idx_t *ew, const int32_t *sel, int32_t s,
                           idx_t *loc, int32_t *glob, kgraph *k) {
@@ -72,7 +74,7 @@ static int kgraph_induced(const minex_graph *g, const idx_t *vw,
       loc[v] = (idx_t)cnt;
       glob[cnt++] = v;
       for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
-        nadj += sel == NULL || sel[g->adjncy[j]] == s;
+        nadj += ew[j] > 0 && (sel == NULL || sel[g->adjncy[j]] == s);
     }
   int rc = kgraph_alloc(k, cnt, nadj);
   if (rc != MINEX_OK)
@@ -84,7 +86,7 @@ static int kgraph_induced(const minex_graph *g, const idx_t *vw,
     k->vwgt[i] = vw[v];
     for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
       int32_t w = g->adjncy[j];
-      if (sel == NULL || sel[w] == s) {
+      if (ew[j] > 0 && (sel == NULL || sel[w] == s)) {
         k->adjncy[e] = loc[w];
         k->adjwgt[e++] = ew[j];
       }
@@ -95,14 +97,22 @@ static int kgraph_induced(const minex_graph *g, const idx_t *vw,
 }
 
 /* METIS_PartGraphKway of k into nparts with targets tp (NULL: equal);
- * one part or an empty graph need no call. */
+ * one part, an empty graph or one with no more vertices than parts need
+ * no call (a vertex per part, in order). A graph whose vertex weights are
+ * all 0 is given weights 1 (METIS divides by their total). */
 static int kway(kgraph *k, idx_t nparts, real_t *tp, uint64_t seed,
                 const char *what, idx_t *part) {
-  if (nparts <= 1 || k->n == 0) {
+  if (nparts <= 1 || k->n <= nparts) {
     for (idx_t v = 0; v < k->n; v++)
-      part[v] = 0;
+      part[v] = nparts > 1 ? v : 0;
     return MINEX_OK;
   }
+  idx_t wsum = 0;
+  for (idx_t v = 0; v < k->n && wsum == 0; v++)
+    wsum += k->vwgt[v];
+  if (wsum == 0)
+    for (idx_t v = 0; v < k->n; v++)
+      k->vwgt[v] = 1;
   idx_t opts[METIS_NOPTIONS];
   METIS_SetDefaultOptions(opts);
   opts[METIS_OPTION_NUMBERING] = 0;

@@ -2,10 +2,11 @@
 /* Fuzz harness of the API (SPEC §3): the bytes choose a small valid
  * problem, a graph of <= 200 vertices with symmetric edges and finite
  * weights in [0, 1e6], a configuration of <= 16 processors in <= 4
- * clusters with some unavailable, an old partition and the options. It
- * checks the guarantees of minex_repartition: every vertex gets an
- * available processor; MaxQwgt(new) <= MaxQwgt(old) when every old owner
- * is available; the same seed gives the same output; the metrics it
+ * clusters with some unavailable, an old partition and the options (the
+ * horizon, the refinement, the ladder, the from-scratch candidate and
+ * paper_exact among them). It checks the guarantees of minex_repartition: every
+ * vertex gets an available processor; MaxQwgt(new) <= MaxQwgt(old) when every
+ * old owner is available; the same seed gives the same output; the metrics it
  * returns equal a fresh minex_evaluate of its output. */
 #include "fuzz_util.h"
 
@@ -174,6 +175,15 @@ static void make_options(bytes *b, int32_t n, minex_options *opt) {
   opt->throttle_auto = (int)(flags & 1);
   if (flags & 2)
     opt->qwgt_fn = qwgt_max;
+  /* the horizon and the rules beyond the paper (SPEC §2, §3): each mode
+     OFF, ON or AUTO, and paper_exact */
+  static const int32_t ks[] = {1, 2, 10, 1000};
+  unsigned rules = take16(b);
+  opt->iterations = ks[rules & 3];
+  opt->refine = (int)((rules >> 2 & 3) % 3);
+  opt->scratch = (int)((rules >> 4 & 3) % 3);
+  opt->ladder = (int)((rules >> 6 & 3) % 3);
+  opt->paper_exact = (int)(rules >> 8 & 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

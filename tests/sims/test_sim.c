@@ -680,6 +680,7 @@ START_TEST(sweep_records_are_the_same_on_threads_and_ranks) {
     ck_assert(test_close(rec[SWEEP_SUM_CUT], cut / NSTEPS, 1e-12));
     ck_assert(rec[SWEEP_SUM_TOTALV] == tv);
     ck_assert(rec[SWEEP_SUM_MOVED] == mv);
+    ck_assert(rec[SWEEP_SUM_HORIZON] == r.total_horizon);
     if (!s->partition)
       ck_assert(rec[SWEEP_SUM_MOVED] == 0 && rec[SWEEP_SUM_SECONDS] == 0);
     sim_result_free(&r);
@@ -804,6 +805,7 @@ static double *fake_records(const sweep_spec *specs, int32_t n,
     r[SWEEP_SUM_CUT] = 3.5 * i;
     r[SWEEP_SUM_TOTALV] = 7.0 * i + 0.125;
     r[SWEEP_SUM_MOVED] = i;
+    r[SWEEP_SUM_HORIZON] = 2000.0 * (i + 1) + 0.375;
     r[SWEEP_SUM_DONE] = 1;
     for (int32_t k = 0; k < nsteps; k++) {
       double *f = r + SWEEP_NSUM + (size_t)k * SWEEP_NSTEPF;
@@ -838,7 +840,8 @@ START_TEST(write_puts_one_csv_row_per_spec_with_its_record) {
   char *line = strtok(csv, "\n");
   ck_assert_str_eq(line, "table,P,C,I,alpha,throttle,partition,"
                          "total_maxqwgt,load_imb,mean_cut_weight,total_v,"
-                         "moved,throttle_used_last,seconds_repartition");
+                         "moved,throttle_used_last,total_horizon,"
+                         "seconds_repartition");
   int32_t rows = 0;
   while ((line = strtok(NULL, "\n")) != NULL) {
     ck_assert_int_lt(rows, n);
@@ -846,13 +849,13 @@ START_TEST(write_puts_one_csv_row_per_spec_with_its_record) {
     const double *r = res + (size_t)rows * sweep_record_size(nsteps);
     char tname[32], th[32], tu[32], want_th[32], want_tu[32];
     int P, C, part;
-    double I, alpha, total, imb, cut, tv, moved, sec;
+    double I, alpha, total, imb, cut, tv, moved, sec, hor;
     ck_assert_int_eq(sscanf(line,
                             "%31[^,],%d,%d,%lf,%lf,%31[^,],%d,%lf,%lf,"
-                            "%lf,%lf,%lf,%31[^,],%lf",
+                            "%lf,%lf,%lf,%31[^,],%lf,%lf",
                             tname, &P, &C, &I, &alpha, th, &part, &total, &imb,
-                            &cut, &tv, &moved, tu, &sec),
-                     14);
+                            &cut, &tv, &moved, tu, &hor, &sec),
+                     15);
     fmt_throttle(want_th, sizeof want_th, s->throttle, s->throttle_auto);
     fmt_throttle(want_tu, sizeof want_tu, s->throttle_auto ? 4 : s->throttle,
                  0);
@@ -867,6 +870,7 @@ START_TEST(write_puts_one_csv_row_per_spec_with_its_record) {
     ck_assert(moved == r[SWEEP_SUM_MOVED]);
     ck_assert_str_eq(tu, want_tu);
     ck_assert(test_close(sec, r[SWEEP_SUM_SECONDS], 1e-6));
+    ck_assert(hor == r[SWEEP_SUM_HORIZON]); /* %.17g: exact */
     rows++;
   }
   ck_assert_int_eq(rows, n);

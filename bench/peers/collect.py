@@ -22,7 +22,7 @@ import os
 import sys
 
 SUM_KEYS = ("max_qwgt", "steady_max", "max_remap", "cut_weight", "moved",
-            "total_v")
+            "total_v", "lower_bound")
 RTOL = 1e-9
 
 

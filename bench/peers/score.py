@@ -185,8 +185,16 @@ def check(results, case, max_vtxs):
             new = read_part(st["part"], g[0])
             m = metrics(totals(g, config[1], old, new), config[1][3],
                         r["alpha"])
-            for key in ("max_qwgt", "steady_max", "max_remap", "cut_weight",
-                        "moved", "total_v", "T1", "T10", "T100", "T1000"):
+            # LB = sum Pwgt / sum over available p of 1/Proc (SPEC §2)
+            cluster_of, proc, _, available = config[1]
+            m["lower_bound"] = sum(g[4]) / sum(
+                1.0 / proc[cluster_of[p]] for p in range(len(cluster_of))
+                if available[p])
+            keys = ("max_qwgt", "steady_max", "max_remap", "cut_weight",
+                    "moved", "total_v", "T1", "T10", "T100", "T1000")
+            if "lower_bound" in st:
+                keys += ("lower_bound",)
+            for key in keys:
                 if not close(m[key], st[key]):
                     bad += 1
                     print(f"score.py: MISMATCH {case} {r['tool']} "

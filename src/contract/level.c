@@ -80,6 +80,59 @@ int contract_level_reps(contract_ws *ws, int32_t s, int32_t *rep) {
   return MINEX_OK;
 }
 
+/* The level's Cwgt into cw, made exactly symmetric: the two directions of
+ * an edge sum the same fine Cwgt in different orders and may differ in the
+ * last bit (found by the API fuzzer: minex_graph_create refused "Cwgt
+ * 54.18 one way and 54.18 the other"); both take the larger. The entries
+ * u -> w with u < w are bucketed by w, so that row w finds each reverse
+ * entry in O(1): O(V + E). */
+static int symmetric_cwgt(const contract_level *S, double *cw) {
+  int32_t m = S->nbase;
+  int64_t ne = S->xadj[m];
+  memcpy(cw, S->cwgt, sizeof(double) * (size_t)ne);
+  int64_t *start = calloc((size_t)m + 2, sizeof(int64_t));
+  int64_t *where = malloc(sizeof(int64_t) * ((size_t)m + 1));
+  int64_t *bj = malloc(sizeof(int64_t) * ((size_t)ne / 2 + 1));
+  int32_t *bu = malloc(sizeof(int32_t) * ((size_t)ne / 2 + 1));
+  if (!start || !where || !bj || !bu) {
+    free(start), free(where), free(bj), free(bu);
+    return core_error(MINEX_ENOMEM, "contract_level_graph: out of memory");
+  }
+  for (int32_t u = 0; u < m; u++)
+    where[u] = -1;
+  int64_t half = 0;
+  for (int32_t u = 0; u < m; u++)
+    for (int64_t j = S->xadj[u]; j < S->xadj[u + 1]; j++)
+      if (u < S->adj[j] && half < ne / 2 + 1) {
+        start[S->adj[j] + 2]++;
+        half++;
+      }
+  for (int32_t w = 0; w < m; w++)
+    start[w + 2] += start[w + 1];
+  for (int32_t u = 0; u < m; u++)
+    for (int64_t j = S->xadj[u]; j < S->xadj[u + 1]; j++)
+      if (u < S->adj[j] && start[S->adj[j] + 1] < half) {
+        int64_t p = start[S->adj[j] + 1]++;
+        bu[p] = u;
+        bj[p] = j;
+      }
+  /* start[w] .. start[w + 1] now holds bucket w */
+  for (int32_t w = 0; w < m; w++) {
+    for (int64_t p = start[w]; p < start[w + 1]; p++)
+      where[bu[p]] = bj[p];
+    for (int64_t j = S->xadj[w]; j < S->xadj[w + 1]; j++) {
+      int32_t u = S->adj[j];
+      int64_t r = u < w ? where[u] : -1;
+      if (r >= 0) { /* (always, on a symmetric level) */
+        double x = cw[r] > cw[j] ? cw[r] : cw[j];
+        cw[r] = cw[j] = x;
+      }
+    }
+  }
+  free(start), free(where), free(bj), free(bu);
+  return MINEX_OK;
+}
+
 int contract_level_graph(contract_ws *ws, int32_t s, minex_graph **out,
                          int32_t **old_s, int32_t *rep) {
   *out = NULL;
@@ -88,22 +141,24 @@ int contract_level_graph(contract_ws *ws, int32_t s, minex_graph **out,
   int32_t m = S->nbase;
   double *pw = malloc(sizeof(double) * ((size_t)m + 1));
   double *rw = malloc(sizeof(double) * ((size_t)m + 1));
+  double *cw = malloc(sizeof(double) * ((size_t)S->xadj[m] + 1));
   int32_t *ow = malloc(sizeof(int32_t) * ((size_t)m + 1));
   int rc = MINEX_OK;
-  if (!pw || !rw || !ow) {
+  if (!pw || !rw || !cw || !ow) {
     rc = core_error(MINEX_ENOMEM, "contract_level_graph: out of memory");
     goto out;
   }
-  if ((rc = contract_level_reps(ws, s, rep)) != MINEX_OK)
+  if ((rc = contract_level_reps(ws, s, rep)) != MINEX_OK ||
+      (rc = symmetric_cwgt(S, cw)) != MINEX_OK)
     goto out;
   for (int32_t k = 0; k < m; k++) {
     pw[k] = S->at[k].pwgt;
     rw[k] = S->at[k].rwgt;
     ow[k] = S->at[k].old;
   }
-  rc = minex_graph_create(m, S->xadj, S->adj, pw, rw, S->cwgt, out);
+  rc = minex_graph_create(m, S->xadj, S->adj, pw, rw, cw, out);
 out:
-  free(pw), free(rw);
+  free(pw), free(rw), free(cw);
   if (rc == MINEX_OK)
     *old_s = ow;
   else

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The from-scratch candidate (beyond the paper, SPEC §3 "Beyond the
- * paper"): a multilevel partition of the whole graph by METIS, cluster-aware
- * (the clusters first, with targets their share of the machine's speed,
- * then each cluster's processors), relabelled for the smallest remapping
- * cost against the old partition. minex_repartition refines it by MinEX's
- * own rules and keeps it when it beats the diffusive result. */
+ * paper"): a multilevel partition of a graph by METIS, cluster-aware (the
+ * clusters first, with targets their share of the machine's speed, then
+ * each cluster's processors), relabelled for the smallest remapping cost
+ * against the old partition. minex_repartition gives it a level of its own
+ * contraction (docs/algorithm.md §7), runs the result through MinEX's
+ * rules and keeps it when its T_k is the lowest. */
 #ifndef MINEX_SCRATCH_H
 #define MINEX_SCRATCH_H
 

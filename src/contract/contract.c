@@ -6,66 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* keys: the old owners (start == NULL), or one id per distinct (start,
-   old) pair, numbered by that pair's order */
-static int ws_init(contract_ws *ws, const minex_graph *g, const int32_t *old,
-                   const int32_t *key);
-
 int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old) {
-  return ws_init(ws, g, old, old);
-}
-
-typedef struct key_pair {
-  int64_t pair; /* start * 2^31 + old */
-  int32_t v;    /* vertex             */
-} key_pair;
-
-static int by_pair(const void *x, const void *y) {
-  const key_pair *a = x, *b = y;
-  if (a->pair != b->pair)
-    return a->pair < b->pair ? -1 : 1;
-  return (a->v > b->v) - (a->v < b->v);
-}
-
-int contract_ws_create_start(contract_ws *ws, const minex_graph *g,
-                             const int32_t *old, const int32_t *start) {
-  int32_t n = g->nvtxs;
-  key_pair *kp = malloc(sizeof(key_pair) * ((size_t)n + 1));
-  int32_t *key = malloc(sizeof(int32_t) * ((size_t)n + 1));
-  int32_t *key_owner = malloc(sizeof(int32_t) * ((size_t)n + 1));
-  if (!kp || !key || !key_owner) {
-    free(kp);
-    free(key);
-    free(key_owner);
-    memset(ws, 0, sizeof *ws);
-    return core_error(MINEX_ENOMEM,
-                      "contraction: out of memory for %d "
-                      "vertices",
-                      (int)n);
-  }
-  for (int32_t v = 0; v < n; v++)
-    kp[v] = (key_pair){(int64_t)start[v] * 2147483648LL + old[v], v};
-  qsort(kp, (size_t)n, sizeof *kp, by_pair);
-  int32_t nk = 0;
-  for (int32_t i = 0; i < n; i++) {
-    if (i == 0 || kp[i].pair != kp[i - 1].pair)
-      key_owner[nk++] = start[kp[i].v];
-    key[kp[i].v] = nk - 1;
-  }
-  free(kp);
-  int rc = ws_init(ws, g, old, key);
-  free(key);
-  if (rc != MINEX_OK) {
-    free(key_owner);
-    return rc;
-  }
-  ws->key_owner = key_owner;
-  return MINEX_OK;
-}
-
-static int ws_init(contract_ws *ws, const minex_graph *g, const int32_t *old,
-                   const int32_t *key) {
   memset(ws, 0, sizeof *ws);
   int32_t n = g->nvtxs;
   size_t n2 = 2 * (size_t)n + 1;
@@ -116,10 +58,10 @@ static int ws_init(contract_ws *ws, const minex_graph *g, const int32_t *old,
     int eligible = 0;
     for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
       c += g->cwgt[j];
-      eligible |= key[g->adjncy[j]] == key[v];
+      eligible |= old[g->adjncy[j]] == old[v];
     }
-    L->at[v] = (contract_attr){g->pwgt[v], g->rwgt[v], c, old[v], key[v]};
-    ws->nd[v] = (contract_node){v, key[v], g->rwgt[v]};
+    L->at[v] = (contract_attr){g->pwgt[v], g->rwgt[v], c, old[v], 0};
+    ws->nd[v] = (contract_node){v, old[v], g->rwgt[v]};
     ws->bpart[v] = -1;
     /* every vertex with a same-owner neighbour starts eligible */
     ws->epos[v] = eligible ? ws->nelig : -1;
@@ -145,7 +87,6 @@ void contract_ws_destroy(contract_ws *ws) {
   free(ws->bratio);
   free(ws->parent);
   free(ws->owner);
-  free(ws->key_owner);
   free(ws->interior);
   free(ws->map);
   free(ws->list);
@@ -252,7 +193,7 @@ static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
   L->msize = b + cnt;
   const contract_attr *av = &L->at[v], *aw = &L->at[w];
   L->at[M] = (contract_attr){av->pwgt + aw->pwgt, rw,
-                             av->ctot + aw->ctot - inner, av->old, av->key};
+                             av->ctot + aw->ctot - inner, av->old, 0};
   L->child[2 * k] = v;
   L->child[2 * k + 1] = w;
   L->nmerge++;

@@ -19,15 +19,12 @@
 /* What the cost model needs of a vertex, in one 32-byte record: merging
  * a pair and testing a move each read it whole. */
 typedef struct contract_attr {
-  double pwgt; /* Pwgt                                              */
-  double rwgt; /* Rwgt                                              */
-  double ctot; /* total Cwgt of its edges                           */
-  int32_t old; /* old owner (a merged vertex has one: only
-                  same-key pairs merge)                             */
-  int32_t key; /* contraction key: vertices merge only with the same
-                  key, which stands for one (start owner, old owner)
-                  pair; the key is the old owner itself when the
-                  start is the old partition                        */
+  double pwgt;    /* Pwgt                                              */
+  double rwgt;    /* Rwgt                                              */
+  double ctot;    /* total Cwgt of its edges                           */
+  int32_t old;    /* old owner (a merged vertex has one: only
+                     same-owner pairs merge)                           */
+  int32_t unused; /* padding to 32 bytes                               */
 } contract_attr;
 
 /* One level: the graph when a sweep began (its base vertices, local ids
@@ -63,8 +60,8 @@ typedef struct contract_level {
  * record: a neighbour costs one cache line instead of one per array. */
 typedef struct contract_node {
   int32_t par;   /* union/find parent (path-halved), itself if active */
-  int32_t owner; /* contraction key (at.key): owners are fixed while
-                    contracting                                       */
+  int32_t owner; /* owner (the old one: owners are fixed while
+                    contracting)                                      */
   double rwgt;   /* Rwgt                                              */
 } contract_node;
 
@@ -88,20 +85,18 @@ typedef struct contract_ws {
                            freeing them, so contract_rewind can go back up */
   int32_t frozen_nlevels, frozen_vtot, frozen_nactive; /* at the freeze     */
   /* contraction (until contract_freeze) */
-  contract_node *nd;  /* 2n: union/find, key, Rwgt                     */
-  int32_t *key_owner; /* start owner of each key, or NULL when the keys
-                         are the old owners (contract_ws_create)    */
-  int32_t *elig;      /* active ids that may still have a same-owner
-                         neighbour, in level order, -1 for a hole      */
-  int32_t *eslot;     /* n: base vertex whose slot each elig entry is
-                         (a merged vertex keeps its child's): the
-                         order of the next level                       */
-  int32_t *epos;      /* 2n: position in elig, -1 if absent            */
-  int32_t nelig;      /* slots used in elig (holes included)           */
-  int32_t nvalid;     /* slots holding an id                           */
-  int32_t cursor;     /* where the next sampling window starts         */
-  int32_t *bpart;     /* 2n: cached best same-owner partner, -1 none   */
-  double *bratio;     /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                  */
+  contract_node *nd; /* 2n: union/find, owner, Rwgt                   */
+  int32_t *elig;     /* active ids that may still have a same-owner
+                        neighbour, in level order, -1 for a hole      */
+  int32_t *eslot;    /* n: base vertex whose slot each elig entry is
+                        (a merged vertex keeps its child's): the
+                        order of the next level                       */
+  int32_t *epos;     /* 2n: position in elig, -1 if absent            */
+  int32_t nelig;     /* slots used in elig (holes included)           */
+  int32_t nvalid;    /* slots holding an id                           */
+  int32_t cursor;    /* where the next sampling window starts         */
+  int32_t *bpart;    /* 2n: cached best same-owner partner, -1 none   */
+  double *bratio;    /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                  */
   /* partition and expansion (after contract_freeze) */
   int32_t *parent;         /* 2n: the id x is merged into, x if active      */
   int32_t *owner;          /* 2n: owner of x's representative (kept for
@@ -129,12 +124,6 @@ typedef struct contract_ws {
 /* Allocates the workspace for g with every vertex active on old[v]. */
 int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old);
-/* The same with every vertex active on start[v] (a partition other than
- * the old one: the from-scratch candidate); only vertices with the same
- * start and the same old owner merge, so each coarse vertex keeps one old
- * owner for its remapping cost. */
-int contract_ws_create_start(contract_ws *ws, const minex_graph *g,
-                             const int32_t *old, const int32_t *start);
 void contract_ws_destroy(contract_ws *ws);
 
 /* The current level (the graph being contracted, partitioned or

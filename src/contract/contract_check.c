@@ -34,7 +34,7 @@ static int check_level(const contract_ws *ws, int32_t s) {
                           (int)s, (int)k, (int)x);
       if (!close_enough(L->at[k].pwgt, D->at[x].pwgt) ||
           !close_enough(L->at[k].rwgt, D->at[x].rwgt) ||
-          L->at[k].old != D->at[x].old || L->at[k].key != D->at[x].key)
+          L->at[k].old != D->at[x].old)
         return core_error(MINEX_EINTERNAL,
                           "contract: level %d vertex %d "
                           "differs from %d below",
@@ -54,8 +54,7 @@ static int check_level(const contract_ws *ws, int32_t s) {
                         "contract: weights of %d are not "
                         "the sum of its children's",
                         (int)M);
-    if (L->at[M].old != L->at[v].old || L->at[M].old != L->at[w].old ||
-        L->at[M].key != L->at[v].key || L->at[M].key != L->at[w].key)
+    if (L->at[M].old != L->at[v].old || L->at[M].old != L->at[w].old)
       return core_error(MINEX_EINTERNAL,
                         "contract: merge %d joins old "
                         "owners %d and %d",
@@ -122,7 +121,7 @@ static int check_current(contract_ws *ws) {
     return MINEX_OK;
   }
   for (int32_t x = 0; x < nid; x++)
-    if (ws->nd[x].owner != L->at[x].key || ws->nd[x].rwgt != L->at[x].rwgt)
+    if (ws->nd[x].owner != L->at[x].old || ws->nd[x].rwgt != L->at[x].rwgt)
       return core_error(MINEX_EINTERNAL,
                         "contract: record of id %d is "
                         "stale",

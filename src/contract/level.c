@@ -167,27 +167,11 @@ out:
 }
 
 int contract_fine_reps(contract_ws *ws, int32_t *rep) {
-  int32_t n = ws->n;
-  int32_t *root = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
-  int32_t *inv = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
-  if (root == NULL || inv == NULL) {
-    free(root), free(inv);
-    return core_error(MINEX_ENOMEM, "contract_fine_reps: out of memory");
-  }
-  for (int32_t v = 0; v < n; v++)
-    rep[v] = v;
-  for (int32_t s = 0; s + 1 < ws->nlevels; s++) {
-    const contract_level *L = &ws->lv[s], *U = &ws->lv[s + 1];
-    level_roots(L, root);
-    for (int32_t k = 0; k < U->nbase; k++)
-      inv[U->lower[k]] = k;
-    for (int32_t v = 0; v < n; v++)
-      rep[v] = inv[root[rep[v]]];
-  }
-  for (int32_t v = 0; v < n; v++)
-    rep[v] = contract_find(ws, rep[v]);
-  free(root), free(inv);
-  return MINEX_OK;
+  int rc = contract_level_reps(ws, ws->nlevels - 1, rep);
+  if (rc == MINEX_OK)
+    for (int32_t v = 0; v < ws->n; v++)
+      rep[v] = contract_find(ws, rep[v]);
+  return rc;
 }
 
 /* Shrinks an array to n elements (kept as is if realloc says no). */
@@ -300,7 +284,7 @@ int contract_level_next(contract_ws *ws) {
     int64_t len;
     contract_edges(ws, lower[k], &adj, &cw, &len);
     contract_acc_begin(ws, len);
-    int32_t cnt = 0, own = N->at[k].key;
+    int32_t cnt = 0, own = N->at[k].old;
     int eligible = 0;
     for (int64_t j = 0; j < len; j++) {
       const contract_node *r = &nd[adj[j]];
@@ -322,7 +306,7 @@ int contract_level_next(contract_ws *ws) {
   ws->nvalid = ws->nelig;
   /* the records of the new level */
   for (int32_t k = 0; k < m; k++)
-    nd[k] = (contract_node){k, N->at[k].key, N->at[k].rwgt};
+    nd[k] = (contract_node){k, N->at[k].old, N->at[k].rwgt};
   N->own_adj = shrink(N->own_adj, (size_t)e, sizeof(int32_t));
   N->own_cwgt = shrink(N->own_cwgt, (size_t)e, sizeof(double));
   N->xadj = N->own_xadj;
@@ -335,12 +319,12 @@ int contract_level_next(contract_ws *ws) {
 }
 
 /* The contracted graph's vertices (the last level, no merges) as the
- * freeze leaves them: each its own parent, on the start owner of its key. */
+ * freeze leaves them: each its own parent, on its old owner. */
 static void top_owners(contract_ws *ws) {
   const contract_level *L = contract_cur(ws);
   for (int32_t k = 0; k < L->nbase; k++) {
     ws->parent[k] = k;
-    ws->owner[k] = ws->key_owner ? ws->key_owner[L->at[k].key] : L->at[k].old;
+    ws->owner[k] = L->at[k].old;
   }
 }
 

@@ -26,6 +26,16 @@ void minex_options_init(minex_options *o) {
   o->paper_exact = 0;
 }
 
+/* A mode field (refine, scratch, ladder): one of its OFF, ON, AUTO. */
+static int check_mode(int v, const char *field, const char *name, int off,
+                      int on, int aut) {
+  if (v == off || v == on || v == aut)
+    return MINEX_OK;
+  return core_error(MINEX_EINVAL,
+                    "options.%s = %d (must be MINEX_%s_OFF, _ON or _AUTO)",
+                    field, v, name);
+}
+
 int core_check_options(const minex_options *o) {
   if (!o->throttle_auto && !(o->throttle >= 0))
     return core_error(MINEX_EINVAL,
@@ -86,24 +96,14 @@ int core_check_options(const minex_options *o) {
                           "%g (must be >= 0 or INFINITY)",
                           (int)i, o->throttle_candidates[i]);
   }
-  if (o->refine != MINEX_REFINE_OFF && o->refine != MINEX_REFINE_ON &&
-      o->refine != MINEX_REFINE_AUTO)
-    return core_error(MINEX_EINVAL,
-                      "options.refine = %d (must be MINEX_REFINE_OFF, _ON or "
-                      "_AUTO)",
-                      o->refine);
-  if (o->scratch != MINEX_SCRATCH_OFF && o->scratch != MINEX_SCRATCH_ON &&
-      o->scratch != MINEX_SCRATCH_AUTO)
-    return core_error(MINEX_EINVAL,
-                      "options.scratch = %d (must be MINEX_SCRATCH_OFF, "
-                      "_ON or _AUTO)",
-                      o->scratch);
-  if (o->ladder != MINEX_LADDER_OFF && o->ladder != MINEX_LADDER_ON &&
-      o->ladder != MINEX_LADDER_AUTO)
-    return core_error(MINEX_EINVAL,
-                      "options.ladder = %d (must be MINEX_LADDER_OFF, "
-                      "_ON or _AUTO)",
-                      o->ladder);
+  int rc;
+  if ((rc = check_mode(o->refine, "refine", "REFINE", MINEX_REFINE_OFF,
+                       MINEX_REFINE_ON, MINEX_REFINE_AUTO)) ||
+      (rc = check_mode(o->scratch, "scratch", "SCRATCH", MINEX_SCRATCH_OFF,
+                       MINEX_SCRATCH_ON, MINEX_SCRATCH_AUTO)) ||
+      (rc = check_mode(o->ladder, "ladder", "LADDER", MINEX_LADDER_OFF,
+                       MINEX_LADDER_ON, MINEX_LADDER_AUTO)))
+    return rc;
   if (o->paper_exact != 0 && o->paper_exact != 1)
     return core_error(MINEX_EINVAL, "options.paper_exact = %d (must be 0 or 1)",
                       o->paper_exact);

@@ -27,7 +27,6 @@
 #define contract_set_owner minex__contract_set_owner
 #define contract_undo minex__contract_undo
 #define contract_ws_create minex__contract_ws_create
-#define contract_ws_create_start minex__contract_ws_create_start
 #define contract_ws_destroy minex__contract_ws_destroy
 #define core_check_options minex__core_check_options
 #define core_check_part minex__core_check_part

@@ -110,17 +110,17 @@ done:
 
 /* What one candidate's run reports besides its partition. */
 typedef struct candidate {
-  double start_max;        /* MaxQwgt of the start partition (old or the
-                              scratch start), under the horizon          */
-  double end_max;          /* MaxQwgt of the result under the horizon k of
-                              the call (not the candidate's own)         */
-  double end_time;         /* its T_k = MaxRemap + k SteadyMax, same k   */
-  double horizon;          /* the horizon the candidate was run under    */
-  int32_t coarse_nvtxs;    /* vertices left after contraction            */
-  int64_t coarse_moves;    /* moves on the contracted graph              */
-  int64_t expand_moves;    /* moves during expansion and fine refinement */
-  double seconds_contract; /* phase wall times                           */
-  double seconds_partition;
+  double start_max;         /* MaxQwgt of the start partition (old or the
+                               scratch start), under the horizon          */
+  double end_max;           /* MaxQwgt of the result under the horizon k of
+                               the call (not the candidate's own)         */
+  double end_time;          /* its T_k = MaxRemap + k SteadyMax, same k   */
+  double horizon;           /* the horizon the candidate was run under    */
+  int32_t coarse_nvtxs;     /* vertices left after contraction            */
+  int64_t coarse_moves;     /* moves on the contracted graph              */
+  int64_t expand_moves;     /* moves during expansion and fine refinement */
+  double seconds_partition; /* phase wall times (the contraction is
+                               shared by every candidate)              */
   double seconds_expand;
   double throttle; /* ThroTTle used (the chosen one under auto)   */
 } candidate;
@@ -393,14 +393,14 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if ((rc = contract_start(g, cfg, old, &opt, &ws, &secs_diff)) ||
       (rc = run_candidate(g, cfg, old, NULL, &ws, &opt, k, refine, diff, &cd)))
     goto done;
-  cd.seconds_contract = secs_diff;
   double old_max = cd.start_max;
   candidate best = cd;
   int scratch_used = 0;
-  if (ladder_wanted(&opt) || (scratch_wanted(&opt) && n >= 2 * cfg->navail)) {
+  int with_scratch = scratch_wanted(&opt) && n >= 2 * cfg->navail;
+  if (ladder_wanted(&opt) || with_scratch) {
     scr = malloc(bytes);
-    start = malloc(bytes);
-    if (!scr || !start) {
+    start = with_scratch ? malloc(bytes) : NULL;
+    if (!scr || (with_scratch && !start)) {
       rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
       goto done;
     }
@@ -416,16 +416,14 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
       if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, kj, refine, scr,
                               &cs)))
         goto done;
-      cs.seconds_contract = secs_diff;
       logf_(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", kj, cs.end_time,
             cs.end_max);
       keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
     }
   }
-  if (scratch_wanted(&opt) && n >= 2 * cfg->navail) {
+  if (with_scratch) {
     if ((rc = run_scratch(g, cfg, old, &ws, &opt, k, refine, start, scr, &cs)))
       goto done;
-    cs.seconds_contract = secs_diff;
     logf_(&opt,
           "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
           "the best so far T_k %.6g, MaxQwgt %.6g",
@@ -459,7 +457,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     metrics->expand_moves = used->expand_moves;
     metrics->returned_old = returned_old;
     metrics->scratch_used = scratch_used;
-    metrics->seconds_contract = used->seconds_contract;
+    metrics->seconds_contract = secs_diff; /* shared by every candidate */
     metrics->seconds_partition = used->seconds_partition;
     metrics->seconds_expand = used->seconds_expand;
     metrics->seconds = core_wtime() - t0;

@@ -82,8 +82,10 @@ START_TEST(refinement_moves_lower_qwgttot_by_their_gain_and_keep_maxqwgt) {
       partition_ctx pc;
       ck_assert_int_eq(costmodel_loads_create(&ld, g, cf, old, cur, &opt),
                        MINEX_OK);
-      ck_assert_int_eq(contract_ws_create_start(&ws, g, old, cur), MINEX_OK);
+      /* the fine graph, uncontracted, on cur */
+      ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
       ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+      memcpy(ws.owner, cur, sizeof(int32_t) * (size_t)n);
       ck_assert_int_eq(partition_ctx_create(&pc, &ws, &ld, &opt), MINEX_OK);
       replay r = {g,
                   cf,

@@ -8,7 +8,9 @@ set -euo pipefail
 
 MINEX_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev libxml2-utils
   uthash-dev check libsubunit-dev valgrind python3
-  libmetis-dev # the from-scratch candidate (src/scratch)
+  libscotch-dev # the from-scratch candidate (src/scratch; pulls in Open MPI:
+  #               every MPI use names MPICH, docs/architecture.md)
+  libmetis-dev # the peer benchmark's METIS driver (bench/peers; not the library)
   mpich libmpich-dev gnuplot-nox time
   clang libclang-rt-14-dev # clang + its runtimes: libFuzzer (scripts/fuzz.sh)
   clang-format # scripts/format_check.sh

@@ -261,29 +261,36 @@ static int scratch_wanted(const minex_options *o) {
 }
 
 /* The from-scratch candidate (src/scratch) on the diffusive contraction
- * ws: METIS partitions the first level of ws with at most
- * n / SCRATCH_METIS_RATIO vertices (the last level when none is that
- * small; the graph itself when the contraction made no level), relabelled
- * against old; ws descends to the first level with at most
- * n / SCRATCH_PASS_RATIO vertices, whose vertices take the METIS part of
- * their fine vertices, and the candidate runs from there -- the paper's
- * rule on that level's graph, expansion, refinement -- under the horizon
- * k. A level's vertices lie each inside one old part, as the contracted
- * graph's do, so their remapping stays exact. METIS gets a graph small
- * enough to be cheap and fine enough for a good cut; the rule gets pieces
+ * ws: Scotch partitions the first level of ws with at most
+ * min(n / SCRATCH_PASS_RATIO, SCRATCH_PART_MAX) vertices, but never one
+ * coarser than needed for n / SCRATCH_PART_RATIO (the last level when
+ * none is that small; the graph itself when the contraction made no
+ * level), relabelled against old; ws descends to the first level with at
+ * most n / SCRATCH_PASS_RATIO vertices, whose vertices take the Scotch
+ * part of their fine vertices, and the candidate runs from there -- the
+ * paper's rule on that level's graph, expansion, refinement -- under the
+ * horizon k. A level's vertices lie each inside one old part, as the
+ * contracted graph's do, so their remapping stays exact. Scotch gets a
+ * graph small enough to be cheap (about 3 us per vertex and level of its
+ * recursion here) and fine enough for a good cut; the rule gets pieces
  * small enough to balance precisely; and the candidate needs no
  * contraction of its own (algorithm.md §7). The fine start partition goes
  * to start, the result to out. */
-#define SCRATCH_METIS_RATIO 8
+#define SCRATCH_PART_MAX 32768
+#define SCRATCH_PART_RATIO 32
 #define SCRATCH_PASS_RATIO 2
 static int run_scratch(const minex_graph *g, const minex_config *cfg,
                        const int32_t *old, contract_ws *ws,
                        const minex_options *opt, double k, int refine,
-                       int32_t *start, int32_t *out, candidate *cd) {
+                       int32_t *start, int32_t *out, candidate *cd,
+                       int *skipped) {
   int32_t n = g->nvtxs, s = 0, s2 = 0;
   double ts = core_wtime();
   contract_rewind(ws);
-  while (s + 1 < ws->nlevels && ws->lv[s].nbase > n / SCRATCH_METIS_RATIO)
+  int32_t cap = n / SCRATCH_PASS_RATIO;
+  cap = cap < SCRATCH_PART_MAX ? cap : SCRATCH_PART_MAX;
+  cap = cap > n / SCRATCH_PART_RATIO ? cap : n / SCRATCH_PART_RATIO;
+  while (s + 1 < ws->nlevels && ws->lv[s].nbase > cap)
     s++;
   while (s2 < s && ws->lv[s2].nbase > n / SCRATCH_PASS_RATIO)
     s2++;
@@ -300,6 +307,14 @@ static int run_scratch(const minex_graph *g, const minex_config *cfg,
              ? core_error(MINEX_ENOMEM, "minex_repartition: out of memory")
              : scratch_partition(s > 0 ? gs : g, cfg, s > 0 ? old_s : old,
                                  opt->seed, part_s);
+    /* the candidate is optional: when its partitioner fails (Scotch
+       refused the input, or memory ran out), the call goes on without it */
+    if (rc != MINEX_OK) {
+      logf_(opt, "scratch: skipped: %s", minex_last_error());
+      *skipped = 1;
+      rc = MINEX_OK;
+      goto out;
+    }
   }
   if (rc == MINEX_OK)
     rc = contract_level_reps(ws, s2, rep2);
@@ -308,16 +323,17 @@ static int run_scratch(const minex_graph *g, const minex_config *cfg,
       start[v] = part_s[s > 0 ? start[v] : v];
     contract_descend(ws, s2);
     /* a level-s2 vertex lies inside one level-s vertex: its fine vertices
-       share their METIS part */
+       share their Scotch part */
     for (int32_t v = 0; v < n; v++)
       ws->owner[rep2[v]] = start[v];
     memset(ws->interior, 0, (size_t)ns2);
     logf_(opt,
-          "scratch: METIS on level %d of the contraction (%d vertices) in "
+          "scratch: Scotch on level %d of the contraction (%d vertices) in "
           "%.3f s, the rule from level %d (%d vertices)",
           (int)s, (int)ns, core_wtime() - ts, (int)s2, (int)ns2);
     rc = run_candidate(g, cfg, old, start, ws, opt, k, refine, out, cd);
   }
+out:
   free(rep2);
   free(part_s);
   free(old_s);
@@ -422,13 +438,17 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     }
   }
   if (with_scratch) {
-    if ((rc = run_scratch(g, cfg, old, &ws, &opt, k, refine, start, scr, &cs)))
+    int skipped = 0;
+    if ((rc = run_scratch(g, cfg, old, &ws, &opt, k, refine, start, scr, &cs,
+                          &skipped)))
       goto done;
-    logf_(&opt,
-          "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
-          "the best so far T_k %.6g, MaxQwgt %.6g",
-          cs.end_time, cs.end_max, cs.start_max, best.end_time, best.end_max);
-    scratch_used = keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
+    if (!skipped) {
+      logf_(&opt,
+            "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
+            "the best so far T_k %.6g, MaxQwgt %.6g",
+            cs.end_time, cs.end_max, cs.start_max, best.end_time, best.end_max);
+      scratch_used = keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
+    }
   }
   const int32_t *result = diff;
   candidate *used = &best;

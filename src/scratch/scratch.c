@@ -1,27 +1,63 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The from-scratch candidate (scratch.h): METIS two levels, clusters then
+/* The from-scratch candidate (scratch.h): Scotch two levels, clusters then
  * processors, relabelled against the old partition. */
 #include "scratch/scratch.h"
 
-#include <metis.h>
-
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h> /* before scotch.h, which uses FILE */
 #include <stdlib.h>
 #include <string.h>
 
-/* Integer weights are passed exactly when their sum fits in this (METIS
- * sums them in 32-bit idx_t); otherwise they are scaled to sum to
- * SCALED_SUM and rounded, a positive weight never below 1. */
+#include <scotch.h>
+
+/* Integer weights are passed exactly when they are integers whose sum
+ * fits in this (Scotch sums them in its 32-bit SCOTCH_Num); otherwise
+ * they are scaled, relative to the largest, to sum to about SCALED_SUM and
+ * rounded, a positive weight never below 1. */
 #define EXACT_SUM_MAX 1073741824.0 /* 2^30 */
 #define SCALED_SUM 268435456.0     /* 2^28 */
+/* Target weights of the clusters (SCOTCH_archCmpltw): the largest share
+ * becomes TARGET_MAX, none below 1 (a cluster slower than 1/TARGET_MAX of
+ * the fastest share gets at most that share: the candidate is only kept
+ * when it scores better, SPEC §2). */
+#define TARGET_MAX 1048576.0 /* 2^20 */
+/* Load imbalance Scotch may leave (METIS's k-way default, 1.03, before). */
+#define SCRATCH_IMBALANCE 0.03
 
-/* A graph in METIS's form: 0-based CSR with integer weights. */
+_Static_assert(sizeof(SCOTCH_Num) == sizeof(int32_t),
+               "vertex and part ids are passed to Scotch as SCOTCH_Num");
+
+/* Scotch's error reporting (libscotch leaves SCOTCH_errorPrint and
+ * SCOTCH_errorPrintW to the program; Scotch's own libscotcherr prints on
+ * stderr and libscotcherrexit exits). The library never prints: the last
+ * message of the calling thread is kept and named in the error of a
+ * failed call. */
+static _Thread_local char scotch_msg[256];
+
+/* Exported from the shared library (libscotch resolves them at load
+ * time): the only names outside minex_ it defines (tests/core/
+ * symbols_check.sh). */
+#define SCOTCH_HOOK __attribute__((visibility("default")))
+
+SCOTCH_HOOK void SCOTCH_errorPrint(const char *const fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(scotch_msg, sizeof scotch_msg, fmt, ap);
+  va_end(ap);
+}
+
+SCOTCH_HOOK void SCOTCH_errorPrintW(const char *const fmt, ...) {
+  (void)fmt; /* warnings change nothing of the result */
+}
+
+/* A graph in Scotch's form: 0-based CSR with integer weights. */
 typedef struct kgraph {
-  idx_t n;       /* vertices                                   */
-  idx_t *xadj;   /* n + 1 offsets                              */
-  idx_t *adjncy; /* neighbours                                 */
-  idx_t *vwgt;   /* vertex weights (Pwgt)                      */
-  idx_t *adjwgt; /* edge weights (Cwgt), parallel to adjncy    */
+  SCOTCH_Num n;       /* vertices                                */
+  SCOTCH_Num *xadj;   /* n + 1 offsets                           */
+  SCOTCH_Num *adjncy; /* neighbours                              */
+  SCOTCH_Num *vwgt;   /* vertex weights (Pwgt)                   */
+  SCOTCH_Num *adjwgt; /* edge weights (Cwgt), parallel to adjncy */
 } kgraph;
 
 static void kgraph_free(kgraph *k) {
@@ -33,45 +69,56 @@ static void kgraph_free(kgraph *k) {
 }
 
 static int kgraph_alloc(kgraph *k, size_t n, size_t nadj) {
-  k->n = (idx_t)n;
-  k->xadj = malloc(sizeof(idx_t) * (n + 1));
-  k->adjncy = malloc(sizeof(idx_t) * (nadj + 1));
-  k->vwgt = malloc(sizeof(idx_t) * (n + 1));
-  k->adjwgt = malloc(sizeof(idx_t) * (nadj + 1));
+  k->n = (SCOTCH_Num)n;
+  k->xadj = malloc(sizeof(SCOTCH_Num) * (n + 1));
+  k->adjncy = malloc(sizeof(SCOTCH_Num) * (nadj + 1));
+  k->vwgt = malloc(sizeof(SCOTCH_Num) * (n + 1));
+  k->adjwgt = malloc(sizeof(SCOTCH_Num) * (nadj + 1));
   if (k->xadj && k->adjncy && k->vwgt && k->adjwgt)
     return MINEX_OK;
   kgraph_free(k);
   return core_error(MINEX_ENOMEM, "scratch candidate: out of memory");
 }
 
-/* Weights to idx_t (see EXACT_SUM_MAX); an all-zero array becomes ones
- * when ones (METIS divides by the total vertex weight). */
-static void weights_to_idx(const double *w, size_t n, int ones, idx_t *out) {
-  double sum = 0;
+/* Weights to SCOTCH_Num (see EXACT_SUM_MAX). Scaled relative to the
+ * largest weight first, so that neither a sum below the smallest double
+ * (total Pwgt 1e-300) nor one above the largest overflows: every factor
+ * stays finite and every result lies in [0, SCALED_SUM]. All zero stays
+ * all zero. */
+static void weights_to_num(const double *w, size_t n, SCOTCH_Num *out) {
+  double sum = 0, mx = 0;
   int integral = 1;
   for (size_t i = 0; i < n; i++) {
     sum += w[i];
+    mx = w[i] > mx ? w[i] : mx;
     integral &= w[i] == floor(w[i]);
   }
-  double f = integral && sum <= EXACT_SUM_MAX ? 1.0 : SCALED_SUM / sum;
+  if (integral && sum <= EXACT_SUM_MAX) {
+    for (size_t i = 0; i < n; i++)
+      out[i] = (SCOTCH_Num)w[i];
+    return;
+  }
+  double rsum = 0; /* the sum of w / mx: in [1, n] */
+  for (size_t i = 0; i < n; i++)
+    rsum += w[i] / mx;
+  double f = SCALED_SUM / rsum;
   for (size_t i = 0; i < n; i++) {
-    double x = sum > 0 ? floor(w[i] * f + 0.5) : (ones ? 1 : 0);
-    out[i] = (idx_t)(w[i] > 0 && x < 1 ? 1 : x);
+    double x = floor(w[i] / mx * f + 0.5);
+    out[i] = (SCOTCH_Num)(w[i] > 0 && x < 1 ? 1 : x);
   }
 }
 
 /* The subgraph induced by the vertices v with sel[v] == s (every vertex
  * when sel is NULL); glob[i] is the graph id of local vertex i, loc[v] the
  * local id of a selected v. Edges of weight 0 are left out: they cost
- * nothing when cut, and METIS 5.1 reads out of bounds on them (found by
- * the API fuzzer). */
-static int kgraph_induced(const minex_graph *g, const idx_t *vw,
-                          const idx_t *ew, const int32_t *sel, int32_t s,
-                          idx_t *loc, int32_t *glob, kgraph *k) {
+ * nothing when cut. */
+static int kgraph_induced(const minex_graph *g, const SCOTCH_Num *vw,
+                          const SCOTCH_Num *ew, const int32_t *sel, int32_t s,
+                          SCOTCH_Num *loc, int32_t *glob, kgraph *k) {
   size_t cnt = 0, nadj = 0;
   for (int32_t v = 0; v < g->nvtxs; v++)
     if (sel == NULL || sel[v] == s) {
-      loc[v] = (idx_t)cnt;
+      loc[v] = (SCOTCH_Num)cnt;
       glob[cnt++] = v;
       for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
         nadj += ew[j] > 0 && (sel == NULL || sel[g->adjncy[j]] == s);
@@ -79,7 +126,7 @@ static int kgraph_induced(const minex_graph *g, const idx_t *vw,
   int rc = kgraph_alloc(k, cnt, nadj);
   if (rc != MINEX_OK)
     return rc;
-  idx_t e = 0;
+  SCOTCH_Num e = 0;
   k->xadj[0] = 0;
   for (size_t i = 0; i < cnt; i++) {
     int32_t v = glob[i];
@@ -96,36 +143,98 @@ static int kgraph_induced(const minex_graph *g, const idx_t *vw,
   return MINEX_OK;
 }
 
-/* METIS_PartGraphKway of k into nparts with targets tp (NULL: equal);
- * one part, an empty graph or one with no more vertices than parts need
- * no call (a vertex per part, in order). A graph whose vertex weights are
- * all 0 is given weights 1 (METIS divides by their total). */
-static int kway(kgraph *k, idx_t nparts, real_t *tp, uint64_t seed,
-                const char *what, idx_t *part) {
+/* Maps k onto nparts parts with target weights tw (NULL: equal) by
+ * SCOTCH_graphMap in a context of its own: one thread (no thread is
+ * started and no affinity set), Scotch's deterministic mode and a private
+ * clone of its random generator seeded with seed, so that the result
+ * depends on the inputs and the seed only, whatever else runs in the
+ * process. One part, an empty graph or one with no more vertices than
+ * parts need no call (a vertex per part, in order). A graph whose vertex
+ * weights are all 0 is given weights 1. */
+static int kway(kgraph *k, SCOTCH_Num nparts, const SCOTCH_Num *tw,
+                uint64_t seed, const char *what, SCOTCH_Num *part) {
   if (nparts <= 1 || k->n <= nparts) {
-    for (idx_t v = 0; v < k->n; v++)
+    for (SCOTCH_Num v = 0; v < k->n; v++)
       part[v] = nparts > 1 ? v : 0;
     return MINEX_OK;
   }
-  idx_t wsum = 0;
-  for (idx_t v = 0; v < k->n && wsum == 0; v++)
+  SCOTCH_Num wsum = 0;
+  for (SCOTCH_Num v = 0; v < k->n && wsum == 0; v++)
     wsum += k->vwgt[v];
   if (wsum == 0)
-    for (idx_t v = 0; v < k->n; v++)
+    for (SCOTCH_Num v = 0; v < k->n; v++)
       k->vwgt[v] = 1;
-  idx_t opts[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(opts);
-  opts[METIS_OPTION_NUMBERING] = 0;
-  opts[METIS_OPTION_SEED] = (idx_t)(seed % 2147483647u);
-  idx_t ncon = 1, objval = 0;
-  real_t ub = 1.03f; /* METIS's default tolerance for k-way */
-  int r = METIS_PartGraphKway(&k->n, &ncon, k->xadj, k->adjncy, k->vwgt, NULL,
-                              k->adjwgt, &nparts, tp, &ub, opts, &objval, part);
-  if (r != METIS_OK)
-    return core_error(r == METIS_ERROR_MEMORY ? MINEX_ENOMEM : MINEX_EINTERNAL,
-                      "scratch candidate: METIS_PartGraphKway (%s, %d parts) "
-                      "returned %d",
-                      what, (int)nparts, r);
+  SCOTCH_Graph graph, bound;
+  SCOTCH_Context ctx;
+  SCOTCH_Arch arch;
+  SCOTCH_Strat strat;
+  int have_graph = 0, have_ctx = 0, have_bound = 0, have_arch = 0;
+  int have_strat = 0;
+  const char *step = "";
+  scotch_msg[0] = '\0';
+  int r = (step = "SCOTCH_graphInit", SCOTCH_graphInit(&graph));
+  have_graph = r == 0;
+  if (r == 0)
+    r = (step = "SCOTCH_graphBuild",
+         SCOTCH_graphBuild(&graph, 0, k->n, k->xadj, NULL, k->vwgt, NULL,
+                           k->xadj[k->n], k->adjncy, k->adjwgt));
+  if (r == 0) {
+    r = (step = "SCOTCH_contextInit", SCOTCH_contextInit(&ctx));
+    have_ctx = r == 0;
+  }
+  if (r == 0)
+    r = (step = "SCOTCH_contextThreadSpawn",
+         SCOTCH_contextThreadSpawn(&ctx, 1, NULL));
+  if (r == 0)
+    r = (step = "SCOTCH_contextOptionSetNum",
+         SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1) ||
+             SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMRANDOMFIXEDSEED,
+                                        1));
+  if (r == 0)
+    r = (step = "SCOTCH_contextRandomClone", SCOTCH_contextRandomClone(&ctx));
+  if (r == 0) {
+    SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)(seed % 2147483647u));
+    r = (step = "SCOTCH_contextBindGraph",
+         SCOTCH_contextBindGraph(&ctx, &graph, &bound));
+    have_bound = r == 0;
+  }
+  if (r == 0) {
+    r = (step = "SCOTCH_archInit", SCOTCH_archInit(&arch));
+    have_arch = r == 0;
+  }
+  if (r == 0)
+    r = tw ? (step = "SCOTCH_archCmpltw", SCOTCH_archCmpltw(&arch, nparts, tw))
+           : (step = "SCOTCH_archCmplt", SCOTCH_archCmplt(&arch, nparts));
+  if (r == 0) {
+    r = (step = "SCOTCH_stratInit", SCOTCH_stratInit(&strat));
+    have_strat = r == 0;
+  }
+  if (r == 0)
+    r = (step = "SCOTCH_stratGraphMapBuild",
+         SCOTCH_stratGraphMapBuild(&strat, SCOTCH_STRATDEFAULT, nparts,
+                                   SCRATCH_IMBALANCE));
+  if (r == 0)
+    r = (step = "SCOTCH_graphMap",
+         SCOTCH_graphMap(&bound, &arch, &strat, part));
+  if (have_strat)
+    SCOTCH_stratExit(&strat);
+  if (have_arch)
+    SCOTCH_archExit(&arch);
+  if (have_bound)
+    SCOTCH_graphExit(&bound);
+  if (have_ctx)
+    SCOTCH_contextExit(&ctx);
+  if (have_graph)
+    SCOTCH_graphExit(&graph);
+  if (r != 0)
+    return core_error(MINEX_EINTERNAL,
+                      "scratch candidate: %s (%s, %d parts) failed%s%s", step,
+                      what, (int)nparts, scotch_msg[0] ? ": " : "", scotch_msg);
+  for (SCOTCH_Num v = 0; v < k->n; v++)
+    if (part[v] < 0 || part[v] >= nparts)
+      return core_error(MINEX_EINTERNAL,
+                        "scratch candidate: %s (%s) returned part %d of %d",
+                        step, what, (int)part[v], (int)nparts);
   return MINEX_OK;
 }
 
@@ -152,7 +261,7 @@ static int by_weight(const void *x, const void *y) {
  * -1 for none) and weight w[i]; heaviest (label, slot) pair first, taken
  * when both are free and cls[label] == cls[slot]; labels left over take
  * the free slots of their class in order. map[label] = slot. */
-static int relabel(int32_t n, size_t nitems, const idx_t *lab,
+static int relabel(int32_t n, size_t nitems, const SCOTCH_Num *lab,
                    const int32_t *slot, const double *w, const int32_t *cls,
                    int32_t *map) {
   overlap *ov = malloc(sizeof(overlap) * (nitems + 1));
@@ -195,16 +304,17 @@ static int relabel(int32_t n, size_t nitems, const idx_t *lab,
   return MINEX_OK;
 }
 
-/* Normalised METIS targets from positive weights (the last takes the
- * rounding remainder, so they sum to 1 in real_t). */
-static void targets(const double *w, idx_t n, real_t *tp) {
-  double sum = 0;
-  for (idx_t i = 0; i < n; i++)
-    sum += w[i];
-  real_t rest = 1.0f;
-  for (idx_t i = 0; i + 1 < n; i++)
-    rest -= (tp[i] = (real_t)(w[i] / sum));
-  tp[n - 1] = rest;
+/* Integer target weights from positive shares (SCOTCH_archCmpltw): the
+ * largest becomes TARGET_MAX, none below 1. Relative to the largest, so
+ * that shares of any magnitude give finite factors. */
+static void targets(const double *w, SCOTCH_Num n, SCOTCH_Num *tw) {
+  double mx = 0;
+  for (SCOTCH_Num i = 0; i < n; i++)
+    mx = w[i] > mx ? w[i] : mx;
+  for (SCOTCH_Num i = 0; i < n; i++) {
+    double x = floor(w[i] / mx * TARGET_MAX + 0.5);
+    tw[i] = (SCOTCH_Num)(x < 1 ? 1 : x);
+  }
 }
 
 int scratch_partition(const minex_graph *g, const minex_config *cfg,
@@ -214,12 +324,12 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
   if (g->xadj[n] > (int64_t)2147483647)
     return core_error(MINEX_EUNSUP,
                       "scratch candidate: %zu adjacency entries "
-                      "exceed METIS's 32-bit indices",
+                      "exceed Scotch's 32-bit indices",
                       nadj);
-  idx_t *vw = malloc(sizeof(idx_t) * ((size_t)n + 1));
-  idx_t *ew = malloc(sizeof(idx_t) * (nadj + 1));
-  idx_t *loc = malloc(sizeof(idx_t) * ((size_t)n + 1));
-  idx_t *kp = malloc(sizeof(idx_t) * ((size_t)n + 1));
+  SCOTCH_Num *vw = malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
+  SCOTCH_Num *ew = malloc(sizeof(SCOTCH_Num) * (nadj + 1));
+  SCOTCH_Num *loc = malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
+  SCOTCH_Num *kp = malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
   int32_t *glob = malloc(sizeof(int32_t) * ((size_t)n + 1));
   int32_t *cpart = malloc(sizeof(int32_t) * ((size_t)n + 1));
   int32_t *act = malloc(sizeof(int32_t) * (size_t)C);
@@ -228,7 +338,7 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
   int32_t *map = malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
   int32_t *procs = malloc(sizeof(int32_t) * ((size_t)P + 1));
   double *share = malloc(sizeof(double) * ((size_t)C + 1));
-  real_t *tp = malloc(sizeof(real_t) * ((size_t)C + 1));
+  SCOTCH_Num *tp = malloc(sizeof(SCOTCH_Num) * ((size_t)C + 1));
   int32_t *pidx = malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
   /* zeroed: GCC's -O1 analysis cannot see that relabel reads only the
      entries written just before it (-Werror=maybe-uninitialized) */
@@ -241,13 +351,13 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
     rc = core_error(MINEX_ENOMEM, "scratch candidate: out of memory");
     goto out;
   }
-  weights_to_idx(g->pwgt, (size_t)n, 1, vw);
-  weights_to_idx(g->cwgt, nadj, 0, ew);
+  weights_to_num(g->pwgt, (size_t)n, vw);
+  weights_to_num(g->cwgt, nadj, ew);
   /* level 1: the clusters with available processors, targets their
      count / Proc (their share of the machine's speed) */
   for (int32_t p = 0; p < P; p++)
     nav[cfg->cluster[p]] += cfg->avail[p];
-  idx_t na = 0;
+  SCOTCH_Num na = 0;
   for (int32_t c = 0; c < C; c++)
     if (nav[c] > 0) {
       act[na] = c;
@@ -262,9 +372,9 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
      act[a]) may go to any cluster of the same count and Proc; a vertex kept
      in its old cluster saves its remapping out of it (Rwgt times the mean
      Conn to the other clusters) */
-  for (idx_t a = 0; a < na; a++) {
+  for (SCOTCH_Num a = 0; a < na; a++) {
     cls[a] = (int32_t)a;
-    for (idx_t b = 0; b < a; b++)
+    for (SCOTCH_Num b = 0; b < a; b++)
       if (nav[act[a]] == nav[act[b]] &&
           cfg->proc[act[a]] == cfg->proc[act[b]]) {
         cls[a] = cls[b];
@@ -273,10 +383,10 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
   }
   for (int32_t c = 0; c < C; c++)
     pidx[c] = -1;
-  for (idx_t b = 0; b < na; b++) {
+  for (SCOTCH_Num b = 0; b < na; b++) {
     pidx[act[b]] = (int32_t)b;
     double s = 0;
-    for (idx_t d = 0; d < na; d++)
+    for (SCOTCH_Num d = 0; d < na; d++)
       s += d != b ? cfg->conn[(size_t)act[b] * (size_t)C + (size_t)act[d]] : 0;
     share[b] = na > 1 ? s / (double)(na - 1) : 1;
   }
@@ -302,7 +412,7 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
     /* relabel inside the cluster: the Rwgt that stays on its old owner */
     for (int32_t b = 0; b < np; b++)
       pidx[procs[b]] = b;
-    for (idx_t i = 0; i < k.n; i++) {
+    for (SCOTCH_Num i = 0; i < k.n; i++) {
       int32_t o = old[glob[i]];
       oslot[i] = cfg->cluster[o] == c && cfg->avail[o] ? pidx[o] : -1;
       wv[i] = g->rwgt[glob[i]];
@@ -311,7 +421,7 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
       cls[a] = 0;
     if ((rc = relabel(np, (size_t)k.n, kp, oslot, wv, cls, map)))
       goto out;
-    for (idx_t i = 0; i < k.n; i++)
+    for (SCOTCH_Num i = 0; i < k.n; i++)
       part[glob[i]] = procs[map[kp[i]]];
     kgraph_free(&k);
   }

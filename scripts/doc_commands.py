@@ -41,7 +41,7 @@ import time
 SHELLS = {"sh", "bash", "shell"}
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 MARK = re.compile(r"^\s*<!--\s*no-test\s*:(?P<reason>.*?)-->\s*$")
-MARK_LOOSE = re.compile(r"<!--\s*no-test", re.I)
+MARK_LOOSE = re.compile(r"^\s*<!--\s*no-test", re.I)
 
 
 class Block:

@@ -3,6 +3,7 @@
  * initial one) and a configuration; run minex_repartition; print the old and
  * new metrics; optionally write the new partition. */
 #include "tool.h"
+#include "tool_progress.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -155,6 +156,8 @@ int cmd_repart(int argc, char **argv) {
   if (verbose) {
     opt.log_fn = tool_log;
     opt.log_ctx = NULL;
+  } else if (tool_progress_begin(cmd, verbose)) {
+    opt.log_fn = tool_progress_log; /* the library's phases, on a terminal */
   }
 
   int status = TOOL_EXIT_FAIL, rc;
@@ -165,11 +168,13 @@ int cmd_repart(int argc, char **argv) {
   memset(&mr, 0, sizeof mr);
 
   double t = tool_wtime();
+  tool_progress("reading %s", graph_path);
   if ((rc = minex_graph_read_metis(graph_path, &g)) != MINEX_OK) {
     status = tool_fail(cmd, rc);
     goto done;
   }
   int32_t n = minex_graph_nvtxs(g);
+  tool_progress_clear();
   tool_verbose(verbose, cmd,
                "read %s: %" PRId32 " vertices, %" PRId64 " edges in %.3f s",
                graph_path, n, minex_graph_nedges(g), tool_wtime() - t);
@@ -227,6 +232,8 @@ int cmd_repart(int argc, char **argv) {
     goto done;
   }
   t = tool_wtime();
+  tool_progress(
+      "repartitioning %" PRId32 " vertices for %" PRId32 " processors", n, P);
   rc = minex_repartition(g, cfg, old, &opt, new_part, &mr);
   double seconds = tool_wtime() - t;
   if (rc != MINEX_OK) {
@@ -261,6 +268,7 @@ int cmd_repart(int argc, char **argv) {
                  tool_wtime() - t);
   }
 
+  tool_progress_clear();
   if (json) {
     printf("{\n");
     tool_json_metrics(stdout, &mn, 2);

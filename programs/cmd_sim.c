@@ -6,6 +6,7 @@
 #include "sim.h"
 #include "strbuf.h"
 #include "sweep.h"
+#include "tool_progress.h"
 #include "tool_sim.h"
 
 #include <errno.h>
@@ -101,6 +102,22 @@ static int write_vtk(int32_t step, const minex_graph *g, const int32_t *old,
         return 1;
     }
   return 0;
+}
+
+/* Per-step callback of both runs: the progress line, then the VTK files of
+ * the chosen steps when this run writes them (vtk not NULL). */
+typedef struct step_ctx {
+  const char *run; /* "no-partitioning baseline" or "MinEX" */
+  int32_t nsteps;  /* adaptations of the run                */
+  vtk_ctx *vtk;    /* NULL: this run writes no VTK          */
+} step_ctx;
+
+static int on_step(int32_t step, const minex_graph *g, const int32_t *old,
+                   const int32_t *part, const sim_step *s, void *ctx) {
+  step_ctx *c = ctx;
+  tool_progress("%s: %d of %d steps done (%" PRId64 " leaves)", c->run,
+                (int)step, (int)c->nsteps, s->leaves);
+  return c->vtk ? write_vtk(step, g, old, part, s, c->vtk) : 0;
 }
 
 static int parse_list(const char *cmd, const char *opt, const char *v,
@@ -497,6 +514,7 @@ int cmd_sim(int argc, char **argv) {
       goto done;
     }
   }
+  tool_progress_begin(cmd, verbose);
   if (tool_workload_build(cmd, &wa, verbose, &mesh, &wl) != TOOL_EXIT_OK)
     goto cleanup;
   P = minex_config_nprocs(cfg);
@@ -523,8 +541,10 @@ int cmd_sim(int argc, char **argv) {
   vc.nsteps = vs ? nvtk : 0;
   sim_params sp = {0, opt};
   sp.opt.log_fn = NULL; /* the baseline makes no repartition calls */
-  if ((rc = sim_run(&wl, cfg, initial, &sp, partition ? NULL : write_vtk, &vc,
-                    &base)) != MINEX_OK) {
+  step_ctx bc = {"no-partitioning baseline", wl.nsteps, partition ? NULL : &vc};
+  step_ctx mc = {"MinEX", wl.nsteps, &vc};
+  tool_progress("%s: 0 of %d steps done", bc.run, (int)wl.nsteps);
+  if ((rc = sim_run(&wl, cfg, initial, &sp, on_step, &bc, &base)) != MINEX_OK) {
     if (vc.rc != MINEX_OK)
       tool_fail(cmd, vc.rc);
     else
@@ -534,7 +554,8 @@ int cmd_sim(int argc, char **argv) {
   if (partition) {
     sp.partition = 1;
     sp.opt = opt;
-    rc = sim_run(&wl, cfg, initial, &sp, write_vtk, &vc, &res);
+    tool_progress("%s: 0 of %d steps done", mc.run, (int)wl.nsteps);
+    rc = sim_run(&wl, cfg, initial, &sp, on_step, &mc, &res);
     if (rc != MINEX_OK) {
       if (vc.rc != MINEX_OK)
         tool_fail(cmd, vc.rc);
@@ -543,6 +564,7 @@ int cmd_sim(int argc, char **argv) {
       goto cleanup;
     }
   }
+  tool_progress_clear();
   const sim_result *r = partition ? &res : NULL;
   if (csv_path && (rc = write_csv(csv_path, r, &base)) != MINEX_OK) {
     tool_sim_fail(cmd, rc);

@@ -4,6 +4,7 @@
  * Markdown tables laid out like the paper's, and gnuplot plots in DIR.
  * Under MPI the same sweeps run with sweep_mpi.c (minex-sweep-mpi). */
 #include "sweep.h"
+#include "tool_progress.h"
 #include "tool_sim.h"
 
 #include <errno.h>
@@ -66,6 +67,15 @@ static void progress(const sweep_spec *s, const double *rec, int32_t done,
           sweep_table_name(s->table), (int)done, (int)todo, (int)s->P,
           (int)s->C, s->I, s->alpha, th, rec[SWEEP_SUM_TOTAL],
           rec[SWEEP_SUM_SECONDS]);
+}
+
+/* The same on a terminal without -v: one line, rewritten. */
+static void progress_line(const sweep_spec *s, const double *rec, int32_t done,
+                          int32_t todo, void *ctx) {
+  (void)rec;
+  (void)ctx;
+  tool_progress("%s: %d of %d configurations done", sweep_table_name(s->table),
+                (int)done, (int)todo);
 }
 
 int cmd_sweep(int argc, char **argv) {
@@ -136,8 +146,10 @@ int cmd_sweep(int argc, char **argv) {
 
   minex_mesh *mesh = NULL;
   sim_workload wl = {0};
+  int bar = tool_progress_begin(cmd, verbose);
   if (tool_workload_build(cmd, &wa, verbose, &mesh, &wl) != TOOL_EXIT_OK)
     return TOOL_EXIT_FAIL;
+  tool_progress_clear();
   int status = TOOL_EXIT_FAIL;
   double t_all = tool_wtime(), t_repart = 0;
   printf("minex sweep: %s (%d roots), %d adaptations, workload built in "
@@ -163,8 +175,14 @@ int cmd_sweep(int argc, char **argv) {
     for (int32_t i = 0; i < n; i++)
       specs[i].default_rules = default_rules;
     double t0 = tool_wtime();
+    tool_progress("%s: 0 of %d configurations done", sweep_table_name(list[t]),
+                  (int)n);
     rc = sweep_run(&wl, mesh, specs, n, seed, 0, 1, threads, res,
-                   verbose ? progress : NULL, &wl.nsteps);
+                   verbose ? progress
+                   : bar   ? progress_line
+                           : NULL,
+                   &wl.nsteps);
+    tool_progress_clear();
     double wall = tool_wtime() - t0, cpu = 0;
     for (int32_t i = 0; i < n; i++)
       cpu += res[(int64_t)i * sweep_record_size(wl.nsteps) + SWEEP_SUM_SECONDS];

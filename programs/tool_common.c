@@ -2,6 +2,7 @@
 /* Common part of the minex tool: option parsing, configuration building,
  * metrics as a table or JSON (docs/cli.md). */
 #include "tool.h"
+#include "tool_progress.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -75,6 +76,7 @@ int tool_fail(const char *cmd, int rc) {
   const char *msg = minex_last_error();
   if (msg == NULL || msg[0] == '\0')
     msg = minex_strerror(rc);
+  tool_progress_clear();
   fprintf(stderr, "minex %s: %s (%s)\n", cmd, msg, minex_err_name(rc));
   return TOOL_EXIT_FAIL;
 }

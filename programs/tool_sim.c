@@ -2,6 +2,7 @@
 /* Workload options shared by `minex sim` and `minex sweep`. */
 #include "tool_sim.h"
 #include "sweep.h"
+#include "tool_progress.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -122,6 +123,7 @@ void tool_workload_help(void) {
 
 int tool_sim_fail(const char *cmd, int rc) {
   const char *m = sim_last_error();
+  tool_progress_clear();
   fprintf(stderr, "minex %s: %s\n", cmd, m && m[0] ? m : minex_strerror(rc));
   return TOOL_EXIT_FAIL;
 }
@@ -130,6 +132,9 @@ int tool_workload_build(const char *cmd, const tool_workload_args *w,
                         int verbose, minex_mesh **mesh, sim_workload *out) {
   double t = tool_wtime();
   int rc;
+  tool_progress("building the workload: %s, %d adaptations",
+                w->mesh_path ? w->mesh_path : "built-in box",
+                (int)w->params.nsteps);
   if (w->mesh_path != NULL)
     rc = minex_mesh_read(w->mesh_path, mesh);
   else
@@ -144,6 +149,7 @@ int tool_workload_build(const char *cmd, const tool_workload_args *w,
     *mesh = NULL;
     /* sims/ says what failed; the user needs to know on which mesh */
     const char *m = sim_last_error();
+    tool_progress_clear();
     fprintf(stderr, "minex %s: %s: %s\n", cmd,
             w->mesh_path ? w->mesh_path : "built-in box",
             m && m[0] ? m : minex_strerror(rc));

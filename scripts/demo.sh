@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The main job on built-in data: installs the dependencies, builds MinEX and
-# runs the default adaptive-mesh simulation (minex sim, docs/experiments.md):
-# the built-in box of 50,400 tetrahedra adapted 9 times by a moving
-# cylinder (50,400 -> ~1.8 million leaf elements), repartitioned by MinEX
-# between adaptations for a heterogeneous machine of 4 clusters (P = 32,
-# Proc 1,1,2,2, inter-cluster Conn 10), beside the no-partitioning
-# baseline. Prints the per-step table; writes the plots (PNG, SVG), the
-# per-step CSV and VTK files of steps 1, 5 and 9 to build-demo/out/.
-# Usage: bash scripts/demo.sh
+# The main job on built-in data: installs the build dependencies (not the
+# test tools: scripts/deps.sh build), builds MinEX in build-demo/,
+# installs it into a prefix (default install/ in the clone; MINEX_PREFIX
+# chooses another) and runs the default adaptive-mesh simulation (minex
+# sim, docs/experiments.md): the built-in box of 50,400 tetrahedra adapted
+# 9 times by a moving cylinder (50,400 -> ~1.8 million leaf elements),
+# repartitioned by MinEX between adaptations for a heterogeneous machine
+# of 4 clusters (P = 32, Proc 1,1,2,2, inter-cluster Conn 10), beside the
+# no-partitioning baseline. Prints the per-step table; writes the plots
+# (PNG, SVG), the per-step CSV and VTK files of steps 1, 5 and 9 to
+# build-demo/out/. Ends with the line that puts the installed `minex` on
+# PATH (README's set-up).
+# Usage: bash scripts/demo.sh   [MINEX_PREFIX=DIR]
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+prefix="${MINEX_PREFIX:-$root/install}"
 # shellcheck source=scripts/deps.sh
 source "$root/scripts/deps.sh"
-minex_install_deps
+minex_install_deps build
 
 build="$root/build-demo"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
@@ -22,7 +27,9 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
 # the build's output only when it fails
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >"$build/build.log" 2>&1 ||
   { cat "$build/build.log"; exit 1; }
-minex="$build/programs/minex"
+cmake --install "$build" --prefix "$prefix" >"$build/install.log" 2>&1 ||
+  { cat "$build/install.log"; exit 1; }
+minex="$prefix/bin/minex"
 out="$build/out"
 mkdir -p "$out"
 
@@ -31,3 +38,11 @@ mkdir -p "$out"
 echo
 echo "== outputs in $out: sim_loads.png/.svg (per-step loads), sim_steps.csv,"
 echo "   sim_step1.vtk, sim_step5.vtk, sim_step9.vtk (open in ParaView)"
+echo "== MinEX installed in $prefix (bin/minex, include/, lib/, share/doc/minex/);"
+echo "   to run the README's examples, put minex on PATH:"
+if [ "$prefix" = "$PWD/install" ]; then
+  # shellcheck disable=SC2016  # printed for the user to type
+  echo '   export PATH="$PWD/install/bin:$PATH"'
+else
+  echo "   export PATH=\"$prefix/bin:\$PATH\""
+fi

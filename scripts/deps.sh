@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Installs the build and test dependencies of MinEX on Debian 12 (apt-get).
-# Sourced or run by scripts/test.sh and scripts/demo.sh. Skips apt-get when
-# every package is already installed; when something is missing and we are
-# not root, says what to install and carries on (the build then tells).
+# Installs the dependencies of MinEX on Debian 12 (apt-get), in two sets:
+# what building and running the library, the tool and the demo needs
+# (MINEX_BUILD_DEPS, scripts/demo.sh), and what the tests, sanitizers,
+# fuzzing, formatting and the MPI driver need on top (MINEX_TEST_DEPS,
+# scripts/test.sh). Sourced by those scripts; run directly it installs
+# both (bash scripts/deps.sh) or the build set alone (bash scripts/deps.sh
+# build). Skips apt-get when every package is already installed; when
+# something is missing and we are not root, says what to install and
+# carries on (the build then tells).
 set -euo pipefail
 
-MINEX_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev libxml2-utils
-  uthash-dev check libsubunit-dev valgrind python3
-  libscotch-dev # the from-scratch candidate (src/scratch; pulls in Open MPI:
-  #               every MPI use names MPICH, docs/architecture.md)
-  libmetis-dev # the peer benchmark's METIS driver (bench/peers; not the library)
-  mpich libmpich-dev gnuplot-nox time
-  clang libclang-rt-14-dev # clang + its runtimes: libFuzzer (scripts/fuzz.sh)
-  clang-format # scripts/format_check.sh
+# build, install and the demo: compiler, CMake, the libraries, gnuplot
+# (the demo's plots)
+MINEX_BUILD_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev
+  uthash-dev
+  libscotch-dev # the from-scratch candidate (src/scratch); it pulls in
+  #               Open MPI: every MPI use names MPICH (docs/architecture.md)
+  gnuplot-nox)
+# the tests on top: Check, valgrind, MPICH (minex-sweep-mpi and its tests),
+# clang and its runtimes (libFuzzer, scripts/fuzz.sh), clang-format
+# (scripts/format_check.sh), xmllint and GNU time (scripts/errors_table.sh),
+# python3 (the docs test, scripts/doc_commands.py), METIS (the peer
+# benchmark's METIS driver, bench/peers; not the library), locales
+MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
+  mpich libmpich-dev time
+  clang libclang-rt-14-dev
+  clang-format
+  libmetis-dev
   locales) # de_DE.UTF-8 for tests/io/test_locale.c (minex_gen_locales)
+MINEX_DEPS=("${MINEX_BUILD_DEPS[@]}" "${MINEX_TEST_DEPS[@]}")
 
+# minex_missing_deps PACKAGE...: those of the packages not installed.
 minex_missing_deps() {
   local p missing=()
-  for p in "${MINEX_DEPS[@]}"; do
+  for p in "$@"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
       grep -q 'install ok installed'; then
       missing+=("$p")
@@ -27,13 +43,23 @@ minex_missing_deps() {
   echo "${missing[@]:-}"
 }
 
+# minex_install_deps [build|all]: the build set, or both sets (default).
 minex_install_deps() {
+  local want=("${MINEX_DEPS[@]}")
+  case "${1:-all}" in
+  build) want=("${MINEX_BUILD_DEPS[@]}") ;;
+  all) ;;
+  *)
+    echo "deps: unknown set '$1' (build or all)" >&2
+    return 2
+    ;;
+  esac
   if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "deps: not a Debian system; install: ${MINEX_DEPS[*]}" >&2
+    echo "deps: not a Debian system; install: ${want[*]}" >&2
     return 0
   fi
   local missing
-  missing="$(minex_missing_deps)"
+  missing="$(minex_missing_deps "${want[@]}")"
   if [ -z "$missing" ]; then
     echo "deps: all installed"
     return 0
@@ -74,6 +100,6 @@ minex_gen_locales() {
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-  minex_install_deps
-  minex_gen_locales
+  minex_install_deps "${1:-all}"
+  [ "${1:-all}" = build ] || minex_gen_locales
 fi

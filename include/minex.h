@@ -266,12 +266,14 @@ typedef struct minex_options {
   int32_t refine_passes; /* passes of the refinement, in [0,
                             MINEX_MAX_PASSES_MAX], 0 means 1 (default 4) */
   int scratch;           /* the from-scratch candidate (beyond the paper, SPEC
-                            §3): a cluster-aware METIS partition (of a level
+                            §3): a cluster-aware Scotch partition (of a level
                             of MinEX's own contraction, so each piece keeps
                             one old owner) relabelled against old, then run
                             through these rules from a finer level, kept
                             when its T_k is the lowest of the candidates
-                            (and its MaxQwgt under k no worse than old's).
+                            (and its MaxQwgt under k no worse than old's);
+                            skipped, never failing the call, when Scotch
+                            refuses the input.
                             MINEX_SCRATCH_OFF, _ON, or _AUTO (default): on
                             when iterations >=
                             MINEX_SCRATCH_AUTO_ITERATIONS                  */

@@ -94,7 +94,8 @@ int cmd_repart(int argc, char **argv) {
   tool_cost_args cost = {&config_path, &nparts, &opt, &json, &verbose};
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     const char *v;
     int taken = tool_cost_option(&a, cmd, &cost);
     if (taken == 0)
@@ -104,6 +105,8 @@ int cmd_repart(int argc, char **argv) {
     if (taken > 0)
       continue;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--old")) {
@@ -145,6 +148,8 @@ int cmd_repart(int argc, char **argv) {
       return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if (graph_path == NULL)
     return tool_usage_error(cmd, "missing GRAPH");
   if (config_path != NULL && nparts > 0)

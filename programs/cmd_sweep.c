@@ -79,7 +79,8 @@ int cmd_sweep(int argc, char **argv) {
   int verbose = 0, plots = 1, default_rules = 0;
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     const char *v;
     int w = tool_workload_option(&a, cmd, &wa);
     if (w < 0)
@@ -87,6 +88,8 @@ int cmd_sweep(int argc, char **argv) {
     if (w > 0)
       continue;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--table")) {
@@ -125,6 +128,8 @@ int cmd_sweep(int argc, char **argv) {
                               wa.mesh_path, a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   int32_t list[8], nt = 0;
   if (tool_parse_tables(cmd, tables, list, &nt) != 0)
     return TOOL_EXIT_USAGE;

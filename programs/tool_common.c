@@ -21,12 +21,25 @@ void tool_args_init(tool_args *a, int argc, char **argv) {
   a->cmd = argc > 0 ? argv[0] : "?";
 }
 
+int tool_args_no_value(const tool_args *a) {
+  if (a->inl == NULL || a->inl_taken)
+    return 0;
+  tool_usage_error(a->cmd, "%s: expected no value (a flag), got '%s=%s'",
+                   a->arg, a->arg, a->inl);
+  return -1;
+}
+
 int tool_args_next(tool_args *a) {
+  /* a flag that takes no value left its inline value untaken: refuse it
+     rather than read "--paper-exact=0" as --paper-exact */
+  if (a->arg != NULL && tool_args_no_value(a) != 0)
+    return -1;
   if (a->i >= a->argc)
     return 0;
   const char *s = a->argv[a->i++];
   a->arg = s;
   a->inl = NULL;
+  a->inl_taken = 0;
   /* "--name=value": split, keeping the name in a->buf */
   if (s[0] == '-' && s[1] == '-' && s[2] != '\0') {
     const char *eq = strchr(s, '=');
@@ -52,8 +65,10 @@ int tool_args_is_option(const tool_args *a) {
 }
 
 const char *tool_args_value(tool_args *a) {
-  if (a->inl != NULL)
+  if (a->inl != NULL && !a->inl_taken) {
+    a->inl_taken = 1;
     return a->inl;
+  }
   if (a->i >= a->argc) {
     tool_usage_error(a->cmd, "option %s needs a value", a->arg);
     return NULL;

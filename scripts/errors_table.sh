@@ -117,6 +117,7 @@ row 'horizon below 1' "$minex" repart ok.graph --old ok.part --iters 0
 row 'horizon above 10^9' "$minex" eval ok.graph --old ok.part --new ok.part --iters 2000000000
 row 'negative ThroTTle' "$minex" repart ok.graph --old ok.part --throttle -1
 row 'NaN ThroTTle' "$minex" repart ok.graph --old ok.part --throttle nan
+row 'a value given to a flag' "$minex" repart ok.graph --old ok.part --paper-exact=0
 row 'DRUM: subnormal bandwidth' "$minex" drum config drum_sub.xml
 row 'DRUM: hexadecimal bandwidth' "$minex" drum config drum_hex.xml
 row 'DRUM: processes="1000000000"' "$minex" drum config drum_procs.xml

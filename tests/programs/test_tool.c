@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -847,6 +848,150 @@ START_TEST(sim_write_graphs_replays_the_run) {
 }
 END_TEST
 
+/* Issue 18: a flag that takes no value refuses "--flag=value" (exit 2,
+ * naming it) instead of ignoring the value: --paper-exact=0 used to turn
+ * paper-exact ON. Every no-value flag of every subcommand, first and last
+ * on an otherwise valid command line; nothing runs, nothing is written.
+ * Options that take values still read them inline, --box=N included. */
+START_TEST(flags_without_value_refuse_one) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  ck_assert_int_eq(run("gen", "--box=3", "3", "3", "-o", g, "--part", old,
+                       "--nparts", "2", NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "162 tetrahedra"));
+  const char *o = tpath("out.part"), *mesh = tpath("two.mesh");
+  write_file(mesh, "MeshVersionFormatted 2\nDimension 3\nVertices\n5\n"
+                   "0 0 0 0\n1 0 0 0\n0 1 0 0\n0 0 1 0\n1 1 1 0\n"
+                   "Tetrahedra\n2\n1 2 3 4 0\n2 3 4 5 0\nEnd\n");
+  const char *model = MINEX_SOURCE_DIR "/tests/data/drum_table54.xml";
+  const char *root = MINEX_SOURCE_DIR "/tests/data/drum_proc/t0";
+  struct {
+    const char *flag;
+    const char *argv[12];
+  } cases[] = {
+      {"--paper-exact", {"repart", g, "--old", old, "-o", o}},
+      {"--no-global", {"repart", g, "--old", old, "-o", o}},
+      {"--json", {"repart", g, "--old", old, "-o", o}},
+      {"--verbose", {"repart", g, "--old", old, "-o", o}},
+      {"--help", {"repart", g, "--old", old}},
+      {"--json", {"eval", g, "--old", old, "--new", old}},
+      {"--verbose", {"eval", g, "--old", old, "--new", old}},
+      {"--json", {"info", g}},
+      {"--verbose", {"info", g}},
+      {"--verbose", {"mesh2dual", mesh, "-o", o}},
+      {"--refine", {"gen", "--box", "2", "2", "2", "-o", o}},
+      {"--verbose", {"gen", "--box", "2", "2", "2", "-o", o}},
+      {"--paper-exact", {"sim", "--box", "2", "2", "2", "--steps", "1"}},
+      {"--no-partition", {"sim", "--box", "2", "2", "2", "--steps", "1"}},
+      {"--json", {"sim", "--box", "2", "2", "2", "--steps", "1"}},
+      {"--verbose", {"sim", "--box", "2", "2", "2", "--steps", "1"}},
+      {"--no-plots",
+       {"sweep", "--table", "4", "--box", "2", "2", "2", "--steps", "1", "-o",
+        o}},
+      {"--verbose",
+       {"sweep", "--table", "4", "--box", "2", "2", "2", "--steps", "1", "-o",
+        o}},
+      {"--no-benchmark",
+       {"drum", "probe", "--root", root, "--seconds", "0.01"}},
+      {"--json",
+       {"drum", "probe", "--root", root, "--seconds", "0.01",
+        "--no-benchmark"}},
+      {"--json", {"drum", "config", model, "-o", o}},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    for (int last = 0; last < 2; last++) {
+      char bad[64];
+      snprintf(bad, sizeof bad, "%s=0", cases[c].flag);
+      char *argv[24];
+      int n = 0, k = 0;
+      argv[n++] = (char *)MINEX_TOOL;
+      /* the subcommand (and drum's verb) stay first */
+      argv[n++] = (char *)cases[c].argv[k++];
+      if (strcmp(argv[1], "drum") == 0)
+        argv[n++] = (char *)cases[c].argv[k++];
+      if (!last)
+        argv[n++] = bad;
+      while (cases[c].argv[k] != NULL)
+        argv[n++] = (char *)cases[c].argv[k++];
+      if (last)
+        argv[n++] = bad;
+      argv[n] = NULL;
+      int st = run_argv(MINEX_TOOL, argv);
+      ck_assert_msg(st == 2, "%s %s: exit %d", argv[1], bad, st);
+      ck_assert_msg(strstr(err_text, "expected no value") != NULL &&
+                        strstr(err_text, cases[c].flag) != NULL,
+                    "%s %s: %s", argv[1], bad, err_text);
+      ck_assert_msg(!exists(o), "%s %s wrote its output", argv[1], bad);
+    }
+  }
+  /* the flags themselves still work */
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--paper-exact", "--json", "-o", o, NULL),
+      0);
+  ck_assert(exists(o));
+}
+END_TEST
+
+/* Copies what arrives through the FIFO at path into copy, in a child
+ * process; returns its pid. */
+static pid_t fifo_reader(const char *path, const char *copy) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    FILE *in = fopen(path, "r"), *out = fopen(copy, "w");
+    if (in == NULL || out == NULL)
+      _exit(1);
+    int c;
+    while ((c = getc(in)) != EOF)
+      putc(c, out);
+    _exit(fclose(out) == 0 && fclose(in) == 0 ? 0 : 1);
+  }
+  return pid;
+}
+
+/* Issue 18: -o (and sim --csv) onto a FIFO writes through it and leaves
+ * the FIFO in place (the atomic rename used to replace it with a regular
+ * file, and as root -o /dev/null would have replaced /dev/null); the
+ * reader gets exactly what a regular file gets. */
+START_TEST(output_onto_a_fifo_writes_through_it) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *fifo = tpath("out.fifo"), *copy = tpath("copy.txt");
+  const char *plain = tpath("plain.part");
+  ck_assert_int_eq(run("gen", "--box", "4", "4", "4", "--refine", "--part", old,
+                       "--nparts", "4", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(run("repart", g, "--old", old, "-o", plain, NULL), 0);
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  for (int what = 0; what < 2; what++) {
+    pid_t r = fifo_reader(fifo, copy);
+    if (what == 0)
+      ck_assert_int_eq(run("repart", g, "--old", old, "-o", fifo, NULL), 0);
+    else
+      ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "1",
+                           "--nprocs", "2", "--clusters", "1", "--csv", fifo,
+                           NULL),
+                       0);
+    struct stat sb;
+    ck_assert_int_eq(lstat(fifo, &sb), 0);
+    if (!S_ISFIFO(sb.st_mode))
+      kill(r, SIGKILL); /* it waits on the FIFO that is gone */
+    int st;
+    ck_assert_int_eq(waitpid(r, &st, 0), r);
+    ck_assert_msg(S_ISFIFO(sb.st_mode), "the FIFO was replaced (%d)", what);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char *got = slurp(copy);
+    if (what == 0) {
+      char *want = slurp(plain);
+      ck_assert_str_eq(got, want);
+      free(want);
+    } else {
+      ck_assert_ptr_nonnull(strstr(got, "step"));
+    }
+    free(got);
+  }
+}
+END_TEST
+
 static Suite *tool_suite(void) {
   Suite *s = suite_create("tool");
   TCase *tc = tcase_create("cli");
@@ -874,6 +1019,8 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, sweep_verbose_prints_the_throttle_auto_chose);
   tcase_add_test(tc, sim_with_triangle_mesh_fails_naming_the_file);
   tcase_add_test(tc, sim_write_graphs_replays_the_run);
+  tcase_add_test(tc, flags_without_value_refuse_one);
+  tcase_add_test(tc, output_onto_a_fifo_writes_through_it);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -127,6 +127,8 @@ row 'MEDIT: huge declared count' "$minex" mesh2dual "$data/mesh_bad_hugecount.me
 row 'MEDIT: tetrahedra beside hexahedra' "$minex" mesh2dual "$data/mesh_mixed_hex.mesh" -o x.graph
 row 'Gmsh: tetrahedra beside a hexahedron' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" -o x.graph
 row 'Gmsh: mixed kinds with --kind tet (legal)' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" --kind tet -o x.graph
+row 'Gmsh: tetrahedra beside high-order hexahedra and prisms' "$minex" mesh2dual "$data/mesh_mixed_highorder_hex.msh" -o x.graph
+row 'Gmsh: element type 999 (not a Gmsh type)' "$minex" mesh2dual "$data/mesh_unknown_type.msh" -o x.graph
 row 'Gmsh: negative node tag' "$minex" mesh2dual "$data/mesh_bad_negative_tag.msh" -o x.graph
 row 'Gmsh: binary file' "$minex" mesh2dual "$data/mesh_bad_binary.msh" -o x.graph
 row 'Gmsh: counts disagree' "$minex" mesh2dual "$data/mesh_bad_count.msh" -o x.graph

@@ -156,7 +156,7 @@ int cmd_eval(int argc, char **argv) {
            " available)\n",
            graph_path, n, minex_config_nprocs(cfg),
            minex_config_navailable(cfg));
-    tool_print_table(stdout, &mo, &mn, "old", "new");
+    tool_print_table(stdout, &mo, &mn, "old", "new", opt.iterations);
   }
   if (fflush(stdout) != 0) {
     fprintf(stderr, "minex eval: cannot write the report to stdout\n");

@@ -46,7 +46,10 @@ static void help(void) {
          "  --rules paper|default  the paper's rules alone (default: the\n"
          "                       paper's tables) or the library's defaults\n"
          "                       (refinement, ladder, from-scratch candidate\n"
-         "                       as --iters chooses them; SPEC section 3)\n"
+         "                       as --iters and alpha choose them; at --iters "
+         "1\n"
+         "                       the ladder runs wherever alpha > 0; SPEC "
+         "section 3)\n"
          "  --no-plots           do not run gnuplot (the scripts are still "
          "written)\n");
   tool_workload_help();

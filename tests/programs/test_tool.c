@@ -1180,6 +1180,39 @@ START_TEST(repart_says_what_it_minimised) {
 }
 END_TEST
 
+/* Issue 18 (docs/cli.md, sweep --rules): at --iters 1 the defaults are the
+ * paper's rules only at alpha = 0. At alpha > 0 the ladder runs (1 +
+ * MINEX_LADDER_MAX candidates against the paper's one); refinement and the
+ * from-scratch candidate stay off at k = 1 either way. */
+START_TEST(defaults_at_k1_add_the_ladder_only_at_alpha) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *a = tpath("a.part"), *b = tpath("b.part");
+  ck_assert_int_eq(run("gen", "--box", "6", "6", "6", "--refine", "--part", old,
+                       "--nparts", "8", "-o", g, NULL),
+                   0);
+  const char *alphas[] = {"0", "1"};
+  for (int i = 0; i < 2; i++) {
+    ck_assert_int_eq(run("repart", g, "--old", old, "--nparts", "8", "--alpha",
+                         alphas[i], "--json", "-o", a, NULL),
+                     0);
+    int cand = (int)json_number(out_text, "candidates");
+    ck_assert_int_eq((int)json_number(out_text, "scratch_used"), 0);
+    ck_assert_int_eq(run("repart", g, "--old", old, "--nparts", "8", "--alpha",
+                         alphas[i], "--paper-exact", "--json", "-o", b, NULL),
+                     0);
+    ck_assert_int_eq((int)json_number(out_text, "candidates"), 1);
+    if (i == 0) {
+      ck_assert_int_eq(cand, 1);
+      char *x = slurp(a), *y = slurp(b);
+      ck_assert_str_eq(x, y);
+      free(x), free(y);
+    } else {
+      ck_assert_int_eq(cand, 1 + MINEX_LADDER_MAX);
+    }
+  }
+}
+END_TEST
+
 static Suite *tool_suite(void) {
   Suite *s = suite_create("tool");
   TCase *tc = tcase_create("cli");
@@ -1213,6 +1246,7 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, repart_steps_agrees_with_horizon_time);
   tcase_add_test(tc, repart_time_adds_up_and_coarse_is_the_contraction);
   tcase_add_test(tc, repart_says_what_it_minimised);
+  tcase_add_test(tc, defaults_at_k1_add_the_ladder_only_at_alpha);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -334,20 +334,40 @@ typedef struct minex_metrics {
   int64_t stranded;    /* vertices whose new owner is unavailable           */
   int32_t navailable;  /* P_avail                                           */
   /* Filled by minex_repartition only (0 from minex_evaluate): */
-  int32_t coarse_nvtxs;    /* vertices left after contraction               */
-  int64_t coarse_moves;    /* moves made on the contracted graph            */
-  int64_t expand_moves;    /* moves made during expansion                   */
-  int returned_old;        /* 1: the result was worse, old was returned     */
-  int scratch_used;        /* 1: the from-scratch candidate was kept        */
-  double seconds_contract; /* wall time of each phase, seconds            */
-  double seconds_partition;
-  double seconds_expand;
-  double seconds;       /* wall time of the whole call                   */
-  double throttle_used; /* ThroTTle of the call (the chosen one under
-                           throttle_auto)                                 */
-  double horizon_used;  /* horizon the kept partition was optimised under:
-                           options.iterations (at least 1), or a shorter one
-                           of the ladder (options.ladder), possibly below 1 */
+  int32_t coarse_nvtxs;     /* vertices left after the contraction, which
+                               every diffusive candidate shares          */
+  int64_t coarse_moves;     /* moves made on the contracted graph            */
+  int64_t expand_moves;     /* moves made during expansion                   */
+  int returned_old;         /* 1: the result was worse, old was returned     */
+  int scratch_used;         /* 1: the from-scratch candidate was kept        */
+  double seconds_contract;  /* wall time of the shared contraction, s     */
+  double seconds_partition; /* the kept candidate's coarse partition, s   */
+  double seconds_expand;    /* the kept candidate's expansion and
+                               refinement, s                              */
+  double seconds;           /* wall time of the whole call: seconds_contract +
+                               seconds_diffusive + seconds_ladder +
+                               seconds_scratch + checks and scoring          */
+  double throttle_used;     /* ThroTTle of the call (the chosen one under
+                               throttle_auto)                                 */
+  double horizon_used;      /* horizon the kept partition was optimised under:
+                               options.iterations (at least 1), or a shorter one
+                               of the ladder (options.ladder), possibly below 1 */
+  /* Added by issue 18 (minex_repartition only; 0 from minex_evaluate): */
+  int32_t start_nvtxs;      /* vertices of the graph the kept candidate's rule
+                               started on: coarse_nvtxs, or for the from-scratch
+                               candidate the (finer) level it starts from     */
+  int32_t candidates;       /* candidate partitions compared: 1 (the diffusive
+                               run under k), + the ladder's runs, + the
+                               from-scratch candidate                          */
+  double seconds_diffusive; /* wall time of the diffusive run under k
+                               (partition, expansion, refinement), s     */
+  double seconds_ladder;    /* of the ladder's runs together, s (0 without
+                               the ladder)                                */
+  double seconds_scratch;   /* of the from-scratch candidate (METIS on a
+                               level, the rule, expansion, refinement), s
+                               (0 without it)                             */
+  double seconds_refine;    /* of the refinement passes of every candidate
+                               together, s: part of the three above       */
 } minex_metrics;
 
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in
@@ -394,11 +414,14 @@ MINEX_API int minex_repartition(const minex_graph *graph,
 
 /* ------------------------------------- whether to repartition (SPEC §5) */
 
-/* ATOP-grid cost/benefit rule (Gupta 2006, §6.5): repartition iff
- * (MaxQwgt_old - MaxQwgt_new_steady) * steps * (1 - delta) > remap_cost. */
+/* ATOP-grid cost/benefit rule (Gupta 2006, §6.5), in SPEC §2's figures
+ * (SPEC §5): repartition iff
+ * (SteadyMax_old - SteadyMax_new) * steps * (1 - delta) > remap_cost,
+ * i.e. at delta = 0 iff T_steps(new) < T_steps(old). A step is one solver
+ * iteration, the unit of the horizon k (options.iterations). */
 typedef struct minex_decision {
   int repartition;         /* 1: the saving over `steps` pays for the remap */
-  double saving_per_step;  /* MaxQwgt_old - MaxQwgt_new_steady (may be < 0) */
+  double saving_per_step;  /* SteadyMax_old - SteadyMax_new (may be < 0)    */
   double gain;             /* saving_per_step * steps * (1 - delta)         */
   double remap_cost;       /* the one-off cost compared against gain        */
   double break_even_steps; /* remap_cost / (saving_per_step * (1 - delta)):
@@ -406,20 +429,25 @@ typedef struct minex_decision {
                               off; INFINITY when saving_per_step <= 0       */
 } minex_decision;
 
-/* max_qwgt_old: MaxQwgt per step of the current partition; max_qwgt_new:
- * MaxQwgt per step of the candidate once its data has moved (no remap
+/* steady_old: cost per step (solver iteration) of the current partition;
+ * steady_new: the same of the candidate once its data has moved (no remap
  * term); remap_cost: the one-off cost of moving (same time unit); steps:
  * steps until the next adaptation (>= 0); delta: tolerance in [0,1) for
- * the error of the prediction. All finite and >= 0.
+ * the error of the prediction. All finite and >= 0. Any figures of one
+ * unit will do (measured step times, for instance).
  * Returns MINEX_OK or MINEX_EINVAL (out NULL, a value out of range,
  * naming it); on error *out is unchanged. */
-MINEX_API int minex_should_repartition(double max_qwgt_old, double max_qwgt_new,
+MINEX_API int minex_should_repartition(double steady_old, double steady_new,
                                        double remap_cost, double steps,
                                        double delta, minex_decision *out);
-/* The same rule from the cost model: MaxQwgt_old = MaxQwgt of old kept,
- * MaxQwgt_new = MaxQwgt of new_part once moved, remap_cost = MaxQwgt of
- * the step that moves (old -> new_part, remap charged by options) minus
- * MaxQwgt_new. options may be NULL (defaults).
+/* The same rule from the cost model (SPEC §5): steady_old = SteadyMax of
+ * old kept, steady_new = SteadyMax of new_part, remap_cost = MaxRemap of
+ * moving from old to new_part (remapping charged as options say), so that
+ * the answer at delta = 0 is T_steps(new_part) < T_steps(old) (SPEC §2:
+ * T_k = MaxRemap + k SteadyMax). options->iterations does not enter: the
+ * horizon a partition was made for does not multiply steps. When old has
+ * vertices on unavailable processors (and new_part none) the answer is
+ * always to repartition. options may be NULL (defaults).
  * Returns the codes of minex_evaluate (for old and for new_part) and of
  * minex_should_repartition; on error *out is unchanged. */
 MINEX_API int minex_decide(const minex_graph *graph, const minex_config *config,

@@ -91,9 +91,12 @@ static int drum_probe(int argc, char **argv) {
   minex_drum_dialect dialect = MINEX_DRUM_DIALECT_DRUMHEAD;
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     const char *v;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--seconds")) {
@@ -142,6 +145,8 @@ static int drum_probe(int argc, char **argv) {
       return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if ((model_path != NULL) != (node_name != NULL) ||
       (model_path != NULL) != (out != NULL))
     return tool_usage_error(cmd, "--model, --node and -o go together");
@@ -241,9 +246,12 @@ static int drum_config(int argc, char **argv) {
   minex_drum_options_init(&o);
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     const char *v;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--wcomm")) {
@@ -282,6 +290,8 @@ static int drum_config(int argc, char **argv) {
       return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if (path == NULL)
     return tool_usage_error(cmd, "missing MODEL.xml");
   minex_drum_model *m = NULL;

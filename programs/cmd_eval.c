@@ -49,13 +49,16 @@ int cmd_eval(int argc, char **argv) {
   tool_cost_args cost = {&config_path, &nparts, &opt, &json, &verbose};
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     int taken = tool_cost_option(&a, cmd, &cost);
     if (taken < 0)
       return TOOL_EXIT_USAGE;
     if (taken > 0)
       continue;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--old")) {
@@ -72,6 +75,8 @@ int cmd_eval(int argc, char **argv) {
       return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if (graph_path == NULL)
     return tool_usage_error(cmd, "missing GRAPH");
   if (old_path == NULL || new_path == NULL)
@@ -151,7 +156,7 @@ int cmd_eval(int argc, char **argv) {
            " available)\n",
            graph_path, n, minex_config_nprocs(cfg),
            minex_config_navailable(cfg));
-    tool_print_table(stdout, &mo, &mn, "old", "new");
+    tool_print_table(stdout, &mo, &mn, "old", "new", opt.iterations);
   }
   if (fflush(stdout) != 0) {
     fprintf(stderr, "minex eval: cannot write the report to stdout\n");

@@ -97,9 +97,12 @@ int cmd_gen(int argc, char **argv) {
 
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     const char *v;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--elements")) {
@@ -109,12 +112,9 @@ int cmd_gen(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--box")) {
       /* three values: the inline one (if any) and the following ones */
       for (int k = 0; k < 3; k++) {
-        if (k == 0 && a.inl != NULL)
-          v = a.inl;
-        else if (a.i < a.argc)
-          v = a.argv[a.i++];
-        else
+        if (a.i >= a.argc && (a.inl == NULL || a.inl_taken))
           return tool_usage_error(cmd, "--box needs NX NY NZ");
+        v = tool_args_value(&a);
         if (tool_parse_i32(cmd, "--box", v, 1, &box[k]) != 0)
           return TOOL_EXIT_USAGE;
       }
@@ -164,6 +164,8 @@ int cmd_gen(int argc, char **argv) {
       return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if ((elements > 0) == (box[0] > 0))
     return tool_usage_error(cmd, "give exactly one of --elements N and "
                                  "--box NX NY NZ");

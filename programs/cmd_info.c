@@ -87,8 +87,11 @@ int cmd_info(int argc, char **argv) {
   int json = 0;
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--json")) {
@@ -103,6 +106,8 @@ int cmd_info(int argc, char **argv) {
       return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if (graph_path == NULL)
     return tool_usage_error(cmd, "missing GRAPH");
 

@@ -33,8 +33,11 @@ int cmd_mesh2dual(int argc, char **argv) {
   int verbose = 0, kind = 0;
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, "-o", "--output")) {
@@ -64,6 +67,8 @@ int cmd_mesh2dual(int argc, char **argv) {
       return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if (mesh_path == NULL)
     return tool_usage_error(cmd, "missing MESH");
   if (out_path == NULL)

@@ -48,10 +48,14 @@ static void help(void) {
       "  --remap MODE         who pays remapping: receiver (default), "
       "sender, both\n"
       "  --iters K            horizon: solver iterations the partition "
-      "lasts (default 1);\n"
-      "                       MinEX minimises MaxQwgt with processing and\n"
-      "                       communication counted K times, remapping "
-      "once\n"
+      "lasts (default 1,\n"
+      "                       or N of --steps); MinEX minimises MaxQwgt "
+      "with\n"
+      "                       processing and communication counted K times,\n"
+      "                       remapping once. At K = 1 the remapping is "
+      "paid within\n"
+      "                       one iteration: give K when the partition must "
+      "last\n"
       "  --seed S             random seed (default 1)\n"
       "  --coarse-per-proc N  contraction target per available processor "
       "(default 64)\n"
@@ -70,10 +74,21 @@ static void help(void) {
       "  --ladder on|off|auto diffusive runs under the shorter horizons K/4,\n"
       "                       K/16, K/64 too, the lowest T_K kept (default\n"
       "                       auto: from --iters 2 on, and with --alpha > 0)\n"
-      "  --steps N            steps until the next adaptation: decide whether\n"
-      "                       the new partition pays for its remapping\n"
-      "                       (SPEC section 5, minex_decide); if not, -o\n"
-      "                       writes the old partition\n"
+      "  --steps N            solver iterations until the next adaptation "
+      "(an\n"
+      "                       integer >= 0): decide whether the new "
+      "partition pays\n"
+      "                       for its remapping, i.e. T_N(new) < T_N(old) "
+      "(SPEC\n"
+      "                       section 5, minex_decide); if not, -o writes "
+      "the old\n"
+      "                       partition. The same quantity as K: without "
+      "--iters,\n"
+      "                       K = N (at least 1); with both, K is what the "
+      "partition\n"
+      "                       is made for and N what it is judged over (they "
+      "never\n"
+      "                       multiply)\n"
       "  --tolerance D        discount in [0,1) of the predicted saving\n"
       "                       (default 0)\n"
       "  -o, --output FILE    write the new partition (atomically)\n"
@@ -88,14 +103,17 @@ int cmd_repart(int argc, char **argv) {
   const char *out_path = NULL;
   int32_t nparts = 0;
   int json = 0, verbose = 0;
-  double steps = -1, tolerance = 0;
+  int64_t steps = -1;
+  double tolerance = 0;
   minex_options opt;
   minex_options_init(&opt);
+  opt.iterations = 0; /* not given: 1, or N of --steps (below) */
 
   tool_cost_args cost = {&config_path, &nparts, &opt, &json, &verbose};
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     const char *v;
     int taken = tool_cost_option(&a, cmd, &cost);
     if (taken == 0)
@@ -105,6 +123,8 @@ int cmd_repart(int argc, char **argv) {
     if (taken > 0)
       continue;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--old")) {
@@ -126,8 +146,10 @@ int cmd_repart(int argc, char **argv) {
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--steps")) {
       if ((v = tool_args_value(&a)) == NULL ||
-          tool_parse_double(cmd, "--steps", v, 0, 1e15, 0, &steps) != 0)
+          tool_parse_i64(cmd, "--steps", v, 0, &steps) != 0)
         return TOOL_EXIT_USAGE;
+      if (steps > (int64_t)1e15)
+        return tool_usage_error(cmd, "--steps: %s is above 10^15", v);
     } else if (tool_args_is(&a, NULL, "--tolerance")) {
       if ((v = tool_args_value(&a)) == NULL ||
           tool_parse_double(cmd, "--tolerance", v, 0, 0.999999, 0,
@@ -146,8 +168,18 @@ int cmd_repart(int argc, char **argv) {
       return tool_usage_error(cmd, "unexpected argument '%s'", a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if (graph_path == NULL)
     return tool_usage_error(cmd, "missing GRAPH");
+  /* --steps N and --iters K count the same solver iterations (SPEC §5):
+     N alone is the horizon too; given both, K makes the partition and N
+     judges it */
+  if (opt.iterations == 0)
+    opt.iterations = steps < 1 ? 1
+                               : (int32_t)(steps < MINEX_ITERATIONS_MAX
+                                               ? steps
+                                               : MINEX_ITERATIONS_MAX);
   if (config_path != NULL && nparts > 0)
     return tool_usage_error(cmd, "--config and --nparts exclude each other");
   if (config_path == NULL && nparts <= 0 && old_path == NULL)
@@ -240,6 +272,7 @@ int cmd_repart(int argc, char **argv) {
     status = tool_fail(cmd, rc);
     goto done;
   }
+  seconds = mr.seconds; /* the call's own clock: its phases add up to it */
   /* Score the result with the evaluator, the same code `minex eval` runs,
    * so that both commands print identical figures for one partition. */
   if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mn)) != MINEX_OK) {
@@ -250,13 +283,16 @@ int cmd_repart(int argc, char **argv) {
   memset(&dec, 0, sizeof dec);
   int kept_old = 0;
   if (steps >= 0) {
-    if ((rc = minex_decide(g, cfg, old, new_part, &opt, steps, tolerance,
-                           &dec)) != MINEX_OK) {
+    if ((rc = minex_decide(g, cfg, old, new_part, &opt, (double)steps,
+                           tolerance, &dec)) != MINEX_OK) {
       status = tool_fail(cmd, rc);
       goto done;
     }
     kept_old = !dec.repartition;
   }
+  /* T_steps of keeping old and of moving (SPEC §5 in SPEC §2's figures) */
+  double t_old = (double)steps * mo.steady_max;
+  double t_new = mn.max_remap + (double)steps * mn.steady_max;
   if (out_path != NULL) {
     t = tool_wtime();
     if ((rc = minex_part_write(out_path, n, kept_old ? old : new_part)) !=
@@ -274,6 +310,14 @@ int cmd_repart(int argc, char **argv) {
     tool_json_metrics(stdout, &mn, 2);
     printf(",\n  \"seconds\": ");
     tool_json_double(stdout, seconds);
+    printf(",\n  \"seconds_diffusive\": ");
+    tool_json_double(stdout, mr.seconds_diffusive);
+    printf(",\n  \"seconds_ladder\": ");
+    tool_json_double(stdout, mr.seconds_ladder);
+    printf(",\n  \"seconds_scratch\": ");
+    tool_json_double(stdout, mr.seconds_scratch);
+    printf(",\n  \"seconds_refine\": ");
+    tool_json_double(stdout, mr.seconds_refine);
     printf(",\n  \"seconds_contract\": ");
     tool_json_double(stdout, mr.seconds_contract);
     printf(",\n  \"seconds_partition\": ");
@@ -286,11 +330,12 @@ int cmd_repart(int argc, char **argv) {
       printf("\"inf\"");
     else
       tool_json_double(stdout, mr.throttle_used);
-    printf(",\n  \"coarse_nvtxs\": %" PRId32 ",\n  \"coarse_moves\": %" PRId64
+    printf(",\n  \"coarse_nvtxs\": %" PRId32 ",\n  \"start_nvtxs\": %" PRId32
+           ",\n  \"candidates\": %" PRId32 ",\n  \"coarse_moves\": %" PRId64
            ",\n  \"expand_moves\": %" PRId64 ",\n  \"returned_old\": %d"
            ",\n  \"scratch_used\": %d,\n  \"horizon_used\": ",
-           mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves, mr.returned_old,
-           mr.scratch_used);
+           mr.coarse_nvtxs, mr.start_nvtxs, mr.candidates, mr.coarse_moves,
+           mr.expand_moves, mr.returned_old, mr.scratch_used);
     tool_json_double(stdout, mr.horizon_used);
     printf(",\n  \"nvtxs\": %" PRId32 ",\n  \"nedges\": %" PRId64
            ",\n  \"nprocs\": %" PRId32 ",\n  \"iterations\": %" PRId32
@@ -305,8 +350,11 @@ int cmd_repart(int argc, char **argv) {
     else
       printf("null");
     if (steps >= 0) {
-      printf(",\n  \"decision\": {\"steps\": ");
-      tool_json_double(stdout, steps);
+      printf(",\n  \"decision\": {\"steps\": %" PRId64, steps);
+      printf(", \"horizon_old\": ");
+      tool_json_double(stdout, t_old);
+      printf(", \"horizon_new\": ");
+      tool_json_double(stdout, t_new);
       printf(", \"tolerance\": ");
       tool_json_double(stdout, tolerance);
       printf(", \"repartition\": %s, \"saving_per_step\": ",
@@ -330,22 +378,65 @@ int cmd_repart(int argc, char **argv) {
            " clusters)\n",
            graph_path, n, minex_graph_nedges(g), P,
            minex_config_navailable(cfg), minex_config_nclusters(cfg));
-    tool_print_table(stdout, &mo, &mn, "old", "new");
-    printf("  %-22s %16.6f s (contract %.3f, partition %.3f, expand %.3f)\n",
+    tool_print_table(stdout, &mo, &mn, "old", "new", opt.iterations);
+    int32_t k = opt.iterations;
+    printf("  %-22s %16.6f s = contract %.3f + diffusive run %.3f",
            "repartition time", seconds, mr.seconds_contract,
-           mr.seconds_partition, mr.seconds_expand);
-    printf("  %-22s %16" PRId32 " (moves: %" PRId64 " coarse, %" PRId64
-           " expansion)%s\n",
-           "coarse vertices", mr.coarse_nvtxs, mr.coarse_moves, mr.expand_moves,
-           mr.returned_old ? "; old partition returned" : "");
+           mr.seconds_diffusive);
+    if (mr.seconds_ladder > 0)
+      printf(" + ladder %.3f", mr.seconds_ladder);
+    if (mr.seconds_scratch > 0)
+      printf(" + from-scratch %.3f", mr.seconds_scratch);
+    printf(" + checks and scoring %.3f\n",
+           fmax(0, seconds - mr.seconds_contract - mr.seconds_diffusive -
+                       mr.seconds_ladder - mr.seconds_scratch));
+    char kept[96];
+    if (mr.returned_old)
+      snprintf(kept, sizeof kept, "none: the old partition was returned");
+    else if (mr.scratch_used)
+      snprintf(kept, sizeof kept, "the from-scratch candidate");
+    else if (mr.horizon_used != (double)k)
+      snprintf(kept, sizeof kept, "the ladder's run under k = %g",
+               mr.horizon_used);
+    else
+      snprintf(kept, sizeof kept, "the diffusive run");
+    printf("  %-22s %16" PRId32 " (%s kept; its partition %.3f s, expansion "
+           "and refinement %.3f s; refinement in all %.3f s)\n",
+           "candidates", mr.candidates, kept, mr.seconds_partition,
+           mr.seconds_expand, mr.seconds_refine);
+    printf("  %-22s %16" PRId32 " (after the contraction", "coarse vertices",
+           mr.coarse_nvtxs);
+    if (mr.start_nvtxs != mr.coarse_nvtxs && !mr.returned_old)
+      printf("; the kept candidate started on %" PRId32, mr.start_nvtxs);
+    printf("; moves: %" PRId64 " coarse, %" PRId64 " expansion)\n",
+           mr.coarse_moves, mr.expand_moves);
     if (opt.throttle_auto)
       printf("  %-22s %16g (throttle auto)\n", "ThroTTle", mr.throttle_used);
+    printf("  %-22s MaxQwgt under k = %" PRId32
+           " (remapping once, processing and communication %s)%s\n",
+           "minimised", k, k > 1 ? "k times" : "once",
+           mr.candidates > 1 ? "; the candidates compared by T_k" : "");
+    if (mn.horizon_time > mo.horizon_time) {
+      if (k == 1)
+        printf("  note: T_1 rose from %g to %g: at k = 1 the remapping is "
+               "charged against one\n  iteration. If the partition must "
+               "last K solver iterations, give --iters K\n  (or --steps K, "
+               "which also decides whether moving pays).\n",
+               mo.horizon_time, mn.horizon_time);
+      else
+        printf("  note: T_k rose from %g to %g: moving costs more than "
+               "k = %" PRId32 " iterations\n  save; --steps %" PRId32
+               " keeps the old partition when it is cheaper.\n",
+               mo.horizon_time, mn.horizon_time, k, k);
+    }
     if (steps >= 0) {
-      printf("  %-22s %16s (saving %g per step x %g steps x (1 - %g) = %g "
-             "vs remap %g; break-even after %g steps)\n",
-             "repartition?", dec.repartition ? "yes" : "no",
-             dec.saving_per_step, steps, tolerance, dec.gain, dec.remap_cost,
-             dec.break_even_steps);
+      printf("  %-22s %16s (T_%" PRId64
+             ": old %g, new %g = MaxRemap %g + %" PRId64
+             " x SteadyMax %g; saving %g per iteration x %" PRId64
+             " x (1 - %g) = %g vs remap %g; break-even after %g iterations)\n",
+             "repartition?", dec.repartition ? "yes" : "no", steps, t_old,
+             t_new, mn.max_remap, steps, mn.steady_max, dec.saving_per_step,
+             steps, tolerance, dec.gain, dec.remap_cost, dec.break_even_steps);
     }
     if (out_path != NULL)
       printf("  %s partition written to %s\n", kept_old ? "old" : "new",

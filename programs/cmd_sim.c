@@ -371,7 +371,8 @@ int cmd_sim(int argc, char **argv) {
   int machine_set = 0;
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     const char *v;
     int w = tool_workload_option(&a, cmd, &wa);
     if (w == 0)
@@ -381,6 +382,8 @@ int cmd_sim(int argc, char **argv) {
     if (w > 0)
       continue;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       status = TOOL_EXIT_OK;
       goto done;
@@ -461,6 +464,8 @@ int cmd_sim(int argc, char **argv) {
       goto done;
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   if (config_path && machine_set) {
     tool_usage_error(cmd,
                      "--config and the machine options (--nprocs, "

@@ -47,7 +47,10 @@ static void help(void) {
          "  --rules paper|default  the paper's rules alone (default: the\n"
          "                       paper's tables) or the library's defaults\n"
          "                       (refinement, ladder, from-scratch candidate\n"
-         "                       as --iters chooses them; SPEC section 3)\n"
+         "                       as --iters and alpha choose them; at --iters "
+         "1\n"
+         "                       the ladder runs wherever alpha > 0; SPEC "
+         "section 3)\n"
          "  --no-plots           do not run gnuplot (the scripts are still "
          "written)\n");
   tool_workload_help();
@@ -89,7 +92,8 @@ int cmd_sweep(int argc, char **argv) {
   int verbose = 0, plots = 1, default_rules = 0;
   tool_args a;
   tool_args_init(&a, argc, argv);
-  while (tool_args_next(&a)) {
+  int more;
+  while ((more = tool_args_next(&a)) > 0) {
     const char *v;
     int w = tool_workload_option(&a, cmd, &wa);
     if (w < 0)
@@ -97,6 +101,8 @@ int cmd_sweep(int argc, char **argv) {
     if (w > 0)
       continue;
     if (tool_args_is(&a, "-h", "--help")) {
+      if (tool_args_no_value(&a) != 0)
+        return TOOL_EXIT_USAGE;
       help();
       return TOOL_EXIT_OK;
     } else if (tool_args_is(&a, NULL, "--table")) {
@@ -135,6 +141,8 @@ int cmd_sweep(int argc, char **argv) {
                               wa.mesh_path, a.arg);
     }
   }
+  if (more < 0)
+    return TOOL_EXIT_USAGE;
   int32_t list[8], nt = 0;
   if (tool_parse_tables(cmd, tables, list, &nt) != 0)
     return TOOL_EXIT_USAGE;

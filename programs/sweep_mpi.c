@@ -81,7 +81,8 @@ static int parse(int argc, char **argv, mpi_args *a) {
   tool_args ta;
   tool_args_init(&ta, argc, argv);
   ta.cmd = cmd; /* argv[0] is the program path, not a subcommand */
-  while (tool_args_next(&ta)) {
+  int more;
+  while ((more = tool_args_next(&ta)) > 0) {
     const char *v;
     int w = tool_workload_option(&ta, cmd, &a->wa);
     if (w < 0)
@@ -89,6 +90,8 @@ static int parse(int argc, char **argv, mpi_args *a) {
     if (w > 0)
       continue;
     if (tool_args_is(&ta, "-h", "--help")) {
+      if (tool_args_no_value(&ta) != 0)
+        return PARSE_USAGE;
       return PARSE_HELP;
     } else if (tool_args_is(&ta, NULL, "--table")) {
       if ((tables = tool_args_value(&ta)) == NULL)
@@ -119,6 +122,8 @@ static int parse(int argc, char **argv, mpi_args *a) {
       return PARSE_USAGE;
     }
   }
+  if (more < 0)
+    return PARSE_USAGE;
   return tool_parse_tables(cmd, tables, a->list, &a->nt) == 0 ? PARSE_RUN
                                                               : PARSE_USAGE;
 }

@@ -30,7 +30,9 @@ int cmd_drum(int argc, char **argv);
 /* ------------------------------------------------------- argument parsing */
 
 /* Walks argv[1..] one argument at a time. Options are "-x", "--long" or
- * "--long=value"; everything else is positional. */
+ * "--long=value"; everything else is positional. An inline value that no
+ * tool_args_value call took (a flag that takes no value, "--json=1") is a
+ * usage error, reported by the next tool_args_next. */
 typedef struct tool_args {
   int argc;        /* argument count                                */
   char **argv;     /* arguments; argv[0] is the subcommand name      */
@@ -38,20 +40,29 @@ typedef struct tool_args {
   const char *cmd; /* subcommand name, for messages                  */
   const char *arg; /* current argument (option name without "=...")  */
   const char *inl; /* value given inline with "--opt=value", or NULL */
+  int inl_taken;   /* 1 once tool_args_value has returned inl        */
   char buf[64];    /* holds the option name when split at '='        */
 } tool_args;
 
 void tool_args_init(tool_args *a, int argc, char **argv);
-/* Next argument: 1 and a->arg set, 0 when none is left. */
+/* Next argument: 1 and a->arg set, 0 when none is left, -1 (usage error
+ * printed) when the previous argument was "--flag=value" and the flag
+ * takes no value. Loops: while ((r = tool_args_next(&a)) > 0) { ... }
+ * if (r < 0) return TOOL_EXIT_USAGE; */
 int tool_args_next(tool_args *a);
+/* -1 (usage error printed) when the current argument carries an inline
+ * value, else 0: for flags handled without another tool_args_next call
+ * (--help). */
+int tool_args_no_value(const tool_args *a);
 /* 1 when the current argument is one of the two spellings (short may be
  * NULL). */
 int tool_args_is(const tool_args *a, const char *shortname,
                  const char *longname);
 /* 1 when the current argument looks like an option ("-x", "--x"). */
 int tool_args_is_option(const tool_args *a);
-/* The value of the current option (inline or the next argument); NULL and
- * a message on stderr when it is missing. */
+/* The value of the current option: the inline one the first time, then
+ * the next argument (--box=1 2 3 reads three values); NULL and a message
+ * on stderr when it is missing. */
 const char *tool_args_value(tool_args *a);
 
 /* Strict conversions of an option value; on failure they print
@@ -135,10 +146,12 @@ void tool_json_double(FILE *fp, double x);
  * given indentation, without braces and without a trailing comma. */
 void tool_json_metrics(FILE *fp, const minex_metrics *m, int indent);
 
-/* Human-readable comparison table of old and new metrics; old may be
- * NULL (one column). */
+/* Human-readable comparison table of old and new metrics under the
+ * horizon k = iterations (0 means 1); old may be NULL (one column). The
+ * ratios to LB compare like with like: MaxQwgt and T_k against k LB,
+ * SteadyMax against LB (docs/cli.md). */
 void tool_print_table(FILE *fp, const minex_metrics *old,
                       const minex_metrics *new_m, const char *old_title,
-                      const char *new_title);
+                      const char *new_title, int32_t iterations);
 
 #endif

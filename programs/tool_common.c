@@ -22,12 +22,25 @@ void tool_args_init(tool_args *a, int argc, char **argv) {
   a->cmd = argc > 0 ? argv[0] : "?";
 }
 
+int tool_args_no_value(const tool_args *a) {
+  if (a->inl == NULL || a->inl_taken)
+    return 0;
+  tool_usage_error(a->cmd, "%s: expected no value (a flag), got '%s=%s'",
+                   a->arg, a->arg, a->inl);
+  return -1;
+}
+
 int tool_args_next(tool_args *a) {
+  /* a flag that takes no value left its inline value untaken: refuse it
+     rather than read "--paper-exact=0" as --paper-exact */
+  if (a->arg != NULL && tool_args_no_value(a) != 0)
+    return -1;
   if (a->i >= a->argc)
     return 0;
   const char *s = a->argv[a->i++];
   a->arg = s;
   a->inl = NULL;
+  a->inl_taken = 0;
   /* "--name=value": split, keeping the name in a->buf */
   if (s[0] == '-' && s[1] == '-' && s[2] != '\0') {
     const char *eq = strchr(s, '=');
@@ -53,8 +66,10 @@ int tool_args_is_option(const tool_args *a) {
 }
 
 const char *tool_args_value(tool_args *a) {
-  if (a->inl != NULL)
+  if (a->inl != NULL && !a->inl_taken) {
+    a->inl_taken = 1;
     return a->inl;
+  }
   if (a->i >= a->argc) {
     tool_usage_error(a->cmd, "option %s needs a value", a->arg);
     return NULL;
@@ -324,30 +339,52 @@ static void row_i(FILE *fp, const char *name, const minex_metrics *old,
   fprintf(fp, " %16" PRId64 "\n", vn);
 }
 
+/* a / b, 0 when b is not positive */
+static double ratio(double a, double b) {
+  return b > 0 ? a / b : 0.0;
+}
+
 void tool_print_table(FILE *fp, const minex_metrics *old,
                       const minex_metrics *n, const char *old_title,
-                      const char *new_title) {
+                      const char *new_title, int32_t iterations) {
   static const minex_metrics zero;
   const minex_metrics *o = old != NULL ? old : &zero;
+  double k = iterations > 1 ? iterations : 1;
+  char name[64];
   fprintf(fp, "  %-22s", "metric");
   if (old != NULL)
     fprintf(fp, " %16s", old_title);
   fprintf(fp, " %16s\n", new_title);
   const char *g = " %16.6f";
-  row_d(fp, "MaxQwgt", old, o->max_qwgt, n->max_qwgt, g);
+  if (k > 1)
+    snprintf(name, sizeof name, "MaxQwgt (k = %.0f)", k);
+  else
+    snprintf(name, sizeof name, "MaxQwgt");
+  row_d(fp, name, old, o->max_qwgt, n->max_qwgt, g);
   row_d(fp, "MinQwgt", old, o->min_qwgt, n->min_qwgt, g);
   row_d(fp, "QwgtTot", old, o->qwgt_tot, n->qwgt_tot, g);
   row_d(fp, "LoadImb", old, o->load_imb, n->load_imb, g);
-  row_d(fp, "MaxQwgt / LB", old,
-        o->lower_bound > 0 ? o->max_qwgt / o->lower_bound : 0.0,
-        n->lower_bound > 0 ? n->max_qwgt / n->lower_bound : 0.0, g);
+  /* ratios to LB compare like with like: LB is one iteration's processing,
+     so the figures under k are set against k LB */
+  row_d(fp, k > 1 ? "MaxQwgt / (k LB)" : "MaxQwgt / LB", old,
+        ratio(o->max_qwgt, k * o->lower_bound),
+        ratio(n->max_qwgt, k * n->lower_bound), g);
+  row_d(fp, "SteadyMax / LB", old, ratio(o->steady_max, o->lower_bound),
+        ratio(n->steady_max, n->lower_bound), g);
+  row_d(fp, k > 1 ? "T_k / (k LB)" : "T_1 / LB", old,
+        ratio(o->horizon_time, k * o->lower_bound),
+        ratio(n->horizon_time, k * n->lower_bound), g);
   row_d(fp, "lower bound LB", old, o->lower_bound, n->lower_bound, g);
   row_d(fp, "MinVar", old, o->min_var, n->min_var, " %16.6g");
   row_d(fp, "max Wgt", old, o->max_wgt, n->max_wgt, g);
   row_d(fp, "max Comm", old, o->max_comm, n->max_comm, g);
   row_d(fp, "max Remap (MaxRemap)", old, o->max_remap, n->max_remap, g);
   row_d(fp, "SteadyMax", old, o->steady_max, n->steady_max, g);
-  row_d(fp, "T_k", old, o->horizon_time, n->horizon_time, g);
+  if (k > 1)
+    snprintf(name, sizeof name, "T_k (k = %.0f)", k);
+  else
+    snprintf(name, sizeof name, "T_1");
+  row_d(fp, name, old, o->horizon_time, n->horizon_time, g);
   row_i(fp, "cut edges", old, o->cut_edges, n->cut_edges);
   row_d(fp, "cut weight", old, o->cut_weight, n->cut_weight, g);
   row_i(fp, "moved", old, o->moved, n->moved);

@@ -117,6 +117,7 @@ row 'horizon below 1' "$minex" repart ok.graph --old ok.part --iters 0
 row 'horizon above 10^9' "$minex" eval ok.graph --old ok.part --new ok.part --iters 2000000000
 row 'negative ThroTTle' "$minex" repart ok.graph --old ok.part --throttle -1
 row 'NaN ThroTTle' "$minex" repart ok.graph --old ok.part --throttle nan
+row 'a value given to a flag' "$minex" repart ok.graph --old ok.part --paper-exact=0
 row 'DRUM: subnormal bandwidth' "$minex" drum config drum_sub.xml
 row 'DRUM: hexadecimal bandwidth' "$minex" drum config drum_hex.xml
 row 'DRUM: processes="1000000000"' "$minex" drum config drum_procs.xml
@@ -126,6 +127,8 @@ row 'MEDIT: huge declared count' "$minex" mesh2dual "$data/mesh_bad_hugecount.me
 row 'MEDIT: tetrahedra beside hexahedra' "$minex" mesh2dual "$data/mesh_mixed_hex.mesh" -o x.graph
 row 'Gmsh: tetrahedra beside a hexahedron' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" -o x.graph
 row 'Gmsh: mixed kinds with --kind tet (legal)' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" --kind tet -o x.graph
+row 'Gmsh: tetrahedra beside high-order hexahedra and prisms' "$minex" mesh2dual "$data/mesh_mixed_highorder_hex.msh" -o x.graph
+row 'Gmsh: element type 999 (not a Gmsh type)' "$minex" mesh2dual "$data/mesh_unknown_type.msh" -o x.graph
 row 'Gmsh: negative node tag' "$minex" mesh2dual "$data/mesh_bad_negative_tag.msh" -o x.graph
 row 'Gmsh: binary file' "$minex" mesh2dual "$data/mesh_bad_binary.msh" -o x.graph
 row 'Gmsh: counts disagree' "$minex" mesh2dual "$data/mesh_bad_count.msh" -o x.graph

@@ -267,6 +267,20 @@ int sweep_run(const sim_workload *w, const minex_mesh *mesh,
 /* ------------------------------------------------------------ output */
 
 int sweep_write_file(const char *path, const char *text, size_t len) {
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    /* a FIFO or a device (--csv /dev/stdout): written in place, since a
+       rename would replace it with a regular file */
+    FILE *fp = fopen(path, "w");
+    int ok = fp != NULL && fwrite(text, 1, len, fp) == len;
+    int e = errno;
+    if (fp != NULL && fclose(fp) != 0 && ok) {
+      ok = 0;
+      e = errno;
+    }
+    return ok ? MINEX_OK
+              : sim_fail(MINEX_EIO, "%s: cannot write: %s", path, strerror(e));
+  }
   size_t pl = strlen(path);
   char *tmp = malloc(pl + 16);
   if (tmp == NULL)

@@ -121,8 +121,9 @@ typedef struct candidate {
   int64_t expand_moves;     /* moves during expansion and fine refinement */
   double seconds_partition; /* phase wall times (the contraction is
                                shared by every candidate)              */
-  double seconds_expand;
-  double throttle; /* ThroTTle used (the chosen one under auto)   */
+  double seconds_expand;    /* expansion and refinement                 */
+  double seconds_refine;    /* the refinement alone                     */
+  double throttle;          /* ThroTTle used (the chosen one under auto)   */
 } candidate;
 
 /* MaxQwgt of the loads under horizon k (whatever k they were built for). */
@@ -228,8 +229,10 @@ static int run_candidate(const minex_graph *g, const minex_config *cfg,
   force_off_unavailable(&pc);
   if (refine) {
     int64_t before = pc.moves;
+    double tr = core_wtime();
     if ((rc = partition_refine(&pc, rpasses)))
       goto done;
+    cd->seconds_refine = core_wtime() - tr;
     logf_(&opt, "refine: %lld moves on the fine graph",
           (long long)(pc.moves - before));
   }
@@ -405,10 +408,19 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if (diff == NULL)
     return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
   candidate cd, cs;
-  double secs_diff = 0;
-  if ((rc = contract_start(g, cfg, old, &opt, &ws, &secs_diff)) ||
-      (rc = run_candidate(g, cfg, old, NULL, &ws, &opt, k, refine, diff, &cd)))
+  double secs_diff = 0, t_run = 0;
+  /* wall time of each kind of candidate, so the phases add up to the
+     call's time (issue 18) */
+  double secs_diffusive = 0, secs_ladder = 0, secs_scratch = 0, secs_refine = 0;
+  int32_t contract_nvtxs = 0, ncandidates = 1;
+  if ((rc = contract_start(g, cfg, old, &opt, &ws, &secs_diff)))
     goto done;
+  contract_nvtxs = ws.nactive;
+  t_run = core_wtime();
+  if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, k, refine, diff, &cd)))
+    goto done;
+  secs_diffusive = core_wtime() - t_run;
+  secs_refine += cd.seconds_refine;
   double old_max = cd.start_max;
   candidate best = cd;
   int scratch_used = 0;
@@ -426,6 +438,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
      ladder's runs share the diffusive contraction. */
   if (ladder_wanted(&opt)) {
     double kj = k;
+    t_run = core_wtime();
     for (int j = 0; j < MINEX_LADDER_MAX; j++) {
       kj /= MINEX_LADDER_STEP;
       contract_rewind(&ws);
@@ -435,18 +448,26 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
       logf_(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", kj, cs.end_time,
             cs.end_max);
       keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
+      secs_refine += cs.seconds_refine;
+      ncandidates++;
     }
+    secs_ladder = core_wtime() - t_run;
   }
   if (with_scratch) {
     int skipped = 0;
+    t_run = core_wtime();
     if ((rc = run_scratch(g, cfg, old, &ws, &opt, k, refine, start, scr, &cs,
                           &skipped)))
       goto done;
+    secs_scratch = core_wtime() - t_run;
     if (!skipped) {
+      secs_refine += cs.seconds_refine;
+      ncandidates++;
       logf_(&opt,
             "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
             "the best so far T_k %.6g, MaxQwgt %.6g",
-            cs.end_time, cs.end_max, cs.start_max, best.end_time, best.end_max);
+            cs.end_time, cs.end_max, cs.start_max, best.end_time,
+            best.end_max);
       scratch_used = keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
     }
   }
@@ -472,7 +493,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   memcpy(new_part, result, sizeof(int32_t) * (size_t)n);
   if (metrics) {
     *metrics = mnew;
-    metrics->coarse_nvtxs = used->coarse_nvtxs;
+    metrics->coarse_nvtxs = contract_nvtxs;
+    metrics->start_nvtxs = used->coarse_nvtxs;
     metrics->coarse_moves = used->coarse_moves;
     metrics->expand_moves = used->expand_moves;
     metrics->returned_old = returned_old;
@@ -483,6 +505,11 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     metrics->seconds = core_wtime() - t0;
     metrics->throttle_used = used->throttle;
     metrics->horizon_used = returned_old ? k : used->horizon;
+    metrics->candidates = ncandidates;
+    metrics->seconds_diffusive = secs_diffusive;
+    metrics->seconds_ladder = secs_ladder;
+    metrics->seconds_scratch = secs_scratch;
+    metrics->seconds_refine = secs_refine;
   }
 done:
   contract_ws_destroy(&ws);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Atomic output files and the counted line reader (see io_util.h). */
+#define _XOPEN_SOURCE 700 /* realpath (XSI), beside _POSIX_C_SOURCE */
 #include "io/io_util.h"
 
 #include "core/core.h"
@@ -15,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The temporary's name: "<path>.tmp.<host>.<pid>.<n>". */
@@ -77,11 +79,57 @@ static void remove_stale(const char *path, const char *host) {
   closedir(d);
 }
 
+static int atomic_open_tmp(io_atomic *af, const char *path, size_t n);
+
+/* path is an existing FIFO or device: opens it for writing in place (no
+ * O_TRUNC, no O_CREAT; a FIFO waits for its reader as a shell's '>'
+ * does). */
+static int open_in_place(io_atomic *af, const char *path, size_t n) {
+  af->path = malloc(n + 1);
+  if (af->path == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", path);
+  memcpy(af->path, path, n + 1);
+  int fd = open(path, O_WRONLY | O_NOCTTY);
+  int e = errno;
+  if (fd >= 0 && (af->fp = fdopen(fd, "w")) == NULL) {
+    e = errno;
+    close(fd);
+  }
+  if (af->fp == NULL) {
+    free(af->path);
+    af->path = NULL;
+    return core_error(MINEX_EIO, "%s: cannot open for writing: %s", path,
+                      strerror(e));
+  }
+  return MINEX_OK;
+}
+
 int io_atomic_open(io_atomic *af, const char *path) {
   memset(af, 0, sizeof *af);
   if (path == NULL || path[0] == '\0')
     return core_error(MINEX_EINVAL, "output path is empty");
   size_t n = strlen(path);
+  /* only a regular file (or a new one) is replaced by a rename */
+  struct stat st, lst;
+  char *resolved = NULL;
+  if (lstat(path, &lst) == 0 && !S_ISREG(lst.st_mode) && stat(path, &st) == 0) {
+    if (S_ISDIR(st.st_mode))
+      return core_error(MINEX_EIO, "%s: is a directory", path);
+    if (!S_ISREG(st.st_mode))
+      return open_in_place(af, path, n);
+    /* a symbolic link to a regular file: replace the file, keep the link */
+    if ((resolved = realpath(path, NULL)) == NULL)
+      return open_in_place(af, path, n);
+    path = resolved;
+    n = strlen(path);
+  }
+  int rc = atomic_open_tmp(af, path, n);
+  free(resolved);
+  return rc;
+}
+
+/* io_atomic_open for a path that is a regular file or does not exist. */
+static int atomic_open_tmp(io_atomic *af, const char *path, size_t n) {
   char host[64];
   host_name(host, sizeof host);
   remove_stale(path, host);
@@ -135,9 +183,10 @@ int io_atomic_commit(io_atomic *af) {
   af->fp = NULL;
   int rc = MINEX_OK;
   if (bad) {
-    unlink(af->tmp);
+    if (af->tmp != NULL)
+      unlink(af->tmp);
     rc = core_error(MINEX_EIO, "%s: write failed: %s", af->path, strerror(e));
-  } else if (rename(af->tmp, af->path) != 0) {
+  } else if (af->tmp != NULL && rename(af->tmp, af->path) != 0) {
     e = errno;
     unlink(af->tmp);
     rc = core_error(MINEX_EIO, "%s: cannot rename temporary file: %s", af->path,

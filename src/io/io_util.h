@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Shared I/O helpers: atomic output files (temp file + rename, so a failure
- * never leaves a truncated target) and a line reader that counts lines for
- * "path:line: what" messages. Used by src/io and src/mesh. */
+ * never leaves a truncated target; a FIFO or a device is written in place)
+ * and a line reader that counts lines for "path:line: what" messages. Used
+ * by src/io and src/mesh. */
 #ifndef MINEX_IO_UTIL_H
 #define MINEX_IO_UTIL_H
 
@@ -14,16 +15,20 @@
 typedef struct io_atomic {
   FILE *fp;   /* write here                                    */
   char *path; /* final path                                    */
-  char *tmp;  /* temporary path in the same directory          */
+  char *tmp;  /* temporary path in the same directory; NULL when
+                 path is written in place                      */
 } io_atomic;
 
 /* Opens a temporary file beside path, "<path>.tmp.<host>.<pid>.<n>", after
  * removing the temporaries of path that processes of this host which no
- * longer exist left behind (a writer killed mid-write). MINEX_OK or
- * MINEX_EIO (message). */
+ * longer exist left behind (a writer killed mid-write). When path exists
+ * and is not a regular file (a FIFO, a character or block device such as
+ * /dev/null or /dev/stdout), it is opened for writing in place instead:
+ * renaming onto it would replace the FIFO or device node with a regular
+ * file. A directory is refused. MINEX_OK or MINEX_EIO (message). */
 int io_atomic_open(io_atomic *af, const char *path);
-/* Flushes, closes and renames onto the final path; on any failure removes
- * the temporary and returns MINEX_EIO. */
+/* Flushes, closes and renames onto the final path (in place: flushes and
+ * closes); on any failure removes the temporary and returns MINEX_EIO. */
 int io_atomic_commit(io_atomic *af);
 /* Closes and removes the temporary (after a failed write). */
 void io_atomic_abort(io_atomic *af);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Gmsh .msh ASCII reader, versions 2.x and 4.0/4.1 (SPEC §7). Keeps the
  * tetrahedra (types 4, and the corners of 11) or, when there are none, the
- * triangles (types 2, 9); every other element type and section is skipped.
+ * triangles (types 2, 9); points and lines are skipped, every other Gmsh
+ * type is counted for mesh_choose_kind (which refuses a file that mixes
+ * kinds), and a type that is not Gmsh's is an error. Unknown sections are
+ * skipped.
  * Node tags may be sparse: they map to 0-based indices in file order
  * through a dense table or, when tags are very sparse, a sorted array. */
 #include "mesh/mesh.h"
@@ -33,7 +36,10 @@ typedef struct gmsh_reader {
   int64_t tmin, tmax; /* tag range                                    */
   tag_index *sorted;  /* sorted (tag, index) when dense is NULL       */
   elem_list tets, tris;
-  mesh_kinds kinds; /* element counts by kind (all types)           */
+  mesh_kinds kinds;     /* element counts by kind (all types)         */
+  int64_t unknown;      /* elements whose type is not a Gmsh type     */
+  int64_t unknown_type; /* the first such type, and its line          */
+  int64_t unknown_line;
 } gmsh_reader;
 
 #define PATH g->r.path
@@ -308,47 +314,60 @@ static int nodes_section(gmsh_reader *g) {
   return build_map(g, start);
 }
 
-/* Counts element type t among the kinds of mesh_choose_kind: Gmsh's
- * volume types (hexahedra 5 12 17, prisms 6 13 18, pyramids 7 14 19,
- * higher-order tetrahedra 29-31) and surface types (quadrilaterals 3 10
- * 16, higher-order triangles 20-25); points and lines do not count. */
+/* Dimension class of every Gmsh element type (GmshDefines.h, types 1 to
+ * 140; 76-78 are unassigned): 'P' points and lines (boundary entities,
+ * skipped), 'T' linear or quadratic tetrahedra (corners kept), 't'
+ * linear or quadratic triangles (corners kept), '3' other volume elements
+ * (hexahedra, prisms, pyramids, polyhedra, tetrahedra of order 3 and
+ * above, trihedra), '2' other surface elements (quadrilaterals,
+ * polygons, triangles of order 3 and above), 0 not a Gmsh type. */
+#define GMSH_NTYPES 141
+static char gmsh_class(int64_t t) {
+  static const struct {
+    int lo, hi;
+    char c;
+  } ranges[] = {
+      {1, 1, 'P'},     {2, 2, 't'},     {3, 3, '2'},     {4, 4, 'T'},
+      {5, 7, '3'},     {8, 8, 'P'},     {9, 9, 't'},     {10, 10, '2'},
+      {11, 11, 'T'},   {12, 14, '3'},   {15, 15, 'P'},   {16, 16, '2'},
+      {17, 19, '3'},   {20, 25, '2'},   {26, 28, 'P'},   {29, 33, '3'},
+      {34, 34, '2'},   {35, 35, '3'},   {36, 61, '2'},   {62, 67, 'P'},
+      {68, 69, '2'},   {70, 70, 'P'},   {71, 75, '3'},   {79, 83, '3'},
+      {84, 84, 'P'},   {85, 86, '2'},   {87, 132, '3'},  {133, 134, 'P'},
+      {135, 135, '2'}, {136, 137, '3'}, {138, 138, '2'}, {139, 140, '3'},
+  };
+  if (t < 1 || t >= GMSH_NTYPES)
+    return 0;
+  for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
+    if (t >= ranges[r].lo && t <= ranges[r].hi)
+      return ranges[r].c;
+  return 0;
+}
+
+/* Counts element type t among the kinds of mesh_choose_kind (points and
+ * lines do not count); a type that is not Gmsh's is counted apart, the
+ * first one seen kept for the message. */
 static void count_kind(gmsh_reader *g, int64_t t) {
-  switch (t) {
-  case 4:
-  case 11:
+  switch (gmsh_class(t)) {
+  case 'T':
     g->kinds.tets++;
     break;
-  case 2:
-  case 9:
+  case 't':
     g->kinds.tris++;
     break;
-  case 5:
-  case 6:
-  case 7:
-  case 12:
-  case 13:
-  case 14:
-  case 17:
-  case 18:
-  case 19:
-  case 29:
-  case 30:
-  case 31:
+  case '3':
     g->kinds.other3d++;
     break;
-  case 3:
-  case 10:
-  case 16:
-  case 20:
-  case 21:
-  case 22:
-  case 23:
-  case 24:
-  case 25:
+  case '2':
     g->kinds.other2d++;
     break;
-  default:
+  case 'P':
     break;
+  default:
+    if (g->unknown++ == 0) {
+      g->unknown_type = t;
+      g->unknown_line = g->r.lineno;
+    }
   }
 }
 
@@ -524,6 +543,17 @@ static int parse(gmsh_reader *g) {
     return rc;
   if (g->nnodes < 0)
     return core_error(MINEX_EPARSE, "%s:%lld: no $Nodes section", PATH, LINE);
+  if (g->unknown > 0)
+    return core_error(MINEX_EUNSUP,
+                      "%s:%lld: element type %lld is not a Gmsh element type "
+                      "(1-140): %lld elements of unknown types beside %lld "
+                      "tetrahedra, %lld triangles, %lld other volume and "
+                      "%lld other surface elements; none is dropped "
+                      "silently",
+                      PATH, (long long)g->unknown_line,
+                      (long long)g->unknown_type, (long long)g->unknown,
+                      (long long)g->kinds.tets, (long long)g->kinds.tris,
+                      (long long)g->kinds.other3d, (long long)g->kinds.other2d);
   if (g->tets.count == 0 && g->tris.count == 0)
     return core_error(MINEX_EPARSE,
                       "%s:%lld: no triangles or tetrahedra "

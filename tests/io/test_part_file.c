@@ -5,6 +5,7 @@
 #include "io_test_util.h"
 #include "test_util.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,10 +226,86 @@ START_TEST(part_write_honours_the_umask) {
 }
 END_TEST
 
+/* Copies what arrives through the FIFO at path into copy, in a child
+ * process; returns its pid. */
+static pid_t fifo_reader(const char *path, const char *copy) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    FILE *in = fopen(path, "r"), *out = fopen(copy, "w");
+    if (in == NULL || out == NULL)
+      _exit(1);
+    int c;
+    while ((c = getc(in)) != EOF)
+      putc(c, out);
+    _exit(fclose(out) == 0 && fclose(in) == 0 ? 0 : 1);
+  }
+  return pid;
+}
+
+static char *read_all(const char *path) {
+  FILE *fp = fopen(path, "r");
+  ck_assert_ptr_nonnull(fp);
+  char *s = calloc(1, 4096);
+  size_t n = fread(s, 1, 4095, fp);
+  s[n] = '\0';
+  fclose(fp);
+  return s;
+}
+
+/* Issue 18: only a regular file is replaced by the temporary's rename. A
+ * FIFO (or a device: /dev/null) is written in place and stays what it was;
+ * a symbolic link to a regular file stays a link, its target gets the
+ * content; a directory is refused. Before, the rename replaced a FIFO, a
+ * device node (as root) or a link with a regular file. */
+START_TEST(part_write_onto_fifo_or_link_writes_through_and_keeps_it) {
+  int32_t part[] = {0, 1, 2, 1};
+  char dir[256], fifo[512], copy[512], plain[512], link[512], target[512];
+  io_tmpdir(dir);
+  io_join(fifo, dir, "p.fifo");
+  io_join(copy, dir, "copy.part");
+  io_join(plain, dir, "plain.part");
+  io_join(link, dir, "link.part");
+  io_join(target, dir, "target.part");
+  ck_assert_int_eq(minex_part_write(plain, 4, part), MINEX_OK);
+  char *want = read_all(plain);
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  pid_t r = fifo_reader(fifo, copy);
+  ck_assert_int_eq(minex_part_write(fifo, 4, part), MINEX_OK);
+  struct stat sb;
+  ck_assert_int_eq(lstat(fifo, &sb), 0);
+  if (!S_ISFIFO(sb.st_mode))
+    kill(r, SIGKILL); /* it waits on the FIFO that is gone */
+  int st;
+  ck_assert_int_eq(waitpid(r, &st, 0), r);
+  ck_assert_msg(S_ISFIFO(sb.st_mode), "the FIFO was replaced");
+  ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+  char *got = read_all(copy);
+  ck_assert_str_eq(got, want);
+  free(got);
+  /* a link to a regular file */
+  io_write_text(target, "old content\n");
+  ck_assert_int_eq(symlink("target.part", link), 0);
+  ck_assert_int_eq(minex_part_write(link, 4, part), MINEX_OK);
+  ck_assert_int_eq(lstat(link, &sb), 0);
+  ck_assert_msg(S_ISLNK(sb.st_mode), "the link was replaced");
+  got = read_all(target);
+  ck_assert_str_eq(got, want);
+  free(got);
+  /* a directory: refused, left alone */
+  io_expect_error(minex_part_write(dir, 4, part), MINEX_EIO, dir, "directory");
+  /* nothing else was made: plain, fifo, copy, link, target */
+  ck_assert_int_eq(io_count_entries(dir), 5);
+  free(want);
+  io_rmdir(dir);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("part_file");
   TCase *tc = tcase_create("part");
   tcase_add_test(tc, part_roundtrip_preserves_every_id);
+  tcase_add_test(tc, part_write_onto_fifo_or_link_writes_through_and_keeps_it);
   tcase_add_test(tc, part_read_rejects_too_few_ids_naming_last_line);
   tcase_add_test(tc, part_read_rejects_too_many_ids_naming_first_extra_line);
   tcase_add_test(tc, part_read_rejects_non_integer_naming_line);

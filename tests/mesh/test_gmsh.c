@@ -111,6 +111,44 @@ START_TEST(gmsh_mixed_volume_kinds_are_refused_unless_one_is_selected) {
 }
 END_TEST
 
+/* Issue 18: Gmsh types beyond the first 31 (a third-order hexahedron,
+ * type 92; a 40-node prism, type 90; a 16-node quadrilateral, type 36)
+ * count as other elements, so a file mixing them with tetrahedra or
+ * triangles is refused with the counts instead of losing them silently;
+ * selecting the kind drops them knowingly. A type that is no Gmsh type
+ * (999) is refused naming it, its line and the counts, even with a kind
+ * selected. */
+START_TEST(gmsh_high_order_and_unknown_types_are_never_dropped_silently) {
+  test_expect_mesh_read_fails("mesh_mixed_highorder_hex.msh", MINEX_EUNSUP,
+                              "6 tetrahedra and 2 other volume elements");
+  test_expect_mesh_read_fails("mesh_mixed_highorder_quad.msh", MINEX_EUNSUP,
+                              "4 triangles and 1 other surface elements");
+  minex_mesh *m = NULL;
+  ck_assert_int_eq(
+      minex_mesh_read_kind(test_data_path("mesh_mixed_highorder_hex.msh"),
+                           MINEX_ELEM_TETRA, &m),
+      MINEX_OK);
+  ck_assert_int_eq(minex_mesh_nelems(m), 6);
+  minex_mesh_destroy(m);
+  ck_assert_int_eq(
+      minex_mesh_read_kind(test_data_path("mesh_mixed_highorder_quad.msh"),
+                           MINEX_ELEM_TRIANGLE, &m),
+      MINEX_OK);
+  ck_assert_int_eq(minex_mesh_nelems(m), 4);
+  minex_mesh_destroy(m);
+  test_expect_mesh_read_fails("mesh_unknown_type.msh", MINEX_EUNSUP,
+                              "mesh_unknown_type.msh:30: element type 999");
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "1 elements of unknown"));
+  ck_assert_ptr_nonnull(
+      strstr(minex_last_error(), "6 tetrahedra, 1 triangles"));
+  m = (minex_mesh *)1;
+  ck_assert_int_eq(minex_mesh_read_kind(test_data_path("mesh_unknown_type.msh"),
+                                        MINEX_ELEM_TETRA, &m),
+                   MINEX_EUNSUP);
+  ck_assert_ptr_null(m);
+}
+END_TEST
+
 START_TEST(gmsh_truncated_section_is_eparse_naming_the_line) {
   test_expect_mesh_read_fails(
       "mesh_bad_truncated.msh", MINEX_EPARSE,
@@ -169,6 +207,8 @@ int main(void) {
   tcase_add_test(tc, gmsh_negative_node_tag_is_eparse_naming_the_line);
   tcase_add_test(tc,
                  gmsh_mixed_volume_kinds_are_refused_unless_one_is_selected);
+  tcase_add_test(tc,
+                 gmsh_high_order_and_unknown_types_are_never_dropped_silently);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

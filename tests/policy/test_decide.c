@@ -43,7 +43,7 @@ START_TEST(rule_arithmetic) {
   ck_assert(fabs(d.break_even_steps) < 1e-15);
   /* bad arguments */
   ck_assert_int_eq(minex_should_repartition(-1, 0, 0, 1, 0, &d), MINEX_EINVAL);
-  ck_assert(strstr(minex_last_error(), "max_qwgt_old") != NULL);
+  ck_assert(strstr(minex_last_error(), "steady_old") != NULL);
   ck_assert_int_eq(minex_should_repartition(1, NAN, 0, 1, 0, &d), MINEX_EINVAL);
   ck_assert_int_eq(minex_should_repartition(1, 0, 0, 1, 1.0, &d), MINEX_EINVAL);
   ck_assert(strstr(minex_last_error(), "delta") != NULL);
@@ -53,8 +53,9 @@ START_TEST(rule_arithmetic) {
 }
 END_TEST
 
-/* minex_decide against the brute-force evaluator (test_util): the three
- * MaxQwgt values of SPEC §5 recomputed from scratch. */
+/* minex_decide against the brute-force evaluator (test_util): SteadyMax
+ * of old and new and new's MaxRemap (SPEC §5 in SPEC §2's figures),
+ * recomputed from scratch. */
 START_TEST(decide_matches_cost_model) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 5);
@@ -76,13 +77,13 @@ START_TEST(decide_matches_cost_model) {
     minex_decision d;
     ck_assert_int_eq(minex_decide(g, cf, old, nw, &opt, steps, delta, &d),
                      MINEX_OK);
-    minex_metrics kept, moved, settled;
-    test_brute_metrics(g, cf, old, old, opt.alpha, opt.remap_mode, &kept, NULL);
-    test_brute_metrics(g, cf, old, nw, opt.alpha, opt.remap_mode, &moved, NULL);
-    test_brute_metrics(g, cf, nw, nw, opt.alpha, opt.remap_mode, &settled,
-                       NULL);
-    double saving = kept.max_qwgt - settled.max_qwgt;
-    double remap = fmax(0, moved.max_qwgt - settled.max_qwgt);
+    minex_metrics kept, moved;
+    test_brute_metrics_k(g, cf, old, old, opt.alpha, opt.remap_mode, 1, &kept,
+                         NULL);
+    test_brute_metrics_k(g, cf, old, nw, opt.alpha, opt.remap_mode, 1, &moved,
+                         NULL);
+    double saving = kept.steady_max - moved.steady_max;
+    double remap = moved.max_remap;
     ck_assert(test_close(d.saving_per_step, saving, 1e-9));
     ck_assert(test_close(d.remap_cost, remap, 1e-9));
     ck_assert_int_eq(d.repartition, saving * steps * (1 - delta) > remap);
@@ -96,6 +97,87 @@ START_TEST(decide_matches_cost_model) {
     minex_config_destroy(cf);
   }
   gsl_rng_free(rng);
+}
+END_TEST
+
+/* Issue 18: the decision agrees with T_k (SPEC §5): at delta = 0,
+ * repartition iff T_steps(new) < T_steps(old), T scored by minex_evaluate
+ * under the horizon k = steps; the remap cost is new's MaxRemap (before,
+ * MaxQwgt(moving step) - MaxQwgt(new), often 0 beside a MaxRemap in the
+ * thousands); and the horizon the partition was made for
+ * (options.iterations) does not multiply steps. */
+START_TEST(decide_agrees_with_horizon_time) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 18);
+  int yes = 0, no = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    int32_t n = 40 + (int32_t)gsl_rng_uniform_int(rng, 200);
+    minex_graph *g = test_random_graph(rng, n, 5.0, 1);
+    minex_config *cf = test_random_config(rng, 3, 4);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *nw = malloc(sizeof(int32_t) * (size_t)n);
+    test_random_part(rng, cf, n, old);
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.alpha = trial % 3 == 0 ? 1.0 : 0.0;
+    opt.remap_mode = trial % 2 ? MINEX_REMAP_BOTH : MINEX_REMAP_RECEIVER;
+    /* MinEX's answer, or another random partition (a poor candidate) */
+    if (trial % 2)
+      ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL), MINEX_OK);
+    else
+      test_random_part(rng, cf, n, nw);
+    int32_t steps = 1 + (int32_t)gsl_rng_uniform_int(rng, 30);
+    minex_options ok = opt;
+    ok.iterations = steps;
+    minex_metrics mo, mn;
+    ck_assert_int_eq(minex_evaluate(g, cf, old, old, &ok, &mo), MINEX_OK);
+    ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &ok, &mn), MINEX_OK);
+    minex_decision d, dk;
+    ck_assert_int_eq(minex_decide(g, cf, old, nw, &opt, steps, 0, &d),
+                     MINEX_OK);
+    ck_assert(test_close(d.remap_cost, mn.max_remap, 1e-12));
+    /* T_steps(old) - T_steps(new) = gain - remap_cost */
+    ck_assert(test_close(mo.horizon_time - mn.horizon_time,
+                         d.gain - d.remap_cost, 1e-9 * (1 + mo.horizon_time)));
+    if (fabs(mo.horizon_time - mn.horizon_time) > 1e-9 * mo.horizon_time) {
+      ck_assert_int_eq(d.repartition, mn.horizon_time < mo.horizon_time);
+      yes += d.repartition;
+      no += !d.repartition;
+    }
+    /* the partition's own horizon does not enter */
+    opt.iterations = 1 + (int32_t)gsl_rng_uniform_int(rng, 1000);
+    ck_assert_int_eq(minex_decide(g, cf, old, nw, &opt, steps, 0, &dk),
+                     MINEX_OK);
+    ck_assert_int_eq(dk.repartition, d.repartition);
+    ck_assert(dk.gain == d.gain && dk.remap_cost == d.remap_cost);
+    free(old), free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  /* both answers occurred: the comparison was not vacuous */
+  ck_assert_int_gt(yes, 0);
+  ck_assert_int_gt(no, 0);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+/* A vertex of old on an unavailable processor must move: the decision is
+ * yes whatever the figures (its load is in no available SteadyMax). */
+START_TEST(decide_moves_off_unavailable_processors) {
+  minex_graph *g = NULL;
+  const int64_t xadj[] = {0, 1, 2};
+  const int32_t adj[] = {1, 0};
+  ck_assert_int_eq(minex_graph_create(2, xadj, adj, NULL, NULL, NULL, &g),
+                   MINEX_OK);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(2, &cf), MINEX_OK);
+  ck_assert_int_eq(minex_config_set_available(cf, 1, 0), MINEX_OK);
+  int32_t old[2] = {0, 1}, nw[2] = {0, 0};
+  minex_decision d;
+  ck_assert_int_eq(minex_decide(g, cf, old, nw, NULL, 0, 0, &d), MINEX_OK);
+  ck_assert_int_eq(d.repartition, 1);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
 }
 END_TEST
 
@@ -221,6 +303,8 @@ int main(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, rule_arithmetic);
   tcase_add_test(tc, decide_matches_cost_model);
+  tcase_add_test(tc, decide_agrees_with_horizon_time);
+  tcase_add_test(tc, decide_moves_off_unavailable_processors);
   tcase_add_test(tc, atop_worked_example);
   tcase_add_test(tc, allocation_properties);
   suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -629,7 +630,7 @@ END_TEST
 
 /* repart --steps: with no steps to win the remapping back the decision is
  * no and -o writes the old partition; with many steps it is yes and -o
- * writes the new one. */
+ * writes the new one, made under the horizon K = N. */
 START_TEST(repart_steps_decides_whether_to_move) {
   const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
   const char *g = tpath("box.graph"), *old = tpath("old.part");
@@ -658,6 +659,10 @@ START_TEST(repart_steps_decides_whether_to_move) {
   char *a = slurp(dp), *b = slurp(old);
   ck_assert_str_eq(a, b);
   free(a), free(b);
+  /* --steps N alone is the horizon too: the partition of --iters N */
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--iters",
+                       "1000", "-o", np, NULL),
+                   0);
   ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--steps",
                        "1000", "--tolerance", "0.5", "-o", dp, NULL),
                    0);
@@ -847,6 +852,367 @@ START_TEST(sim_write_graphs_replays_the_run) {
 }
 END_TEST
 
+/* Issue 18: a flag that takes no value refuses "--flag=value" (exit 2,
+ * naming it) instead of ignoring the value: --paper-exact=0 used to turn
+ * paper-exact ON. Every no-value flag of every subcommand, first and last
+ * on an otherwise valid command line; nothing runs, nothing is written.
+ * Options that take values still read them inline, --box=N included. */
+START_TEST(flags_without_value_refuse_one) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  ck_assert_int_eq(run("gen", "--box=3", "3", "3", "-o", g, "--part", old,
+                       "--nparts", "2", NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "162 tetrahedra"));
+  const char *o = tpath("out.part"), *mesh = tpath("two.mesh");
+  write_file(mesh, "MeshVersionFormatted 2\nDimension 3\nVertices\n5\n"
+                   "0 0 0 0\n1 0 0 0\n0 1 0 0\n0 0 1 0\n1 1 1 0\n"
+                   "Tetrahedra\n2\n1 2 3 4 0\n2 3 4 5 0\nEnd\n");
+  const char *model = MINEX_SOURCE_DIR "/tests/data/drum_table54.xml";
+  const char *root = MINEX_SOURCE_DIR "/tests/data/drum_proc/t0";
+  struct {
+    const char *flag;
+    const char *argv[12];
+  } cases[] = {
+      {"--paper-exact", {"repart", g, "--old", old, "-o", o}},
+      {"--no-global", {"repart", g, "--old", old, "-o", o}},
+      {"--json", {"repart", g, "--old", old, "-o", o}},
+      {"--verbose", {"repart", g, "--old", old, "-o", o}},
+      {"--help", {"repart", g, "--old", old}},
+      {"--json", {"eval", g, "--old", old, "--new", old}},
+      {"--verbose", {"eval", g, "--old", old, "--new", old}},
+      {"--json", {"info", g}},
+      {"--verbose", {"info", g}},
+      {"--verbose", {"mesh2dual", mesh, "-o", o}},
+      {"--refine", {"gen", "--box", "2", "2", "2", "-o", o}},
+      {"--verbose", {"gen", "--box", "2", "2", "2", "-o", o}},
+      {"--paper-exact", {"sim", "--box", "2", "2", "2", "--steps", "1"}},
+      {"--no-partition", {"sim", "--box", "2", "2", "2", "--steps", "1"}},
+      {"--json", {"sim", "--box", "2", "2", "2", "--steps", "1"}},
+      {"--verbose", {"sim", "--box", "2", "2", "2", "--steps", "1"}},
+      {"--no-plots",
+       {"sweep", "--table", "4", "--box", "2", "2", "2", "--steps", "1", "-o",
+        o}},
+      {"--verbose",
+       {"sweep", "--table", "4", "--box", "2", "2", "2", "--steps", "1", "-o",
+        o}},
+      {"--no-benchmark",
+       {"drum", "probe", "--root", root, "--seconds", "0.01"}},
+      {"--json",
+       {"drum", "probe", "--root", root, "--seconds", "0.01",
+        "--no-benchmark"}},
+      {"--json", {"drum", "config", model, "-o", o}},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    for (int last = 0; last < 2; last++) {
+      char bad[64];
+      snprintf(bad, sizeof bad, "%s=0", cases[c].flag);
+      char *argv[24];
+      int n = 0, k = 0;
+      argv[n++] = (char *)MINEX_TOOL;
+      /* the subcommand (and drum's verb) stay first */
+      argv[n++] = (char *)cases[c].argv[k++];
+      if (strcmp(argv[1], "drum") == 0)
+        argv[n++] = (char *)cases[c].argv[k++];
+      if (!last)
+        argv[n++] = bad;
+      while (cases[c].argv[k] != NULL)
+        argv[n++] = (char *)cases[c].argv[k++];
+      if (last)
+        argv[n++] = bad;
+      argv[n] = NULL;
+      int st = run_argv(MINEX_TOOL, argv);
+      ck_assert_msg(st == 2, "%s %s: exit %d", argv[1], bad, st);
+      ck_assert_msg(strstr(err_text, "expected no value") != NULL &&
+                        strstr(err_text, cases[c].flag) != NULL,
+                    "%s %s: %s", argv[1], bad, err_text);
+      ck_assert_msg(!exists(o), "%s %s wrote its output", argv[1], bad);
+    }
+  }
+  /* the flags themselves still work */
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--paper-exact", "--json", "-o", o, NULL),
+      0);
+  ck_assert(exists(o));
+}
+END_TEST
+
+/* Copies what arrives through the FIFO at path into copy, in a child
+ * process; returns its pid. */
+static pid_t fifo_reader(const char *path, const char *copy) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    FILE *in = fopen(path, "r"), *out = fopen(copy, "w");
+    if (in == NULL || out == NULL)
+      _exit(1);
+    int c;
+    while ((c = getc(in)) != EOF)
+      putc(c, out);
+    _exit(fclose(out) == 0 && fclose(in) == 0 ? 0 : 1);
+  }
+  return pid;
+}
+
+/* Issue 18: -o (and sim --csv) onto a FIFO writes through it and leaves
+ * the FIFO in place (the atomic rename used to replace it with a regular
+ * file, and as root -o /dev/null would have replaced /dev/null); the
+ * reader gets exactly what a regular file gets. */
+START_TEST(output_onto_a_fifo_writes_through_it) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *fifo = tpath("out.fifo"), *copy = tpath("copy.txt");
+  const char *plain = tpath("plain.part");
+  ck_assert_int_eq(run("gen", "--box", "4", "4", "4", "--refine", "--part", old,
+                       "--nparts", "4", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(run("repart", g, "--old", old, "-o", plain, NULL), 0);
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  for (int what = 0; what < 2; what++) {
+    pid_t r = fifo_reader(fifo, copy);
+    if (what == 0)
+      ck_assert_int_eq(run("repart", g, "--old", old, "-o", fifo, NULL), 0);
+    else
+      ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "1",
+                           "--nprocs", "2", "--clusters", "1", "--csv", fifo,
+                           NULL),
+                       0);
+    struct stat sb;
+    ck_assert_int_eq(lstat(fifo, &sb), 0);
+    if (!S_ISFIFO(sb.st_mode))
+      kill(r, SIGKILL); /* it waits on the FIFO that is gone */
+    int st;
+    ck_assert_int_eq(waitpid(r, &st, 0), r);
+    ck_assert_msg(S_ISFIFO(sb.st_mode), "the FIFO was replaced (%d)", what);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    char *got = slurp(copy);
+    if (what == 0) {
+      char *want = slurp(plain);
+      ck_assert_str_eq(got, want);
+      free(want);
+    } else {
+      ck_assert_ptr_nonnull(strstr(got, "step"));
+    }
+    free(got);
+  }
+}
+END_TEST
+
+/* The number in the last column of the table row that starts with label
+ * (the new partition's), or NAN when there is no such row. */
+static double table_value(const char *text, const char *label) {
+  char pat[96];
+  snprintf(pat, sizeof pat, "\n  %s ", label);
+  const char *p = strstr(text, pat);
+  if (p == NULL)
+    return NAN;
+  const char *eol = strchr(p + 1, '\n');
+  const char *q = eol != NULL ? eol : p + strlen(p);
+  while (q > p && (q[-1] == ' ' || q[-1] == '\n'))
+    q--;
+  while (q > p && q[-1] != ' ')
+    q--;
+  return strtod(q, NULL);
+}
+
+/* Issue 18: the table's ratios to LB compare like with like. LB is one
+ * iteration's processing: MaxQwgt and T_k under k are set against k LB,
+ * SteadyMax against LB, so no ratio is below 1 (no partition beats the
+ * bound) and none is inflated by k (--iters 100 printed "MaxQwgt / LB
+ * 499.8" for a partition 5 times the bound). */
+START_TEST(table_ratios_compare_like_with_like) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
+  ck_assert_int_eq(run("gen", "--box", "8", "8", "8", "--refine", "--part", old,
+                       "--nparts", "16", "-o", g, NULL),
+                   0);
+  const char *ks[] = {"1", "100"};
+  for (int i = 0; i < 2; i++) {
+    double k = atof(ks[i]);
+    ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--iters",
+                         ks[i], "--json", NULL),
+                     0);
+    char *j = strdup(out_text);
+    double lb = json_number(j, "lower_bound");
+    ck_assert_int_eq(
+        run("repart", g, "--old", old, "--config", cfg, "--iters", ks[i], NULL),
+        0);
+    double rq =
+        table_value(out_text, k > 1 ? "MaxQwgt / (k LB)" : "MaxQwgt / LB");
+    double rs = table_value(out_text, "SteadyMax / LB");
+    double rt = table_value(out_text, k > 1 ? "T_k / (k LB)" : "T_1 / LB");
+    ck_assert_msg(!isnan(rq) && !isnan(rs) && !isnan(rt), "%s", out_text);
+    ck_assert(fabs(rq - json_number(j, "max_qwgt") / (k * lb)) < 1e-5 * rq);
+    ck_assert(fabs(rs - json_number(j, "steady_max") / lb) < 1e-5 * rs);
+    ck_assert(fabs(rt - json_number(j, "horizon_time") / (k * lb)) < 1e-5 * rt);
+    ck_assert(rq >= 1 - 1e-9 && rs >= 1 - 1e-9 && rt >= 1 - 1e-9);
+    ck_assert(rq < 10 && rt < 10);
+    free(j);
+  }
+}
+END_TEST
+
+/* Issue 18 (SPEC §5): --steps N prices the move as T_N does. The remap
+ * cost is the new partition's MaxRemap (it printed "remap 0" beside a
+ * MaxRemap of 1,990), T_N(old) = N SteadyMax(old) and T_N(new) = MaxRemap
+ * + N SteadyMax(new) are reported, and the answer is T_N(new) < T_N(old).
+ * --steps alone sets the horizon K = N; --iters K beside it makes the
+ * partition without multiplying N. */
+START_TEST(repart_steps_agrees_with_horizon_time) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
+  ck_assert_int_eq(run("gen", "--box", "8", "8", "8", "--refine", "--part", old,
+                       "--nparts", "16", "-o", g, NULL),
+                   0);
+  const char *cases[][2] = {
+      {"20", NULL}, {"20", "1"}, {"1", "50"}, {"0", NULL}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    const char *n = cases[c][0], *k = cases[c][1];
+    if (k != NULL)
+      ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg,
+                           "--steps", n, "--iters", k, "--json", NULL),
+                       0);
+    else
+      ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg,
+                           "--steps", n, "--json", NULL),
+                       0);
+    check_json("steps.json");
+    double steps = atof(n);
+    int want_k = k != NULL ? atoi(k) : (steps < 1 ? 1 : (int)steps);
+    ck_assert_int_eq((int)json_number(out_text, "iterations"), want_k);
+    const char *d = strstr(out_text, "\"decision\"");
+    ck_assert_ptr_nonnull(d);
+    const char *o = strstr(out_text, "\"old\":");
+    double remap = json_number(out_text, "max_remap");
+    double steady_new = json_number(out_text, "steady_max");
+    double steady_old = json_number(o, "steady_max");
+    double t_old = json_number(d, "horizon_old");
+    double t_new = json_number(d, "horizon_new");
+    ck_assert(fabs(json_number(d, "remap_cost") - remap) <= 1e-9 * remap);
+    ck_assert(fabs(t_old - steps * steady_old) <= 1e-9 * (1 + t_old));
+    ck_assert(fabs(t_new - (remap + steps * steady_new)) <= 1e-9 * (1 + t_new));
+    ck_assert(fabs(json_number(d, "saving_per_step") -
+                   (steady_old - steady_new)) <= 1e-9 * steady_old);
+    int yes = strstr(d, "\"repartition\": true") != NULL;
+    ck_assert_int_eq(yes, t_new < t_old);
+    if (want_k == (int)steps) /* eval under k = N gives the same T_N */
+      ck_assert(fabs(json_number(out_text, "horizon_time") - t_new) <=
+                1e-9 * t_new);
+  }
+}
+END_TEST
+
+/* Issue 18: the printed time adds up (contraction, the diffusive run, the
+ * ladder's runs, the from-scratch candidate, then checks and scoring: the
+ * candidates were missing, 0.12 s of phases against 0.399 s), and
+ * coarse_nvtxs is the contraction's size whichever candidate is kept (it
+ * was the from-scratch candidate's level, 373,789 at 10^6). */
+START_TEST(repart_time_adds_up_and_coarse_is_the_contraction) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *cfg = MINEX_SOURCE_DIR "/docs/examples/hetero4.xml";
+  ck_assert_int_eq(run("gen", "--box", "14", "14", "14", "--refine", "--part",
+                       old, "--nparts", "16", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--iters",
+                       "20", "--json", NULL),
+                   0);
+  check_json("all.json");
+  char *j = strdup(out_text);
+  double total = json_number(j, "seconds");
+  double parts =
+      json_number(j, "seconds_contract") + json_number(j, "seconds_diffusive") +
+      json_number(j, "seconds_ladder") + json_number(j, "seconds_scratch");
+  ck_assert(json_number(j, "seconds_ladder") > 0);
+  ck_assert(json_number(j, "seconds_scratch") > 0);
+  ck_assert_msg(parts <= total * (1 + 1e-9) && parts >= 0.5 * total,
+                "phases %g of %g s", parts, total);
+  ck_assert(json_number(j, "seconds_refine") <=
+            parts - json_number(j, "seconds_contract"));
+  ck_assert_int_eq((int)json_number(j, "candidates"), 2 + MINEX_LADDER_MAX);
+  ck_assert_int_eq((int)json_number(j, "scratch_used"), 1);
+  int32_t coarse = (int32_t)json_number(j, "coarse_nvtxs");
+  ck_assert_int_ne(coarse, (int32_t)json_number(j, "start_nvtxs"));
+  /* the same contraction with every other candidate off */
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--iters",
+                       "20", "--scratch", "off", "--ladder", "off", "--json",
+                       NULL),
+                   0);
+  ck_assert_int_eq((int32_t)json_number(out_text, "coarse_nvtxs"), coarse);
+  ck_assert_int_eq((int)json_number(out_text, "candidates"), 1);
+  ck_assert(json_number(out_text, "seconds_ladder") == 0);
+  /* the table prints the same sum */
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--config", cfg, "--iters", "20", NULL),
+      0);
+  const char *line = strstr(out_text, "repartition time");
+  ck_assert_ptr_nonnull(line);
+  ck_assert_ptr_nonnull(strstr(line, "+ ladder"));
+  ck_assert_ptr_nonnull(strstr(line, "+ from-scratch"));
+  free(j);
+}
+END_TEST
+
+/* Issue 18: the table says which figure was minimised, and when T_1 rose
+ * at the default k = 1 (a lower MaxQwgt bought with remapping, 43,720 ->
+ * 51,196 on a user's case) it says to give --iters K when the partition
+ * must last. */
+START_TEST(repart_says_what_it_minimised) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  ck_assert_int_eq(run("gen", "--box", "4", "4", "4", "--refine", "--part", old,
+                       "--nparts", "8", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--nparts", "8", "--json", NULL), 0);
+  double t_new = json_number(out_text, "horizon_time");
+  double t_old = json_number(strstr(out_text, "\"old\":"), "horizon_time");
+  double q_new = json_number(out_text, "max_qwgt");
+  double q_old = json_number(strstr(out_text, "\"old\":"), "max_qwgt");
+  /* this case lowers MaxQwgt and raises T_1 */
+  ck_assert(q_new < q_old && t_new > t_old);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--nparts", "8", NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "minimised"));
+  ck_assert_ptr_nonnull(strstr(out_text, "MaxQwgt under k = 1"));
+  ck_assert_ptr_nonnull(strstr(out_text, "T_1 rose"));
+  ck_assert_ptr_nonnull(strstr(out_text, "--iters K"));
+  /* under a horizon that pays for the move, no such note */
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--nparts", "8", "--iters", "8", NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "MaxQwgt under k = 8"));
+  ck_assert_ptr_null(strstr(out_text, "rose"));
+}
+END_TEST
+
+/* Issue 18 (docs/cli.md, sweep --rules): at --iters 1 the defaults are the
+ * paper's rules only at alpha = 0. At alpha > 0 the ladder runs (1 +
+ * MINEX_LADDER_MAX candidates against the paper's one); refinement and the
+ * from-scratch candidate stay off at k = 1 either way. */
+START_TEST(defaults_at_k1_add_the_ladder_only_at_alpha) {
+  const char *g = tpath("box.graph"), *old = tpath("old.part");
+  const char *a = tpath("a.part"), *b = tpath("b.part");
+  ck_assert_int_eq(run("gen", "--box", "6", "6", "6", "--refine", "--part", old,
+                       "--nparts", "8", "-o", g, NULL),
+                   0);
+  const char *alphas[] = {"0", "1"};
+  for (int i = 0; i < 2; i++) {
+    ck_assert_int_eq(run("repart", g, "--old", old, "--nparts", "8", "--alpha",
+                         alphas[i], "--json", "-o", a, NULL),
+                     0);
+    int cand = (int)json_number(out_text, "candidates");
+    ck_assert_int_eq((int)json_number(out_text, "scratch_used"), 0);
+    ck_assert_int_eq(run("repart", g, "--old", old, "--nparts", "8", "--alpha",
+                         alphas[i], "--paper-exact", "--json", "-o", b, NULL),
+                     0);
+    ck_assert_int_eq((int)json_number(out_text, "candidates"), 1);
+    if (i == 0) {
+      ck_assert_int_eq(cand, 1);
+      char *x = slurp(a), *y = slurp(b);
+      ck_assert_str_eq(x, y);
+      free(x), free(y);
+    } else {
+      ck_assert_int_eq(cand, 1 + MINEX_LADDER_MAX);
+    }
+  }
+}
+END_TEST
+
 static Suite *tool_suite(void) {
   Suite *s = suite_create("tool");
   TCase *tc = tcase_create("cli");
@@ -874,6 +1240,13 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, sweep_verbose_prints_the_throttle_auto_chose);
   tcase_add_test(tc, sim_with_triangle_mesh_fails_naming_the_file);
   tcase_add_test(tc, sim_write_graphs_replays_the_run);
+  tcase_add_test(tc, flags_without_value_refuse_one);
+  tcase_add_test(tc, output_onto_a_fifo_writes_through_it);
+  tcase_add_test(tc, table_ratios_compare_like_with_like);
+  tcase_add_test(tc, repart_steps_agrees_with_horizon_time);
+  tcase_add_test(tc, repart_time_adds_up_and_coarse_is_the_contraction);
+  tcase_add_test(tc, repart_says_what_it_minimised);
+  tcase_add_test(tc, defaults_at_k1_add_the_ladder_only_at_alpha);
   suite_add_tcase(s, tc);
   return s;
 }

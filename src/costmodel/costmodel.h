@@ -49,6 +49,10 @@ typedef struct costmodel_loads {
   double *remap;               /* Remap^p as charged under mode              */
   double *qwgt;                /* Qwgt^p                                     */
   double qwgt_tot;             /* sum of qwgt over available processors      */
+  double qwgt_tot_mag;         /* magnitudes summed into qwgt_tot so far (the
+                                  partial sums and the deltas added): its
+                                  rounding error is at most
+                                  DBL_EPSILON / 2 * qwgt_tot_mag           */
   int32_t tsize;               /* leaves of the min tree (power of two)      */
   double *tree;                /* min segment tree of qwgt; +inf for
                                   unavailable processors and padding        */
@@ -132,7 +136,7 @@ void costmodel_apply(costmodel_loads *ld);
  * trial partition can be rolled back exactly (throttle_auto). */
 typedef struct costmodel_snapshot {
   double *buf; /* wgt, comm, remap, qwgt (P each), tree (2 tsize) */
-  double qwgt_tot;
+  double qwgt_tot, qwgt_tot_mag;
   int32_t low[COSTMODEL_NLOW];
   int32_t nlow;
 } costmodel_snapshot;
@@ -145,7 +149,9 @@ void costmodel_snapshot_free(costmodel_snapshot *s);
 double costmodel_min_var(const costmodel_loads *ld);
 
 /* Verifies the running sums and the min tree against the per-processor
- * arrays; MINEX_EINTERNAL with a message on mismatch. */
+ * arrays; MINEX_EINTERNAL with a message on mismatch. Tolerances are
+ * relative to the magnitudes summed (qwgt_tot_mag), never absolute: a sum
+ * that once held loads of 1e8 keeps their rounding after they left. */
 int costmodel_loads_check(const costmodel_loads *ld);
 
 /* Validates graph, config, old partition and options for the public entry

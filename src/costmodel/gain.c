@@ -145,7 +145,9 @@ void costmodel_apply(costmodel_loads *ld) {
     ld->comm[x] += ld->dcomm[x];
     ld->remap[x] += ld->dremap[x];
     if (ld->cfg->avail[x]) {
-      ld->qwgt_tot += ld->qnew[i] - ld->qwgt[x];
+      double d = ld->qnew[i] - ld->qwgt[x];
+      ld->qwgt_tot += d;
+      ld->qwgt_tot_mag += fabs(d) + fabs(ld->qwgt_tot);
       costmodel_tree_set(ld, x, ld->qnew[i]);
     }
   }

@@ -4,6 +4,7 @@
  * and after a move is found in O(log P). */
 #include "costmodel/costmodel.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,7 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
       qmax = ld->qwgt[p];
     if (cfg->avail[p]) {
       ld->qwgt_tot += ld->qwgt[p];
+      ld->qwgt_tot_mag += fabs(ld->qwgt_tot);
       ld->tree[ld->tsize + p] = ld->qwgt[p];
     }
   }
@@ -209,13 +211,19 @@ double costmodel_min_var(const costmodel_loads *ld) {
 }
 
 int costmodel_loads_check(const costmodel_loads *ld) {
-  double tot = 0, scale = 1;
+  /* The recomputed Qwgt takes the same operations on the same operands as
+     the running one, so they differ only by a user function's drift; the
+     running QwgtTot has rounded at most DBL_EPSILON / 2 times the
+     magnitudes summed into it (partial sums and deltas), and the
+     recomputation as much of its own partial sums. Both bounds are
+     relative: no weight scale is too small or too large for them. */
+  double tot = 0, mag = 0;
   for (int32_t p = 0; p < ld->nprocs; p++) {
     double q = costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]);
-    if (fabs(q - ld->qwgt[p]) > 1e-9 * fmax(1, fabs(q)))
+    if (fabs(q - ld->qwgt[p]) > 1e-9 * fmax(fabs(q), fabs(ld->qwgt[p])))
       return core_error(MINEX_EINTERNAL,
-                        "loads: Qwgt^%d = %g, recomputed "
-                        "%g",
+                        "loads: Qwgt^%d = %.17g, recomputed "
+                        "%.17g",
                         (int)p, ld->qwgt[p], q);
     double leaf = ld->cfg->avail[p] ? ld->qwgt[p] : INFINITY;
     if (ld->tree[ld->tsize + p] != leaf)
@@ -223,7 +231,7 @@ int costmodel_loads_check(const costmodel_loads *ld) {
                         (int)p);
     if (ld->cfg->avail[p]) {
       tot += ld->qwgt[p];
-      scale += fabs(ld->qwgt[p]);
+      mag += fabs(tot);
     }
   }
   for (int32_t i = 1; i < ld->tsize; i++) {
@@ -239,9 +247,13 @@ int costmodel_loads_check(const costmodel_loads *ld) {
   if (copy.nlow != ld->nlow ||
       memcmp(copy.low, ld->low, sizeof(int32_t) * (size_t)ld->nlow) != 0)
     return core_error(MINEX_EINTERNAL, "loads: least-loaded list is stale");
-  if (fabs(tot - ld->qwgt_tot) > 1e-9 * scale)
-    return core_error(MINEX_EINTERNAL, "loads: QwgtTot %g, recomputed %g",
-                      ld->qwgt_tot, tot);
+  /* twice the proven bound: a real error in a Gain is far above it */
+  double tol = DBL_EPSILON * (ld->qwgt_tot_mag + mag);
+  if (!(fabs(tot - ld->qwgt_tot) <= tol))
+    return core_error(MINEX_EINTERNAL,
+                      "loads: QwgtTot %.17g, recomputed %.17g "
+                      "(difference %g above the rounding bound %g)",
+                      ld->qwgt_tot, tot, fabs(tot - ld->qwgt_tot), tol);
   return MINEX_OK;
 }
 
@@ -256,6 +268,7 @@ int costmodel_snapshot_take(const costmodel_loads *ld, costmodel_snapshot *s) {
   memcpy(s->buf + 3 * np, ld->qwgt, sizeof(double) * np);
   memcpy(s->buf + 4 * np, ld->tree, sizeof(double) * nt);
   s->qwgt_tot = ld->qwgt_tot;
+  s->qwgt_tot_mag = ld->qwgt_tot_mag;
   memcpy(s->low, ld->low, sizeof s->low);
   s->nlow = ld->nlow;
   return MINEX_OK;
@@ -270,6 +283,7 @@ void costmodel_snapshot_restore(costmodel_loads *ld,
   memcpy(ld->qwgt, s->buf + 3 * np, sizeof(double) * np);
   memcpy(ld->tree, s->buf + 4 * np, sizeof(double) * nt);
   ld->qwgt_tot = s->qwgt_tot;
+  ld->qwgt_tot_mag = s->qwgt_tot_mag;
   memcpy(ld->low, s->low, sizeof s->low);
   ld->nlow = s->nlow;
 }

@@ -41,6 +41,7 @@
 #define costmodel_loads_check minex__costmodel_loads_check
 #define costmodel_loads_create minex__costmodel_loads_create
 #define costmodel_loads_create_k minex__costmodel_loads_create_k
+#define costmodel_unit minex__costmodel_unit
 #define costmodel_loads_destroy minex__costmodel_loads_destroy
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
 #define costmodel_min_var minex__costmodel_min_var

@@ -99,6 +99,7 @@
 #define partition_heap_set minex__partition_heap_set
 #define partition_run minex__partition_run
 #define partition_refine minex__partition_refine
+#define partition_balance minex__partition_balance
 #define partition_loads_max minex__partition_loads_max
 #define partition_steady_max minex__partition_steady_max
 #define partition_remap_max minex__partition_remap_max

@@ -192,6 +192,12 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 /* MINEX_REFINE_AUTO refines from this horizon on: at k = 1 a refined step
  * left the next steps of a sequence a worse start (docs/algorithm.md §7). */
 #define MINEX_REFINE_AUTO_ITERATIONS 2
+/* Values of options.balance. */
+#define MINEX_BALANCE_OFF 0
+#define MINEX_BALANCE_ON 1
+#define MINEX_BALANCE_AUTO 2
+/* Heap passes of the balance moves after the expansion. */
+#define MINEX_BALANCE_PASSES 4
 /* Values of options.scratch. */
 #define MINEX_SCRATCH_OFF 0
 #define MINEX_SCRATCH_ON 1
@@ -278,7 +284,7 @@ typedef struct minex_options {
                             when iterations >=
                             MINEX_SCRATCH_AUTO_ITERATIONS                  */
   int paper_exact;       /* 0 or 1. 1: the paper's rules alone, every addition
-                            beyond it off (refine, scratch, ladder) whatever
+                            beyond it off (refine, scratch, ladder, balance) whatever
                             their own fields say (default 0)               */
   int ladder;            /* the horizon ladder (beyond the paper, SPEC §3):
                             besides the diffusive run under k, diffusive runs
@@ -294,6 +300,18 @@ typedef struct minex_options {
                             MINEX_LADDER_OFF, _ON, or _AUTO (default): on when
                             iterations >= MINEX_LADDER_AUTO_ITERATIONS or
                             alpha > 0                                      */
+  int balance;           /* balance moves (beyond the paper, SPEC §3; issue
+                            18): after the expansion, up to
+                            MINEX_BALANCE_PASSES heap passes of the moves
+                            after which every processor they touch is below
+                            the sender's load before, so MaxQwgt under k
+                            never rises. The paper's MinVar, measured from
+                            the least-loaded processor, refuses a move
+                            between two loaded processors when the receiver
+                            pays more (Pwgt plus its remapping) than the
+                            sender saves, even when it lowers the maximum.
+                            MINEX_BALANCE_OFF, _ON, or _AUTO (default): on
+                            when processors are in more than one cluster */
 } minex_options;
 
 /* The candidates tried by throttle_auto when none are given. */

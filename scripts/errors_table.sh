@@ -59,6 +59,7 @@ g hex.graph '2 1 010\n0x10 2\n1 1\n'
 g plus.graph '2 1\n+2\n1\n'
 g big.graph '2 1 010\n1e308 2\n1e308 1\n'
 g sq.graph '2 1 010\n1e160 2\n1e160 1\n'
+g sqk.graph '2 1 010\n1e150 2\n1e150 1\n'
 g bigid.part '1073741822\n0\n0\n0\n'
 g short.part '0\n1\n'
 g neg.part '0\n-1\n0\n0\n'
@@ -96,6 +97,7 @@ row 'empty file' "$minex" info empty.graph
 row 'empty graph (0 vertices)' "$minex" repart zero.graph --old zero.part --nparts 2
 row 'weights whose sums overflow' "$minex" repart big.graph --old one.part --nparts 2
 row 'weights whose squared loads overflow MinVar' "$minex" repart sq.graph --old two.part --nparts 2
+row 'weights whose squared loads overflow MinVar under the horizon only' "$minex" repart sqk.graph --old two.part --nparts 2 --iters 100000
 row 'partition id 1073741822 (P inferred)' "$minex" repart ok.graph --old bigid.part
 row 'partition shorter than the graph' "$minex" repart ok.graph --old short.part --nparts 2
 row 'negative partition id' "$minex" repart ok.graph --old neg.part --nparts 2

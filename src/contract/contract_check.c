@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Two sums of the same non-negative weights in different orders: they
+ * agree to a rounding relative to their magnitude (the sum of the terms),
+ * whatever the scale of the weights (no absolute floor, which would make
+ * the check blind to weights of 1e-200). */
 static int close_enough(double a, double b) {
-  return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
+  return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
 /* Merges, weights and old owners of one level. */

@@ -24,6 +24,7 @@ void minex_options_init(minex_options *o) {
   o->scratch = MINEX_SCRATCH_AUTO;
   o->ladder = MINEX_LADDER_AUTO;
   o->paper_exact = 0;
+  o->balance = MINEX_BALANCE_AUTO;
 }
 
 /* A mode field (refine, scratch, ladder): one of its OFF, ON, AUTO. */
@@ -102,7 +103,9 @@ int core_check_options(const minex_options *o) {
       (rc = check_mode(o->scratch, "scratch", "SCRATCH", MINEX_SCRATCH_OFF,
                        MINEX_SCRATCH_ON, MINEX_SCRATCH_AUTO)) ||
       (rc = check_mode(o->ladder, "ladder", "LADDER", MINEX_LADDER_OFF,
-                       MINEX_LADDER_ON, MINEX_LADDER_AUTO)))
+                       MINEX_LADDER_ON, MINEX_LADDER_AUTO)) ||
+      (rc = check_mode(o->balance, "balance", "BALANCE", MINEX_BALANCE_OFF,
+                       MINEX_BALANCE_ON, MINEX_BALANCE_AUTO)))
     return rc;
   if (o->paper_exact != 0 && o->paper_exact != 1)
     return core_error(MINEX_EINVAL, "options.paper_exact = %d (must be 0 or 1)",

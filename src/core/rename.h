@@ -41,6 +41,7 @@
 #define costmodel_loads_check minex__costmodel_loads_check
 #define costmodel_loads_create minex__costmodel_loads_create
 #define costmodel_loads_create_k minex__costmodel_loads_create_k
+#define costmodel_unit minex__costmodel_unit
 #define costmodel_loads_destroy minex__costmodel_loads_destroy
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
 #define costmodel_min_var minex__costmodel_min_var
@@ -98,6 +99,7 @@
 #define partition_heap_set minex__partition_heap_set
 #define partition_run minex__partition_run
 #define partition_refine minex__partition_refine
+#define partition_balance minex__partition_balance
 #define partition_loads_max minex__partition_loads_max
 #define partition_steady_max minex__partition_steady_max
 #define partition_remap_max minex__partition_remap_max

@@ -40,6 +40,14 @@ typedef struct costmodel_loads {
   double iters;                /* horizon k >= 1 (SPEC §2): Wgt and Comm
                                   count k times in Qwgt, Remap once        */
   minex_remap_mode mode;       /* who pays remapping                         */
+  double unit;                 /* loads are in units of 1/unit of the
+                                  caller's: every Pwgt, Rwgt and Cwgt is
+                                  multiplied by unit, a power of two (so
+                                  exactly), before it enters a load, and
+                                  the loads stay near 1 whatever the scale
+                                  of the weights (issue 18 §2(b); 1 in the
+                                  evaluator)                               */
+  double inv_unit;             /* 1 / unit, exact                            */
   minex_qwgt_fn fn;            /* user Qwgt function or NULL                 */
   void *fn_ctx;                /* its context                                */
   int32_t nprocs;              /* P                                          */
@@ -49,6 +57,10 @@ typedef struct costmodel_loads {
   double *remap;               /* Remap^p as charged under mode              */
   double *qwgt;                /* Qwgt^p                                     */
   double qwgt_tot;             /* sum of qwgt over available processors      */
+  double qwgt_tot_mag;         /* magnitudes summed into qwgt_tot so far (the
+                                  partial sums and the deltas added): its
+                                  rounding error is at most
+                                  DBL_EPSILON / 2 * qwgt_tot_mag           */
   int32_t tsize;               /* leaves of the min tree (power of two)      */
   double *tree;                /* min segment tree of qwgt; +inf for
                                   unavailable processors and padding        */
@@ -82,11 +94,27 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
                            const minex_config *cfg, const int32_t *old,
                            const int32_t *part, const minex_options *opt);
 /* The same under horizon k > 0 in place of options.iterations (the
- * ladder's shorter horizons, fractions of an iteration included). */
+ * ladder's shorter horizons, fractions of an iteration included), with
+ * the loads in units of 1/unit of the caller's (a power of two from
+ * costmodel_unit; 1 keeps the caller's units). */
 int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
                              const minex_config *cfg, const int32_t *old,
                              const int32_t *part, const minex_options *opt,
-                             double k);
+                             double k, double unit);
+
+/* The unit in which minex_repartition keeps its loads (issue 18 §2(b)):
+ * the power of two that brings the mean load of the old partition under
+ * the horizon of opt (over every processor: vertices on unavailable ones
+ * will move) into [1, 2), lowered if needed so that no single weight
+ * times the largest slowdown and the horizon passes 2^600. So MinVar, its
+ * tolerance and the ThroTTle gate neither underflow for weights of 1e-200
+ * nor overflow for weights of 1e150, and, the scaling being exact, every
+ * decision is the one taken in the caller's units when those are in
+ * range: the same graph scaled by a power of two gets the same partition.
+ * Builds the old loads in the caller's units on the way, and so fails as
+ * the evaluator does when they overflow. */
+int costmodel_unit(const minex_graph *g, const minex_config *cfg,
+                   const int32_t *old, const minex_options *opt, double *unit);
 void costmodel_loads_destroy(costmodel_loads *ld);
 
 /* Qwgt under the horizon from its three per-iteration parts: the alpha
@@ -95,8 +123,11 @@ static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
                                     double comm, double remap) {
   wgt *= ld->iters; /* exact for k = 1: the paper's formula */
   comm *= ld->iters;
-  if (ld->fn)
-    return ld->fn(wgt, comm, remap, ld->fn_ctx);
+  if (ld->fn) /* the user's function sees the caller's units */
+    return ld->unit == 1 ? ld->fn(wgt, comm, remap, ld->fn_ctx)
+                         : ld->fn(wgt * ld->inv_unit, comm * ld->inv_unit,
+                                  remap * ld->inv_unit, ld->fn_ctx) *
+                               ld->unit;
   double x = comm + remap;
   return wgt + x - ld->alpha * (wgt < x ? wgt : x);
 }
@@ -106,7 +137,10 @@ static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
 static inline double costmodel_qwgt_steady(const costmodel_loads *ld,
                                            double wgt, double comm) {
   if (ld->fn)
-    return ld->fn(wgt, comm, 0.0, ld->fn_ctx);
+    return ld->unit == 1 ? ld->fn(wgt, comm, 0.0, ld->fn_ctx)
+                         : ld->fn(wgt * ld->inv_unit, comm * ld->inv_unit, 0.0,
+                                  ld->fn_ctx) *
+                               ld->unit;
   return wgt + comm - ld->alpha * (wgt < comm ? wgt : comm);
 }
 
@@ -132,7 +166,7 @@ void costmodel_apply(costmodel_loads *ld);
  * trial partition can be rolled back exactly (throttle_auto). */
 typedef struct costmodel_snapshot {
   double *buf; /* wgt, comm, remap, qwgt (P each), tree (2 tsize) */
-  double qwgt_tot;
+  double qwgt_tot, qwgt_tot_mag;
   int32_t low[COSTMODEL_NLOW];
   int32_t nlow;
 } costmodel_snapshot;
@@ -145,7 +179,9 @@ void costmodel_snapshot_free(costmodel_snapshot *s);
 double costmodel_min_var(const costmodel_loads *ld);
 
 /* Verifies the running sums and the min tree against the per-processor
- * arrays; MINEX_EINTERNAL with a message on mismatch. */
+ * arrays; MINEX_EINTERNAL with a message on mismatch. Tolerances are
+ * relative to the magnitudes summed (qwgt_tot_mag), never absolute: a sum
+ * that once held loads of 1e8 keeps their rounding after they left. */
 int costmodel_loads_check(const costmodel_loads *ld);
 
 /* Validates graph, config, old partition and options for the public entry

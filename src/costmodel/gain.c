@@ -50,11 +50,13 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
   size_t cp = (size_t)cl[p], cq = (size_t)cl[q];
   touch(ld, p);
   touch(ld, q);
-  ld->dwgt[p] -= v->pwgt * cf->proc[cp];
-  ld->dwgt[q] += v->pwgt * cf->proc[cq];
+  /* weights into the loads' unit first (exact: a power of two) */
+  double u = ld->unit, pw = v->pwgt * u;
+  ld->dwgt[p] -= pw * cf->proc[cp];
+  ld->dwgt[q] += pw * cf->proc[cq];
   for (int32_t i = 0; i < v->nnbr; i++) {
     int32_t r = v->nbr[i].owner;
-    double c = v->nbr[i].cwgt;
+    double c = v->nbr[i].cwgt * u;
     size_t cr = (size_t)cl[r];
     /* edges to r's vertices: cut before unless r == p, after unless r == q;
        both ends pay Comm (SPEC §2) */
@@ -77,8 +79,9 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
     }
   }
   size_t co = (size_t)cl[o];
-  double rp = p != o ? v->rwgt * K[co * C + cp] : 0;
-  double rq = q != o ? v->rwgt * K[co * C + cq] : 0;
+  double rw = v->rwgt * u;
+  double rp = p != o ? rw * K[co * C + cp] : 0;
+  double rq = q != o ? rw * K[co * C + cq] : 0;
   if (ld->mode != MINEX_REMAP_SENDER) {
     ld->dremap[p] -= rp;
     ld->dremap[q] += rq;
@@ -145,7 +148,9 @@ void costmodel_apply(costmodel_loads *ld) {
     ld->comm[x] += ld->dcomm[x];
     ld->remap[x] += ld->dremap[x];
     if (ld->cfg->avail[x]) {
-      ld->qwgt_tot += ld->qnew[i] - ld->qwgt[x];
+      double d = ld->qnew[i] - ld->qwgt[x];
+      ld->qwgt_tot += d;
+      ld->qwgt_tot_mag += fabs(d) + fabs(ld->qwgt_tot);
       costmodel_tree_set(ld, x, ld->qnew[i]);
     }
   }

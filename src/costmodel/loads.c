@@ -4,6 +4,7 @@
  * and after a move is found in O(log P). */
 #include "costmodel/costmodel.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,18 +52,26 @@ int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out) {
  * spot-checked for monotonicity at twice each argument. */
 static int check_qwgt(const costmodel_loads *ld, int32_t p) {
   double w = ld->wgt[p], c = ld->comm[p], r = ld->remap[p], q = ld->qwgt[p];
-  if (!isfinite(w) || !isfinite(c) || !isfinite(r))
+  double iu = ld->inv_unit; /* messages in the caller's units */
+  if (!isfinite(w) || !isfinite(c) || !isfinite(r)) {
+    if (ld->unit != 1)
+      return core_error(MINEX_EINVAL,
+                        "cost model: processor %d has Wgt %g, Comm %g, "
+                        "Remap %g in units of 2^%d: the weights span too "
+                        "many orders of magnitude to be normalised",
+                        (int)p, w, c, r, ilogb(iu));
     return core_error(MINEX_EINVAL,
                       "cost model: processor %d has Wgt %g, "
                       "Comm %g, Remap %g: the weights are too large (their "
                       "sums overflow)",
                       (int)p, w, c, r);
+  }
   if (!isfinite(q) || q < 0)
     return core_error(MINEX_EINVAL,
                       "%s returned %g for processor %d (Wgt "
                       "%g, Comm %g, Remap %g): it must be finite and >= 0",
-                      ld->fn ? "options.qwgt_fn" : "the cost model", q, (int)p,
-                      w, c, r);
+                      ld->fn ? "options.qwgt_fn" : "the cost model", q * iu,
+                      (int)p, w * iu, c * iu, r * iu);
   if (ld->fn == NULL)
     return MINEX_OK;
   const double arg[3][3] = {{2 * w, c, r}, {w, 2 * c, r}, {w, c, 2 * r}};
@@ -75,7 +84,8 @@ static int check_qwgt(const costmodel_loads *ld, int32_t p) {
                         "%g at (Wgt %g, Comm %g, Remap %g), %g with %s "
                         "doubled (processor %d); SPEC §2 requires a "
                         "non-decreasing function",
-                        name[k], q, w, c, r, q2, name[k], (int)p);
+                        name[k], q * iu, w * iu, c * iu, r * iu, q2 * iu,
+                        name[k], (int)p);
   }
   return MINEX_OK;
 }
@@ -83,20 +93,22 @@ static int check_qwgt(const costmodel_loads *ld, int32_t p) {
 int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
                            const minex_config *cfg, const int32_t *old,
                            const int32_t *part, const minex_options *opt) {
-  return costmodel_loads_create_k(ld, g, cfg, old, part, opt,
-                                  opt->iterations > 1 ? (double)opt->iterations
-                                                      : 1.0);
+  return costmodel_loads_create_k(
+      ld, g, cfg, old, part, opt,
+      opt->iterations > 1 ? (double)opt->iterations : 1.0, 1.0);
 }
 
 int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
                              const minex_config *cfg, const int32_t *old,
                              const int32_t *part, const minex_options *opt,
-                             double k) {
+                             double k, double unit) {
   memset(ld, 0, sizeof *ld);
   int32_t P = cfg->nprocs;
   ld->cfg = cfg;
   ld->alpha = opt->alpha;
   ld->iters = k;
+  ld->unit = unit;
+  ld->inv_unit = 1 / unit;
   ld->mode = opt->remap_mode;
   ld->fn = opt->qwgt_fn;
   ld->fn_ctx = opt->qwgt_ctx;
@@ -129,17 +141,18 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
   const int32_t *cl = cfg->cluster;
   const double *conn = cfg->conn;
   size_t C = (size_t)cfg->nclusters;
+  /* each weight into the unit first: exact, as in costmodel_eval_move */
   for (int32_t v = 0; v < g->nvtxs; v++) {
     int32_t p = part[v], cp = cl[p];
-    ld->wgt[p] += g->pwgt[v] * cfg->proc[cp];
+    ld->wgt[p] += g->pwgt[v] * unit * cfg->proc[cp];
     for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
       int32_t r = part[g->adjncy[j]];
       if (r != p)
-        ld->comm[p] += g->cwgt[j] * conn[(size_t)cp * C + (size_t)cl[r]];
+        ld->comm[p] += g->cwgt[j] * unit * conn[(size_t)cp * C + (size_t)cl[r]];
     }
     int32_t o = old[v];
     if (o != p) {
-      double rc = g->rwgt[v] * conn[(size_t)cl[o] * C + (size_t)cp];
+      double rc = g->rwgt[v] * unit * conn[(size_t)cl[o] * C + (size_t)cp];
       if (ld->mode != MINEX_REMAP_SENDER)
         ld->remap[p] += rc;
       if (ld->mode != MINEX_REMAP_RECEIVER)
@@ -160,25 +173,65 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
       qmax = ld->qwgt[p];
     if (cfg->avail[p]) {
       ld->qwgt_tot += ld->qwgt[p];
+      ld->qwgt_tot_mag += fabs(ld->qwgt_tot);
       ld->tree[ld->tsize + p] = ld->qwgt[p];
     }
   }
   /* MinVar sums P squares of loads: it must stay finite, or every dMinVar
-     is NaN and no move is ever admissible */
-  if (!isfinite(ld->qwgt_tot) ||
-      !isfinite(qmax * qmax * (double)(ld->navail > 0 ? ld->navail : 1))) {
+     is NaN and no move is ever admissible (and metrics.min_var, in the
+     caller's units, is not a number). The loads count Wgt and Comm k
+     times: the advice says by how much to divide the weights, or k. */
+  double na = (double)(ld->navail > 0 ? ld->navail : 1);
+  if (!isfinite(ld->qwgt_tot) || !isfinite(qmax * qmax * na)) {
+    double limit = sqrt(DBL_MAX / na), iu = ld->inv_unit;
     costmodel_loads_destroy(ld);
-    return core_error(MINEX_EINVAL,
-                      "cost model: loads up to %g overflow "
-                      "MinVar (sum of squared loads): the weights are too "
-                      "large; scale them below ~1e150 / sqrt(P)",
-                      qmax);
+    return core_error(
+        MINEX_EINVAL,
+        "cost model: loads up to %g under the horizon k = %g "
+        "(k x Wgt, k x Comm, plus Remap) overflow MinVar: the "
+        "sum of the squares of %d loads must stay below "
+        "DBL_MAX, so loads below ~%.2g. The weights are too large for this "
+        "horizon: divide them by at least %.2g, or shorten "
+        "the horizon (options.iterations, --iters)",
+        qmax * iu, k, (int)na, limit * iu, 2 * qmax / limit);
   }
   for (int32_t i = ld->tsize - 1; i >= 1; i--) {
     double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
     ld->tree[i] = a < b ? a : b;
   }
   costmodel_low_rebuild(ld);
+  return MINEX_OK;
+}
+
+int costmodel_unit(const minex_graph *g, const minex_config *cfg,
+                   const int32_t *old, const minex_options *opt, double *unit) {
+  costmodel_loads ld;
+  int rc = costmodel_loads_create(&ld, g, cfg, old, old, opt);
+  if (rc != MINEX_OK)
+    return rc;
+  double tot = 0;
+  for (int32_t p = 0; p < ld.nprocs; p++)
+    tot += ld.qwgt[p];
+  double mean = ld.nprocs > 0 ? tot / ld.nprocs : 0, k = ld.iters;
+  costmodel_loads_destroy(&ld);
+  /* the largest single term a load can receive, in the caller's units */
+  double wp = 0, wr = 0, wc = 0, sp = 0, sc = 0;
+  for (int32_t v = 0; v < g->nvtxs; v++) {
+    wp = fmax(wp, g->pwgt[v]);
+    wr = fmax(wr, g->rwgt[v]);
+  }
+  for (int64_t j = 0; j < g->xadj[g->nvtxs]; j++)
+    wc = fmax(wc, g->cwgt[j]);
+  for (int32_t c = 0; c < cfg->nclusters; c++)
+    sp = fmax(sp, cfg->proc[c]);
+  for (size_t i = 0; i < (size_t)cfg->nclusters * (size_t)cfg->nclusters; i++)
+    sc = fmax(sc, cfg->conn[i]);
+  double big = fmax(fmax(k * wp * sp, wr * sc), k * wc * sc);
+  int e = mean > 0 && isfinite(mean) ? -ilogb(mean) : 0;
+  if (big > 0 && isfinite(big) && e > 600 - ilogb(big))
+    e = 600 - ilogb(big);
+  e = e > 1000 ? 1000 : e < -1000 ? -1000 : e;
+  *unit = ldexp(1.0, e);
   return MINEX_OK;
 }
 
@@ -209,13 +262,19 @@ double costmodel_min_var(const costmodel_loads *ld) {
 }
 
 int costmodel_loads_check(const costmodel_loads *ld) {
-  double tot = 0, scale = 1;
+  /* The recomputed Qwgt takes the same operations on the same operands as
+     the running one, so they differ only by a user function's drift; the
+     running QwgtTot has rounded at most DBL_EPSILON / 2 times the
+     magnitudes summed into it (partial sums and deltas), and the
+     recomputation as much of its own partial sums. Both bounds are
+     relative: no weight scale is too small or too large for them. */
+  double tot = 0, mag = 0;
   for (int32_t p = 0; p < ld->nprocs; p++) {
     double q = costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]);
-    if (fabs(q - ld->qwgt[p]) > 1e-9 * fmax(1, fabs(q)))
+    if (fabs(q - ld->qwgt[p]) > 1e-9 * fmax(fabs(q), fabs(ld->qwgt[p])))
       return core_error(MINEX_EINTERNAL,
-                        "loads: Qwgt^%d = %g, recomputed "
-                        "%g",
+                        "loads: Qwgt^%d = %.17g, recomputed "
+                        "%.17g",
                         (int)p, ld->qwgt[p], q);
     double leaf = ld->cfg->avail[p] ? ld->qwgt[p] : INFINITY;
     if (ld->tree[ld->tsize + p] != leaf)
@@ -223,7 +282,7 @@ int costmodel_loads_check(const costmodel_loads *ld) {
                         (int)p);
     if (ld->cfg->avail[p]) {
       tot += ld->qwgt[p];
-      scale += fabs(ld->qwgt[p]);
+      mag += fabs(tot);
     }
   }
   for (int32_t i = 1; i < ld->tsize; i++) {
@@ -239,9 +298,13 @@ int costmodel_loads_check(const costmodel_loads *ld) {
   if (copy.nlow != ld->nlow ||
       memcmp(copy.low, ld->low, sizeof(int32_t) * (size_t)ld->nlow) != 0)
     return core_error(MINEX_EINTERNAL, "loads: least-loaded list is stale");
-  if (fabs(tot - ld->qwgt_tot) > 1e-9 * scale)
-    return core_error(MINEX_EINTERNAL, "loads: QwgtTot %g, recomputed %g",
-                      ld->qwgt_tot, tot);
+  /* twice the proven bound: a real error in a Gain is far above it */
+  double tol = DBL_EPSILON * (ld->qwgt_tot_mag + mag);
+  if (!(fabs(tot - ld->qwgt_tot) <= tol))
+    return core_error(MINEX_EINTERNAL,
+                      "loads: QwgtTot %.17g, recomputed %.17g "
+                      "(difference %g above the rounding bound %g)",
+                      ld->qwgt_tot, tot, fabs(tot - ld->qwgt_tot), tol);
   return MINEX_OK;
 }
 
@@ -256,6 +319,7 @@ int costmodel_snapshot_take(const costmodel_loads *ld, costmodel_snapshot *s) {
   memcpy(s->buf + 3 * np, ld->qwgt, sizeof(double) * np);
   memcpy(s->buf + 4 * np, ld->tree, sizeof(double) * nt);
   s->qwgt_tot = ld->qwgt_tot;
+  s->qwgt_tot_mag = ld->qwgt_tot_mag;
   memcpy(s->low, ld->low, sizeof s->low);
   s->nlow = ld->nlow;
   return MINEX_OK;
@@ -270,6 +334,7 @@ void costmodel_snapshot_restore(costmodel_loads *ld,
   memcpy(ld->qwgt, s->buf + 3 * np, sizeof(double) * np);
   memcpy(ld->tree, s->buf + 4 * np, sizeof(double) * nt);
   ld->qwgt_tot = s->qwgt_tot;
+  ld->qwgt_tot_mag = s->qwgt_tot_mag;
   memcpy(ld->low, s->low, sizeof s->low);
   ld->nlow = s->nlow;
 }

@@ -87,7 +87,8 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
     if ((rc = CHECK_PHASE(ws, pc->ld, pc, "after a throttle_auto trial")))
       break;
     double m = partition_loads_max(pc->ld);
-    logf_(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g", cand[i], m);
+    logf_(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g", cand[i],
+          m * pc->ld->inv_unit);
     if (m < best_max) {
       best_max = m;
       *best = cand[i];
@@ -108,7 +109,8 @@ done:
   return rc;
 }
 
-/* What one candidate's run reports besides its partition. */
+/* What one candidate's run reports besides its partition (loads in the
+ * caller's units). */
 typedef struct candidate {
   double start_max;         /* MaxQwgt of the start partition (old or the
                                scratch start), under the horizon          */
@@ -176,15 +178,37 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
   return rc;
 }
 
+/* Whether the balance moves run (options.balance). Under AUTO: when the
+ * processors are in more than one cluster, where the remapping a receiver
+ * pays differs most from what the sender saves (issue 18 §2(c): a 2-cluster
+ * run of `minex sim` summed 66,882 with the paper's rule alone and 57,137
+ * with them, 62,604 without repartitioning); on one cluster they left the
+ * simulation's later steps a slightly worse start (739,853 -> 745,117). */
+static int balance_wanted(const minex_options *o, const minex_config *cfg) {
+  if (o->paper_exact || o->balance == MINEX_BALANCE_OFF)
+    return 0;
+  if (o->balance == MINEX_BALANCE_ON)
+    return 1;
+  int used = 0;
+  for (int32_t c = 0; c < cfg->nclusters; c++) {
+    int has = 0;
+    for (int32_t p = 0; p < cfg->nprocs && !has; p++)
+      has = cfg->cluster[p] == c && cfg->avail[p];
+    used += has;
+  }
+  return used > 1;
+}
+
 /* One multilevel run of SPEC §3 on the contracted graph of ws (frozen, or
  * rewound to its freeze) from start (NULL: the old partition): partition
  * the contracted graph, expand, with the refinement passes when refine is
- * set, all under the horizon `iters`. Writes the result into out and
- * scores it under the call's own horizon (opt_in->iterations). */
+ * set, all under the horizon `iters`, the loads in units of 1/unit of the
+ * caller's (costmodel_unit). Writes the result into out and scores it
+ * under the call's own horizon (opt_in->iterations). */
 static int run_candidate(const minex_graph *g, const minex_config *cfg,
                          const int32_t *old, const int32_t *start,
                          contract_ws *ws, const minex_options *opt_in,
-                         double iters, int refine, int32_t *out,
+                         double iters, double unit, int refine, int32_t *out,
                          candidate *cd) {
   minex_options opt = *opt_in;
   double k_call = opt_in->iterations > 1 ? opt_in->iterations : 1;
@@ -194,10 +218,10 @@ static int run_candidate(const minex_graph *g, const minex_config *cfg,
   memset(&pc, 0, sizeof pc);
   memset(cd, 0, sizeof *cd);
   int rc = costmodel_loads_create_k(&ld, g, cfg, old, start ? start : old, &opt,
-                                    iters);
+                                    iters, unit);
   if (rc != MINEX_OK)
     return rc;
-  cd->start_max = max_under(&ld, k_call);
+  cd->start_max = max_under(&ld, k_call) * ld.inv_unit;
   cd->horizon = iters;
   double t2 = core_wtime();
   if ((rc = partition_ctx_create(&pc, ws, &ld, &opt)))
@@ -227,6 +251,13 @@ static int run_candidate(const minex_graph *g, const minex_config *cfg,
   if ((rc = expand_run(&pc, EXPAND_BUDGET)))
     goto done;
   force_off_unavailable(&pc);
+  if (balance_wanted(&opt, cfg)) {
+    int64_t before = pc.moves;
+    if ((rc = partition_balance(&pc, MINEX_BALANCE_PASSES)))
+      goto done;
+    logf_(&opt, "balance: %lld moves on the fine graph",
+          (long long)(pc.moves - before));
+  }
   if (refine) {
     int64_t before = pc.moves;
     double tr = core_wtime();
@@ -242,8 +273,10 @@ static int run_candidate(const minex_graph *g, const minex_config *cfg,
   logf_(&opt, "expand: %lld moves in %.3f s",
         (long long)(pc.moves - cd->coarse_moves), t4 - t3);
   memcpy(out, ws->owner, sizeof(int32_t) * (size_t)n);
-  cd->end_max = max_under(&ld, k_call);
-  cd->end_time = partition_remap_max(&ld) + k_call * partition_steady_max(&ld);
+  cd->end_max = max_under(&ld, k_call) * ld.inv_unit;
+  cd->end_time =
+      (partition_remap_max(&ld) + k_call * partition_steady_max(&ld)) *
+      ld.inv_unit;
   cd->expand_moves = pc.moves - cd->coarse_moves;
   cd->seconds_partition = t3 - t2;
   cd->seconds_expand = t4 - t3;
@@ -284,8 +317,8 @@ static int scratch_wanted(const minex_options *o) {
 #define SCRATCH_PASS_RATIO 2
 static int run_scratch(const minex_graph *g, const minex_config *cfg,
                        const int32_t *old, contract_ws *ws,
-                       const minex_options *opt, double k, int refine,
-                       int32_t *start, int32_t *out, candidate *cd,
+                       const minex_options *opt, double k, double unit,
+                       int refine, int32_t *start, int32_t *out, candidate *cd,
                        int *skipped) {
   int32_t n = g->nvtxs, s = 0, s2 = 0;
   double ts = core_wtime();
@@ -334,7 +367,7 @@ static int run_scratch(const minex_graph *g, const minex_config *cfg,
           "scratch: Scotch on level %d of the contraction (%d vertices) in "
           "%.3f s, the rule from level %d (%d vertices)",
           (int)s, (int)ns, core_wtime() - ts, (int)s2, (int)ns2);
-    rc = run_candidate(g, cfg, old, start, ws, opt, k, refine, out, cd);
+    rc = run_candidate(g, cfg, old, start, ws, opt, k, unit, refine, out, cd);
   }
 out:
   free(rep2);
@@ -408,16 +441,19 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if (diff == NULL)
     return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
   candidate cd, cs;
-  double secs_diff = 0, t_run = 0;
+  double secs_diff = 0, t_run = 0, unit = 1;
   /* wall time of each kind of candidate, so the phases add up to the
      call's time (issue 18) */
   double secs_diffusive = 0, secs_ladder = 0, secs_scratch = 0, secs_refine = 0;
   int32_t contract_nvtxs = 0, ncandidates = 1;
-  if ((rc = contract_start(g, cfg, old, &opt, &ws, &secs_diff)))
+  /* every candidate's loads in one unit that keeps them near 1 */
+  if ((rc = costmodel_unit(g, cfg, old, &opt, &unit)) ||
+      (rc = contract_start(g, cfg, old, &opt, &ws, &secs_diff)))
     goto done;
   contract_nvtxs = ws.nactive;
   t_run = core_wtime();
-  if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, k, refine, diff, &cd)))
+  if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, k, unit, refine, diff,
+                          &cd)))
     goto done;
   secs_diffusive = core_wtime() - t_run;
   secs_refine += cd.seconds_refine;
@@ -442,8 +478,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     for (int j = 0; j < MINEX_LADDER_MAX; j++) {
       kj /= MINEX_LADDER_STEP;
       contract_rewind(&ws);
-      if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, kj, refine, scr,
-                              &cs)))
+      if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, kj, unit, refine,
+                              scr, &cs)))
         goto done;
       logf_(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", kj, cs.end_time,
             cs.end_max);
@@ -456,8 +492,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if (with_scratch) {
     int skipped = 0;
     t_run = core_wtime();
-    if ((rc = run_scratch(g, cfg, old, &ws, &opt, k, refine, start, scr, &cs,
-                          &skipped)))
+    if ((rc = run_scratch(g, cfg, old, &ws, &opt, k, unit, refine, start, scr,
+                          &cs, &skipped)))
       goto done;
     secs_scratch = core_wtime() - t_run;
     if (!skipped) {
@@ -466,8 +502,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
       logf_(&opt,
             "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
             "the best so far T_k %.6g, MaxQwgt %.6g",
-            cs.end_time, cs.end_max, cs.start_max, best.end_time,
-            best.end_max);
+            cs.end_time, cs.end_max, cs.start_max, best.end_time, best.end_max);
       scratch_used = keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
     }
   }

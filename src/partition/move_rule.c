@@ -52,7 +52,11 @@ static int keeps_horizon_parts(const partition_ctx *pc) {
   return 1;
 }
 
-static inline int admissible(const partition_ctx *pc, const costmodel_move *m) {
+static inline int admissible(const partition_ctx *pc, const costmodel_move *m,
+                             double q_from) {
+  if (pc->refine == 2) /* balance: every touched processor ends below the
+                          sender's load before the move */
+    return m->max_after < q_from - pc->gain_tol;
   if (pc->refine)
     return m->gain < -pc->gain_tol && m->max_after <= pc->max_bound &&
            keeps_horizon_parts(pc);
@@ -70,7 +74,7 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   int32_t p = ws->owner[x];
   int forced = !cf->avail[p];
   double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
-  int global = forced || (pc->global && !pc->refine && ld->qwgt[p] > mean);
+  int global = forced || (pc->global && pc->refine != 1 && ld->qwgt[p] > mean);
   int32_t nn;
   if (pc->interior[x]) {
     /* all edges lead to p: the only candidate is the global one */
@@ -109,7 +113,7 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   int have = 0, have_fb = 0;
   for (int32_t i = 0; i < nc; i++) {
     costmodel_eval_move(ld, &v, pc->cand[i], &m);
-    if (admissible(pc, &m)) {
+    if (admissible(pc, &m, ld->qwgt[p])) {
       if (!have || m.gain < best.gain ||
           (m.gain == best.gain && m.dmin_var < best.dmin_var)) {
         best = m;

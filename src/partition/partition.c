@@ -99,7 +99,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
     return rc;
   }
   for (int32_t pass = 0; pass < max_passes; pass++) {
-    if (pc->refine) {
+    if (pc->refine == 1) {
       pc->max_bound = partition_loads_max(pc->ld);
       pc->steady_bound = partition_steady_max(pc->ld);
       pc->remap_bound = partition_remap_max(pc->ld);
@@ -166,6 +166,13 @@ double partition_remap_max(const costmodel_loads *ld) {
     if (ld->cfg->avail[p])
       m = fmax(m, ld->remap[p]);
   return m;
+}
+
+int partition_balance(partition_ctx *pc, int32_t max_passes) {
+  pc->refine = 2;
+  int rc = partition_run(pc, max_passes);
+  pc->refine = 0;
+  return rc;
 }
 
 int partition_refine(partition_ctx *pc, int32_t max_passes) {

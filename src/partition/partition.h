@@ -112,6 +112,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes);
  * start. None of the three rises, so neither does T_k for any k; QwgtTot
  * falls with every move. */
 int partition_refine(partition_ctx *pc, int32_t max_passes);
+int partition_balance(partition_ctx *pc, int32_t max_passes);
 
 /* Largest Qwgt over the available processors of the running loads. */
 double partition_loads_max(const costmodel_loads *ld);

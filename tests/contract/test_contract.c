@@ -291,6 +291,46 @@ START_TEST(accumulator_scan_and_table_agree) {
 }
 END_TEST
 
+/* contract_check compares sums of weights relative to their magnitude
+ * (issue 18 §2(a)): a merged vertex whose Pwgt is one part in 10^6 off the
+ * sum of its children's is caught on a graph whose weights are 1e-200 (the
+ * absolute floor of 1 let any error below 1e-9 through). */
+START_TEST(check_catches_weight_errors_at_any_scale) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 18);
+  minex_graph *g0 = test_random_graph(rng, 200, 4.0, 0);
+  int32_t n = minex_graph_nvtxs(g0);
+  int64_t ne = minex_graph_xadj(g0)[n];
+  double *pw = malloc(sizeof(double) * (size_t)n);
+  double *cw = malloc(sizeof(double) * (size_t)ne);
+  for (int32_t v = 0; v < n; v++)
+    pw[v] = 1e-200 * minex_graph_pwgt(g0)[v];
+  for (int64_t j = 0; j < ne; j++)
+    cw[j] = 1e-200 * minex_graph_cwgt(g0)[j];
+  minex_graph *g = NULL;
+  ck_assert_int_eq(minex_graph_create(n, minex_graph_xadj(g0),
+                                      minex_graph_adjncy(g0), pw, NULL, cw, &g),
+                   MINEX_OK);
+  int32_t *old = calloc((size_t)n, sizeof(int32_t));
+  contract_ws ws;
+  ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+  ck_assert_int_eq(contract_run(&ws, n / 2, 4, rng), MINEX_OK);
+  ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+  contract_level *L = &ws.lv[ws.nlevels - 1];
+  ck_assert_int_gt(L->nmerge, 0);
+  L->at[L->nbase].pwgt *= 1 + 1e-6;
+  ck_assert_int_eq(contract_check(&ws), MINEX_EINTERNAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "weights"));
+  contract_ws_destroy(&ws);
+  free(old);
+  free(pw);
+  free(cw);
+  minex_graph_destroy(g);
+  minex_graph_destroy(g0);
+  gsl_rng_free(rng);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("contract");
   TCase *tc = tcase_create("contract");
@@ -301,6 +341,7 @@ int main(void) {
   tcase_add_test(tc, expansion_restores_the_graph_exactly);
   tcase_add_test(tc, contraction_is_deterministic_for_a_seed);
   tcase_add_test(tc, accumulator_scan_and_table_agree);
+  tcase_add_test(tc, check_catches_weight_errors_at_any_scale);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -329,6 +329,91 @@ START_TEST(argmin_finds_least_loaded_available_processor) {
 }
 END_TEST
 
+/* costmodel_loads_check's tolerances are relative to the magnitudes
+ * summed (issue 18 §2(a)): a QwgtTot or a Qwgt off by one part in 10^6 is
+ * caught at any scale of the weights (with the absolute floor of 1 it
+ * was invisible below weights of about 1e-3), and a running QwgtTot that
+ * once held loads of 1e8 passes after they left, though its error is
+ * then far above 1e-9 of the total left. */
+START_TEST(loads_check_tolerances_are_relative_to_the_magnitudes_summed) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 18);
+  minex_graph *g0 = test_random_graph(rng, 60, 4.0, 0);
+  int32_t n = minex_graph_nvtxs(g0);
+  int64_t ne = minex_graph_xadj(g0)[n];
+  double *pw = malloc(sizeof(double) * (size_t)n);
+  double *rw = malloc(sizeof(double) * (size_t)n);
+  double *cw = malloc(sizeof(double) * (size_t)ne);
+  int32_t part[60], old[60];
+  for (int32_t v = 0; v < n; v++) {
+    pw[v] = 1e-200 * minex_graph_pwgt(g0)[v];
+    rw[v] = 1e-200 * minex_graph_rwgt(g0)[v];
+    part[v] = old[v] = v % 4;
+  }
+  for (int64_t j = 0; j < ne; j++)
+    cw[j] = 1e-200 * minex_graph_cwgt(g0)[j];
+  minex_graph *g = NULL;
+  ck_assert_int_eq(minex_graph_create(n, minex_graph_xadj(g0),
+                                      minex_graph_adjncy(g0), pw, rw, cw, &g),
+                   MINEX_OK);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(4, &cf), MINEX_OK);
+  minex_options opt;
+  minex_options_init(&opt);
+  costmodel_loads ld;
+  ck_assert_int_eq(costmodel_loads_create(&ld, g, cf, old, part, &opt),
+                   MINEX_OK);
+  ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_OK);
+  double keep = ld.qwgt_tot;
+  ld.qwgt_tot *= 1 + 1e-6;
+  ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_EINTERNAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "QwgtTot"));
+  ld.qwgt_tot = keep;
+  ld.wgt[2] *= 1 + 1e-6; /* Qwgt^2 no longer its formula's value */
+  ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_EINTERNAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "Qwgt^2"));
+  costmodel_loads_destroy(&ld);
+  minex_config_destroy(cf);
+
+  /* every vertex starts on processor 0 of Proc 1e8 and moves off it, one
+     at a time, onto the three processors of Proc 1 */
+  int32_t np[2] = {1, 3};
+  double proc[2] = {1e8, 1}, conn[4] = {1, 1, 1, 1};
+  ck_assert_int_eq(minex_config_create(2, np, proc, conn, &cf), MINEX_OK);
+  for (int32_t v = 0; v < n; v++)
+    part[v] = old[v] = 0;
+  ck_assert_int_eq(costmodel_loads_create(&ld, g0, cf, old, part, &opt),
+                   MINEX_OK);
+  costmodel_nbr nbr[4];
+  for (int32_t v = 0; v < n; v++) {
+    int32_t q = 1 + v % 3;
+    costmodel_vertex cv = {minex_graph_pwgt(g0)[v],
+                           minex_graph_rwgt(g0)[v],
+                           old[v],
+                           part[v],
+                           nbr,
+                           owners_of(g0, part, v, nbr)};
+    costmodel_move mv;
+    costmodel_eval_move(&ld, &cv, q, &mv);
+    costmodel_apply(&ld);
+    part[v] = q;
+    ck_assert_msg(costmodel_loads_check(&ld) == MINEX_OK, "move %d: %s", (int)v,
+                  minex_last_error());
+  }
+  minex_metrics m;
+  ck_assert_int_eq(minex_evaluate(g0, cf, old, part, &opt, &m), MINEX_OK);
+  ck_assert(test_close(ld.qwgt_tot, m.qwgt_tot, 1e-6));
+  costmodel_loads_destroy(&ld);
+  minex_config_destroy(cf);
+  minex_graph_destroy(g);
+  minex_graph_destroy(g0);
+  free(pw);
+  free(rw);
+  free(cw);
+  gsl_rng_free(rng);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("costmodel");
   TCase *tc = tcase_create("costmodel");
@@ -340,6 +425,8 @@ int main(void) {
   tcase_add_test(tc, evaluate_rejects_bad_arguments);
   tcase_add_test(tc, gain_equals_recomputed_qwgttot_difference);
   tcase_add_test(tc, argmin_finds_least_loaded_available_processor);
+  tcase_add_test(tc,
+                 loads_check_tolerances_are_relative_to_the_magnitudes_summed);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

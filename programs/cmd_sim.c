@@ -61,6 +61,8 @@ static void help(void) {
          "from --iters 10)\n"
          "  --ladder on|off|auto  shorter horizons too (default auto: from "
          "--iters 2, or alpha > 0)\n"
+         "  --balance on|off|auto  balance moves (default auto: more than "
+         "one cluster)\n"
          "  --no-partition       report the baseline only\n"
          "Output:\n"
          "  --json               one JSON object instead of the table\n"

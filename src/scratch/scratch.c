@@ -11,12 +11,13 @@
 
 #include <scotch.h>
 
-/* Integer weights are passed exactly when they are integers whose sum
- * fits in this (Scotch sums them in its 32-bit SCOTCH_Num); otherwise
- * they are scaled, relative to the largest, to sum to about SCALED_SUM and
- * rounded, a positive weight never below 1. */
-#define EXACT_SUM_MAX 1073741824.0 /* 2^30 */
-#define SCALED_SUM 268435456.0     /* 2^28 */
+/* Weights become integers by one power-of-two factor that brings their sum
+ * into [2^27, 2^28) (Scotch sums them in its 32-bit SCOTCH_Num), rounded,
+ * a positive weight never below 1: exact multiples of the weights when
+ * they are integers of a smaller sum, and the same integers for a graph
+ * whose weights are all multiplied by a power of two, so the candidate,
+ * like the rest of the call, gives the same owners at any such scale. */
+#define SCALED_SUM_EXP 28
 /* Target weights of the clusters (SCOTCH_archCmpltw): the largest share
  * becomes TARGET_MAX, none below 1 (a cluster slower than 1/TARGET_MAX of
  * the fastest share gets at most that share: the candidate is only kept
@@ -80,30 +81,27 @@ static int kgraph_alloc(kgraph *k, size_t n, size_t nadj) {
   return core_error(MINEX_ENOMEM, "scratch candidate: out of memory");
 }
 
-/* Weights to SCOTCH_Num (see EXACT_SUM_MAX). Scaled relative to the
- * largest weight first, so that neither a sum below the smallest double
- * (total Pwgt 1e-300) nor one above the largest overflows: every factor
- * stays finite and every result lies in [0, SCALED_SUM]. All zero stays
- * all zero. */
+/* Weights to SCOTCH_Num (see SCALED_SUM_EXP). Every step multiplies by a
+ * power of two (ldexp) relative to the largest weight, so that neither a
+ * sum below the smallest double (total Pwgt 1e-300) nor one above the
+ * largest overflows: every result lies in [0, 2^28]. All zero stays all
+ * zero. */
 static void weights_to_num(const double *w, size_t n, SCOTCH_Num *out) {
-  double sum = 0, mx = 0;
-  int integral = 1;
-  for (size_t i = 0; i < n; i++) {
-    sum += w[i];
+  double mx = 0;
+  for (size_t i = 0; i < n; i++)
     mx = w[i] > mx ? w[i] : mx;
-    integral &= w[i] == floor(w[i]);
-  }
-  if (integral && sum <= EXACT_SUM_MAX) {
-    for (size_t i = 0; i < n; i++)
-      out[i] = (SCOTCH_Num)w[i];
+  if (mx == 0) {
+    memset(out, 0, sizeof *out * n);
     return;
   }
-  double rsum = 0; /* the sum of w / mx: in [1, n] */
+  int emx, es;
+  frexp(mx, &emx);
+  double rsum = 0; /* the sum of w / 2^emx: each in [0, 1) */
   for (size_t i = 0; i < n; i++)
-    rsum += w[i] / mx;
-  double f = SCALED_SUM / rsum;
+    rsum += ldexp(w[i], -emx);
+  frexp(rsum, &es);
   for (size_t i = 0; i < n; i++) {
-    double x = floor(w[i] / mx * f + 0.5);
+    double x = floor(ldexp(w[i], SCALED_SUM_EXP - es - emx) + 0.5);
     out[i] = (SCOTCH_Num)(w[i] > 0 && x < 1 ? 1 : x);
   }
 }

@@ -283,7 +283,7 @@ START_TEST(every_option_is_checked_against_its_range) {
   for (int v = 0; v < 16; v++)
     old[v] = v < 12;
   minex_metrics m;
-  enum { NCASES = 21 };
+  enum { NCASES = 22 };
   for (int c = 0; c < NCASES; c++) {
     minex_options o;
     minex_options_init(&o);
@@ -372,6 +372,10 @@ START_TEST(every_option_is_checked_against_its_range) {
     case 20:
       o.ladder = -1;
       field = "ladder";
+      break;
+    case 21:
+      o.balance = 3;
+      field = "balance";
       break;
     }
     ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);
@@ -518,12 +522,14 @@ START_TEST(tiny_weights_are_balanced_as_at_scale_one) {
   for (int32_t v = 0; v < n; v++)
     old[v] = v < 3 * n / 4 ? 0 : 1 + v % 4;
   static const double scales[] = {0x1p-700, 0x1p-1000, 0x1p400};
-  for (int variant = 0; variant < 4; variant++) {
+  for (int variant = 0; variant < 6; variant++) {
     minex_options opt;
     minex_options_init(&opt);
     opt.alpha = variant % 2 ? 1.0 : 0.0;
-    opt.iterations = variant < 2 ? 1 : 4; /* 4: refinement and ladder on */
-    opt.scratch = MINEX_SCRATCH_OFF;
+    /* 4: refinement and ladder on; 10: and the from-scratch candidate,
+       whose integer weights are scaled by a power of two (src/scratch) */
+    opt.iterations = variant < 2 ? 1 : variant < 4 ? 4 : 10;
+    opt.scratch = variant < 4 ? MINEX_SCRATCH_OFF : MINEX_SCRATCH_ON;
     minex_metrics m1, ms, before;
     ck_assert_int_eq(minex_repartition(g, cf, old, &opt, ref, &m1), MINEX_OK);
     ck_assert_int_eq(minex_evaluate(g, cf, old, old, &opt, &before), MINEX_OK);

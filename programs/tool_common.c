@@ -322,12 +322,22 @@ void tool_json_metrics(FILE *fp, const minex_metrics *m, int indent) {
   }
 }
 
+/* v in fmt; the fixed-point default turns to %g outside [1e-3, 1e9), so
+ * that weights of 1e150 or 1e-200 print as numbers a reader can take in
+ * (fixed point gave 150 digits, or 0.000000) */
+static void put_d(FILE *fp, const char *fmt, double v) {
+  double a = fabs(v);
+  if (strcmp(fmt, " %16.6f") == 0 && a != 0 && (a >= 1e9 || a < 1e-3))
+    fmt = " %16.6g";
+  fprintf(fp, fmt, v);
+}
+
 static void row_d(FILE *fp, const char *name, const minex_metrics *old,
                   double vo, double vn, const char *fmt) {
   fprintf(fp, "  %-22s", name);
   if (old != NULL)
-    fprintf(fp, fmt, vo);
-  fprintf(fp, fmt, vn);
+    put_d(fp, fmt, vo);
+  put_d(fp, fmt, vn);
   fputc('\n', fp);
 }
 

@@ -1180,6 +1180,35 @@ START_TEST(repart_says_what_it_minimised) {
 }
 END_TEST
 
+/* The table prints weights of any magnitude readably: loads of 1e150 in
+ * fixed point were 150-digit numbers (%f), loads of 1e-200 were 0.000000. */
+START_TEST(table_prints_huge_and_tiny_loads_readably) {
+  const char *g = tpath("huge.graph"), *old = tpath("huge.part");
+  const char *scales[2] = {"1e150", "1e-200"};
+  for (int i = 0; i < 2; i++) {
+    FILE *f = fopen(g, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "4 4 010\n");
+    for (int v = 0; v < 4; v++)
+      fprintf(f, "%s %d %d\n", scales[i], v == 0 ? 4 : v, v == 3 ? 1 : v + 2);
+    fclose(f);
+    f = fopen(old, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "0\n0\n0\n1\n");
+    fclose(f);
+    ck_assert_int_eq(run("repart", g, "--old", old, "--nparts", "2", NULL), 0);
+    const char *row = strstr(out_text, "MaxQwgt ");
+    ck_assert_ptr_nonnull(row);
+    /* 3 x the weight on processor 0 before, 2 x after */
+    ck_assert_msg(strstr(row, i == 0 ? "3e+150" : "3e-200") != NULL &&
+                      strstr(row, i == 0 ? "2e+150" : "2e-200") != NULL,
+                  "%.200s", row);
+    for (const char *p = out_text; *p; p++) /* no run of 40 digits */
+      ck_assert_msg(strspn(p, "0123456789") < 40, "%.80s", p);
+  }
+}
+END_TEST
+
 /* Issue 18 (docs/cli.md, sweep --rules): at --iters 1 the defaults are the
  * paper's rules only at alpha = 0. At alpha > 0 the ladder runs (1 +
  * MINEX_LADDER_MAX candidates against the paper's one); refinement and the
@@ -1247,6 +1276,7 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, repart_time_adds_up_and_coarse_is_the_contraction);
   tcase_add_test(tc, repart_says_what_it_minimised);
   tcase_add_test(tc, defaults_at_k1_add_the_ladder_only_at_alpha);
+  tcase_add_test(tc, table_prints_huge_and_tiny_loads_readably);
   suite_add_tcase(s, tc);
   return s;
 }

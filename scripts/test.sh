@@ -89,19 +89,21 @@ if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
 fi
 if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
   # only what runs threads: the DRUM monitor thread, the sweep workers
-  # (test_sim and the tool); a report fails the stage (exit code 66)
+  # (test_sim and the tool), two repartitions at once (test_scratch); a
+  # report fails the stage (exit code 66)
   echo "== ThreadSanitizer build in $root/build-tsan"
   export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}"
   cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=Tsan \
     -DMINEX_WERROR=ON -DMINEX_BUILD_BENCH=OFF
   cmake --build "$root/build-tsan" -j "$jobs" \
-    --target test_drum_monitor test_sim minex_tool
+    --target test_drum_monitor test_sim test_scratch minex_tool
   (cd "$root/build-tsan" &&
-    ctest --output-on-failure -R '^(test_drum_monitor|test_sim)$')
+    ctest --output-on-failure -R '^(test_drum_monitor|test_sim|test_scratch)$')
   "$root/build-tsan/programs/minex" sweep --table 1,2 --box 3 3 3 \
     --steps 2 --depth 1 --threads 4 --no-plots \
     -o "$root/build-tsan/sweep-tsan" >/dev/null
-  echo "ThreadSanitizer clean: test_drum_monitor, test_sim, minex sweep"
+  echo "ThreadSanitizer clean: test_drum_monitor, test_sim, test_scratch," \
+    "minex sweep"
   took ThreadSanitizer
 fi
 

@@ -213,23 +213,32 @@ int costmodel_unit(const minex_graph *g, const minex_config *cfg,
   for (int32_t p = 0; p < ld.nprocs; p++)
     tot += ld.qwgt[p];
   double mean = ld.nprocs > 0 ? tot / ld.nprocs : 0, k = ld.iters;
+  int32_t ld_nprocs = ld.nprocs;
   costmodel_loads_destroy(&ld);
-  /* the largest single term a load can receive, in the caller's units */
+  /* an upper bound of any load of any partition, in the caller's units:
+     every vertex's processing, remapping and communication on one
+     processor at the largest slowdowns (a partition the candidates may
+     reach, e.g. a remapping 1e60 times heavier than the old loads) */
   double wp = 0, wr = 0, wc = 0, sp = 0, sc = 0;
   for (int32_t v = 0; v < g->nvtxs; v++) {
-    wp = fmax(wp, g->pwgt[v]);
-    wr = fmax(wr, g->rwgt[v]);
+    wp += g->pwgt[v];
+    wr += g->rwgt[v];
   }
   for (int64_t j = 0; j < g->xadj[g->nvtxs]; j++)
-    wc = fmax(wc, g->cwgt[j]);
+    wc += g->cwgt[j];
   for (int32_t c = 0; c < cfg->nclusters; c++)
     sp = fmax(sp, cfg->proc[c]);
   for (size_t i = 0; i < (size_t)cfg->nclusters * (size_t)cfg->nclusters; i++)
     sc = fmax(sc, cfg->conn[i]);
-  double big = fmax(fmax(k * wp * sp, wr * sc), k * wc * sc);
+  double big = k * wp * sp + wr * sc + k * wc * sc;
+  /* the unit brings the old mean load into [1, 2), unless that would let
+     a load reach 2^480 / sqrt(P): then MinVar's sum of P squares could
+     overflow where the caller's units do not (found by the repartition
+     fuzzer: tiny old loads, a remapping of 1e62) */
   int e = mean > 0 && isfinite(mean) ? -ilogb(mean) : 0;
-  if (big > 0 && isfinite(big) && e > 600 - ilogb(big))
-    e = 600 - ilogb(big);
+  int cap = 480 - (ilogb((double)(ld_nprocs > 0 ? ld_nprocs : 1)) + 1) / 2;
+  if (big > 0 && isfinite(big) && e > cap - ilogb(big))
+    e = cap - ilogb(big);
   e = e > 1000 ? 1000 : e < -1000 ? -1000 : e;
   *unit = ldexp(1.0, e);
   return MINEX_OK;

@@ -314,20 +314,20 @@ int cmd_repart(int argc, char **argv) {
     tool_json_metrics(stdout, &mn, 2);
     printf(",\n  \"seconds\": ");
     tool_json_double(stdout, seconds);
-    printf(",\n  \"seconds_diffusive\": ");
-    tool_json_double(stdout, mr.seconds_diffusive);
-    printf(",\n  \"seconds_ladder\": ");
-    tool_json_double(stdout, mr.seconds_ladder);
-    printf(",\n  \"seconds_scratch\": ");
-    tool_json_double(stdout, mr.seconds_scratch);
-    printf(",\n  \"seconds_refine\": ");
-    tool_json_double(stdout, mr.seconds_refine);
-    printf(",\n  \"seconds_contract\": ");
-    tool_json_double(stdout, mr.seconds_contract);
-    printf(",\n  \"seconds_partition\": ");
-    tool_json_double(stdout, mr.seconds_partition);
-    printf(",\n  \"seconds_expand\": ");
-    tool_json_double(stdout, mr.seconds_expand);
+    const struct {
+      const char *name;
+      double v;
+    } phases[] = {{"diffusive", mr.seconds_diffusive},
+                  {"ladder", mr.seconds_ladder},
+                  {"scratch", mr.seconds_scratch},
+                  {"refine", mr.seconds_refine},
+                  {"contract", mr.seconds_contract},
+                  {"partition", mr.seconds_partition},
+                  {"expand", mr.seconds_expand}};
+    for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+      printf(",\n  \"seconds_%s\": ", phases[i].name);
+      tool_json_double(stdout, phases[i].v);
+    }
     /* JSON has no infinity: ThroTTle = inf is the string "inf" */
     printf(",\n  \"throttle\": ");
     if (isinf(mr.throttle_used))

@@ -226,23 +226,6 @@ START_TEST(part_write_honours_the_umask) {
 }
 END_TEST
 
-/* Copies what arrives through the FIFO at path into copy, in a child
- * process; returns its pid. */
-static pid_t fifo_reader(const char *path, const char *copy) {
-  pid_t pid = fork();
-  ck_assert_int_ge(pid, 0);
-  if (pid == 0) {
-    FILE *in = fopen(path, "r"), *out = fopen(copy, "w");
-    if (in == NULL || out == NULL)
-      _exit(1);
-    int c;
-    while ((c = getc(in)) != EOF)
-      putc(c, out);
-    _exit(fclose(out) == 0 && fclose(in) == 0 ? 0 : 1);
-  }
-  return pid;
-}
-
 static char *read_all(const char *path) {
   FILE *fp = fopen(path, "r");
   ck_assert_ptr_nonnull(fp);
@@ -271,7 +254,7 @@ START_TEST(part_write_onto_fifo_or_link_writes_through_and_keeps_it) {
   ck_assert_int_eq(mkfifo(fifo, 0600), 0);
   /* nothing allocated before the fork: under valgrind (CK_FORK=no) the
      child's exit would report the parent's blocks as lost */
-  pid_t r = fifo_reader(fifo, copy);
+  pid_t r = test_fifo_reader(fifo, copy);
   ck_assert_int_eq(minex_part_write(fifo, 4, part), MINEX_OK);
   struct stat sb;
   ck_assert_int_eq(lstat(fifo, &sb), 0);

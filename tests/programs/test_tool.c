@@ -936,23 +936,6 @@ START_TEST(flags_without_value_refuse_one) {
 }
 END_TEST
 
-/* Copies what arrives through the FIFO at path into copy, in a child
- * process; returns its pid. */
-static pid_t fifo_reader(const char *path, const char *copy) {
-  pid_t pid = fork();
-  ck_assert_int_ge(pid, 0);
-  if (pid == 0) {
-    FILE *in = fopen(path, "r"), *out = fopen(copy, "w");
-    if (in == NULL || out == NULL)
-      _exit(1);
-    int c;
-    while ((c = getc(in)) != EOF)
-      putc(c, out);
-    _exit(fclose(out) == 0 && fclose(in) == 0 ? 0 : 1);
-  }
-  return pid;
-}
-
 /* Issue 18: -o (and sim --csv) onto a FIFO writes through it and leaves
  * the FIFO in place (the atomic rename used to replace it with a regular
  * file, and as root -o /dev/null would have replaced /dev/null); the
@@ -967,7 +950,7 @@ START_TEST(output_onto_a_fifo_writes_through_it) {
   ck_assert_int_eq(run("repart", g, "--old", old, "-o", plain, NULL), 0);
   ck_assert_int_eq(mkfifo(fifo, 0600), 0);
   for (int what = 0; what < 2; what++) {
-    pid_t r = fifo_reader(fifo, copy);
+    pid_t r = test_fifo_reader(fifo, copy);
     if (what == 0)
       ck_assert_int_eq(run("repart", g, "--old", old, "-o", fifo, NULL), 0);
     else

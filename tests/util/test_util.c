@@ -291,3 +291,18 @@ void test_expect_mesh_read_fails(const char *name, int rc, const char *want) {
   ck_assert_msg(strstr(minex_last_error(), want) != NULL,
                 "%s: message '%s' lacks '%s'", name, minex_last_error(), want);
 }
+
+pid_t test_fifo_reader(const char *path, const char *copy) {
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    FILE *in = fopen(path, "r"), *out = fopen(copy, "w");
+    if (in == NULL || out == NULL)
+      _exit(1);
+    int c;
+    while ((c = getc(in)) != EOF)
+      putc(c, out);
+    _exit(fclose(out) == 0 && fclose(in) == 0 ? 0 : 1);
+  }
+  return pid;
+}

@@ -8,6 +8,7 @@
 
 #include <check.h>
 #include <gsl/gsl_rng.h>
+#include <sys/types.h>
 
 /* ck_assert reports its location through a pipe on every call; loops over
  * 1e5+ entries use this quiet form, which only talks on failure. */
@@ -74,5 +75,9 @@ void test_expect_mesh_read_fails(const char *name, int rc, const char *want);
 
 /* Relative closeness: |a-b| <= tol * max(1, |a|, |b|). */
 int test_close(double a, double b, double tol);
+
+/* Copies what arrives through the FIFO at path into copy, in a child
+ * process (exit status 0 when all was copied); returns its pid. */
+pid_t test_fifo_reader(const char *path, const char *copy);
 
 #endif

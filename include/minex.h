@@ -312,7 +312,18 @@ typedef struct minex_options {
                             sender saves, even when it lowers the maximum.
                             MINEX_BALANCE_OFF, _ON, or _AUTO (default): on
                             when processors are in more than one cluster */
+  int32_t nthreads;      /* OpenMP threads of minex_repartition, in [0,
+                            MINEX_NTHREADS_MAX]; 0: one per processor of the
+                            node (omp_get_num_procs). Default 1, so that a
+                            library called inside an MPI rank never
+                            oversubscribes its cores. The result does not
+                            depend on it: the same input and seed give the
+                            same partition, bit for bit, for any value
+                            (SPEC §3 "Parallel execution")             */
 } minex_options;
+
+/* Upper bound of options.nthreads. */
+#define MINEX_NTHREADS_MAX 4096
 
 /* The candidates tried by throttle_auto when none are given. */
 #define MINEX_THROTTLE_AUTO_SET                                                \
@@ -320,7 +331,8 @@ typedef struct minex_options {
 #define MINEX_THROTTLE_AUTO_COUNT 6
 
 /* Fills the defaults: throttle = INFINITY, alpha = 0, receiver pays,
- * coarse_per_proc = 64, sample_size = 4, seed = 1, global candidates on. */
+ * coarse_per_proc = 64, sample_size = 4, seed = 1, global candidates on,
+ * nthreads = 1. */
 MINEX_API void minex_options_init(minex_options *options);
 
 /* --------------------------------------------------------------- metrics */

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* One-pair-at-a-time contraction (SPEC §3 "Contraction", paper §3.5): the
- * workspace, the sampling cursor and the merge of a pair. */
-#include "contract/contract.h"
+/* Contraction by chunks (SPEC §3 "Contraction" and "Parallel execution"):
+ * the workspace, the cut of a level into chunks, their targets, their
+ * sweeps on OpenMP threads (sweep.c), and the assembly of their merges
+ * into the level and of their active vertices into the next level. */
+#include "contract/chunk.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old) {
@@ -17,38 +23,22 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->nactive = n;
   ws->lvcap = 16;
   ws->lv = calloc((size_t)ws->lvcap, sizeof(contract_level));
-  ws->nd = malloc(sizeof(contract_node) * n2);
-  ws->elig = malloc(sizeof(int32_t) * n2);
-  ws->epos = malloc(sizeof(int32_t) * n2);
-  ws->eslot = malloc(sizeof(int32_t) * n2);
-  ws->bpart = malloc(sizeof(int32_t) * n2);
-  ws->bratio = malloc(sizeof(double) * n2);
+  ws->parent = malloc(sizeof(int32_t) * n2);
+  ws->owner = malloc(sizeof(int32_t) * n2);
+  ws->interior = calloc(n2, 1);
   ws->map = malloc(sizeof(int32_t) * n2);
-  ws->list = malloc(sizeof(int32_t) * n2);
-  ws->lacc = malloc(sizeof(double) * n2);
-  /* zeroed pages: stamps start at 0, and a small graph's gathers never
-     touch most of the table */
-  ws->slot_max = 4;
-  while (((size_t)1 << ws->slot_max) < 2 * (size_t)n + 2)
-    ws->slot_max++;
-  ws->slot = calloc((size_t)1 << ws->slot_max, sizeof(contract_slot));
-  if (!ws->lv || !ws->nd || !ws->elig || !ws->epos || !ws->eslot ||
-      !ws->bpart || !ws->bratio || !ws->map || !ws->list || !ws->lacc ||
-      !ws->slot) {
-    contract_ws_destroy(ws);
-    return core_error(MINEX_ENOMEM,
-                      "contraction: out of memory for %d "
-                      "vertices",
-                      (int)n);
-  }
-  /* merged lists of the first sweep add up to about the fine adjacency
-     on meshes; untouched capacity costs address space only */
-  int rc = contract_level_alloc(&ws->lv[0], n, g->xadj[n]);
+  int rc = ws->lv && ws->parent && ws->owner && ws->interior && ws->map
+               ? contract_acc_reserve(&ws->acc, (int64_t)n2)
+               : core_error(MINEX_ENOMEM,
+                            "contraction: out of memory for %d vertices",
+                            (int)n);
+  if (rc == MINEX_OK)
+    rc = contract_level_alloc(&ws->lv[0], n);
   if (rc != MINEX_OK) {
     contract_ws_destroy(ws);
     return rc;
   }
-  ws->nlevels = 1;
+  ws->nlevels = ws->nlevels_kept = 1;
   contract_level *L = &ws->lv[0];
   L->xadj = g->xadj;
   L->adj = g->adjncy;
@@ -61,16 +51,10 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
       eligible |= old[g->adjncy[j]] == old[v];
     }
     L->at[v] = (contract_attr){g->pwgt[v], g->rwgt[v], c, old[v], 0};
-    ws->nd[v] = (contract_node){v, old[v], g->rwgt[v]};
-    ws->bpart[v] = -1;
-    /* every vertex with a same-owner neighbour starts eligible */
-    ws->epos[v] = eligible ? ws->nelig : -1;
-    if (eligible) {
-      ws->eslot[ws->nelig] = v;
-      ws->elig[ws->nelig++] = v;
-    }
+    ws->parent[v] = v;
+    ws->owner[v] = old[v];
+    ws->nvalid += eligible;
   }
-  ws->nvalid = ws->nelig;
   return MINEX_OK;
 }
 
@@ -79,263 +63,441 @@ void contract_ws_destroy(contract_ws *ws) {
   for (int32_t s = 0; ws->lv && s < nl; s++)
     contract_level_free(&ws->lv[s]);
   free(ws->lv);
-  free(ws->nd);
-  free(ws->elig);
-  free(ws->epos);
-  free(ws->eslot);
-  free(ws->bpart);
-  free(ws->bratio);
   free(ws->parent);
   free(ws->owner);
   free(ws->interior);
   free(ws->map);
-  free(ws->list);
-  free(ws->lacc);
-  free(ws->slot);
+  contract_acc_free(&ws->acc);
   memset(ws, 0, sizeof *ws);
 }
 
-/* The eligible list keeps the level's vertex order (a merged vertex takes
- * the slot of one of its children), so a window of it holds vertices that
- * are close in the mesh numbering and in memory. Removal leaves a hole
- * (-1); holes are squeezed out when they fill half the list. */
-static void elig_remove(contract_ws *ws, int32_t x) {
-  int32_t i = ws->epos[x];
-  if (i < 0)
-    return;
-  ws->elig[i] = -1;
-  ws->epos[x] = -1;
-  ws->nvalid--;
-}
-
-static void elig_compact(contract_ws *ws) {
-  int32_t k = 0;
-  for (int32_t i = 0; i < ws->nelig; i++) {
-    int32_t x = ws->elig[i];
-    if (x < 0)
-      continue;
-    if (i == ws->cursor)
-      ws->cursor = k;
-    ws->elig[k] = x;
-    ws->eslot[k] = ws->eslot[i];
-    ws->epos[x] = k++;
+/* The chunks of level L: runs of one old owner, each cut into
+ * ceil(len / CONTRACT_CHUNK) chunks of equal size. */
+static int make_chunks(const contract_level *L, contract_chunk **out,
+                       int32_t *nout) {
+  int32_t nb = L->nbase, count = 0;
+  for (int32_t k = 0; k < nb;) {
+    int32_t e = k + 1;
+    while (e < nb && L->at[e].old == L->at[k].old)
+      e++;
+    count += (e - k + CONTRACT_CHUNK - 1) / CONTRACT_CHUNK;
+    k = e;
   }
-  if (ws->cursor >= k)
-    ws->cursor = 0;
-  ws->nelig = k;
+  contract_chunk *ch = calloc((size_t)count + 1, sizeof *ch);
+  if (ch == NULL)
+    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  int32_t c = 0;
+  for (int32_t k = 0; k < nb;) {
+    int32_t e = k + 1;
+    while (e < nb && L->at[e].old == L->at[k].old)
+      e++;
+    int32_t pieces = (e - k + CONTRACT_CHUNK - 1) / CONTRACT_CHUNK;
+    for (int32_t i = 0; i < pieces; i++) {
+      ch[c].cs = k + (int32_t)((int64_t)(e - k) * i / pieces);
+      ch[c].ce = k + (int32_t)((int64_t)(e - k) * (i + 1) / pieces);
+      ch[c].part = L->at[k].old;
+      ch[c].index = i;
+      c++;
+    }
+    k = e;
+  }
+  *out = ch;
+  *nout = count;
+  return MINEX_OK;
 }
 
-/* Makes room for `more` entries in L's merged lists. */
-static int mlist_reserve(contract_level *L, int64_t more) {
-  if (L->msize + more <= L->mcap)
+typedef struct share {
+  int64_t rem; /* remainder of the quota's division */
+  int32_t c;   /* chunk                             */
+} share;
+
+static int share_cmp(const void *a, const void *b) {
+  const share *x = a, *y = b;
+  if (x->rem != y->rem)
+    return x->rem > y->rem ? -1 : 1;
+  return (x->c > y->c) - (x->c < y->c);
+}
+
+/* The chunks' targets: a chunk without a pair keeps its vertices; the rest
+ * of the target is shared among the others in proportion to their sizes,
+ * by largest remainder (ties to the lower chunk), at least 1 each. */
+static int chunk_targets(contract_chunk *ch, int32_t nch, int64_t target) {
+  int64_t rest = target, total = 0;
+  int32_t nlive = 0;
+  for (int32_t c = 0; c < nch; c++) {
+    int32_t m = ch[c].ce - ch[c].cs;
+    if (ch[c].nelig == 0) {
+      ch[c].target = m;
+      rest -= m;
+    } else {
+      total += m;
+      nlive++;
+    }
+  }
+  if (nlive == 0)
     return MINEX_OK;
-  int64_t cap = L->mcap + L->mcap / 2;
-  while (cap < L->msize + more)
-    cap += cap / 2;
-  int32_t *a = realloc(L->madj, sizeof(int32_t) * (size_t)cap);
-  if (a == NULL)
+  share *sh = malloc(sizeof(share) * (size_t)nlive);
+  if (sh == NULL)
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  L->madj = a;
-  double *c = realloc(L->mcwgt, sizeof(double) * (size_t)cap);
-  if (c == NULL)
-    return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  L->mcwgt = c;
-  L->mcap = cap;
-  return MINEX_OK;
-}
-
-/* Merges active v and w (same owner) into local id nbase + nmerge
- * (paper §3.5). */
-static int merge_pair(contract_ws *ws, int32_t v, int32_t w) {
-  contract_level *L = contract_cur(ws);
-  const int32_t *adj[2];
-  const double *cw[2];
-  int64_t len[2];
-  contract_edges(ws, v, &adj[0], &cw[0], &len[0]);
-  contract_edges(ws, w, &adj[1], &cw[1], &len[1]);
-  int rc = mlist_reserve(L, len[0] + len[1]);
-  if (rc != MINEX_OK)
-    return rc;
-  /* the reserve may have moved the merged lists */
-  contract_edges(ws, v, &adj[0], &cw[0], &len[0]);
-  contract_edges(ws, w, &adj[1], &cw[1], &len[1]);
-  int32_t k = L->nmerge, M = L->nbase + k;
-  /* gather both lists by representative, dropping the v-w edges */
-  contract_acc_begin(ws, len[0] + len[1]);
-  int32_t cnt = 0;
-  double inner = 0; /* 2 * Cwgt(v,w): the v-w edges seen from both ends */
-  for (int e = 0; e < 2; e++)
-    for (int64_t j = 0; j < len[e]; j++) {
-      int32_t r = contract_find_uf(ws, adj[e][j]);
-      if (r == v || r == w)
-        inner += cw[e][j];
-      else
-        contract_acc_add(ws, r, cw[e][j], &cnt);
-    }
-  /* M's list, and M's best partner while the weights are at hand */
-  int64_t b = L->msize;
-  int32_t best_r = -1, own = ws->nd[v].owner;
-  double best = -1, rw = ws->nd[v].rwgt + ws->nd[w].rwgt;
-  memcpy(L->madj + b, ws->list, sizeof(int32_t) * (size_t)cnt);
-  memcpy(L->mcwgt + b, ws->lacc, sizeof(double) * (size_t)cnt);
-  for (int32_t i = 0; i < cnt; i++) {
-    const contract_node *r = &ws->nd[ws->list[i]];
-    if (r->owner == own) {
-      double ratio = contract_pair_ratio(ws->lacc[i], rw + r->rwgt);
-      if (ratio > best) {
-        best = ratio;
-        best_r = ws->list[i];
-      }
-    }
-  }
-  L->mstart[k] = b;
-  L->mlen[k] = cnt;
-  L->msize = b + cnt;
-  const contract_attr *av = &L->at[v], *aw = &L->at[w];
-  L->at[M] = (contract_attr){av->pwgt + aw->pwgt, rw,
-                             av->ctot + aw->ctot - inner, av->old, 0};
-  L->child[2 * k] = v;
-  L->child[2 * k + 1] = w;
-  L->nmerge++;
-  ws->nd[M] = (contract_node){M, own, rw};
-  ws->nd[v].par = ws->nd[w].par = M;
-  ws->bpart[M] = best_r;
-  ws->bratio[M] = best;
-  ws->epos[M] = -1;
-  ws->vtot++;
-  ws->nactive--;
-  int32_t slot = ws->epos[v] >= 0 ? ws->epos[v] : ws->epos[w];
-  elig_remove(ws, v);
-  elig_remove(ws, w);
-  if (best_r >= 0 && slot >= 0) {
-    ws->elig[slot] = M;
-    ws->epos[M] = slot;
-    ws->nvalid++;
-  }
-  return MINEX_OK;
-}
-
-/* Same-owner neighbour of active v with the largest Cwgt/(Rwgt_v+Rwgt_w),
- * or -1. Cached per vertex: the ratio of a cached pair stays exact while
- * both ends are active (Cwgt and Rwgt of a pair change only when one of
- * them merges), so a vertex seen by several sampling windows is gathered
- * once. */
-static int32_t best_partner(contract_ws *ws, int32_t v) {
-  int32_t c = ws->bpart[v];
-  if (c >= 0 && ws->nd[c].par == c)
-    return c;
-  int32_t cnt = contract_gather(ws, v), best_r = -1;
-  double best = -1;
-  int32_t own = ws->nd[v].owner;
-  double rw = ws->nd[v].rwgt;
-  for (int32_t k = 0; k < cnt; k++) {
-    const contract_node *r = &ws->nd[ws->list[k]];
-    if (r->owner != own)
+  int64_t given = 0;
+  int32_t k = 0;
+  if (rest < 0)
+    rest = 0;
+  for (int32_t c = 0; c < nch; c++) {
+    if (ch[c].nelig == 0)
       continue;
-    double ratio = contract_pair_ratio(ws->lacc[k], rw + r->rwgt);
-    if (ratio > best) {
-      best = ratio;
-      best_r = ws->list[k];
-    }
+    int64_t m = ch[c].ce - ch[c].cs, q = rest * m / total;
+    ch[c].target = (int32_t)q;
+    given += q;
+    sh[k++] = (share){rest * m % total, c};
   }
-  ws->bpart[v] = best_r;
-  ws->bratio[v] = best;
-  return best_r;
+  qsort(sh, (size_t)nlive, sizeof *sh, share_cmp);
+  for (int32_t i = 0; i < nlive && given < rest; i++, given++)
+    ch[sh[i].c].target++;
+  for (int32_t c = 0; c < nch; c++) {
+    int32_t m = ch[c].ce - ch[c].cs;
+    if (ch[c].target < 1)
+      ch[c].target = 1;
+    if (ch[c].target > m)
+      ch[c].target = m;
+  }
+  free(sh);
+  return MINEX_OK;
 }
 
-/* Asks for what sampling x will read: its cached partner, its record and
- * the records of its edge ends. Issued when x is CONTRACT_PREFETCH
- * entries beyond the window, it lets the memory system fetch them while
- * the steps in between run (a hint: no effect on the result; in paired
- * runs on the 10^6 benchmark the contraction was faster in 12 of 18,
- * by about 5% on average). */
-#define CONTRACT_PREFETCH 12
-static inline void prefetch_vertex(const contract_ws *ws, int32_t x) {
-  const int32_t *adj;
-  const double *cw;
-  int64_t len;
-  __builtin_prefetch(&ws->bpart[x]);
-  __builtin_prefetch(&contract_cur(ws)->at[x]);
-  contract_edges(ws, x, &adj, &cw, &len);
-  for (int64_t j = 0; j < len; j++)
-    __builtin_prefetch(&ws->nd[adj[j]]);
+/* splitmix64's finaliser: the seed of a chunk's stream from the call's
+ * seed, the level, the part and the chunk's index in the part. */
+static uint64_t mix64(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static unsigned long chunk_seed(unsigned long seed, int32_t level,
+                                const contract_chunk *c) {
+  uint64_t z = mix64((uint64_t)seed);
+  z = mix64(z ^ (uint64_t)(uint32_t)level);
+  z = mix64(z ^ (uint64_t)(uint32_t)c->part);
+  z = mix64(z ^ (uint64_t)(uint32_t)c->index);
+  return (unsigned long)(z & 0xFFFFFFFFu);
+}
+
+/* Records a failure of chunk c (run on a worker thread, whose thread-local
+ * message the caller cannot read). */
+static void chunk_fail(contract_chunk *c, int rc) {
+  c->rc = rc;
+  snprintf(c->msg, sizeof c->msg, "%s", minex_last_error());
+}
+
+/* The first failure in chunk order, raised on the calling thread. */
+static int chunks_status(const contract_chunk *ch, int32_t nch) {
+  for (int32_t c = 0; c < nch; c++)
+    if (ch[c].rc != MINEX_OK)
+      return core_error(ch[c].rc, "%s", ch[c].msg);
+  return MINEX_OK;
+}
+
+/* The next-level rows of chunk c's active vertices (level L's merges and
+ * ws->map are complete), into c's row buffers. */
+static int chunk_rows(contract_worker *wk, const contract_level *L,
+                      contract_chunk *c, const int32_t *map, int32_t aoff) {
+  int32_t m = c->ce - c->cs;
+  int64_t cap = 0;
+  for (int32_t i = 0; i < c->nactive; i++) {
+    int32_t x = c->order[i];
+    cap += x < m ? L->xadj[c->cs + x + 1] - L->xadj[c->cs + x]
+                 : c->mlen[x - m];
+  }
+  c->rlen = malloc(sizeof(int64_t) * ((size_t)c->nactive + 1));
+  c->radj = malloc(sizeof(int32_t) * (size_t)(cap + 1));
+  c->rcwgt = malloc(sizeof(double) * (size_t)(cap + 1));
+  if (!c->rlen || !c->radj || !c->rcwgt)
+    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  c->rsize = 0;
+  c->relig = 0;
+  for (int32_t i = 0; i < c->nactive; i++) {
+    int32_t x = c->order[i], self = aoff + i, cnt = 0, eligible = 0;
+    const int32_t *adj;
+    const double *cw;
+    int64_t len;
+    int global = x < m;
+    if (global) {
+      int64_t b = L->xadj[c->cs + x];
+      adj = L->adj + b;
+      cw = L->cwgt + b;
+      len = L->xadj[c->cs + x + 1] - b;
+    } else {
+      adj = c->madj + c->mstart[x - m];
+      cw = c->mcwgt + c->mstart[x - m];
+      len = c->mlen[x - m];
+    }
+    int rc = contract_acc_reserve(&wk->acc, len);
+    if (rc != MINEX_OK)
+      return rc;
+    contract_acc_begin(&wk->acc, len);
+    for (int64_t j = 0; j < len; j++) {
+      int32_t l = global ? contract_chunk_local(adj[j], c->cs, m) : adj[j];
+      int32_t y = l >= 0 ? aoff + c->lnew[l] : map[-1 - l];
+      if (y == self) /* an end merged into the vertex itself */
+        continue;
+      eligible |= l >= 0 || L->at[-1 - l].old == c->part;
+      contract_acc_add(&wk->acc, y, cw[j], &cnt);
+    }
+    memcpy(c->radj + c->rsize, wk->acc.list, sizeof(int32_t) * (size_t)cnt);
+    memcpy(c->rcwgt + c->rsize, wk->acc.lacc, sizeof(double) * (size_t)cnt);
+    c->rsize += cnt;
+    c->rlen[i] = cnt;
+    c->relig += eligible;
+  }
+  return MINEX_OK;
+}
+
+/* The level ids of chunk c's local id x, once the offsets are known. */
+static inline int32_t level_id(const contract_chunk *c, int32_t nb,
+                               int32_t moff, int32_t x) {
+  int32_t m = c->ce - c->cs;
+  return x < 0 ? -1 - x : (x < m ? c->cs + x : nb + moff + (x - m));
+}
+
+/* Writes the merges of the chunks into the current level L (in chunk
+ * order) and builds the next level from their active vertices. */
+static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
+                    const int32_t *work, contract_worker *wk, int nt) {
+  contract_level *L = contract_cur(ws);
+  int32_t nb = L->nbase;
+  int32_t *moff = malloc(sizeof(int32_t) * ((size_t)nch + 1));
+  int32_t *aoff = malloc(sizeof(int32_t) * ((size_t)nch + 1));
+  int64_t *soff = malloc(sizeof(int64_t) * ((size_t)nch + 1));
+  int64_t *roff = malloc(sizeof(int64_t) * ((size_t)nch + 1));
+  if (!moff || !aoff || !soff || !roff) {
+    free(moff), free(aoff), free(soff), free(roff);
+    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  }
+  moff[0] = aoff[0] = 0;
+  soff[0] = 0;
+  for (int32_t c = 0; c < nch; c++) {
+    moff[c + 1] = moff[c] + ch[c].nmerge;
+    aoff[c + 1] = aoff[c] + ch[c].nactive;
+    soff[c + 1] = soff[c] + ch[c].msize;
+  }
+  int32_t K = moff[nch], A = aoff[nch];
+  int64_t S = soff[nch];
+  int rc = MINEX_OK;
+  if (ws->nlevels == ws->lvcap) {
+    contract_level *a =
+        realloc(ws->lv, sizeof(contract_level) * 2 * (size_t)ws->lvcap);
+    if (a == NULL) {
+      rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
+      goto out;
+    }
+    memset(a + ws->lvcap, 0, sizeof(contract_level) * (size_t)ws->lvcap);
+    ws->lv = a;
+    ws->lvcap *= 2;
+    L = contract_cur(ws);
+  }
+  contract_level *N = &ws->lv[ws->nlevels];
+  contract_attr *at = realloc(L->at, sizeof(contract_attr) * ((size_t)nb + K));
+  if (at != NULL)
+    L->at = at;
+  L->child = malloc(sizeof(int32_t) * (2 * (size_t)K + 1));
+  L->mstart = malloc(sizeof(int64_t) * ((size_t)K + 1));
+  L->mlen = malloc(sizeof(int32_t) * ((size_t)K + 1));
+  L->madj = malloc(sizeof(int32_t) * ((size_t)S + 1));
+  L->mcwgt = malloc(sizeof(double) * ((size_t)S + 1));
+  if (!at || !L->child || !L->mstart || !L->mlen || !L->madj || !L->mcwgt ||
+      (rc = contract_level_alloc(N, A)) != MINEX_OK) {
+    rc = core_error(MINEX_ENOMEM,
+                    "contraction: out of memory for a level of %d merges",
+                    (int)K);
+    goto out;
+  }
+  N->lower = malloc(sizeof(int32_t) * ((size_t)A + 1));
+  N->own_xadj = malloc(sizeof(int64_t) * ((size_t)A + 1));
+  if (!N->lower || !N->own_xadj) {
+    rc = core_error(MINEX_ENOMEM,
+                    "contraction: out of memory for a level of %d vertices",
+                    (int)A);
+    goto out;
+  }
+  L->mcap = S;
+  L->cap = nb + K;
+  int32_t *map = ws->map;
+  /* the merges into L, the new vertices' records, and the new id of every
+     base vertex of L (for the ends that other chunks hold) */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+  for (int32_t i = 0; i < nch; i++) {
+    contract_chunk *c = &ch[work[i]];
+    int32_t ci = work[i], m = c->ce - c->cs, mo = moff[ci], ao = aoff[ci];
+    for (int32_t j = 0; j < c->nmerge; j++) {
+      L->child[2 * (mo + j)] = level_id(c, nb, mo, c->child[2 * j]);
+      L->child[2 * (mo + j) + 1] = level_id(c, nb, mo, c->child[2 * j + 1]);
+      L->mstart[mo + j] = soff[ci] + c->mstart[j];
+      L->mlen[mo + j] = c->mlen[j];
+      L->at[nb + mo + j] = c->at[j];
+    }
+    for (int64_t e = 0; e < c->msize; e++) {
+      L->madj[soff[ci] + e] = level_id(c, nb, mo, c->madj[e]);
+      L->mcwgt[soff[ci] + e] = c->mcwgt[e];
+    }
+    for (int32_t k = 0; k < c->nactive; k++) {
+      int32_t x = c->order[k];
+      N->lower[ao + k] = level_id(c, nb, mo, x);
+      N->at[ao + k] = x < m ? L->at[c->cs + x] : c->at[x - m];
+    }
+    for (int32_t x = 0; x < m; x++)
+      map[c->cs + x] = ao + c->lnew[x];
+  }
+  /* the new rows, once every map entry is in */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+  for (int32_t i = 0; i < nch; i++) {
+    contract_chunk *c = &ch[work[i]];
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    int r = chunk_rows(&wk[t], L, c, map, aoff[work[i]]);
+    if (r != MINEX_OK)
+      chunk_fail(c, r);
+  }
+  if ((rc = chunks_status(ch, nch)) != MINEX_OK)
+    goto out;
+  roff[0] = 0;
+  for (int32_t c = 0; c < nch; c++)
+    roff[c + 1] = roff[c] + ch[c].rsize;
+  N->own_adj = malloc(sizeof(int32_t) * ((size_t)roff[nch] + 1));
+  N->own_cwgt = malloc(sizeof(double) * ((size_t)roff[nch] + 1));
+  if (!N->own_adj || !N->own_cwgt) {
+    rc = core_error(MINEX_ENOMEM,
+                    "contraction: out of memory for a level of %d vertices",
+                    (int)A);
+    goto out;
+  }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+  for (int32_t i = 0; i < nch; i++) {
+    const contract_chunk *c = &ch[work[i]];
+    int32_t ao = aoff[work[i]];
+    int64_t e = roff[work[i]];
+    memcpy(N->own_adj + e, c->radj, sizeof(int32_t) * (size_t)c->rsize);
+    memcpy(N->own_cwgt + e, c->rcwgt, sizeof(double) * (size_t)c->rsize);
+    for (int32_t k = 0; k < c->nactive; k++) {
+      N->own_xadj[ao + k] = e;
+      e += c->rlen[k];
+    }
+  }
+  N->own_xadj[A] = roff[nch];
+  N->xadj = N->own_xadj;
+  N->adj = N->own_adj;
+  N->cwgt = N->own_cwgt;
+  L->nmerge = K;
+  L->msize = S;
+  ws->nvalid = 0;
+  for (int32_t c = 0; c < nch; c++)
+    ws->nvalid += ch[c].relig;
+  ws->vtot += K;
+  ws->nactive = A;
+  ws->nlevels++;
+  ws->nlevels_kept = ws->nlevels;
+  for (int32_t k = 0; k < A; k++) {
+    ws->parent[k] = k;
+    ws->owner[k] = N->at[k].old;
+  }
+out:
+  /* a level left unfinished is not in the workspace: free it here */
+  if (rc != MINEX_OK && ws->nlevels < ws->lvcap)
+    contract_level_free(&ws->lv[ws->nlevels]);
+  free(moff), free(aoff), free(soff), free(roff);
+  return rc;
+}
+
+/* Chunks by size, largest first (ties in chunk order): the order in which
+ * the threads take them, so that a large part does not come last. */
+typedef struct by_size_key {
+  int32_t size, c;
+} by_size_key;
+
+static int by_size(const void *a, const void *b) {
+  const by_size_key *x = a, *y = b;
+  if (x->size != y->size)
+    return x->size > y->size ? -1 : 1;
+  return (x->c > y->c) - (x->c < y->c);
+}
+
+static int32_t *work_order(const contract_chunk *ch, int32_t nch) {
+  by_size_key *k = malloc(sizeof(by_size_key) * ((size_t)nch + 1));
+  int32_t *work = malloc(sizeof(int32_t) * ((size_t)nch + 1));
+  if (k && work) {
+    for (int32_t c = 0; c < nch; c++)
+      k[c] = (by_size_key){ch[c].ce - ch[c].cs, c};
+    qsort(k, (size_t)nch, sizeof *k, by_size);
+    for (int32_t c = 0; c < nch; c++)
+      work[c] = k[c].c;
+  } else {
+    free(work);
+    work = NULL;
+  }
+  free(k);
+  return work;
 }
 
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
-                 gsl_rng *rng) {
-  /* SPEC §3: each step samples a few same-owner pairs and merges the one
-     with the largest Cwgt/(Rwgt_v + Rwgt_w). The sample is drawn from a
-     window of the eligible list at a cursor that sweeps it: every region
-     of the graph is contracted at the same pace (a sweep roughly halves
-     it, as a matching level would) and consecutive steps touch nearby
-     memory, which is what makes one-pair-at-a-time contraction fast. */
+                 unsigned long seed, int nthreads) {
   if (sample_size < 1 || sample_size > MINEX_SAMPLE_SIZE_MAX)
     return core_error(MINEX_EINVAL,
                       "contraction: sample size %ld outside "
                       "[1, %d]",
                       (long)sample_size, MINEX_SAMPLE_SIZE_MAX);
-  int32_t window = 2 * sample_size;
-  while (ws->nactive > target && ws->nvalid > 0) {
-    if (2 * ws->nvalid < ws->nelig)
-      elig_compact(ws);
-    int32_t bv = -1, bw = -1;
-    double best = -1;
-    int32_t seen = 0, taken = 0, i = ws->cursor, advanced = -1;
-    int wrapped = 0;
-    /* one draw gives the coin flips of the whole window */
-    unsigned long coins = gsl_rng_get(rng);
-    int32_t ahead = ws->cursor + window + CONTRACT_PREFETCH;
-    if (ahead < ws->nelig && ws->elig[ahead] >= 0)
-      prefetch_vertex(ws, ws->elig[ahead]);
-    while (taken < sample_size && seen < window && ws->nvalid > 0) {
-      if (i >= ws->nelig) {
-        i = 0;
-        wrapped = 1;
+  int nt = nthreads > 1 ? nthreads : 1;
+  contract_worker *wk = calloc((size_t)nt, sizeof *wk);
+  if (wk == NULL)
+    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  int rc = MINEX_OK;
+  for (int32_t round = 0; round < CONTRACT_MAX_LEVELS &&
+                          ws->nactive > target && ws->nvalid > 0;
+       round++) {
+    contract_level *L = contract_cur(ws);
+    contract_chunk *ch = NULL;
+    int32_t nch = 0, *work = NULL;
+    if ((rc = make_chunks(L, &ch, &nch)) != MINEX_OK)
+      break;
+    if ((work = work_order(ch, nch)) == NULL) {
+      free(ch);
+      rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
+      break;
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+    for (int32_t i = 0; i < nch; i++)
+      ch[work[i]].nelig = contract_chunk_eligible(L, &ch[work[i]]);
+    int32_t level = ws->nlevels - 1;
+    if ((rc = chunk_targets(ch, nch, target)) == MINEX_OK) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+      for (int32_t i = 0; i < nch; i++) {
+        contract_chunk *c = &ch[work[i]];
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        int r = contract_chunk_sweep(&wk[t], L, c, sample_size,
+                                     chunk_seed(seed, level, c));
+        if (r != MINEX_OK)
+          chunk_fail(c, r);
       }
-      int32_t v = ws->elig[i++];
-      if (v < 0)
-        continue;
-      seen++;
-      if (advanced < 0 && seen == 2)
-        advanced = i;
-      /* each entry of the window is sampled with probability 1/2 */
-      int heads = (int)(coins & 1);
-      coins = coins >> 1 | (coins & 1) << 31;
-      if (seen < window && !heads)
-        continue;
-      int32_t r = best_partner(ws, v);
-      int found = r >= 0;
-      if (found && ws->bratio[v] > best) {
-        best = ws->bratio[v];
-        bv = v;
-        bw = r;
-      }
-      /* owners do not change while contracting, so a vertex without a
-         same-owner neighbour never gets one: drop it for good */
-      if (!found)
-        elig_remove(ws, v);
-      else
-        taken++;
+      rc = chunks_status(ch, nch);
     }
-    ws->cursor = advanced >= 0 ? advanced : i;
-    if (ws->cursor >= ws->nelig) {
-      ws->cursor = 0;
-      wrapped = 1;
-    }
-    if (bv >= 0) {
-      int rc = merge_pair(ws, bv, bw);
-      if (rc != MINEX_OK)
-        return rc;
-    }
-    /* a sweep is over: once it has merged an eighth of the level, its
-       active vertices make a compact level, so that the next sweep reads
-       short clean lists of nearby ids instead of merge chains */
-    const contract_level *L = contract_cur(ws);
-    if (wrapped && ws->nactive > target && (int64_t)8 * L->nmerge >= L->nbase) {
-      int rc = contract_level_next(ws);
-      if (rc != MINEX_OK)
-        return rc;
-    }
+    int32_t merges = 0;
+    for (int32_t c = 0; c < nch && rc == MINEX_OK; c++)
+      merges += ch[c].nmerge;
+    if (rc == MINEX_OK && merges > 0)
+      rc = assemble(ws, ch, nch, work, wk, nt);
+    for (int32_t c = 0; c < nch; c++)
+      contract_chunk_free(&ch[c]);
+    free(ch);
+    free(work);
+    if (rc != MINEX_OK || merges == 0)
+      break;
   }
-  return MINEX_OK;
+  for (int t = 0; t < nt; t++)
+    contract_worker_free(&wk[t]);
+  free(wk);
+  return rc;
 }

@@ -14,7 +14,6 @@
 
 #include "core/core.h"
 
-#include <gsl/gsl_rng.h>
 
 /* What the cost model needs of a vertex, in one 32-byte record: merging
  * a pair and testing a move each read it whole. */
@@ -56,15 +55,6 @@ typedef struct contract_level {
   contract_attr *at;     /* cap: weights and old owner of each local id    */
 } contract_level;
 
-/* What the contraction's inner loops read of a local id, in one 16-byte
- * record: a neighbour costs one cache line instead of one per array. */
-typedef struct contract_node {
-  int32_t par;   /* union/find parent (path-halved), itself if active */
-  int32_t owner; /* owner (the old one: owners are fixed while
-                    contracting)                                      */
-  double rwgt;   /* Rwgt                                              */
-} contract_node;
-
 /* A slot of the edge accumulator (see contract_acc_add). */
 typedef struct contract_slot {
   int32_t key;   /* representative                                  */
@@ -72,8 +62,32 @@ typedef struct contract_slot {
   int32_t idx;   /* its position in list / lacc                      */
 } contract_slot;
 
+/* Edge accumulator (see contract_acc_add): one per workspace and one per
+ * contraction worker. */
+typedef struct contract_acc {
+  int32_t *list;       /* keys accumulated under the stamp, first seen
+                          first                                         */
+  double *lacc;        /* their accumulated Cwgt                        */
+  int64_t cap;         /* entries of list and lacc                      */
+  contract_slot *slot; /* 2^slot_max slots: open-addressing table of the
+                          gather; only the first 2^bits are used by a
+                          gather, so small gathers stay in L1 cache     */
+  int32_t slot_max;    /* log2 of the table's size                      */
+  int32_t slot_bits;   /* bits of the current gather's table; 0 when the
+                          gather is short enough for a scan             */
+  int32_t slot_used;   /* largest table used since the stamps were reset */
+  int32_t stamp;       /* current gather                                */
+} contract_acc;
+
+/* Room for gathers of up to `ends` edge ends (list, lacc and a table of
+ * at least 2 * ends slots); MINEX_ENOMEM with a message. */
+int contract_acc_reserve(contract_acc *acc, int64_t ends);
+void contract_acc_free(contract_acc *acc);
+
 /* Local ids below are those of the current level (the last one). Arrays
- * marked 2n are indexed by local id and sized for level 0, the largest. */
+ * marked 2n are indexed by local id and sized for level 0, the largest.
+ * Contraction (contract_run) always ends on a level without merges, so
+ * between calls every id of the current level is active. */
 typedef struct contract_ws {
   const minex_graph *g; /* the fine graph                                */
   int32_t n;            /* fine vertex count                             */
@@ -84,20 +98,8 @@ typedef struct contract_ws {
   int32_t nlevels_kept; /* levels allocated: expansion steps down without
                            freeing them, so contract_rewind can go back up */
   int32_t frozen_nlevels, frozen_vtot, frozen_nactive; /* at the freeze     */
-  /* contraction (until contract_freeze) */
-  contract_node *nd; /* 2n: union/find, owner, Rwgt                   */
-  int32_t *elig;     /* active ids that may still have a same-owner
-                        neighbour, in level order, -1 for a hole      */
-  int32_t *eslot;    /* n: base vertex whose slot each elig entry is
-                        (a merged vertex keeps its child's): the
-                        order of the next level                       */
-  int32_t *epos;     /* 2n: position in elig, -1 if absent            */
-  int32_t nelig;     /* slots used in elig (holes included)           */
-  int32_t nvalid;    /* slots holding an id                           */
-  int32_t cursor;    /* where the next sampling window starts         */
-  int32_t *bpart;    /* 2n: cached best same-owner partner, -1 none   */
-  double *bratio;    /* 2n: its Cwgt/(Rwgt_v+Rwgt_w)                  */
-  /* partition and expansion (after contract_freeze) */
+  int32_t nvalid;          /* vertices of the current level with a
+                              same-owner neighbour (until contract_freeze) */
   int32_t *parent;         /* 2n: the id x is merged into, x if active      */
   int32_t *owner;          /* 2n: owner of x's representative (kept for
                               every id, so an edge end costs one read)      */
@@ -107,18 +109,8 @@ typedef struct contract_ws {
                             the children of an undone merge and down to
                             the level below)                             */
   /* scratch */
-  int32_t *map;        /* 2n: new ids when a level is built; a stack    */
-  int32_t stamp;       /* current gather                                */
-  int32_t *list;       /* 2n: ids accumulated under the stamp           */
-  double *lacc;        /* 2n: their accumulated Cwgt                    */
-  contract_slot *slot; /* 2^slot_max slots (>= 2n+2): open-addressing
-                          table of the gather; only the first 2^bits
-                          are used by a gather, so small gathers stay
-                          in L1 cache                                   */
-  int32_t slot_max;    /* log2 of the table's size                      */
-  int32_t slot_bits;   /* bits of the current gather's table; 0 when
-                          the gather is short enough for a scan         */
-  int32_t slot_used;   /* largest table used since the stamps were reset */
+  int32_t *map;     /* 2n: new ids when a level is built; a stack    */
+  contract_acc acc; /* the gathers of the partition and expansion    */
 } contract_ws;
 
 /* Allocates the workspace for g with every vertex active on old[v]. */
@@ -138,27 +130,13 @@ static inline int32_t contract_nids(const contract_ws *ws) {
   return L->nbase + L->nmerge;
 }
 
-/* Representative (active id) of local id x. While contracting: union/find
- * with path halving (Fig. 2's lookup); afterwards a walk up the parents
- * (merge chains within a level are short, and undoing merges would
- * invalidate compressed paths). */
-int32_t contract_find_slow(contract_ws *ws, int32_t x);
-/* The union/find of the contraction (before contract_freeze). */
-static inline int32_t contract_find_uf(contract_ws *ws, int32_t x) {
-  int32_t p = ws->nd[x].par;
-  if (p == x)
-    return x;
-  if (ws->nd[p].par == p)
-    return p;
-  return contract_find_slow(ws, x);
-}
-static inline int32_t contract_find(contract_ws *ws, int32_t x) {
-  if (ws->parent) {
-    while (ws->parent[x] != x)
-      x = ws->parent[x];
-    return x;
-  }
-  return contract_find_uf(ws, x);
+/* Representative (active id) of local id x: a walk up the parents (merge
+ * chains within a level are short, and undoing merges would invalidate
+ * compressed paths). */
+static inline int32_t contract_find(const contract_ws *ws, int32_t x) {
+  while (ws->parent[x] != x)
+    x = ws->parent[x];
+  return x;
 }
 
 /* Edge list of local id x (ends may be stale: resolve with
@@ -181,9 +159,9 @@ static inline void contract_edges(const contract_ws *ws, int32_t x,
   }
 }
 
-/* Allocates a level of nbase base vertices (room for nbase - 1 merges)
- * with mcap entries of merged lists to start with; frees one. */
-int contract_level_alloc(contract_level *L, int32_t nbase, int64_t mcap);
+/* Allocates a level of nbase base vertices (their records; the merges
+ * are added when the level is contracted); frees one. */
+int contract_level_alloc(contract_level *L, int32_t nbase);
 void contract_level_free(contract_level *L);
 
 /* SPEC §3 merge priority Cwgt_vw / (Rwgt_v + Rwgt_w): heavy
@@ -193,26 +171,35 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
   return rwgt > 0 ? cwgt / rwgt : (cwgt > 0 ? 1e300 : 0);
 }
 
-/* Merges same-owner pairs until nactive <= target or no pair is left.
- * Each step samples up to sample_size eligible vertices from a window of
- * 2*sample_size at a cursor sweeping the eligible list, takes each one's
- * same-owner neighbour with the largest Cwgt/(Rwgt_v + Rwgt_w), and
- * merges the best of those pairs. When the cursor wraps and the level has
- * shrunk enough, the active vertices become a new compact level. May be
- * called again with a smaller target. */
+/* Contraction chunks (SPEC §3 "Parallel execution"): the base vertices of
+ * a level are cut into chunks of consecutive ids with one old owner, at
+ * most CONTRACT_CHUNK each (a part of m vertices in ceil(m /
+ * CONTRACT_CHUNK) chunks of equal size), so that a chunk's working set
+ * stays in a core's cache. The cut depends on the data only. */
+#define CONTRACT_CHUNK 16384
+/* Levels contract_run builds at most in one call. */
+#define CONTRACT_MAX_LEVELS 200
+
+/* Merges same-owner pairs until nactive <= target or no pair is left, a
+ * level at a time: each chunk of the current level is contracted on its
+ * own (its vertices' edges to other chunks are left as they are), with its
+ * own random stream f(seed, level, part, chunk), down to its share of the
+ * target (the shares add up to the target; a chunk without a same-owner
+ * pair keeps its vertices). Within a chunk, each step samples up to
+ * sample_size eligible vertices from a window of 2*sample_size at a cursor
+ * sweeping the chunk's eligible list, takes each one's same-owner
+ * neighbour with the largest Cwgt/(Rwgt_v + Rwgt_w), and merges the best of
+ * those pairs; the chunk's sweep ends when the cursor wraps after an eighth
+ * of its vertices merged. The merges of the chunks, concatenated in chunk
+ * order, are the level's, and the active vertices become the next level
+ * (a CSR of their own, ends resolved, parallel edges added up). The chunks
+ * run on up to nthreads OpenMP threads, largest first; the result does not
+ * depend on nthreads. May be called again with a smaller target. */
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
-                 gsl_rng *rng);
+                 unsigned long seed, int nthreads);
 
-/* Ends a sweep: the active vertices, numbered in the order of their
- * first base vertex, become the base vertices of a new level with a CSR
- * of their own (ends resolved, parallel edges added up), the eligible
- * list rebuilt and the cursor back
- * at its start. */
-int contract_level_next(contract_ws *ws);
-
-/* Ends contraction: the active vertices become a last level without
- * merges (the contracted graph: ids 0..nactive-1), the sampling state is
- * freed, and owners live in ws->owner from now on. */
+/* Ends contraction: the current level (without merges: the contracted
+ * graph, ids 0..nactive-1) is recorded for contract_rewind. */
 int contract_freeze(contract_ws *ws);
 
 /* Back to the state contract_freeze left, after a partition and expansion
@@ -239,60 +226,61 @@ static inline int32_t contract_end_owner(const contract_ws *ws, int32_t x) {
  * 0 when the fine graph is restored. After contract_freeze. */
 int contract_undo(contract_ws *ws, int32_t *v, int32_t *w);
 
-/* Edge accumulator: sums the Cwgt of edge ends by representative into
- * ws->list (distinct representatives, first-seen order) and ws->lacc.
- * Short lists (mesh vertices have a handful of neighbours) are summed by
- * a scan of the few representatives seen so far, which stays in L1 and
- * predicts well; longer ones use a small open-addressing table sized to
- * the lists at hand (at least twice the number of ends). Neither touches
- * a per-vertex array: on a large graph a per-vertex mark would cost a
- * cache miss per edge end. (uthash would allocate per entry; this is a
- * per-call scratch that is never searched afterwards.)
- * contract_acc_begin prepares for up to `ends` additions. */
+/* Edge accumulator: sums the Cwgt of edge ends by key into acc->list
+ * (distinct keys, first-seen order) and acc->lacc. Short lists (mesh
+ * vertices have a handful of neighbours) are summed by a scan of the few
+ * keys seen so far, which stays in L1 and predicts well; longer ones use a
+ * small open-addressing table sized to the lists at hand (at least twice
+ * the number of ends). Neither touches a per-vertex array: on a large
+ * graph a per-vertex mark would cost a cache miss per edge end. (uthash
+ * would allocate per entry; this is a per-call scratch that is never
+ * searched afterwards.) contract_acc_begin prepares for up to `ends`
+ * additions (contract_acc_reserve must have made room for them). Keys
+ * are any int32_t. */
 #define CONTRACT_ACC_SCAN 32
-void contract_acc_table(contract_ws *ws, int64_t ends);
-static inline void contract_acc_begin(contract_ws *ws, int64_t ends) {
+void contract_acc_table(contract_acc *acc, int64_t ends);
+static inline void contract_acc_begin(contract_acc *acc, int64_t ends) {
   if (ends <= CONTRACT_ACC_SCAN)
-    ws->slot_bits = 0;
+    acc->slot_bits = 0;
   else
-    contract_acc_table(ws, ends);
+    contract_acc_table(acc, ends);
 }
-static inline void contract_acc_add(contract_ws *ws, int32_t r, double c,
+static inline void contract_acc_add(contract_acc *acc, int32_t r, double c,
                                     int32_t *cnt) {
-  if (ws->slot_bits == 0) {
+  if (acc->slot_bits == 0) {
     int32_t i = 0;
-    while (i < *cnt && ws->list[i] != r)
+    while (i < *cnt && acc->list[i] != r)
       i++;
     if (i == *cnt) {
-      ws->list[i] = r;
-      ws->lacc[i] = c;
+      acc->list[i] = r;
+      acc->lacc[i] = c;
       (*cnt)++;
     } else {
-      ws->lacc[i] += c;
+      acc->lacc[i] += c;
     }
     return;
   }
-  uint32_t mask = (1u << ws->slot_bits) - 1;
-  uint32_t h = ((uint32_t)r * 0x9E3779B1u) >> (32 - ws->slot_bits);
+  uint32_t mask = (1u << acc->slot_bits) - 1;
+  uint32_t h = ((uint32_t)r * 0x9E3779B1u) >> (32 - acc->slot_bits);
   for (;; h = (h + 1) & mask) {
-    contract_slot *s = &ws->slot[h];
-    if (s->stamp != ws->stamp) {
-      s->stamp = ws->stamp;
+    contract_slot *s = &acc->slot[h];
+    if (s->stamp != acc->stamp) {
+      s->stamp = acc->stamp;
       s->key = r;
       s->idx = *cnt;
-      ws->list[*cnt] = r;
-      ws->lacc[(*cnt)++] = c;
+      acc->list[*cnt] = r;
+      acc->lacc[(*cnt)++] = c;
       return;
     }
     if (s->key == r) {
-      ws->lacc[s->idx] += c;
+      acc->lacc[s->idx] += c;
       return;
     }
   }
 }
 
-/* Aggregates the edges of active id x by representative (the
- * accumulator's list and lacc); returns the count. */
+/* Aggregates the edges of active id x by representative (ws->acc's list
+ * and lacc); returns the count. */
 int32_t contract_gather(contract_ws *ws, int32_t x);
 
 /* The representative on the current level of every fine vertex, into

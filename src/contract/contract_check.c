@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* contract_check: the self-check of the multilevel workspace (STYLE: each
  * structure can check itself) — every level's quotient graph, weights and
- * same-owner merges against the fine graph, the union/find and the merge
+ * same-owner merges against the fine graph, the parents and the merge
  * stack. */
 #include "contract/contract.h"
 
@@ -67,12 +67,10 @@ static int check_level(const contract_ws *ws, int32_t s) {
   return MINEX_OK;
 }
 
-/* Union/find or parents, the eligible set or the owners, and the active
- * count of the current level. */
+/* Parents, owners and the active count of the current level. */
 static int check_current(contract_ws *ws) {
   const contract_level *L = contract_cur(ws);
   int32_t nid = L->nbase + L->nmerge, active = 0;
-  int32_t *par = ws->parent ? ws->parent : NULL;
   /* every id's parent is the merge that took it, or itself if active */
   int32_t *want = ws->map;
   for (int32_t x = 0; x < nid; x++)
@@ -83,16 +81,11 @@ static int check_current(contract_ws *ws) {
   }
   for (int32_t x = 0; x < nid; x++) {
     active += want[x] == x;
-    int32_t p = par ? par[x] : ws->nd[x].par;
-    /* path halving points an id at an ancestor, so it must lead to the
-       same root as its real parent */
-    if (par ? p != want[x]
-            : (p < want[x] || p >= nid ||
-               contract_find(ws, p) != contract_find(ws, want[x])))
+    if (ws->parent[x] != want[x])
       return core_error(MINEX_EINTERNAL,
                         "contract: id %d has parent %d, "
                         "its merge is %d",
-                        (int)x, (int)p, (int)want[x]);
+                        (int)x, (int)ws->parent[x], (int)want[x]);
   }
   if (active != ws->nactive)
     return core_error(MINEX_EINTERNAL,
@@ -114,46 +107,13 @@ static int check_current(contract_ws *ws) {
                       "contract: active weights %g/%g, "
                       "fine %g/%g",
                       pw, rw, fpw, frw);
-  if (par) {
-    for (int32_t x = 0; x < nid; x++)
-      if (ws->owner[x] != ws->owner[contract_find(ws, x)])
-        return core_error(MINEX_EINTERNAL,
-                          "contract: id %d has owner %d, "
-                          "its representative %d",
-                          (int)x, (int)ws->owner[x],
-                          (int)ws->owner[contract_find(ws, x)]);
-    return MINEX_OK;
-  }
   for (int32_t x = 0; x < nid; x++)
-    if (ws->nd[x].owner != L->at[x].old || ws->nd[x].rwgt != L->at[x].rwgt)
+    if (ws->owner[x] != ws->owner[contract_find(ws, x)])
       return core_error(MINEX_EINTERNAL,
-                        "contract: record of id %d is "
-                        "stale",
-                        (int)x);
-  int32_t valid = 0;
-  for (int32_t i = 0; i < ws->nelig; i++) {
-    int32_t x = ws->elig[i];
-    if (x < 0)
-      continue;
-    valid++;
-    if (x >= nid || ws->epos[x] != i || contract_find(ws, x) != x)
-      return core_error(MINEX_EINTERNAL,
-                        "contract: eligible entry %d (id "
-                        "%d) is stale",
-                        (int)i, (int)x);
-  }
-  for (int32_t i = 0; i < ws->nelig; i++)
-    if (ws->eslot[i] < 0 || ws->eslot[i] >= L->nbase ||
-        (i > 0 && ws->eslot[i] <= ws->eslot[i - 1]))
-      return core_error(MINEX_EINTERNAL,
-                        "contract: eligible slot %d has "
-                        "base vertex %d, out of order",
-                        (int)i, (int)ws->eslot[i]);
-  if (valid != ws->nvalid)
-    return core_error(MINEX_EINTERNAL,
-                      "contract: %d eligible ids, nvalid "
-                      "says %d",
-                      (int)valid, (int)ws->nvalid);
+                        "contract: id %d has owner %d, "
+                        "its representative %d",
+                        (int)x, (int)ws->owner[x],
+                        (int)ws->owner[contract_find(ws, x)]);
   return MINEX_OK;
 }
 
@@ -227,12 +187,12 @@ int contract_check(contract_ws *ws) {
     }
     int32_t cnt = contract_gather(ws, x);
     for (int32_t i = 0; i < cnt && rc == MINEX_OK; i++) {
-      int32_t r = ws->list[i];
-      if (seen[r] != x || !close_enough(fine[r], ws->lacc[i]))
+      int32_t r = ws->acc.list[i];
+      if (seen[r] != x || !close_enough(fine[r], ws->acc.lacc[i]))
         rc = core_error(MINEX_EINTERNAL,
                         "contract: edge %d-%d has Cwgt %g, "
                         "fine graph says %g",
-                        (int)x, (int)r, ws->lacc[i],
+                        (int)x, (int)r, ws->acc.lacc[i],
                         seen[r] == x ? fine[r] : 0.0);
     }
     if (rc == MINEX_OK && nfine != cnt)

@@ -8,26 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-int contract_level_alloc(contract_level *L, int32_t nbase, int64_t mcap) {
+int contract_level_alloc(contract_level *L, int32_t nbase) {
   memset(L, 0, sizeof *L);
-  size_t cap = 2 * (size_t)nbase + 1;
   L->nbase = nbase;
-  L->cap = (int32_t)cap;
-  /* at most nbase - 1 merges: one vertex is left */
-  L->child = malloc(sizeof(int32_t) * cap);
-  L->mstart = malloc(sizeof(int64_t) * ((size_t)nbase + 1));
-  L->mlen = malloc(sizeof(int32_t) * ((size_t)nbase + 1));
-  L->mcap = mcap > 1024 ? mcap : 1024;
-  L->madj = malloc(sizeof(int32_t) * (size_t)L->mcap);
-  L->mcwgt = malloc(sizeof(double) * (size_t)L->mcap);
-  L->at = malloc(sizeof(contract_attr) * cap);
-  if (!L->child || !L->mstart || !L->mlen || !L->madj || !L->mcwgt || !L->at) {
-    contract_level_free(L);
+  L->cap = nbase;
+  L->at = malloc(sizeof(contract_attr) * ((size_t)nbase + 1));
+  if (L->at == NULL)
     return core_error(MINEX_ENOMEM,
                       "contraction: out of memory for a "
                       "level of %d vertices",
                       (int)nbase);
-  }
   return MINEX_OK;
 }
 
@@ -174,150 +164,6 @@ int contract_fine_reps(contract_ws *ws, int32_t *rep) {
   return rc;
 }
 
-/* Shrinks an array to n elements (kept as is if realloc says no). */
-static void *shrink(void *p, size_t n, size_t size) {
-  void *q = realloc(p, (n > 0 ? n : 1) * size);
-  return q ? q : p;
-}
-
-/* The finished level keeps what expansion reads; its spare room goes. */
-static void level_trim(contract_level *L) {
-  size_t nid = (size_t)L->nbase + (size_t)L->nmerge;
-  L->child = shrink(L->child, 2 * (size_t)L->nmerge, sizeof(int32_t));
-  L->mstart = shrink(L->mstart, (size_t)L->nmerge, sizeof(int64_t));
-  L->mlen = shrink(L->mlen, (size_t)L->nmerge, sizeof(int32_t));
-  L->madj = shrink(L->madj, (size_t)L->msize, sizeof(int32_t));
-  L->mcwgt = shrink(L->mcwgt, (size_t)L->msize, sizeof(double));
-  L->mcap = L->msize > 0 ? L->msize : 1;
-  L->at = shrink(L->at, nid, sizeof(contract_attr));
-  L->cap = (int32_t)(nid > 0 ? nid : 1);
-}
-
-int contract_level_next(contract_ws *ws) {
-  if (ws->nlevels == ws->lvcap) {
-    contract_level *a =
-        realloc(ws->lv, sizeof(contract_level) * 2 * (size_t)ws->lvcap);
-    if (a == NULL)
-      return core_error(MINEX_ENOMEM, "contraction: out of memory");
-    ws->lv = a;
-    ws->lvcap *= 2;
-  }
-  contract_level *L = contract_cur(ws), *N = &ws->lv[ws->nlevels];
-  int32_t nid = L->nbase + L->nmerge, m = 0;
-  int32_t *map = ws->map;
-  /* new ids in level order: an eligible vertex at the base vertex whose
-     slot it holds (where the sweep met it), any other at its first base
-     vertex. Neighbours in the level stay neighbours in memory, and the
-     next sweep meets the vertices in the order this one left them (by
-     first base vertex instead, MaxQwgt of cube_ball_p16 was 2% higher
-     over seeds 1-8). Both sequences ascend: merge them. */
-  int32_t *lower = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
-  if (lower == NULL)
-    return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  for (int32_t x = 0; x < nid; x++)
-    map[x] = -1;
-  int32_t p = 0;
-  for (int32_t i = 0; i <= L->nbase; i++) {
-    for (; p < ws->nelig && (i == L->nbase || ws->eslot[p] <= i); p++) {
-      int32_t x = ws->elig[p];
-      if (x >= 0 && map[x] < 0) {
-        map[x] = m;
-        lower[m++] = x;
-      }
-    }
-    if (i == L->nbase)
-      break;
-    int32_t r = contract_find_uf(ws, i);
-    if (map[r] < 0 && ws->epos[r] < 0) {
-      map[r] = m;
-      lower[m++] = r;
-    }
-  }
-  if (m != ws->nactive) {
-    free(lower);
-    return core_error(MINEX_EINTERNAL,
-                      "contraction: %d representatives "
-                      "for %d active vertices",
-                      (int)m, (int)ws->nactive);
-  }
-  /* the new lists are no longer than the lists they come from */
-  int64_t bound = L->xadj[L->nbase] + L->msize;
-  int rc = contract_level_alloc(N, m, bound / 2);
-  if (rc != MINEX_OK) {
-    free(lower);
-    return rc;
-  }
-  N->lower = lower;
-  N->own_xadj = malloc(sizeof(int64_t) * ((size_t)m + 1));
-  N->own_adj = malloc(sizeof(int32_t) * (size_t)(bound > 0 ? bound : 1));
-  N->own_cwgt = malloc(sizeof(double) * (size_t)(bound > 0 ? bound : 1));
-  if (!N->own_xadj || !N->own_adj || !N->own_cwgt) {
-    contract_level_free(N);
-    return core_error(MINEX_ENOMEM,
-                      "contraction: out of memory for a "
-                      "level of %d vertices",
-                      (int)m);
-  }
-  /* a cached partner stays valid while both ends are active (the ratio
-     of a pair changes only when one of them merges), so it moves to the
-     new ids with its vertex. In place: k <= lower[k], and a later
-     vertex's lower[k'] > k is not yet overwritten. */
-  for (int32_t k = 0; k < m; k++) {
-    int32_t r = lower[k], c = ws->bpart[r];
-    N->at[k] = L->at[r];
-    ws->bpart[k] = c >= 0 ? map[c] : -1; /* -1 unless c is active */
-    ws->bratio[k] = ws->bratio[r];
-  }
-  /* every id's record now names the new id of its representative, so
-     that reading an edge end gives its new id and its owner in one cache
-     line. Upwards: a Find from x only visits ids above x, not yet
-     renamed. */
-  contract_node *nd = ws->nd;
-  for (int32_t x = 0; x < nid; x++)
-    nd[x].par = map[contract_find_uf(ws, x)];
-  int64_t e = 0;
-  ws->nelig = ws->nvalid = ws->cursor = 0;
-  N->own_xadj[0] = 0;
-  for (int32_t k = 0; k < m; k++) {
-    const int32_t *adj;
-    const double *cw;
-    int64_t len;
-    contract_edges(ws, lower[k], &adj, &cw, &len);
-    contract_acc_begin(ws, len);
-    int32_t cnt = 0, own = N->at[k].old;
-    int eligible = 0;
-    for (int64_t j = 0; j < len; j++) {
-      const contract_node *r = &nd[adj[j]];
-      if (r->par != k) {
-        contract_acc_add(ws, r->par, cw[j], &cnt);
-        eligible |= r->owner == own;
-      }
-    }
-    memcpy(N->own_adj + e, ws->list, sizeof(int32_t) * (size_t)cnt);
-    memcpy(N->own_cwgt + e, ws->lacc, sizeof(double) * (size_t)cnt);
-    e += cnt;
-    N->own_xadj[k + 1] = e;
-    ws->epos[k] = eligible ? ws->nelig : -1;
-    if (eligible) {
-      ws->eslot[ws->nelig] = k;
-      ws->elig[ws->nelig++] = k;
-    }
-  }
-  ws->nvalid = ws->nelig;
-  /* the records of the new level */
-  for (int32_t k = 0; k < m; k++)
-    nd[k] = (contract_node){k, N->at[k].old, N->at[k].rwgt};
-  N->own_adj = shrink(N->own_adj, (size_t)e, sizeof(int32_t));
-  N->own_cwgt = shrink(N->own_cwgt, (size_t)e, sizeof(double));
-  N->xadj = N->own_xadj;
-  N->adj = N->own_adj;
-  N->cwgt = N->own_cwgt;
-  level_trim(L);
-  ws->nlevels++;
-  ws->nlevels_kept = ws->nlevels;
-  return MINEX_OK;
-}
-
 /* The contracted graph's vertices (the last level, no merges) as the
  * freeze leaves them: each its own parent, on its old owner. */
 static void top_owners(contract_ws *ws) {
@@ -329,29 +175,9 @@ static void top_owners(contract_ws *ws) {
 }
 
 int contract_freeze(contract_ws *ws) {
-  if (contract_cur(ws)->nmerge > 0) {
-    int rc = contract_level_next(ws);
-    if (rc != MINEX_OK)
-      return rc;
-  }
-  size_t n2 = 2 * (size_t)ws->n + 1;
-  ws->parent = malloc(sizeof(int32_t) * n2);
-  ws->owner = malloc(sizeof(int32_t) * n2);
-  ws->interior = calloc(n2, 1);
-  if (!ws->parent || !ws->owner || !ws->interior) {
-    free(ws->parent), free(ws->owner), free(ws->interior);
-    ws->parent = ws->owner = NULL;
-    ws->interior = NULL;
-    return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  }
-  /* the sampling state is of no further use */
-  free(ws->nd), free(ws->elig), free(ws->epos), free(ws->eslot);
-  free(ws->bpart);
-  free(ws->bratio);
-  ws->nd = NULL;
-  ws->elig = ws->epos = ws->eslot = ws->bpart = NULL;
-  ws->bratio = NULL;
-  ws->nelig = ws->nvalid = ws->cursor = 0;
+  if (contract_cur(ws)->nmerge > 0)
+    return core_error(MINEX_EINTERNAL,
+                      "contract_freeze: the current level has merges");
   for (int32_t s = 0; s < ws->nlevels; s++) {
     ws->lv[s].frozen_nmerge = ws->lv[s].nmerge;
     ws->lv[s].frozen_msize = ws->lv[s].msize;
@@ -384,7 +210,7 @@ static void level_down(contract_ws *ws) {
   int32_t m = U->nbase;
   /* both levels share the per-id arrays: keep the upper values apart */
   int32_t *own = ws->map;
-  unsigned char *flag = (unsigned char *)ws->lacc;
+  unsigned char *flag = (unsigned char *)ws->acc.lacc;
   memcpy(own, ws->owner, sizeof(int32_t) * (size_t)m);
   memcpy(flag, ws->interior, (size_t)m);
   for (int32_t k = 0; k < m; k++) {

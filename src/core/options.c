@@ -25,6 +25,7 @@ void minex_options_init(minex_options *o) {
   o->ladder = MINEX_LADDER_AUTO;
   o->paper_exact = 0;
   o->balance = MINEX_BALANCE_AUTO;
+  o->nthreads = 1;
 }
 
 /* A mode field (refine, scratch, ladder): one of its OFF, ON, AUTO. */
@@ -52,6 +53,11 @@ int core_check_options(const minex_options *o) {
                       "options.remap_mode = %d is not a "
                       "minex_remap_mode",
                       (int)o->remap_mode);
+  if (o->nthreads < 0 || o->nthreads > MINEX_NTHREADS_MAX)
+    return core_error(MINEX_EINVAL,
+                      "options.nthreads = %ld (must be in [0, %d]; 0 uses "
+                      "every processor of the node)",
+                      (long)o->nthreads, MINEX_NTHREADS_MAX);
   if (o->coarse_target < 0 || o->coarse_target > MINEX_COARSE_TARGET_MAX)
     return core_error(MINEX_EINVAL,
                       "options.coarse_target = %ld (must be in "

@@ -10,10 +10,18 @@
  * fails when one is missing. Sorted. */
 #ifndef MINEX_CORE_RENAME_H
 #define MINEX_CORE_RENAME_H
+#define layout_create minex__layout_create
+#define layout_destroy minex__layout_destroy
+#define layout_from_input minex__layout_from_input
+#define layout_to_input minex__layout_to_input
+#define contract_acc_free minex__contract_acc_free
+#define contract_acc_reserve minex__contract_acc_reserve
 #define contract_acc_table minex__contract_acc_table
+#define contract_chunk_eligible minex__contract_chunk_eligible
+#define contract_chunk_free minex__contract_chunk_free
+#define contract_chunk_sweep minex__contract_chunk_sweep
 #define contract_check minex__contract_check
 #define contract_descend minex__contract_descend
-#define contract_find_slow minex__contract_find_slow
 #define contract_fine_reps minex__contract_fine_reps
 #define contract_freeze minex__contract_freeze
 #define contract_gather minex__contract_gather
@@ -21,12 +29,12 @@
 #define contract_level_free minex__contract_level_free
 #define contract_level_graph minex__contract_level_graph
 #define contract_level_reps minex__contract_level_reps
-#define contract_level_next minex__contract_level_next
 #define contract_rewind minex__contract_rewind
 #define contract_run minex__contract_run
 #define contract_set_owner minex__contract_set_owner
 #define contract_undo minex__contract_undo
 #define contract_ws_create minex__contract_ws_create
+#define contract_worker_free minex__contract_worker_free
 #define contract_ws_destroy minex__contract_ws_destroy
 #define core_check_options minex__core_check_options
 #define core_check_part minex__core_check_part

@@ -3,11 +3,15 @@
  * (SPEC §3, paper §3.1), with the guarantees of SPEC §3. */
 #include "contract/contract.h"
 #include "costmodel/costmodel.h"
+#include "driver/layout.h"
 #include "expand/expand.h"
 #include "partition/partition.h"
 #include "scratch/scratch.h"
 
 #include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,7 +148,7 @@ static double max_under(costmodel_loads *ld, double k) {
  * candidate shares it (contract_rewind between them; the from-scratch
  * candidate descends to one of its levels). */
 static int contract_start(const minex_graph *g, const minex_config *cfg,
-                          const int32_t *old, const minex_options *opt,
+                          const int32_t *old, const minex_options *opt, int nt,
                           contract_ws *ws, double *seconds) {
   int32_t n = g->nvtxs;
   double t1 = core_wtime();
@@ -152,10 +156,6 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
   int rc = contract_ws_create(ws, g, old);
   if (rc != MINEX_OK)
     return rc;
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  if (rng == NULL)
-    return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
-  gsl_rng_set(rng, (unsigned long)opt->seed);
   int64_t target = opt->coarse_target;
   if (target <= 0) {
     /* coarse_per_proc per processor, but coarse vertices of at least four
@@ -168,13 +168,13 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
   }
   if (target > n)
     target = n;
-  rc = contract_run(ws, (int32_t)target, opt->sample_size, rng);
-  gsl_rng_free(rng);
+  rc = contract_run(ws, (int32_t)target, opt->sample_size,
+                    (unsigned long)opt->seed, nt);
   if (rc == MINEX_OK)
     rc = contract_freeze(ws);
   *seconds = core_wtime() - t1;
-  logf_(opt, "contract: %d -> %d vertices in %.3f s", (int)n, (int)ws->nactive,
-        *seconds);
+  logf_(opt, "contract: %d -> %d vertices in %d levels in %.3f s", (int)n,
+        (int)ws->nactive, (int)ws->nlevels, *seconds);
   return rc;
 }
 
@@ -426,6 +426,13 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   else
     minex_options_init(&opt);
   int32_t n = g->nvtxs;
+  int nt = opt.nthreads;
+#ifdef _OPENMP
+  if (nt == 0)
+    nt = omp_get_num_procs();
+#else
+  nt = 1;
+#endif
   int all_avail = 1;
   for (int32_t v = 0; v < n && all_avail; v++)
     all_avail = cfg->avail[old[v]];
@@ -438,6 +445,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   int32_t *diff = malloc(bytes), *scr = NULL, *start = NULL;
   contract_ws ws;
   memset(&ws, 0, sizeof ws);
+  layout lay;
+  memset(&lay, 0, sizeof lay);
   if (diff == NULL)
     return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
   candidate cd, cs;
@@ -447,12 +456,22 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   double secs_diffusive = 0, secs_ladder = 0, secs_scratch = 0, secs_refine = 0;
   int32_t contract_nvtxs = 0, ncandidates = 1;
   /* every candidate's loads in one unit that keeps them near 1 */
+  /* the candidates run on the per-part layout (layout.h): G and O are g
+     and old renumbered, every partition below is in its ids until the
+     result is mapped back */
+  double tl = core_wtime();
   if ((rc = costmodel_unit(g, cfg, old, &opt, &unit)) ||
-      (rc = contract_start(g, cfg, old, &opt, &ws, &secs_diff)))
+      (rc = layout_create(&lay, g, old, cfg->nprocs, nt)))
+    goto done;
+  const minex_graph *G = &lay.g;
+  const int32_t *O = lay.old;
+  logf_(&opt, "layout: %d parts in %.3f s on %d threads", (int)cfg->nprocs,
+        core_wtime() - tl, nt);
+  if ((rc = contract_start(G, cfg, O, &opt, nt, &ws, &secs_diff)))
     goto done;
   contract_nvtxs = ws.nactive;
   t_run = core_wtime();
-  if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, k, unit, refine, diff,
+  if ((rc = run_candidate(G, cfg, O, NULL, &ws, &opt, k, unit, refine, diff,
                           &cd)))
     goto done;
   secs_diffusive = core_wtime() - t_run;
@@ -478,7 +497,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     for (int j = 0; j < MINEX_LADDER_MAX; j++) {
       kj /= MINEX_LADDER_STEP;
       contract_rewind(&ws);
-      if ((rc = run_candidate(g, cfg, old, NULL, &ws, &opt, kj, unit, refine,
+      if ((rc = run_candidate(G, cfg, O, NULL, &ws, &opt, kj, unit, refine,
                               scr, &cs)))
         goto done;
       logf_(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", kj, cs.end_time,
@@ -492,7 +511,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if (with_scratch) {
     int skipped = 0;
     t_run = core_wtime();
-    if ((rc = run_scratch(g, cfg, old, &ws, &opt, k, unit, refine, start, scr,
+    if ((rc = run_scratch(G, cfg, O, &ws, &opt, k, unit, refine, start, scr,
                           &cs, &skipped)))
       goto done;
     secs_scratch = core_wtime() - t_run;
@@ -506,7 +525,13 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
       scratch_used = keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
     }
   }
-  const int32_t *result = diff;
+  /* the winner back in input ids (scr is free: the candidates are done) */
+  if (scr == NULL && (scr = malloc(bytes)) == NULL) {
+    rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+    goto done;
+  }
+  layout_to_input(&lay, diff, scr);
+  const int32_t *result = scr;
   candidate *used = &best;
   /* SPEC §3 guarantee: never worse than old when old is feasible. Scored
      from scratch by the evaluator, the same rules as any other tool;
@@ -548,6 +573,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   }
 done:
   contract_ws_destroy(&ws);
+  layout_destroy(&lay);
   free(diff);
   free(scr);
   free(start);

@@ -41,7 +41,7 @@ int expand_run(partition_ctx *pc, int32_t budget) {
       /* the neighbours of a moved vertex are border vertices now */
       int32_t cnt = contract_gather(ws, x);
       for (int32_t i = 0; i < cnt && qn < qcap; i++) {
-        int32_t r = ws->list[i], seen = 0;
+        int32_t r = ws->acc.list[i], seen = 0;
         for (int32_t k = 0; k < qn && !seen; k++)
           seen = queue[k] == r;
         if (!seen)

@@ -121,7 +121,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
       partition_execute(pc, x, ch.move.to);
       moves++;
       int32_t nnb = contract_gather(ws, x);
-      memcpy(pc->nb_ids, ws->list, sizeof(int32_t) * (size_t)nnb);
+      memcpy(pc->nb_ids, ws->acc.list, sizeof(int32_t) * (size_t)nnb);
       /* a vertex moves at most once per pass (as in FM passes): without
          the lock, heavy coarse vertices trade places thousands of times
          for ever smaller MinVar improvements */

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Contraction of one chunk of a level (private to src/contract): a worker's
+ * scratch, and what a chunk's sweep leaves for the assembly of the level.
+ * Inside a chunk, local ids are 0..m-1 for its base vertices (level ids
+ * cs..ce-1) and m+j for its merge j; an edge end outside the chunk is kept
+ * as -1 - (its level id), never resolved: a chunk reads nothing another
+ * chunk writes, so chunks run concurrently and give the same merges
+ * whatever the number of threads. */
+#ifndef MINEX_CONTRACT_CHUNK_H
+#define MINEX_CONTRACT_CHUNK_H
+
+#include "core/rename.h"
+
+#include "contract/contract.h"
+
+#include <gsl/gsl_rng.h>
+
+/* A chunk: its place in the level, its target and the sweep's result. */
+typedef struct contract_chunk {
+  int32_t cs, ce;  /* base vertices cs..ce-1 of the level             */
+  int32_t part;    /* their old owner                                 */
+  int32_t index;   /* the chunk's index within its part on this level */
+  int32_t nelig;   /* base vertices with a neighbour in the chunk     */
+  int32_t target;  /* active vertices to stop at                      */
+  int32_t nmerge;  /* merges made                                     */
+  int32_t nactive; /* m - nmerge                                      */
+  int32_t *child;  /* 2 per merge, local ids                          */
+  int64_t *mstart; /* per merge: its list in madj, mcwgt              */
+  int32_t *mlen;
+  int32_t *madj; /* merged lists: local ids, or -1 - level id        */
+  double *mcwgt;
+  int64_t msize, mcap;
+  contract_attr *at; /* per merge                                     */
+  int32_t *lnew;     /* m + nmerge: the index among the chunk's active
+                        vertices (next level order) of each local id's
+                        representative                                */
+  int32_t *order;    /* nactive: local ids of the active vertices in
+                        the next level's order                         */
+  /* the next level's rows of the chunk's vertices (assembly) */
+  int64_t *rlen;   /* nactive                                         */
+  int32_t *radj;   /* next-level ids                                  */
+  double *rcwgt;   /* their Cwgt                                      */
+  int64_t rsize;   /* entries used                                    */
+  int32_t relig;   /* vertices with a same-owner neighbour            */
+  int rc;          /* MINEX_OK, or the chunk's failure                */
+  char msg[256];   /* its message (the worker's thread holds it)      */
+} contract_chunk;
+
+/* A worker's scratch, reused chunk after chunk (grown as needed). */
+typedef struct contract_node {
+  int32_t par; /* union/find parent (path-halved), itself if active */
+  int32_t pad;
+  double rwgt; /* Rwgt                                              */
+} contract_node;
+
+typedef struct contract_worker {
+  int32_t cap;       /* local ids the arrays hold                     */
+  contract_node *nd; /* cap                                           */
+  int32_t *elig;     /* eligible ids in level order, -1 for a hole    */
+  int32_t *eslot;    /* base vertex whose slot each elig entry is     */
+  int32_t *epos;     /* cap: position in elig, -1 if absent           */
+  int32_t *bpart;    /* cap: cached best partner, -1 none             */
+  double *bratio;    /* cap: its Cwgt/(Rwgt_v+Rwgt_w)                 */
+  contract_acc acc;  /* gathers                                       */
+  gsl_rng *rng;      /* reseeded for every chunk                      */
+} contract_worker;
+
+void contract_worker_free(contract_worker *wk);
+
+/* Contracts chunk c of level L (no merges yet) to c->target active
+ * vertices or until its sweep ends (see contract_run), with the random
+ * stream seeded by `seed`; fills c's merges, lnew and order. */
+int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
+                         contract_chunk *c, int32_t sample_size,
+                         unsigned long seed);
+
+/* The number of base vertices of c with a neighbour in c (c->nelig). */
+int32_t contract_chunk_eligible(const contract_level *L,
+                                const contract_chunk *c);
+
+/* Local id of level id g for the chunk [cs, cs + m): g - cs inside, else
+ * -1 - g. */
+static inline int32_t contract_chunk_local(int32_t g, int32_t cs, int32_t m) {
+  return (uint32_t)(g - cs) < (uint32_t)m ? g - cs : -1 - g;
+}
+
+void contract_chunk_free(contract_chunk *c);
+
+#endif

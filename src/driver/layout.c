@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The per-part layout of minex_repartition (layout.h). */
+#include "driver/layout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct end {
+  int32_t t;
+  double w;
+} end;
+
+static int end_cmp(const void *x, const void *y) {
+  const end *a = x, *b = y;
+  return (a->t > b->t) - (a->t < b->t);
+}
+
+/* Sorts a row of len ends by id; without memory, the row is sorted by
+ * insertion instead (slower, same result). */
+static void sort_row(int32_t *a, double *c, int64_t len) {
+  end *e = malloc(sizeof(end) * (size_t)len);
+  if (e != NULL) {
+    for (int64_t i = 0; i < len; i++)
+      e[i] = (end){a[i], c[i]};
+    qsort(e, (size_t)len, sizeof *e, end_cmp);
+    for (int64_t i = 0; i < len; i++) {
+      a[i] = e[i].t;
+      c[i] = e[i].w;
+    }
+    free(e);
+    return;
+  }
+  for (int64_t i = 1; i < len; i++) {
+    int32_t t = a[i];
+    double w = c[i];
+    int64_t k = i;
+    for (; k > 0 && a[k - 1] > t; k--) {
+      a[k] = a[k - 1];
+      c[k] = c[k - 1];
+    }
+    a[k] = t;
+    c[k] = w;
+  }
+}
+
+void layout_destroy(layout *lay) {
+  free(lay->g.xadj);
+  free(lay->g.adjncy);
+  free(lay->g.pwgt);
+  free(lay->g.rwgt);
+  free(lay->g.cwgt);
+  free(lay->old);
+  free(lay->perm);
+  free(lay->first);
+  memset(lay, 0, sizeof *lay);
+}
+
+int layout_create(layout *lay, const minex_graph *g, const int32_t *old,
+                  int32_t nprocs, int nthreads) {
+  memset(lay, 0, sizeof *lay);
+  int32_t n = g->nvtxs;
+  int64_t ne = g->xadj[n];
+  int nt = nthreads > 1 ? nthreads : 1;
+  size_t nv = (size_t)n + 1;
+  lay->g.nvtxs = n;
+  lay->g.xadj = malloc(sizeof(int64_t) * nv);
+  lay->g.adjncy = malloc(sizeof(int32_t) * ((size_t)ne + 1));
+  lay->g.pwgt = malloc(sizeof(double) * nv);
+  lay->g.rwgt = malloc(sizeof(double) * nv);
+  lay->g.cwgt = malloc(sizeof(double) * ((size_t)ne + 1));
+  lay->old = malloc(sizeof(int32_t) * nv);
+  lay->perm = malloc(sizeof(int32_t) * nv);
+  lay->first = calloc((size_t)nprocs + 2, sizeof(int32_t));
+  int32_t *inv = malloc(sizeof(int32_t) * nv);
+  if (!lay->g.xadj || !lay->g.adjncy || !lay->g.pwgt || !lay->g.rwgt ||
+      !lay->g.cwgt || !lay->old || !lay->perm || !lay->first || !inv) {
+    free(inv);
+    layout_destroy(lay);
+    return core_error(MINEX_ENOMEM,
+                      "minex_repartition: out of memory for the per-part "
+                      "layout of %d vertices",
+                      (int)n);
+  }
+  /* a stable counting sort by old owner */
+  int32_t *first = lay->first;
+  for (int32_t v = 0; v < n; v++)
+    first[old[v] + 1]++;
+  for (int32_t p = 0; p < nprocs; p++)
+    first[p + 1] += first[p];
+  int32_t *next = malloc(sizeof(int32_t) * ((size_t)nprocs + 1));
+  if (next == NULL) {
+    free(inv);
+    layout_destroy(lay);
+    return core_error(MINEX_ENOMEM,
+                      "minex_repartition: out of memory for the per-part "
+                      "layout of %d vertices",
+                      (int)n);
+  }
+  memcpy(next, first, sizeof(int32_t) * (size_t)nprocs);
+  for (int32_t v = 0; v < n; v++)
+    inv[next[old[v]]++] = v;
+  free(next);
+  for (int32_t u = 0; u < n; u++)
+    lay->perm[inv[u]] = u;
+  lay->g.xadj[0] = 0;
+  for (int32_t u = 0; u < n; u++) {
+    int32_t v = inv[u];
+    lay->g.xadj[u + 1] = lay->g.xadj[u] + (g->xadj[v + 1] - g->xadj[v]);
+  }
+  const int32_t *perm = lay->perm;
+  minex_graph *h = &lay->g;
+#pragma omp parallel for schedule(static, 4096) num_threads(nt) if (nt > 1)
+  for (int32_t u = 0; u < n; u++) {
+    int32_t v = inv[u];
+    h->pwgt[u] = g->pwgt[v];
+    h->rwgt[u] = g->rwgt[v];
+    lay->old[u] = old[v];
+    int64_t b = h->xadj[u], len = h->xadj[u + 1] - b, s = g->xadj[v];
+    int32_t *a = h->adjncy + b;
+    double *c = h->cwgt + b;
+    for (int64_t i = 0; i < len; i++) {
+      a[i] = perm[g->adjncy[s + i]];
+      c[i] = g->cwgt[s + i];
+    }
+    if (len > 32) { /* a long row: sorted as pairs */
+      sort_row(a, c, len);
+      continue;
+    }
+    /* the row in ascending order (insertion: mesh rows are short) */
+    for (int64_t i = 1; i < len; i++) {
+      int32_t t = a[i];
+      double w = c[i];
+      int64_t k = i;
+      for (; k > 0 && a[k - 1] > t; k--) {
+        a[k] = a[k - 1];
+        c[k] = c[k - 1];
+      }
+      a[k] = t;
+      c[k] = w;
+    }
+  }
+  free(inv);
+  return MINEX_OK;
+}
+
+void layout_to_input(const layout *lay, const int32_t *in, int32_t *out) {
+  for (int32_t v = 0; v < lay->g.nvtxs; v++)
+    out[v] = in[lay->perm[v]];
+}
+
+void layout_from_input(const layout *lay, const int32_t *in, int32_t *out) {
+  for (int32_t v = 0; v < lay->g.nvtxs; v++)
+    out[lay->perm[v]] = in[v];
+}

@@ -18,7 +18,7 @@ static void help(void) {
       "[--remap receiver|sender|both]\n"
       "                    [--iters K] [--seed S] [--coarse-per-proc N] "
       "[--no-global]\n"
-      "                    [--steps N [--tolerance D]]\n"
+      "                    [--threads N] [--steps N [--tolerance D]]\n"
       "                    [-o NEW.part] [--json] [-v]\n"
       "\n"
       "Repartitions GRAPH (METIS format) with MinEX and prints the old and "
@@ -95,10 +95,13 @@ static void help(void) {
       "                       multiply)\n"
       "  --tolerance D        discount in [0,1) of the predicted saving\n"
       "                       (default 0)\n"
-      "  -o, --output FILE    write the new partition (atomically)\n"
-      "  --json               print one JSON object instead of the table\n"
-      "  -v, --verbose        library phase timings and progress on stderr\n"
-      "  -h, --help           this help\n");
+      "  --threads N          OpenMP threads of the repartitioner (default 0:\n"
+      "                       every core of the node); the partition is the\n"
+      "                       same for any N\n");
+  printf("  -o, --output FILE    write the new partition (atomically)\n"
+         "  --json               print one JSON object instead of the table\n"
+         "  -v, --verbose        library phase timings and progress on stderr\n"
+         "  -h, --help           this help\n");
 }
 
 int cmd_repart(int argc, char **argv) {
@@ -111,6 +114,7 @@ int cmd_repart(int argc, char **argv) {
   double tolerance = 0;
   minex_options opt;
   minex_options_init(&opt);
+  opt.nthreads = 0;   /* the tools use every core (--threads) */
   opt.iterations = 0; /* not given: 1, or N of --steps (below) */
 
   tool_cost_args cost = {&config_path, &nparts, &opt, &json, &verbose};

@@ -55,6 +55,9 @@ static void help(void) {
          "  --alpha A            latency tolerance in [0,1] (default 0)\n"
          "  --seed S             random seed (default 1)\n"
          "  --paper-exact        the paper's rules alone (SPEC section 3)\n"
+         "  --threads N          OpenMP threads of each repartition (default "
+         "0: every\n"
+         "                       core); the results are the same for any N\n"
          "  --refine on|off|auto  refinement beyond the paper (default auto: "
          "from --iters 2)\n"
          "  --scratch on|off|auto  from-scratch candidate (default auto: "
@@ -365,6 +368,7 @@ int cmd_sim(int argc, char **argv) {
   tool_workload_defaults(&wa);
   minex_options opt;
   minex_options_init(&opt);
+  opt.nthreads = 0; /* the tools use every core (--threads) */
   int32_t P = SIM_DEFAULT_P, C = SIM_DEFAULT_C, nproc = 0, nvtk = 0;
   double I = SIM_DEFAULT_I, *proc = NULL, *vtk_steps = NULL;
   const char *config_path = NULL, *csv_path = NULL, *plots = NULL;

@@ -468,6 +468,17 @@ int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
     opt->paper_exact = 1;
     return 1;
   }
+  if (tool_args_is(a, NULL, "--threads")) {
+    const char *v = tool_args_value(a);
+    if (v == NULL ||
+        tool_parse_i32(cmd, "--threads", v, 0, &opt->nthreads) != 0)
+      return -1;
+    if (opt->nthreads > MINEX_NTHREADS_MAX) {
+      tool_usage_error(cmd, "--threads: %s is above %d", v, MINEX_NTHREADS_MAX);
+      return -1;
+    }
+    return 1;
+  }
   if ((r = mode_option(a, cmd, "--refine", &opt->refine, MINEX_REFINE_ON,
                        MINEX_REFINE_OFF, MINEX_REFINE_AUTO)) != 0)
     return r;

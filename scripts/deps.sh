@@ -19,13 +19,16 @@ MINEX_BUILD_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev
   #               Open MPI: every MPI use names MPICH (docs/architecture.md)
   gnuplot-nox)
 # the tests on top: Check, valgrind, MPICH (minex-sweep-mpi and its tests),
-# clang and its runtimes (libFuzzer, scripts/fuzz.sh), clang-format
+# clang and its runtimes (libFuzzer, scripts/fuzz.sh; OpenMP and archer for
+# the ThreadSanitizer stage), clang-format
 # (scripts/format_check.sh), xmllint and GNU time (scripts/errors_table.sh),
 # python3 (the docs test, scripts/doc_commands.py), METIS (the peer
 # benchmark's METIS driver, bench/peers; not the library), locales
 MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
   mpich libmpich-dev time
   clang libclang-rt-14-dev
+  libomp-14-dev # clang's OpenMP runtime and its ThreadSanitizer tool
+  #               (libarcher): the TSan stage of scripts/test.sh
   clang-format
   libmetis-dev
   locales) # de_DE.UTF-8 for tests/io/test_locale.c (minex_gen_locales)

@@ -88,22 +88,54 @@ if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
   took Asan
 fi
 if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
-  # only what runs threads: the DRUM monitor thread, the sweep workers
-  # (test_sim and the tool), two repartitions at once (test_scratch); a
-  # report fails the stage (exit code 66)
-  echo "== ThreadSanitizer build in $root/build-tsan"
+  # only what runs threads; a report fails the stage (exit code 66). Two
+  # builds: GCC's for the POSIX threads (the DRUM monitor thread, the sweep
+  # workers: test_drum_monitor, test_sim, minex sweep), and clang's with its
+  # OpenMP runtime for the repartitioner's OpenMP threads (test_threads and
+  # test_scratch, `minex repart --threads 4` under five option sets): the
+  # archer tool of clang's runtime tells ThreadSanitizer about OpenMP's
+  # barriers, while GCC's libgomp synchronises through futexes it cannot
+  # see, so every parallel region would report false races
+  # (docs/reliability.md)
+  echo "== ThreadSanitizer build in $root/build-tsan (gcc, POSIX threads)"
   export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}"
   cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=Tsan \
     -DMINEX_WERROR=ON -DMINEX_BUILD_BENCH=OFF
   cmake --build "$root/build-tsan" -j "$jobs" \
-    --target test_drum_monitor test_sim test_scratch minex_tool
+    --target test_drum_monitor test_sim minex_tool
   (cd "$root/build-tsan" &&
-    ctest --output-on-failure -R '^(test_drum_monitor|test_sim|test_scratch)$')
+    ctest --output-on-failure -R '^(test_drum_monitor|test_sim)$')
   "$root/build-tsan/programs/minex" sweep --table 1,2 --box 3 3 3 \
     --steps 2 --depth 1 --threads 4 --no-plots \
     -o "$root/build-tsan/sweep-tsan" >/dev/null
-  echo "ThreadSanitizer clean: test_drum_monitor, test_sim, test_scratch," \
-    "minex sweep"
+  echo "== ThreadSanitizer build in $root/build-tsan-omp (clang, libomp, archer)"
+  archer="$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -1)"
+  if [ -z "$archer" ]; then
+    echo "ThreadSanitizer stage: libarcher.so not found (libomp-14-dev)" >&2
+    exit 1
+  fi
+  CC=clang cmake -S "$root" -B "$root/build-tsan-omp" -DCMAKE_BUILD_TYPE=Tsan \
+    -DMINEX_WERROR=ON -DMINEX_BUILD_BENCH=OFF
+  cmake --build "$root/build-tsan-omp" -j "$jobs" \
+    --target test_scratch test_threads minex_tool
+  export OMP_TOOL_LIBRARIES="$archer"
+  export TSAN_OPTIONS="$TSAN_OPTIONS:ignore_noninstrumented_modules=1"
+  (cd "$root/build-tsan-omp" &&
+    ctest --output-on-failure -R '^(test_scratch|test_threads)$')
+  tg="$root/build-tsan-omp/tsan-repart"
+  mkdir -p "$tg"
+  "$root/build-tsan-omp/programs/minex" gen --elements 40000 --refine \
+    --part "$tg/old.part" --nparts 8 -o "$tg/g.graph" >/dev/null
+  for flags in "" "--iters 100" "--alpha 1 --iters 4" "--paper-exact" \
+    "--throttle auto --scratch on"; do
+    # shellcheck disable=SC2086
+    "$root/build-tsan-omp/programs/minex" repart "$tg/g.graph" \
+      --old "$tg/old.part" --nparts 8 --threads 4 $flags >/dev/null
+  done
+  unset OMP_TOOL_LIBRARIES
+  echo "ThreadSanitizer clean: test_drum_monitor, test_sim, minex sweep" \
+    "(gcc); test_scratch, test_threads, minex repart --threads 4 under 5" \
+    "option sets (clang, libomp)"
   took ThreadSanitizer
 fi
 

@@ -15,7 +15,11 @@
 
 #include <gsl/gsl_rng.h>
 
-/* A chunk: its place in the level, its target and the sweep's result. */
+/* A chunk: its place in the level, its target and the sweep's result.
+ * The per-merge and per-vertex arrays are slices of level-sized arrays
+ * (contract_run's, reused level after level); the merged lists and the
+ * next level's rows are in the buffers of the worker that ran the chunk,
+ * from mbase and rbase on. */
 typedef struct contract_chunk {
   int32_t cs, ce;  /* base vertices cs..ce-1 of the level             */
   int32_t part;    /* their old owner                                 */
@@ -25,25 +29,24 @@ typedef struct contract_chunk {
   int32_t nmerge;  /* merges made                                     */
   int32_t nactive; /* m - nmerge                                      */
   int32_t *child;  /* 2 per merge, local ids                          */
-  int64_t *mstart; /* per merge: its list in madj, mcwgt              */
+  int64_t *mstart; /* per merge: its list, from mbase                 */
   int32_t *mlen;
-  int32_t *madj; /* merged lists: local ids, or -1 - level id        */
-  double *mcwgt;
-  int64_t msize, mcap;
   contract_attr *at; /* per merge                                     */
   int32_t *lnew;     /* m + nmerge: the index among the chunk's active
                         vertices (next level order) of each local id's
                         representative                                */
   int32_t *order;    /* nactive: local ids of the active vertices in
                         the next level's order                         */
-  /* the next level's rows of the chunk's vertices (assembly) */
-  int64_t *rlen;   /* nactive                                         */
-  int32_t *radj;   /* next-level ids                                  */
-  double *rcwgt;   /* their Cwgt                                      */
-  int64_t rsize;   /* entries used                                    */
-  int32_t relig;   /* vertices with a same-owner neighbour            */
-  int rc;          /* MINEX_OK, or the chunk's failure                */
-  char msg[256];   /* its message (the worker's thread holds it)      */
+  int64_t *rlen;     /* nactive: the next level's row lengths         */
+  int32_t worker;    /* the worker whose buffers hold the lists       */
+  int64_t mbase;     /* merged lists: local ids or -1 - level id      */
+  int64_t msize;     /* their entries                                 */
+  int32_t rworker;   /* the worker whose buffers hold the rows        */
+  int64_t rbase;     /* next-level rows (next-level ids)              */
+  int64_t rsize;
+  int32_t relig; /* vertices with a same-owner neighbour            */
+  int rc;        /* MINEX_OK, or the chunk's failure                */
+  char msg[256]; /* its message (the worker's thread holds it)      */
 } contract_chunk;
 
 /* A worker's scratch, reused chunk after chunk (grown as needed). */
@@ -63,13 +66,24 @@ typedef struct contract_worker {
   double *bratio;    /* cap: its Cwgt/(Rwgt_v+Rwgt_w)                 */
   contract_acc acc;  /* gathers                                       */
   gsl_rng *rng;      /* reseeded for every chunk                      */
+  int32_t *madj;     /* merged lists of this level's chunks           */
+  double *mcwgt;
+  int64_t msize, mcap;
+  int32_t *radj; /* next-level rows of this level's chunks        */
+  double *rcwgt;
+  int64_t rsize, rcap;
 } contract_worker;
+
+/* Room for `more` entries in a worker's list buffers (lists: 0, rows:
+ * 1); MINEX_ENOMEM with a message. */
+int contract_worker_reserve(contract_worker *wk, int rows, int64_t more);
 
 void contract_worker_free(contract_worker *wk);
 
 /* Contracts chunk c of level L (no merges yet) to c->target active
  * vertices or until its sweep ends (see contract_run), with the random
- * stream seeded by `seed`; fills c's merges, lnew and order. */
+ * stream seeded by `seed`; fills c's merges (its slices), lnew and order,
+ * its merged lists at the end of wk's buffer. */
 int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
                          contract_chunk *c, int32_t sample_size,
                          unsigned long seed);
@@ -83,7 +97,5 @@ int32_t contract_chunk_eligible(const contract_level *L,
 static inline int32_t contract_chunk_local(int32_t g, int32_t cs, int32_t m) {
   return (uint32_t)(g - cs) < (uint32_t)m ? g - cs : -1 - g;
 }
-
-void contract_chunk_free(contract_chunk *c);
 
 #endif

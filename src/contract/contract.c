@@ -27,11 +27,11 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->owner = malloc(sizeof(int32_t) * n2);
   ws->interior = calloc(n2, 1);
   ws->map = malloc(sizeof(int32_t) * n2);
-  int rc = ws->lv && ws->parent && ws->owner && ws->interior && ws->map
-               ? contract_acc_reserve(&ws->acc, (int64_t)n2)
-               : core_error(MINEX_ENOMEM,
-                            "contraction: out of memory for %d vertices",
-                            (int)n);
+  int rc =
+      ws->lv && ws->parent && ws->owner && ws->interior && ws->map
+          ? contract_acc_reserve(&ws->acc, (int64_t)n2)
+          : core_error(MINEX_ENOMEM,
+                       "contraction: out of memory for %d vertices", (int)n);
   if (rc == MINEX_OK)
     rc = contract_level_alloc(&ws->lv[0], n);
   if (rc != MINEX_OK) {
@@ -199,22 +199,24 @@ static int chunks_status(const contract_chunk *ch, int32_t nch) {
 }
 
 /* The next-level rows of chunk c's active vertices (level L's merges and
- * ws->map are complete), into c's row buffers. */
-static int chunk_rows(contract_worker *wk, const contract_level *L,
-                      contract_chunk *c, const int32_t *map, int32_t aoff) {
+ * ws->map are complete), at the end of wk's row buffer. */
+static int chunk_rows(contract_worker *all, const contract_level *L,
+                      contract_chunk *c, const int32_t *map, int32_t aoff,
+                      int t) {
   int32_t m = c->ce - c->cs;
+  contract_worker *wk = &all[t];
+  const int32_t *madj = all[c->worker].madj + c->mbase;
+  const double *mcwgt = all[c->worker].mcwgt + c->mbase;
   int64_t cap = 0;
   for (int32_t i = 0; i < c->nactive; i++) {
     int32_t x = c->order[i];
-    cap += x < m ? L->xadj[c->cs + x + 1] - L->xadj[c->cs + x]
-                 : c->mlen[x - m];
+    cap += x < m ? L->xadj[c->cs + x + 1] - L->xadj[c->cs + x] : c->mlen[x - m];
   }
-  c->rlen = malloc(sizeof(int64_t) * ((size_t)c->nactive + 1));
-  c->radj = malloc(sizeof(int32_t) * (size_t)(cap + 1));
-  c->rcwgt = malloc(sizeof(double) * (size_t)(cap + 1));
-  if (!c->rlen || !c->radj || !c->rcwgt)
-    return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  c->rsize = 0;
+  int rc = contract_worker_reserve(wk, 1, cap);
+  if (rc != MINEX_OK)
+    return rc;
+  c->rbase = wk->rsize;
+  c->rworker = t;
   c->relig = 0;
   for (int32_t i = 0; i < c->nactive; i++) {
     int32_t x = c->order[i], self = aoff + i, cnt = 0, eligible = 0;
@@ -228,12 +230,11 @@ static int chunk_rows(contract_worker *wk, const contract_level *L,
       cw = L->cwgt + b;
       len = L->xadj[c->cs + x + 1] - b;
     } else {
-      adj = c->madj + c->mstart[x - m];
-      cw = c->mcwgt + c->mstart[x - m];
+      adj = madj + c->mstart[x - m];
+      cw = mcwgt + c->mstart[x - m];
       len = c->mlen[x - m];
     }
-    int rc = contract_acc_reserve(&wk->acc, len);
-    if (rc != MINEX_OK)
+    if ((rc = contract_acc_reserve(&wk->acc, len)) != MINEX_OK)
       return rc;
     contract_acc_begin(&wk->acc, len);
     for (int64_t j = 0; j < len; j++) {
@@ -244,12 +245,13 @@ static int chunk_rows(contract_worker *wk, const contract_level *L,
       eligible |= l >= 0 || L->at[-1 - l].old == c->part;
       contract_acc_add(&wk->acc, y, cw[j], &cnt);
     }
-    memcpy(c->radj + c->rsize, wk->acc.list, sizeof(int32_t) * (size_t)cnt);
-    memcpy(c->rcwgt + c->rsize, wk->acc.lacc, sizeof(double) * (size_t)cnt);
-    c->rsize += cnt;
+    memcpy(wk->radj + wk->rsize, wk->acc.list, sizeof(int32_t) * (size_t)cnt);
+    memcpy(wk->rcwgt + wk->rsize, wk->acc.lacc, sizeof(double) * (size_t)cnt);
+    wk->rsize += cnt;
     c->rlen[i] = cnt;
     c->relig += eligible;
   }
+  c->rsize = wk->rsize - c->rbase;
   return MINEX_OK;
 }
 
@@ -264,6 +266,8 @@ static inline int32_t level_id(const contract_chunk *c, int32_t nb,
  * order) and builds the next level from their active vertices. */
 static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
                     const int32_t *work, contract_worker *wk, int nt) {
+  for (int t = 0; t < nt; t++)
+    wk[t].rsize = 0;
   contract_level *L = contract_cur(ws);
   int32_t nb = L->nbase;
   int32_t *moff = malloc(sizeof(int32_t) * ((size_t)nch + 1));
@@ -336,10 +340,11 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
       L->mlen[mo + j] = c->mlen[j];
       L->at[nb + mo + j] = c->at[j];
     }
-    for (int64_t e = 0; e < c->msize; e++) {
-      L->madj[soff[ci] + e] = level_id(c, nb, mo, c->madj[e]);
-      L->mcwgt[soff[ci] + e] = c->mcwgt[e];
-    }
+    const int32_t *madj = wk[c->worker].madj + c->mbase;
+    memcpy(L->mcwgt + soff[ci], wk[c->worker].mcwgt + c->mbase,
+           sizeof(double) * (size_t)c->msize);
+    for (int64_t e = 0; e < c->msize; e++)
+      L->madj[soff[ci] + e] = level_id(c, nb, mo, madj[e]);
     for (int32_t k = 0; k < c->nactive; k++) {
       int32_t x = c->order[k];
       N->lower[ao + k] = level_id(c, nb, mo, x);
@@ -356,7 +361,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
 #ifdef _OPENMP
     t = omp_get_thread_num();
 #endif
-    int r = chunk_rows(&wk[t], L, c, map, aoff[work[i]]);
+    int r = chunk_rows(wk, L, c, map, aoff[work[i]], t);
     if (r != MINEX_OK)
       chunk_fail(c, r);
   }
@@ -378,8 +383,10 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     const contract_chunk *c = &ch[work[i]];
     int32_t ao = aoff[work[i]];
     int64_t e = roff[work[i]];
-    memcpy(N->own_adj + e, c->radj, sizeof(int32_t) * (size_t)c->rsize);
-    memcpy(N->own_cwgt + e, c->rcwgt, sizeof(double) * (size_t)c->rsize);
+    memcpy(N->own_adj + e, wk[c->rworker].radj + c->rbase,
+           sizeof(int32_t) * (size_t)c->rsize);
+    memcpy(N->own_cwgt + e, wk[c->rworker].rcwgt + c->rbase,
+           sizeof(double) * (size_t)c->rsize);
     for (int32_t k = 0; k < c->nactive; k++) {
       N->own_xadj[ao + k] = e;
       e += c->rlen[k];
@@ -440,6 +447,47 @@ static int32_t *work_order(const contract_chunk *ch, int32_t nch) {
   return work;
 }
 
+/* The level-sized arrays whose slices the chunks use (contract_chunk),
+ * for levels of up to cap base vertices. */
+typedef struct slices {
+  int32_t *child, *mlen, *lnew, *order;
+  int64_t *mstart, *rlen;
+  contract_attr *at;
+} slices;
+
+static void slices_free(slices *sl) {
+  free(sl->child), free(sl->mlen), free(sl->lnew), free(sl->order);
+  free(sl->mstart), free(sl->rlen), free(sl->at);
+}
+
+static int slices_alloc(slices *sl, int32_t cap) {
+  size_t k = (size_t)cap + 1;
+  sl->child = malloc(sizeof(int32_t) * 2 * k);
+  sl->mlen = malloc(sizeof(int32_t) * k);
+  sl->lnew = malloc(sizeof(int32_t) * 2 * k);
+  sl->order = malloc(sizeof(int32_t) * k);
+  sl->mstart = malloc(sizeof(int64_t) * k);
+  sl->rlen = malloc(sizeof(int64_t) * k);
+  sl->at = malloc(sizeof(contract_attr) * k);
+  if (!sl->child || !sl->mlen || !sl->lnew || !sl->order || !sl->mstart ||
+      !sl->rlen || !sl->at)
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for %d vertices", (int)cap);
+  return MINEX_OK;
+}
+
+/* Chunk c's slices: at most m - 1 merges and m active vertices. */
+static void slices_give(const slices *sl, contract_chunk *c) {
+  size_t cs = (size_t)c->cs;
+  c->child = sl->child + 2 * cs;
+  c->mlen = sl->mlen + cs;
+  c->lnew = sl->lnew + 2 * cs;
+  c->order = sl->order + cs;
+  c->mstart = sl->mstart + cs;
+  c->rlen = sl->rlen + cs;
+  c->at = sl->at + cs;
+}
+
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                  unsigned long seed, int nthreads) {
   if (sample_size < 1 || sample_size > MINEX_SAMPLE_SIZE_MAX)
@@ -447,12 +495,16 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                       "contraction: sample size %ld outside "
                       "[1, %d]",
                       (long)sample_size, MINEX_SAMPLE_SIZE_MAX);
+  if (ws->nactive <= target || ws->nvalid == 0)
+    return MINEX_OK;
   int nt = nthreads > 1 ? nthreads : 1;
   contract_worker *wk = calloc((size_t)nt, sizeof *wk);
+  slices sl;
+  memset(&sl, 0, sizeof sl);
   if (wk == NULL)
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  int rc = MINEX_OK;
-  for (int32_t round = 0; round < CONTRACT_MAX_LEVELS &&
+  int rc = slices_alloc(&sl, contract_cur(ws)->nbase);
+  for (int32_t round = 0; rc == MINEX_OK && round < CONTRACT_MAX_LEVELS &&
                           ws->nactive > target && ws->nvalid > 0;
        round++) {
     contract_level *L = contract_cur(ws);
@@ -465,10 +517,13 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
       rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
       break;
     }
+    for (int t = 0; t < nt; t++)
+      wk[t].msize = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
     for (int32_t i = 0; i < nch; i++)
       ch[work[i]].nelig = contract_chunk_eligible(L, &ch[work[i]]);
     int32_t level = ws->nlevels - 1;
+    double t0 = core_wtime();
     if ((rc = chunk_targets(ch, nch, target)) == MINEX_OK) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
       for (int32_t i = 0; i < nch; i++) {
@@ -477,6 +532,8 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
 #ifdef _OPENMP
         t = omp_get_thread_num();
 #endif
+        slices_give(&sl, c);
+        c->worker = t;
         int r = contract_chunk_sweep(&wk[t], L, c, sample_size,
                                      chunk_seed(seed, level, c));
         if (r != MINEX_OK)
@@ -484,20 +541,22 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
       }
       rc = chunks_status(ch, nch);
     }
+    double t1 = core_wtime();
     int32_t merges = 0;
     for (int32_t c = 0; c < nch && rc == MINEX_OK; c++)
       merges += ch[c].nmerge;
     if (rc == MINEX_OK && merges > 0)
       rc = assemble(ws, ch, nch, work, wk, nt);
-    for (int32_t c = 0; c < nch; c++)
-      contract_chunk_free(&ch[c]);
+    ws->seconds_sweep += t1 - t0;
+    ws->seconds_levels += core_wtime() - t1;
     free(ch);
     free(work);
-    if (rc != MINEX_OK || merges == 0)
+    if (merges == 0)
       break;
   }
   for (int t = 0; t < nt; t++)
     contract_worker_free(&wk[t]);
   free(wk);
+  slices_free(&sl);
   return rc;
 }

@@ -14,7 +14,6 @@
 
 #include "core/core.h"
 
-
 /* What the cost model needs of a vertex, in one 32-byte record: merging
  * a pair and testing a move each read it whole. */
 typedef struct contract_attr {
@@ -98,6 +97,9 @@ typedef struct contract_ws {
   int32_t nlevels_kept; /* levels allocated: expansion steps down without
                            freeing them, so contract_rewind can go back up */
   int32_t frozen_nlevels, frozen_vtot, frozen_nactive; /* at the freeze     */
+  double seconds_sweep; /* contract_run's wall time in the chunks'
+                           sweeps, and in building the levels      */
+  double seconds_levels;
   int32_t nvalid;          /* vertices of the current level with a
                               same-owner neighbour (until contract_freeze) */
   int32_t *parent;         /* 2n: the id x is merged into, x if active      */

@@ -13,14 +13,16 @@ int contract_acc_reserve(contract_acc *acc, int64_t ends) {
     cap = cap > ends ? cap : ends;
     int32_t *l = realloc(acc->list, sizeof(int32_t) * (size_t)cap);
     if (l == NULL)
-      return core_error(MINEX_ENOMEM, "contraction: out of memory for a "
-                                      "gather of %lld ends",
+      return core_error(MINEX_ENOMEM,
+                        "contraction: out of memory for a "
+                        "gather of %lld ends",
                         (long long)ends);
     acc->list = l;
     double *a = realloc(acc->lacc, sizeof(double) * (size_t)cap);
     if (a == NULL)
-      return core_error(MINEX_ENOMEM, "contraction: out of memory for a "
-                                      "gather of %lld ends",
+      return core_error(MINEX_ENOMEM,
+                        "contraction: out of memory for a "
+                        "gather of %lld ends",
                         (long long)ends);
     acc->lacc = a;
     acc->cap = cap;
@@ -33,8 +35,9 @@ int contract_acc_reserve(contract_acc *acc, int64_t ends) {
        of the table */
     contract_slot *t = calloc((size_t)1 << bits, sizeof(contract_slot));
     if (t == NULL)
-      return core_error(MINEX_ENOMEM, "contraction: out of memory for a "
-                                      "gather of %lld ends",
+      return core_error(MINEX_ENOMEM,
+                        "contraction: out of memory for a "
+                        "gather of %lld ends",
                         (long long)ends);
     free(acc->slot);
     acc->slot = t;

@@ -15,27 +15,41 @@ void contract_worker_free(contract_worker *wk) {
   free(wk->bpart);
   free(wk->bratio);
   contract_acc_free(&wk->acc);
+  free(wk->madj);
+  free(wk->mcwgt);
+  free(wk->radj);
+  free(wk->rcwgt);
   if (wk->rng)
     gsl_rng_free(wk->rng);
   memset(wk, 0, sizeof *wk);
 }
 
-void contract_chunk_free(contract_chunk *c) {
-  free(c->child);
-  free(c->mstart);
-  free(c->mlen);
-  free(c->madj);
-  free(c->mcwgt);
-  free(c->at);
-  free(c->lnew);
-  free(c->order);
-  free(c->rlen);
-  free(c->radj);
-  free(c->rcwgt);
-  c->child = c->madj = c->mlen = c->lnew = c->order = c->radj = NULL;
-  c->mstart = c->rlen = NULL;
-  c->mcwgt = c->rcwgt = NULL;
-  c->at = NULL;
+int contract_worker_reserve(contract_worker *wk, int rows, int64_t more) {
+  int32_t **adj = rows ? &wk->radj : &wk->madj;
+  double **cw = rows ? &wk->rcwgt : &wk->mcwgt;
+  int64_t *size = rows ? &wk->rsize : &wk->msize;
+  int64_t *cap = rows ? &wk->rcap : &wk->mcap;
+  if (*size + more <= *cap)
+    return MINEX_OK;
+  int64_t c = *cap + *cap / 2 + 1024;
+  while (c < *size + more)
+    c += c / 2;
+  int32_t *a = realloc(*adj, sizeof(int32_t) * (size_t)c);
+  if (a == NULL)
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for %lld "
+                      "edge ends",
+                      (long long)c);
+  *adj = a;
+  double *w = realloc(*cw, sizeof(double) * (size_t)c);
+  if (w == NULL)
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for %lld "
+                      "edge ends",
+                      (long long)c);
+  *cw = w;
+  *cap = c;
+  return MINEX_OK;
 }
 
 /* Room for local ids 0..cap-1 in the worker's arrays. */
@@ -45,8 +59,8 @@ static int worker_reserve(contract_worker *wk, int32_t cap) {
   if (cap <= wk->cap)
     return MINEX_OK;
   size_t n = (size_t)cap;
-  void *p[6] = {realloc(wk->nd, sizeof(contract_node) * n),
-                NULL, NULL, NULL, NULL, NULL};
+  void *p[6] = {
+      realloc(wk->nd, sizeof(contract_node) * n), NULL, NULL, NULL, NULL, NULL};
   if (p[0])
     wk->nd = p[0];
   p[1] = realloc(wk->elig, sizeof(int32_t) * n);
@@ -85,27 +99,6 @@ static inline int32_t find(contract_node *nd, int32_t x) {
   return x;
 }
 
-/* The edges of local id x: a base vertex's row of the level (level ids,
- * *global = 1) or a merged list (local ids, *global = 0). */
-static inline void edges(const contract_level *L, const contract_chunk *c,
-                         int32_t x, const int32_t **adj, const double **cw,
-                         int64_t *len, int *global) {
-  int32_t m = c->ce - c->cs;
-  if (x < m) {
-    int64_t b = L->xadj[c->cs + x];
-    *adj = L->adj + b;
-    *cw = L->cwgt + b;
-    *len = L->xadj[c->cs + x + 1] - b;
-    *global = 1;
-  } else {
-    int64_t b = c->mstart[x - m];
-    *adj = c->madj + b;
-    *cw = c->mcwgt + b;
-    *len = c->mlen[x - m];
-    *global = 0;
-  }
-}
-
 /* The state of one sweep. */
 typedef struct sweep {
   contract_worker *wk;
@@ -117,6 +110,26 @@ typedef struct sweep {
   int32_t cursor; /* where the next sampling window starts  */
 } sweep;
 
+/* The edges of local id x: a base vertex's row of the level (level ids,
+ * *global = 1) or a merged list (local ids, *global = 0). */
+static inline void edges(const struct sweep *s, int32_t x, const int32_t **adj,
+                         const double **cw, int64_t *len, int *global) {
+  const contract_chunk *c = s->c;
+  if (x < s->m) {
+    int64_t b = s->L->xadj[c->cs + x];
+    *adj = s->L->adj + b;
+    *cw = s->L->cwgt + b;
+    *len = s->L->xadj[c->cs + x + 1] - b;
+    *global = 1;
+  } else {
+    int64_t b = c->mbase + c->mstart[x - s->m];
+    *adj = s->wk->madj + b;
+    *cw = s->wk->mcwgt + b;
+    *len = c->mlen[x - s->m];
+    *global = 0;
+  }
+}
+
 static const contract_attr *attr(const sweep *s, int32_t x) {
   return x < s->m ? &s->L->at[s->c->cs + x] : &s->c->at[x - s->m];
 }
@@ -126,8 +139,8 @@ int32_t contract_chunk_eligible(const contract_level *L,
   int32_t m = c->ce - c->cs, k = 0;
   for (int32_t i = 0; i < m; i++) {
     int eligible = 0;
-    for (int64_t j = L->xadj[c->cs + i]; j < L->xadj[c->cs + i + 1] && !eligible;
-         j++)
+    for (int64_t j = L->xadj[c->cs + i];
+         j < L->xadj[c->cs + i + 1] && !eligible; j++)
       eligible = contract_chunk_local(L->adj[j], c->cs, m) >= 0;
     k += eligible;
   }
@@ -166,25 +179,6 @@ static void elig_compact(sweep *s) {
   s->nelig = k;
 }
 
-/* Makes room for `more` entries in the chunk's merged lists. */
-static int mlist_reserve(contract_chunk *c, int64_t more) {
-  if (c->msize + more <= c->mcap)
-    return MINEX_OK;
-  int64_t cap = c->mcap + c->mcap / 2 + 64;
-  while (cap < c->msize + more)
-    cap += cap / 2;
-  int32_t *a = realloc(c->madj, sizeof(int32_t) * (size_t)cap);
-  if (a == NULL)
-    return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  c->madj = a;
-  double *w = realloc(c->mcwgt, sizeof(double) * (size_t)cap);
-  if (w == NULL)
-    return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  c->mcwgt = w;
-  c->mcap = cap;
-  return MINEX_OK;
-}
-
 /* Merges active v and w into local id m + nmerge (paper §3.5). */
 static int merge_pair(sweep *s, int32_t v, int32_t w) {
   contract_worker *wk = s->wk;
@@ -194,16 +188,16 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
   const double *cw[2];
   int64_t len[2];
   int global[2];
-  edges(s->L, c, v, &adj[0], &cw[0], &len[0], &global[0]);
-  edges(s->L, c, w, &adj[1], &cw[1], &len[1], &global[1]);
-  int rc = mlist_reserve(c, len[0] + len[1]);
+  edges(s, v, &adj[0], &cw[0], &len[0], &global[0]);
+  edges(s, w, &adj[1], &cw[1], &len[1], &global[1]);
+  int rc = contract_worker_reserve(wk, 0, len[0] + len[1]);
   if (rc == MINEX_OK)
     rc = contract_acc_reserve(&wk->acc, len[0] + len[1]);
   if (rc != MINEX_OK)
     return rc;
   /* the reserve may have moved the merged lists */
-  edges(s->L, c, v, &adj[0], &cw[0], &len[0], &global[0]);
-  edges(s->L, c, w, &adj[1], &cw[1], &len[1], &global[1]);
+  edges(s, v, &adj[0], &cw[0], &len[0], &global[0]);
+  edges(s, w, &adj[1], &cw[1], &len[1], &global[1]);
   int32_t k = c->nmerge, M = s->m + k;
   contract_acc *acc = &wk->acc;
   /* gather both lists by representative, dropping the v-w edges; ends
@@ -213,8 +207,8 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
   double inner = 0; /* 2 * Cwgt(v,w): the v-w edges seen from both ends */
   for (int e = 0; e < 2; e++)
     for (int64_t j = 0; j < len[e]; j++) {
-      int32_t r = global[e] ? contract_chunk_local(adj[e][j], c->cs, s->m)
-                            : adj[e][j];
+      int32_t r =
+          global[e] ? contract_chunk_local(adj[e][j], c->cs, s->m) : adj[e][j];
       if (r >= 0) {
         r = find(nd, r);
         if (r == v || r == w) {
@@ -225,11 +219,11 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
       contract_acc_add(acc, r, cw[e][j], &cnt);
     }
   /* M's list, and M's best partner while the weights are at hand */
-  int64_t b = c->msize;
+  int64_t b = wk->msize;
   int32_t best_r = -1;
   double best = -1, rw = nd[v].rwgt + nd[w].rwgt;
-  memcpy(c->madj + b, acc->list, sizeof(int32_t) * (size_t)cnt);
-  memcpy(c->mcwgt + b, acc->lacc, sizeof(double) * (size_t)cnt);
+  memcpy(wk->madj + b, acc->list, sizeof(int32_t) * (size_t)cnt);
+  memcpy(wk->mcwgt + b, acc->lacc, sizeof(double) * (size_t)cnt);
   for (int32_t i = 0; i < cnt; i++) {
     int32_t r = acc->list[i];
     if (r < 0)
@@ -240,9 +234,10 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
       best_r = r;
     }
   }
-  c->mstart[k] = b;
+  c->mstart[k] = b - c->mbase;
   c->mlen[k] = cnt;
-  c->msize = b + cnt;
+  wk->msize = b + cnt;
+  c->msize = wk->msize - c->mbase;
   const contract_attr *av = attr(s, v), *aw = attr(s, w);
   c->at[k] = (contract_attr){av->pwgt + aw->pwgt, rw,
                              av->ctot + aw->ctot - inner, av->old, 0};
@@ -283,7 +278,7 @@ static int best_partner(sweep *s, int32_t v, int32_t *out) {
   const double *cw;
   int64_t len;
   int global;
-  edges(s->L, s->c, v, &adj, &cw, &len, &global);
+  edges(s, v, &adj, &cw, &len, &global);
   int rc = contract_acc_reserve(&wk->acc, len);
   if (rc != MINEX_OK)
     return rc;
@@ -301,7 +296,8 @@ static int best_partner(sweep *s, int32_t v, int32_t *out) {
   int32_t best_r = -1;
   double best = -1, rw = nd[v].rwgt;
   for (int32_t k = 0; k < cnt; k++) {
-    double ratio = contract_pair_ratio(acc->lacc[k], rw + nd[acc->list[k]].rwgt);
+    double ratio =
+        contract_pair_ratio(acc->lacc[k], rw + nd[acc->list[k]].rwgt);
     if (ratio > best) {
       best = ratio;
       best_r = acc->list[k];
@@ -310,23 +306,6 @@ static int best_partner(sweep *s, int32_t v, int32_t *out) {
   wk->bpart[v] = best_r;
   wk->bratio[v] = best;
   *out = best_r;
-  return MINEX_OK;
-}
-
-/* The chunk's arrays for up to m - 1 merges. */
-static int chunk_alloc(contract_chunk *c, int32_t m) {
-  size_t k = (size_t)m + 1;
-  c->child = malloc(sizeof(int32_t) * 2 * k);
-  c->mstart = malloc(sizeof(int64_t) * k);
-  c->mlen = malloc(sizeof(int32_t) * k);
-  c->at = malloc(sizeof(contract_attr) * k);
-  c->lnew = malloc(sizeof(int32_t) * 2 * k);
-  c->order = malloc(sizeof(int32_t) * k);
-  if (!c->child || !c->mstart || !c->mlen || !c->at || !c->lnew || !c->order)
-    return core_error(MINEX_ENOMEM,
-                      "contraction: out of memory for a chunk of %ld "
-                      "vertices",
-                      (long)m);
   return MINEX_OK;
 }
 
@@ -368,10 +347,9 @@ int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
                          unsigned long seed) {
   int32_t m = c->ce - c->cs;
   int rc = worker_reserve(wk, 2 * m + 1);
-  if (rc == MINEX_OK)
-    rc = chunk_alloc(c, m);
   if (rc != MINEX_OK)
     return rc;
+  c->mbase = wk->msize;
   gsl_rng_set(wk->rng, seed);
   sweep s = {wk, L, c, m, 0, 0, 0};
   c->nmerge = 0;
@@ -379,8 +357,8 @@ int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
   c->msize = 0;
   for (int32_t i = 0; i < m; i++) {
     int eligible = 0;
-    for (int64_t j = L->xadj[c->cs + i]; j < L->xadj[c->cs + i + 1] && !eligible;
-         j++)
+    for (int64_t j = L->xadj[c->cs + i];
+         j < L->xadj[c->cs + i + 1] && !eligible; j++)
       eligible = contract_chunk_local(L->adj[j], c->cs, m) >= 0;
     wk->nd[i] = (contract_node){i, 0, L->at[c->cs + i].rwgt};
     wk->bpart[i] = -1;

@@ -18,7 +18,6 @@
 #define contract_acc_reserve minex__contract_acc_reserve
 #define contract_acc_table minex__contract_acc_table
 #define contract_chunk_eligible minex__contract_chunk_eligible
-#define contract_chunk_free minex__contract_chunk_free
 #define contract_chunk_sweep minex__contract_chunk_sweep
 #define contract_check minex__contract_check
 #define contract_descend minex__contract_descend
@@ -35,6 +34,7 @@
 #define contract_undo minex__contract_undo
 #define contract_ws_create minex__contract_ws_create
 #define contract_worker_free minex__contract_worker_free
+#define contract_worker_reserve minex__contract_worker_reserve
 #define contract_ws_destroy minex__contract_ws_destroy
 #define core_check_options minex__core_check_options
 #define core_check_part minex__core_check_part

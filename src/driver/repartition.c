@@ -173,8 +173,12 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
   if (rc == MINEX_OK)
     rc = contract_freeze(ws);
   *seconds = core_wtime() - t1;
-  logf_(opt, "contract: %d -> %d vertices in %d levels in %.3f s", (int)n,
-        (int)ws->nactive, (int)ws->nlevels, *seconds);
+  logf_(opt,
+        "contract: %d -> %d vertices in %d levels in %.3f s (sweeps %.3f s, "
+        "%.0f ns per merge; levels built in %.3f s)",
+        (int)n, (int)ws->nactive, (int)ws->nlevels, *seconds, ws->seconds_sweep,
+        1e9 * ws->seconds_sweep / (double)(ws->vtot - n > 0 ? ws->vtot - n : 1),
+        ws->seconds_levels);
   return rc;
 }
 
@@ -497,8 +501,8 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     for (int j = 0; j < MINEX_LADDER_MAX; j++) {
       kj /= MINEX_LADDER_STEP;
       contract_rewind(&ws);
-      if ((rc = run_candidate(G, cfg, O, NULL, &ws, &opt, kj, unit, refine,
-                              scr, &cs)))
+      if ((rc = run_candidate(G, cfg, O, NULL, &ws, &opt, kj, unit, refine, scr,
+                              &cs)))
         goto done;
       logf_(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", kj, cs.end_time,
             cs.end_max);

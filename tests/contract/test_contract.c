@@ -75,7 +75,9 @@ START_TEST(contraction_conserves_weights_and_builds_the_quotient_graph) {
     ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
     ck_assert_int_eq(contract_check(&ws), MINEX_OK);
     for (int32_t target = n - n / 4; target >= 1; target /= 2) {
-      ck_assert_int_eq(contract_run(&ws, target, 1 + trial % 4, gsl_rng_get(rng), 1 + trial % 3), MINEX_OK);
+      ck_assert_int_eq(contract_run(&ws, target, 1 + trial % 4,
+                                    gsl_rng_get(rng), 1 + trial % 3),
+                       MINEX_OK);
       ck_assert_int_eq(contract_check(&ws), MINEX_OK);
       assert_find_is_naive(&ws);
       ck_assert(ws.nactive >= target || ws.nvalid == 0);
@@ -147,7 +149,8 @@ START_TEST(expansion_restores_the_graph_exactly) {
     int32_t n = minex_graph_nvtxs(g);
     contract_ws ws;
     ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
-    ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 3, gsl_rng_get(rng), 2), MINEX_OK);
+    ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 3, gsl_rng_get(rng), 2),
+                     MINEX_OK);
     ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
     /* give every active vertex an owner, as the partition phase would */
     int32_t top = contract_nids(&ws);

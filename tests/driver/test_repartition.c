@@ -560,11 +560,10 @@ START_TEST(tiny_weights_are_balanced_as_at_scale_one) {
        T_k within 3%: the remapping is traded against balance) */
     minex_graph *gd = all_scaled(g, 1e-200);
     ck_assert_int_eq(minex_repartition(gd, cf, old, &opt, nw, &ms), MINEX_OK);
-    ck_assert_msg(ms.horizon_time < 1.05 * m1.horizon_time * 1e-200 &&
-                      ms.moved > 0,
-                  "variant %d, 1e-200: T_k %g (at scale 1: %g), %lld moved",
-                  variant, ms.horizon_time / 1e-200, m1.horizon_time,
-                  (long long)ms.moved);
+    ck_assert_msg(
+        ms.horizon_time < 1.05 * m1.horizon_time * 1e-200 && ms.moved > 0,
+        "variant %d, 1e-200: T_k %g (at scale 1: %g), %lld moved", variant,
+        ms.horizon_time / 1e-200, m1.horizon_time, (long long)ms.moved);
     minex_graph_destroy(gd);
   }
   free(old);

@@ -626,12 +626,15 @@ static void live_teardown(void) {
   }
 }
 
+static volatile double spin_sink; /* keeps the spinning loop */
+
 static void spin(double seconds) {
-  volatile double x = 0;
-  double t0 = now();
-  while (now() - t0 < seconds)
+  double t0 = now(), x = 0;
+  while (now() - t0 < seconds) {
     for (int i = 0; i < 10000; i++)
       x += i * 0.5;
+    spin_sink = x;
+  }
 }
 
 /* Monitors this process (10 Hz) while it spins for `seconds`. */

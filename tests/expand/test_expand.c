@@ -50,7 +50,8 @@ static void run_setup(run *r, int32_t side, int32_t nprocs, int32_t target,
   ck_assert_int_eq(contract_ws_create(&r->ws, r->g, r->old), MINEX_OK);
   r->rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(r->rng, seed);
-  ck_assert_int_eq(contract_run(&r->ws, target, 4, gsl_rng_get(r->rng), 1), MINEX_OK);
+  ck_assert_int_eq(contract_run(&r->ws, target, 4, gsl_rng_get(r->rng), 1),
+                   MINEX_OK);
   ck_assert_int_eq(contract_freeze(&r->ws), MINEX_OK);
   ck_assert_int_eq(partition_ctx_create(&r->pc, &r->ws, &r->ld, &opt),
                    MINEX_OK);

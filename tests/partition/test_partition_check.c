@@ -38,7 +38,8 @@ static void fixture_init(fixture *f) {
       MINEX_OK);
   ck_assert_int_eq(contract_ws_create(&f->ws, f->g, f->old), MINEX_OK);
   f->rng = gsl_rng_alloc(gsl_rng_mt19937);
-  ck_assert_int_eq(contract_run(&f->ws, 12, 4, gsl_rng_get(f->rng), 1), MINEX_OK);
+  ck_assert_int_eq(contract_run(&f->ws, 12, 4, gsl_rng_get(f->rng), 1),
+                   MINEX_OK);
   ck_assert_int_eq(contract_freeze(&f->ws), MINEX_OK);
   ck_assert_int_eq(partition_ctx_create(&f->pc, &f->ws, &f->ld, &opt),
                    MINEX_OK);

@@ -167,6 +167,12 @@ static int32_t opt_iters = 1;
 static int opt_scratch = MINEX_SCRATCH_AUTO;
 static int opt_refine = MINEX_REFINE_AUTO;
 static int32_t thread_counts[MAX_THREAD_COUNTS] = {1, 2};
+static int opt_verbose = 0;
+
+static void log_stderr(const char *msg, void *ctx) {
+  (void)ctx;
+  fprintf(stderr, "minex: %s\n", msg);
+}
 static int nthread_counts = 2;
 
 #ifdef MINEX_BENCH_METIS
@@ -238,6 +244,8 @@ static void run_case(int64_t elements, const box_shape *shape,
   opt.iterations = opt_iters;
   opt.scratch = opt_scratch;
   opt.refine = opt_refine;
+  if (opt_verbose)
+    opt.log_fn = log_stderr;
   r->rss_base_mib = peak_rss_mib();
   r->identical = 1;
   minex_metrics m, best_m;
@@ -363,7 +371,8 @@ static void usage(FILE *fp) {
       "                  repository's data/, or $MINEX_DATA)\n"
       "  --iters K       horizon k of SPEC section 2 (default 1)\n"
       "  --scratch M     from-scratch candidate: on, off or auto (default)\n"
-      "  --refine M      refinement: on, off or auto (default)\n",
+      "  --refine M      refinement: on, off or auto (default)\n"
+      "  -v, --verbose   the library's phase log on stderr\n",
       MAX_THREAD_COUNTS, MINEX_DATA_DIR);
 }
 
@@ -434,6 +443,8 @@ int main(int argc, char **argv) {
              (opt_refine = mode_arg(argv[++i], MINEX_REFINE_ON,
                                     MINEX_REFINE_OFF, MINEX_REFINE_AUTO)) >= 0)
       continue;
+    else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
+      opt_verbose = 1;
     else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
       usage(stdout);
       return 0;

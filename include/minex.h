@@ -374,9 +374,9 @@ typedef struct minex_metrics {
   double seconds_partition; /* the kept candidate's coarse partition, s   */
   double seconds_expand;    /* the kept candidate's expansion and
                                refinement, s                              */
-  double seconds;           /* wall time of the whole call: seconds_contract +
-                               seconds_diffusive + seconds_ladder +
-                               seconds_scratch + checks and scoring          */
+  double seconds;           /* wall time of the whole call: the layout +
+                               seconds_contract + seconds_candidates +
+                               checks and scoring                           */
   double throttle_used;     /* ThroTTle of the call (the chosen one under
                                throttle_auto)                                 */
   double horizon_used;      /* horizon the kept partition was optimised under:
@@ -398,6 +398,13 @@ typedef struct minex_metrics {
                                (0 without it)                             */
   double seconds_refine;    /* of the refinement passes of every candidate
                                together, s: part of the three above       */
+  /* Added by issue 19 (minex_repartition only; 0 from minex_evaluate): */
+  double seconds_candidates; /* wall time of all the candidates together,
+                               s: with one thread the sum of the three
+                               above; with more they run concurrently and
+                               their times overlap                       */
+  int32_t threads_used;      /* OpenMP threads of the call (options.nthreads,
+                               0 resolved to the node's processors)       */
 } minex_metrics;
 
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in

@@ -124,7 +124,10 @@ CASE_BIN="$BUILD/bench/peers/peers_case"
 [ -x "$MINEX" ] || die "$MINEX missing"
 [ -x "$CASE_BIN" ] || die "$CASE_BIN missing"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (Debian package 'time')"
-"$MINEX" repart --help | grep -q -- '--iters' ||
+# the whole help read first: `grep -q` stops reading at the first match, and
+# under pipefail the writer's SIGPIPE would fail the check at random
+repart_help="$("$MINEX" repart --help)"
+grep -q -- '--iters' <<<"$repart_help" ||
   die "minex repart has no --iters (the horizon): this MinEX is too old"
 
 # drivers built, and the settings they get (settings.tsv: one place)

@@ -26,6 +26,7 @@ typedef struct contract_chunk {
   int32_t index;   /* the chunk's index within its part on this level */
   int32_t nelig;   /* base vertices with a neighbour in the chunk     */
   int32_t target;  /* active vertices to stop at                      */
+  double wgt;      /* Pwgt of its base vertices (for the targets)     */
   int32_t nmerge;  /* merges made                                     */
   int32_t nactive; /* m - nmerge                                      */
   int32_t *child;  /* 2 per merge, local ids                          */

@@ -5,6 +5,7 @@
  * into the level and of their active vertices into the next level. */
 #include "contract/chunk.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +59,35 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   return MINEX_OK;
 }
 
+int contract_view_create(contract_ws *view, const contract_ws *ws) {
+  *view = *ws;
+  view->is_view = 1;
+  size_t n2 = 2 * (size_t)ws->n + 1;
+  view->lv = malloc(sizeof(contract_level) * (size_t)ws->lvcap);
+  view->parent = malloc(sizeof(int32_t) * n2);
+  view->owner = malloc(sizeof(int32_t) * n2);
+  view->interior = calloc(n2, 1);
+  view->map = malloc(sizeof(int32_t) * n2);
+  memset(&view->acc, 0, sizeof view->acc);
+  int rc =
+      view->lv && view->parent && view->owner && view->interior && view->map
+          ? contract_acc_reserve(&view->acc, (int64_t)n2)
+          : core_error(MINEX_ENOMEM,
+                       "contraction: out of memory for a view of %d "
+                       "vertices",
+                       (int)ws->n);
+  if (rc != MINEX_OK) {
+    contract_ws_destroy(view);
+    return rc;
+  }
+  memcpy(view->lv, ws->lv, sizeof(contract_level) * (size_t)ws->lvcap);
+  contract_rewind(view);
+  return MINEX_OK;
+}
+
 void contract_ws_destroy(contract_ws *ws) {
   int32_t nl = ws->nlevels > ws->nlevels_kept ? ws->nlevels : ws->nlevels_kept;
-  for (int32_t s = 0; ws->lv && s < nl; s++)
+  for (int32_t s = 0; ws->lv && !ws->is_view && s < nl; s++)
     contract_level_free(&ws->lv[s]);
   free(ws->lv);
   free(ws->parent);
@@ -107,52 +134,90 @@ static int make_chunks(const contract_level *L, contract_chunk **out,
 }
 
 typedef struct share {
-  int64_t rem; /* remainder of the quota's division */
-  int32_t c;   /* chunk                             */
+  double frac; /* fractional part of the quota */
+  int32_t c;   /* chunk                        */
 } share;
 
 static int share_cmp(const void *a, const void *b) {
   const share *x = a, *y = b;
-  if (x->rem != y->rem)
-    return x->rem > y->rem ? -1 : 1;
+  if (x->frac != y->frac)
+    return x->frac > y->frac ? -1 : 1;
   return (x->c > y->c) - (x->c < y->c);
 }
 
 /* The chunks' targets: a chunk without a pair keeps its vertices; the rest
- * of the target is shared among the others in proportion to their sizes,
- * by largest remainder (ties to the lower chunk), at least 1 each. */
+ * of the target is shared among the others in proportion to their Pwgt (to
+ * their sizes when they have none), so that a coarse vertex carries about
+ * the same processing weight wherever it is: a heavy (refined) region
+ * keeps more, lighter coarse vertices, as the sampling rule does within a
+ * chunk (pairs of heavy remapping weight merge last). A quota above a
+ * chunk's size is capped there and the excess shared again among the
+ * others; the quotas are rounded by largest remainder (ties to the lower
+ * chunk), at least 1 each. */
 static int chunk_targets(contract_chunk *ch, int32_t nch, int64_t target) {
-  int64_t rest = target, total = 0;
+  int64_t rest = target;
   int32_t nlive = 0;
   for (int32_t c = 0; c < nch; c++) {
     int32_t m = ch[c].ce - ch[c].cs;
+    ch[c].target = -1; /* not set yet */
     if (ch[c].nelig == 0) {
       ch[c].target = m;
       rest -= m;
     } else {
-      total += m;
       nlive++;
     }
   }
   if (nlive == 0)
     return MINEX_OK;
+  if (rest < 0)
+    rest = 0;
+  double wsum = 0;
+  for (int32_t c = 0; c < nch; c++)
+    if (ch[c].target < 0)
+      wsum += ch[c].wgt;
+  int by_size = !(wsum > 0) || !isfinite(wsum);
+  /* water-filling: cap the chunks whose quota exceeds their size */
+  for (;;) {
+    double w = 0;
+    for (int32_t c = 0; c < nch; c++)
+      if (ch[c].target < 0)
+        w += by_size ? (double)(ch[c].ce - ch[c].cs) : ch[c].wgt;
+    int capped = 0;
+    for (int32_t c = 0; c < nch && w > 0; c++) {
+      int32_t m = ch[c].ce - ch[c].cs;
+      double wc = by_size ? (double)m : ch[c].wgt;
+      if (ch[c].target < 0 && (double)rest * (wc / w) >= m) {
+        ch[c].target = m;
+        rest -= m;
+        capped = 1;
+      }
+    }
+    if (rest < 0)
+      rest = 0;
+    if (!capped)
+      break;
+  }
   share *sh = malloc(sizeof(share) * (size_t)nlive);
   if (sh == NULL)
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  double w = 0;
+  for (int32_t c = 0; c < nch; c++)
+    if (ch[c].target < 0)
+      w += by_size ? (double)(ch[c].ce - ch[c].cs) : ch[c].wgt;
   int64_t given = 0;
   int32_t k = 0;
-  if (rest < 0)
-    rest = 0;
   for (int32_t c = 0; c < nch; c++) {
-    if (ch[c].nelig == 0)
+    if (ch[c].target >= 0)
       continue;
-    int64_t m = ch[c].ce - ch[c].cs, q = rest * m / total;
-    ch[c].target = (int32_t)q;
-    given += q;
-    sh[k++] = (share){rest * m % total, c};
+    double wc = by_size ? (double)(ch[c].ce - ch[c].cs) : ch[c].wgt;
+    double q = w > 0 ? (double)rest * (wc / w) : 0;
+    double f = floor(q);
+    ch[c].target = (int32_t)f;
+    given += (int64_t)f;
+    sh[k++] = (share){q - f, c};
   }
-  qsort(sh, (size_t)nlive, sizeof *sh, share_cmp);
-  for (int32_t i = 0; i < nlive && given < rest; i++, given++)
+  qsort(sh, (size_t)k, sizeof *sh, share_cmp);
+  for (int32_t i = 0; i < k && given < rest; i++, given++)
     ch[sh[i].c].target++;
   for (int32_t c = 0; c < nch; c++) {
     int32_t m = ch[c].ce - ch[c].cs;
@@ -520,8 +585,14 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     for (int t = 0; t < nt; t++)
       wk[t].msize = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-    for (int32_t i = 0; i < nch; i++)
-      ch[work[i]].nelig = contract_chunk_eligible(L, &ch[work[i]]);
+    for (int32_t i = 0; i < nch; i++) {
+      contract_chunk *c = &ch[work[i]];
+      c->nelig = contract_chunk_eligible(L, c);
+      double w = 0; /* in the chunk's order: the same sum on any thread */
+      for (int32_t x = c->cs; x < c->ce; x++)
+        w += L->at[x].pwgt;
+      c->wgt = w;
+    }
     int32_t level = ws->nlevels - 1;
     double t0 = core_wtime();
     if ((rc = chunk_targets(ch, nch, target)) == MINEX_OK) {

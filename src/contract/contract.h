@@ -113,7 +113,17 @@ typedef struct contract_ws {
   /* scratch */
   int32_t *map;     /* 2n: new ids when a level is built; a stack    */
   contract_acc acc; /* the gathers of the partition and expansion    */
+  int is_view;      /* 1: a view (contract_view_create): the levels'
+                       arrays belong to the workspace it was made of  */
 } contract_ws;
+
+/* A view of a frozen workspace for one more candidate on another thread
+ * (issue 19): the levels' graphs, merges and records are shared, read
+ * only; the merge counts in effect, the parents, owners, interior flags
+ * and scratch are the view's own. It starts rewound (contract_rewind) and
+ * is freed with contract_ws_destroy, before ws. MINEX_ENOMEM with a
+ * message. */
+int contract_view_create(contract_ws *view, const contract_ws *ws);
 
 /* Allocates the workspace for g with every vertex active on old[v]. */
 int contract_ws_create(contract_ws *ws, const minex_graph *g,

@@ -33,6 +33,7 @@
 #define contract_set_owner minex__contract_set_owner
 #define contract_undo minex__contract_undo
 #define contract_ws_create minex__contract_ws_create
+#define contract_view_create minex__contract_view_create
 #define contract_worker_free minex__contract_worker_free
 #define contract_worker_reserve minex__contract_worker_reserve
 #define contract_ws_destroy minex__contract_ws_destroy

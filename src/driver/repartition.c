@@ -394,19 +394,92 @@ static int ladder_wanted(const minex_options *o) {
   return o->iterations >= MINEX_LADDER_AUTO_ITERATIONS || o->alpha > 0;
 }
 
-/* Keeps candidate c (its partition in *part) in place of the best so far
- * when its T_k is lower and, with every old owner available, its MaxQwgt
- * under k is not above old's (SPEC §3 guarantee); ties keep the earlier
- * one. Swaps the buffers so that *best_part holds the winner. */
-static int keep_better(candidate *best, int32_t **best_part, const candidate *c,
-                       int32_t **part, int all_avail, double old_max) {
-  if (!(c->end_time < best->end_time) || (all_avail && c->end_max > old_max))
-    return 0;
-  *best = *c;
-  int32_t *t = *best_part;
-  *best_part = *part;
-  *part = t;
-  return 1;
+/* Whether candidate c replaces the best so far: its T_k is lower and,
+ * with every old owner available, its MaxQwgt under k is not above old's
+ * (SPEC §3 guarantee); ties keep the earlier one. */
+static int is_better(const candidate *best, const candidate *c, int all_avail,
+                     double old_max) {
+  return c->end_time < best->end_time && !(all_avail && c->end_max > old_max);
+}
+
+/* One candidate of the call (issue 19: the candidates run concurrently,
+ * each on a view of the shared contraction, and are compared afterwards in
+ * this order, so the result is that of running them one after the other).
+ * Its log lines are kept and passed on in candidate order: a user's
+ * log_fn is never called from two threads. */
+typedef enum { JOB_DIFFUSIVE, JOB_LADDER, JOB_SCRATCH } job_kind;
+
+typedef struct cand_job {
+  job_kind kind;
+  double k;       /* the horizon the candidate runs under             */
+  int32_t *part;  /* its partition (layout ids)                       */
+  int32_t *start; /* the scratch candidate's start partition          */
+  candidate cd;
+  int skipped;    /* the scratch candidate's partitioner failed       */
+  double seconds; /* its wall time                                    */
+  int rc;         /* MINEX_OK, or its failure and message              */
+  char msg[1024];
+  char *log; /* its log lines, '\n'-separated                    */
+  size_t loglen, logcap;
+} cand_job;
+
+static void job_log(const char *msg, void *ctx) {
+  cand_job *j = ctx;
+  size_t m = strlen(msg) + 1;
+  if (j->loglen + m + 1 > j->logcap) {
+    size_t cap = 2 * (j->loglen + m + 1) + 256;
+    char *b = realloc(j->log, cap);
+    if (b == NULL)
+      return; /* a log line is lost, nothing else */
+    j->log = b;
+    j->logcap = cap;
+  }
+  memcpy(j->log + j->loglen, msg, m - 1);
+  j->log[j->loglen + m - 1] = '\n';
+  j->loglen += m;
+  j->log[j->loglen] = '\0';
+}
+
+/* Passes a job's kept log lines on to the caller's log_fn. */
+static void job_replay(const cand_job *j, const minex_options *o) {
+  if (o->log_fn == NULL || j->log == NULL)
+    return;
+  const char *p = j->log;
+  while (*p != '\0') {
+    const char *e = strchr(p, '\n');
+    char line[512];
+    size_t len =
+        (size_t)(e - p) < sizeof line - 1 ? (size_t)(e - p) : sizeof line - 1;
+    memcpy(line, p, len);
+    line[len] = '\0';
+    o->log_fn(line, o->log_ctx);
+    p = e + 1;
+  }
+}
+
+/* Runs job j on the view ws (rewound first). */
+static void run_job(cand_job *j, const minex_graph *G, const minex_config *cfg,
+                    const int32_t *O, contract_ws *ws, const minex_options *opt,
+                    double unit, int refine) {
+  minex_options o = *opt;
+  if (opt->log_fn != NULL) {
+    o.log_fn = job_log;
+    o.log_ctx = j;
+  }
+  double t = core_wtime();
+  contract_rewind(ws);
+  if (j->kind == JOB_SCRATCH)
+    j->rc = run_scratch(G, cfg, O, ws, &o, j->k, unit, refine, j->start,
+                        j->part, &j->cd, &j->skipped);
+  else
+    j->rc = run_candidate(G, cfg, O, NULL, ws, &o, j->k, unit, refine, j->part,
+                          &j->cd);
+  if (j->rc != MINEX_OK)
+    snprintf(j->msg, sizeof j->msg, "%s", minex_last_error());
+  else if (j->kind == JOB_LADDER)
+    logf_(&o, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", j->k, j->cd.end_time,
+          j->cd.end_max);
+  j->seconds = core_wtime() - t;
 }
 
 int minex_repartition(const minex_graph *g, const minex_config *cfg,
@@ -446,15 +519,14 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
                             opt.iterations >= MINEX_REFINE_AUTO_ITERATIONS));
   size_t bytes = sizeof(int32_t) * ((size_t)n + 1);
   int32_t k = opt.iterations > 1 ? opt.iterations : 1;
-  int32_t *diff = malloc(bytes), *scr = NULL, *start = NULL;
-  contract_ws ws;
+  int32_t *scr = NULL;
+  contract_ws ws, *views = NULL;
   memset(&ws, 0, sizeof ws);
   layout lay;
   memset(&lay, 0, sizeof lay);
-  if (diff == NULL)
-    return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
-  candidate cd, cs;
-  double secs_diff = 0, t_run = 0, unit = 1;
+  cand_job *jobs = NULL;
+  int njobs = 0, nviews = 0;
+  double secs_diff = 0, t_run = 0, unit = 1, secs_candidates = 0;
   /* wall time of each kind of candidate, so the phases add up to the
      call's time (issue 18) */
   double secs_diffusive = 0, secs_ladder = 0, secs_scratch = 0, secs_refine = 0;
@@ -474,63 +546,95 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if ((rc = contract_start(G, cfg, O, &opt, nt, &ws, &secs_diff)))
     goto done;
   contract_nvtxs = ws.nactive;
-  t_run = core_wtime();
-  if ((rc = run_candidate(G, cfg, O, NULL, &ws, &opt, k, unit, refine, diff,
-                          &cd)))
-    goto done;
-  secs_diffusive = core_wtime() - t_run;
-  secs_refine += cd.seconds_refine;
-  double old_max = cd.start_max;
-  candidate best = cd;
-  int scratch_used = 0;
+  /* the candidates: the diffusive run under k, the ladder's shorter
+     horizons, the from-scratch candidate; concurrently on up to nt
+     threads, each on a view of the contraction, compared in this order */
+  int with_ladder = ladder_wanted(&opt);
   int with_scratch = scratch_wanted(&opt) && n >= 2 * cfg->navail;
-  if (ladder_wanted(&opt) || with_scratch) {
-    scr = malloc(bytes);
-    start = with_scratch ? malloc(bytes) : NULL;
-    if (!scr || (with_scratch && !start)) {
+  njobs = 1 + (with_ladder ? MINEX_LADDER_MAX : 0) + (with_scratch ? 1 : 0);
+  jobs = calloc((size_t)njobs, sizeof *jobs);
+  if (jobs == NULL) {
+    rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+    goto done;
+  }
+  double kj = k;
+  for (int i = 0; i < njobs; i++) {
+    cand_job *j = &jobs[i];
+    j->kind = i == 0                           ? JOB_DIFFUSIVE
+              : with_scratch && i == njobs - 1 ? JOB_SCRATCH
+                                               : JOB_LADDER;
+    if (j->kind == JOB_LADDER)
+      kj /= MINEX_LADDER_STEP;
+    j->k = j->kind == JOB_LADDER ? kj : k;
+    j->part = malloc(bytes);
+    j->start = j->kind == JOB_SCRATCH ? malloc(bytes) : NULL;
+    if (j->part == NULL || (j->kind == JOB_SCRATCH && j->start == NULL)) {
       rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
       goto done;
     }
   }
-  /* the lower T_k wins (what the application pays over the horizon),
-     provided the guarantee on MaxQwgt holds; ties keep the earlier. The
-     ladder's runs share the diffusive contraction. */
-  if (ladder_wanted(&opt)) {
-    double kj = k;
-    t_run = core_wtime();
-    for (int j = 0; j < MINEX_LADDER_MAX; j++) {
-      kj /= MINEX_LADDER_STEP;
-      contract_rewind(&ws);
-      if ((rc = run_candidate(G, cfg, O, NULL, &ws, &opt, kj, unit, refine, scr,
-                              &cs)))
-        goto done;
-      logf_(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", kj, cs.end_time,
-            cs.end_max);
-      keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
-      secs_refine += cs.seconds_refine;
-      ncandidates++;
-    }
-    secs_ladder = core_wtime() - t_run;
+  nviews = nt < njobs ? nt : njobs;
+  views = calloc((size_t)nviews, sizeof *views);
+  if (views == NULL) {
+    rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+    goto done;
   }
-  if (with_scratch) {
-    int skipped = 0;
-    t_run = core_wtime();
-    if ((rc = run_scratch(G, cfg, O, &ws, &opt, k, unit, refine, start, scr,
-                          &cs, &skipped)))
+  for (int t = 1; t < nviews; t++)
+    if ((rc = contract_view_create(&views[t], &ws)) != MINEX_OK)
       goto done;
-    secs_scratch = core_wtime() - t_run;
-    if (!skipped) {
-      secs_refine += cs.seconds_refine;
-      ncandidates++;
+  t_run = core_wtime();
+#pragma omp parallel for schedule(dynamic, 1)                                  \
+    num_threads(nviews) if (nviews > 1)
+  for (int i = 0; i < njobs; i++) {
+    int t = 0;
+#ifdef _OPENMP
+    t = omp_get_thread_num();
+#endif
+    run_job(&jobs[i], G, cfg, O, t == 0 ? &ws : &views[t], &opt, unit, refine);
+  }
+  secs_candidates = core_wtime() - t_run;
+  for (int i = 0; i < njobs; i++) {
+    job_replay(&jobs[i], &opt);
+    if (jobs[i].rc != MINEX_OK) {
+      rc = core_error(jobs[i].rc, "%s", jobs[i].msg);
+      goto done;
+    }
+  }
+  /* the lower T_k wins (what the application pays over the horizon),
+     provided the guarantee on MaxQwgt holds; ties keep the earlier */
+  double old_max = jobs[0].cd.start_max;
+  candidate best = jobs[0].cd;
+  int win = 0, scratch_used = 0;
+  secs_diffusive = jobs[0].seconds;
+  secs_refine += jobs[0].cd.seconds_refine;
+  for (int i = 1; i < njobs; i++) {
+    cand_job *j = &jobs[i];
+    if (j->kind == JOB_SCRATCH) {
+      secs_scratch += j->seconds;
+      if (j->skipped)
+        continue;
       logf_(&opt,
             "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
             "the best so far T_k %.6g, MaxQwgt %.6g",
-            cs.end_time, cs.end_max, cs.start_max, best.end_time, best.end_max);
-      scratch_used = keep_better(&best, &diff, &cs, &scr, all_avail, old_max);
+            j->cd.end_time, j->cd.end_max, j->cd.start_max, best.end_time,
+            best.end_max);
+    } else {
+      secs_ladder += j->seconds;
+    }
+    secs_refine += j->cd.seconds_refine;
+    ncandidates++;
+    if (is_better(&best, &j->cd, all_avail, old_max)) {
+      best = j->cd;
+      win = i;
+      scratch_used = j->kind == JOB_SCRATCH;
     }
   }
-  /* the winner back in input ids (scr is free: the candidates are done) */
-  if (scr == NULL && (scr = malloc(bytes)) == NULL) {
+  const int32_t *diff = jobs[win].part;
+  if (nviews > 1)
+    logf_(&opt, "candidates: %d on %d threads in %.3f s", njobs, nviews,
+          secs_candidates);
+  /* the winner back in input ids */
+  if ((scr = malloc(bytes)) == NULL) {
     rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
     goto done;
   }
@@ -574,12 +678,21 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     metrics->seconds_ladder = secs_ladder;
     metrics->seconds_scratch = secs_scratch;
     metrics->seconds_refine = secs_refine;
+    metrics->seconds_candidates = secs_candidates;
+    metrics->threads_used = nt;
   }
 done:
+  for (int t = 1; t < nviews; t++)
+    contract_ws_destroy(&views[t]);
+  free(views);
+  for (int i = 0; jobs != NULL && i < njobs; i++) {
+    free(jobs[i].part);
+    free(jobs[i].start);
+    free(jobs[i].log);
+  }
+  free(jobs);
   contract_ws_destroy(&ws);
   layout_destroy(&lay);
-  free(diff);
   free(scr);
-  free(start);
   return rc;
 }

@@ -437,7 +437,18 @@ MINEX_API int minex_evaluate_procs(const minex_graph *graph,
  * nvtxs owners in [0, P); new_part receives nvtxs owners, each an available
  * processor. options may be NULL (defaults); metrics may be NULL.
  * Guarantees: MaxQwgt(new) <= MaxQwgt(old) when every old owner is
- * available; the same inputs and seed give the same output.
+ * available; the same inputs and seed give the same output, whatever
+ * options.nthreads.
+ * Threads (SPEC §3 "Parallel execution"): the call runs on
+ * options.nthreads OpenMP threads (default 1; 0: every processor of the
+ * node), started inside the call and done before it returns. log_fn is
+ * called from the calling thread only, in the order of a one-thread run;
+ * with nthreads > 1, qwgt_fn may be called from several threads at once
+ * and must be reentrant. Calls on separate outputs may run concurrently
+ * from several threads of the application (each with its own nthreads);
+ * the graph, configuration and old partition are only read and may be
+ * shared by concurrent calls. The per-thread last-error message is set on
+ * the calling thread.
  * Returns MINEX_OK, MINEX_EINVAL (NULL argument, an option out of range,
  * qwgt_fn returning a bad value, sums that overflow), MINEX_EPART (an old
  * owner out of range), MINEX_ENOPROC (no available processor),

@@ -310,8 +310,10 @@ static int chunk_rows(contract_worker *all, const contract_level *L,
       eligible |= l >= 0 || L->at[-1 - l].old == c->part;
       contract_acc_add(&wk->acc, y, cw[j], &cnt);
     }
-    memcpy(wk->radj + wk->rsize, wk->acc.list, sizeof(int32_t) * (size_t)cnt);
-    memcpy(wk->rcwgt + wk->rsize, wk->acc.lacc, sizeof(double) * (size_t)cnt);
+    if (cnt > 0) {
+      memcpy(wk->radj + wk->rsize, wk->acc.list, sizeof(int32_t) * (size_t)cnt);
+      memcpy(wk->rcwgt + wk->rsize, wk->acc.lacc, sizeof(double) * (size_t)cnt);
+    }
     wk->rsize += cnt;
     c->rlen[i] = cnt;
     c->relig += eligible;
@@ -406,8 +408,9 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
       L->at[nb + mo + j] = c->at[j];
     }
     const int32_t *madj = wk[c->worker].madj + c->mbase;
-    memcpy(L->mcwgt + soff[ci], wk[c->worker].mcwgt + c->mbase,
-           sizeof(double) * (size_t)c->msize);
+    if (c->msize > 0)
+      memcpy(L->mcwgt + soff[ci], wk[c->worker].mcwgt + c->mbase,
+             sizeof(double) * (size_t)c->msize);
     for (int64_t e = 0; e < c->msize; e++)
       L->madj[soff[ci] + e] = level_id(c, nb, mo, madj[e]);
     for (int32_t k = 0; k < c->nactive; k++) {
@@ -448,10 +451,12 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     const contract_chunk *c = &ch[work[i]];
     int32_t ao = aoff[work[i]];
     int64_t e = roff[work[i]];
-    memcpy(N->own_adj + e, wk[c->rworker].radj + c->rbase,
-           sizeof(int32_t) * (size_t)c->rsize);
-    memcpy(N->own_cwgt + e, wk[c->rworker].rcwgt + c->rbase,
-           sizeof(double) * (size_t)c->rsize);
+    if (c->rsize > 0) {
+      memcpy(N->own_adj + e, wk[c->rworker].radj + c->rbase,
+             sizeof(int32_t) * (size_t)c->rsize);
+      memcpy(N->own_cwgt + e, wk[c->rworker].rcwgt + c->rbase,
+             sizeof(double) * (size_t)c->rsize);
+    }
     for (int32_t k = 0; k < c->nactive; k++) {
       N->own_xadj[ao + k] = e;
       e += c->rlen[k];

@@ -222,8 +222,10 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
   int64_t b = wk->msize;
   int32_t best_r = -1;
   double best = -1, rw = nd[v].rwgt + nd[w].rwgt;
-  memcpy(wk->madj + b, acc->list, sizeof(int32_t) * (size_t)cnt);
-  memcpy(wk->mcwgt + b, acc->lacc, sizeof(double) * (size_t)cnt);
+  if (cnt > 0) {
+    memcpy(wk->madj + b, acc->list, sizeof(int32_t) * (size_t)cnt);
+    memcpy(wk->mcwgt + b, acc->lacc, sizeof(double) * (size_t)cnt);
+  }
   for (int32_t i = 0; i < cnt; i++) {
     int32_t r = acc->list[i];
     if (r < 0)

@@ -337,6 +337,229 @@ START_TEST(check_catches_weight_errors_at_any_scale) {
 }
 END_TEST
 
+/* Random owners for the contracted graph's vertices (top level). */
+static void random_top_owners(contract_ws *ws, gsl_rng *rng, int32_t P,
+                              int32_t *top) {
+  for (int32_t x = 0; x < contract_nids(ws); x++) {
+    top[x] = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+    contract_set_owner(ws, x, top[x]);
+  }
+}
+
+/* Undoes every merge, as expansion does without moves. */
+static void expand_all(contract_ws *ws) {
+  int32_t v, w;
+  while (contract_undo(ws, &v, &w))
+    ;
+}
+
+/* Issue 19: contract_rewind brings back the state of the freeze after a
+ * partial or a full expansion (the candidates share one contraction), and
+ * an expansion after it ends where an expansion of a fresh freeze does. */
+START_TEST(rewind_restores_the_frozen_state) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 31);
+  for (int trial = 0; trial < 10; trial++) {
+    int32_t *old, P;
+    minex_graph *g = graph_and_part(rng, trial, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
+    contract_ws ws;
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 4, 3, 1), MINEX_OK);
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    int32_t nl = ws.nlevels, vtot = ws.vtot, nact = ws.nactive;
+    int32_t nmerge[64];
+    ck_assert_int_le(nl, 64);
+    for (int32_t s = 0; s < nl; s++)
+      nmerge[s] = ws.lv[s].nmerge;
+    int32_t *top = malloc(sizeof(int32_t) * (size_t)contract_nids(&ws));
+    int32_t *first = malloc(sizeof(int32_t) * (size_t)n);
+    random_top_owners(&ws, rng, P, top);
+    expand_all(&ws);
+    memcpy(first, ws.owner, sizeof(int32_t) * (size_t)n);
+    for (int round = 0; round < 3; round++) {
+      contract_rewind(&ws);
+      ck_assert_int_eq(ws.nlevels, nl);
+      ck_assert_int_eq(ws.vtot, vtot);
+      ck_assert_int_eq(ws.nactive, nact);
+      for (int32_t s = 0; s < nl; s++)
+        ck_assert_int_eq(ws.lv[s].nmerge, nmerge[s]);
+      const contract_level *T = contract_cur(&ws);
+      for (int32_t x = 0; x < T->nbase; x++) {
+        ck_assert_int_eq(ws.parent[x], x);
+        ck_assert_int_eq(ws.owner[x], T->at[x].old); /* the freeze's */
+        ck_assert_int_eq(ws.interior[x], 0);
+      }
+      ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+      for (int32_t x = 0; x < T->nbase; x++)
+        contract_set_owner(&ws, x, top[x]);
+      /* part of the way down, then all of it after a second rewind */
+      int32_t v, w, steps = round == 0 ? (vtot - n) / 2 : vtot;
+      while (steps-- > 0 && contract_undo(&ws, &v, &w))
+        ;
+      if (round == 2)
+        ck_assert_mem_eq(ws.owner, first, sizeof(int32_t) * (size_t)n);
+    }
+    free(top);
+    free(first);
+    contract_ws_destroy(&ws);
+    minex_graph_destroy(g);
+    free(old);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+/* contract_descend stops on level s with its base vertices active, each
+ * on the owner of its contracted vertex; contract_level_reps names the
+ * level-s vertex of every fine vertex. */
+START_TEST(descend_stops_on_each_level_with_the_top_owners) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 37);
+  for (int trial = 0; trial < 10; trial++) {
+    int32_t *old, P;
+    minex_graph *g = graph_and_part(rng, trial, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
+    contract_ws ws;
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ck_assert_int_eq(contract_run(&ws, 1 + n / 12, 3, 5, 2), MINEX_OK);
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    int32_t nl = ws.nlevels;
+    int32_t *top = malloc(sizeof(int32_t) * (size_t)contract_nids(&ws));
+    int32_t *trep = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *rep = malloc(sizeof(int32_t) * (size_t)n);
+    ck_assert_int_eq(contract_fine_reps(&ws, trep), MINEX_OK);
+    random_top_owners(&ws, rng, P, top);
+    for (int32_t s = nl - 1; s >= 0; s--) {
+      contract_rewind(&ws);
+      for (int32_t x = 0; x < contract_cur(&ws)->nbase; x++)
+        contract_set_owner(&ws, x, top[x]);
+      ck_assert_int_eq(contract_level_reps(&ws, s, rep), MINEX_OK);
+      contract_descend(&ws, s);
+      ck_assert_int_eq(ws.nlevels - 1, s);
+      ck_assert_int_eq(contract_cur(&ws)->nmerge, 0);
+      ck_assert_int_eq(ws.nactive, ws.lv[s].nbase);
+      for (int32_t v = 0; v < n; v++) {
+        ck_assert_int_ge(rep[v], 0);
+        ck_assert_int_lt(rep[v], ws.lv[s].nbase);
+        ck_assert_int_eq(contract_find(&ws, rep[v]), rep[v]);
+        ck_assert_int_eq(ws.owner[rep[v]], top[trep[v]]);
+        /* a level's vertex lies inside one old part */
+        ck_assert_int_eq(ws.lv[s].at[rep[v]].old, old[v]);
+      }
+      ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+    }
+    free(top);
+    free(trep);
+    free(rep);
+    contract_ws_destroy(&ws);
+    minex_graph_destroy(g);
+    free(old);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+/* contract_level_graph: level s as a graph whose weights and edges are
+ * the sums of its fine vertices' (the from-scratch candidate partitions
+ * it), with each vertex's old owner. */
+START_TEST(level_graph_is_the_quotient_of_the_fine_graph) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 41);
+  for (int trial = 0; trial < 8; trial++) {
+    int32_t *old, P;
+    minex_graph *g = graph_and_part(rng, trial, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
+    contract_ws ws;
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 4, 9, 1), MINEX_OK);
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    int32_t *rep = malloc(sizeof(int32_t) * (size_t)n);
+    for (int32_t s = 1; s < ws.nlevels; s++) {
+      minex_graph *gs = NULL;
+      int32_t *olds = NULL;
+      ck_assert_int_eq(contract_level_graph(&ws, s, &gs, &olds, rep), MINEX_OK);
+      int32_t m = minex_graph_nvtxs(gs);
+      ck_assert_int_eq(m, ws.lv[s].nbase);
+      double *pw = calloc((size_t)m, sizeof(double));
+      double *cw = calloc((size_t)m * (size_t)m, sizeof(double));
+      const int64_t *xadj = minex_graph_xadj(g);
+      for (int32_t v = 0; v < n; v++) {
+        pw[rep[v]] += minex_graph_pwgt(g)[v];
+        ck_assert_int_eq(olds[rep[v]], old[v]);
+        for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+          int32_t a = rep[v], b = rep[minex_graph_adjncy(g)[j]];
+          if (a != b)
+            cw[(size_t)a * (size_t)m + (size_t)b] += minex_graph_cwgt(g)[j];
+        }
+      }
+      const int64_t *sx = minex_graph_xadj(gs);
+      double seen = 0, want = 0;
+      for (int32_t k = 0; k < m; k++) {
+        ck_assert(test_close(minex_graph_pwgt(gs)[k], pw[k], 1e-9));
+        for (int64_t j = sx[k]; j < sx[k + 1]; j++) {
+          int32_t t = minex_graph_adjncy(gs)[j];
+          ck_assert(test_close(minex_graph_cwgt(gs)[j],
+                               cw[(size_t)k * (size_t)m + (size_t)t], 1e-9));
+          seen += minex_graph_cwgt(gs)[j];
+        }
+      }
+      for (size_t i = 0; i < (size_t)m * (size_t)m; i++)
+        want += cw[i];
+      ck_assert(test_close(seen, want, 1e-9)); /* no edge missing */
+      free(pw);
+      free(cw);
+      free(olds);
+      minex_graph_destroy(gs);
+    }
+    free(rep);
+    contract_ws_destroy(&ws);
+    minex_graph_destroy(g);
+    free(old);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+/* Issue 19: a view of a frozen workspace expands as the workspace does,
+ * and expanding it leaves the workspace frozen (the candidates on other
+ * threads each expand their own view). */
+START_TEST(a_view_expands_like_its_workspace_and_leaves_it_alone) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 43);
+  for (int trial = 0; trial < 8; trial++) {
+    int32_t *old, P;
+    minex_graph *g = graph_and_part(rng, trial, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
+    contract_ws ws, view;
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 4, 11, 1), MINEX_OK);
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    ck_assert_int_eq(contract_view_create(&view, &ws), MINEX_OK);
+    int32_t nl = ws.nlevels, top_n = contract_nids(&ws);
+    int32_t *top = malloc(sizeof(int32_t) * (size_t)top_n);
+    random_top_owners(&view, rng, P, top);
+    expand_all(&view);
+    ck_assert_int_eq(view.nlevels, 1);
+    ck_assert_int_eq(contract_check(&view), MINEX_OK);
+    /* the workspace is still the frozen contracted graph */
+    ck_assert_int_eq(ws.nlevels, nl);
+    ck_assert_int_eq(contract_nids(&ws), top_n);
+    ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+    for (int32_t x = 0; x < top_n; x++)
+      contract_set_owner(&ws, x, top[x]);
+    expand_all(&ws);
+    ck_assert_mem_eq(ws.owner, view.owner, sizeof(int32_t) * (size_t)n);
+    contract_ws_destroy(&view);
+    free(top);
+    contract_ws_destroy(&ws);
+    minex_graph_destroy(g);
+    free(old);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("contract");
   TCase *tc = tcase_create("contract");
@@ -344,6 +567,10 @@ int main(void) {
   tcase_add_test(tc,
                  contraction_conserves_weights_and_builds_the_quotient_graph);
   tcase_add_test(tc, contraction_stops_when_no_same_owner_pair_remains);
+  tcase_add_test(tc, rewind_restores_the_frozen_state);
+  tcase_add_test(tc, descend_stops_on_each_level_with_the_top_owners);
+  tcase_add_test(tc, level_graph_is_the_quotient_of_the_fine_graph);
+  tcase_add_test(tc, a_view_expands_like_its_workspace_and_leaves_it_alone);
   tcase_add_test(tc, expansion_restores_the_graph_exactly);
   tcase_add_test(tc, contraction_is_deterministic_for_a_seed);
   tcase_add_test(tc, accumulator_scan_and_table_agree);

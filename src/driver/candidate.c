@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* One candidate of minex_repartition: the diffusive run of SPEC §3 on the
+ * shared contraction -- partition the contracted graph (throttle_auto
+ * trials first), expand, move off unavailable processors, the balance
+ * moves and the refinement beyond the paper -- and the figures it is
+ * scored by. */
+#include "driver/driver.h"
+#include "expand/expand.h"
+#include "partition/partition.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Debug builds (MINEX_CHECKS, issue 10): every structure checks itself at
+ * each phase boundary; a failure is MINEX_EINTERNAL naming check and
+ * phase. */
+#ifdef MINEX_CHECKS
+#define CHECK_PHASE(ws, ld, pc, phase) partition_check_phase(ws, ld, pc, phase)
+#else
+#define CHECK_PHASE(ws, ld, pc, phase) MINEX_OK
+#endif
+
+/* Tests per restored pair beyond the pair itself (SPEC §3: "when one
+ * moves, its border neighbours are tested too"). */
+#define EXPAND_BUDGET 16
+
+void driver_log(const minex_options *o, const char *fmt, ...) {
+  if (o->log_fn == NULL)
+    return;
+  char buf[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  o->log_fn(buf, o->log_ctx);
+}
+
+/* MaxQwgt of the loads under horizon k (whatever k they were built for). */
+double driver_max_qwgt(costmodel_loads *ld, double k) {
+  double keep = ld->iters, m = 0;
+  ld->iters = k;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p])
+      m = fmax(m, costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]));
+  ld->iters = keep;
+  return m;
+}
+
+/* T_k = MaxRemap + k SteadyMax of the loads (SPEC §2). */
+double driver_horizon_time(const costmodel_loads *ld, double k) {
+  return partition_remap_max(ld) + k * partition_steady_max(ld);
+}
+
+/* Moves any fine vertex still on an unavailable processor (only possible
+ * when passes were cut short) with the forced rule. */
+static void force_off_unavailable(partition_ctx *pc) {
+  contract_ws *ws = pc->ws;
+  for (int32_t v = 0; v < ws->n; v++) {
+    partition_choice ch;
+    if (!pc->cfg->avail[ws->owner[v]] && partition_best_move(pc, v, &ch))
+      partition_execute(pc, v, ch.move.to);
+  }
+}
+
+/* throttle_auto (issue 3): partitions the contracted graph with each
+ * candidate from the same start, rolls every trial back (owners, loads,
+ * interior flags), and returns the candidate with the lowest MaxQwgt in
+ * *best (the first of equals, so the order of the candidates breaks
+ * ties). */
+static int choose_throttle(partition_ctx *pc, const minex_options *opt,
+                           double *best) {
+  static const double builtin[MINEX_THROTTLE_AUTO_COUNT] =
+      MINEX_THROTTLE_AUTO_SET;
+  const double *cand =
+      opt->throttle_candidates ? opt->throttle_candidates : builtin;
+  int32_t ncand = opt->throttle_candidates ? opt->nthrottle_candidates
+                                           : MINEX_THROTTLE_AUTO_COUNT;
+  contract_ws *ws = pc->ws;
+  int32_t na = 0, nids = contract_nids(ws);
+  int32_t *act = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  int32_t *own = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  costmodel_snapshot snap = {0};
+  int rc = act && own ? costmodel_snapshot_take(pc->ld, &snap)
+                      : core_error(MINEX_ENOMEM, "throttle auto: out of "
+                                                 "memory");
+  if (rc != MINEX_OK)
+    goto done;
+  for (int32_t x = 0; x < nids; x++)
+    if (ws->parent[x] == x) {
+      act[na] = x;
+      own[na++] = ws->owner[x];
+    }
+  double best_max = INFINITY;
+  *best = cand[0];
+  for (int32_t i = 0; i < ncand && rc == MINEX_OK; i++) {
+    pc->throttle = cand[i];
+    if ((rc = partition_run(pc, opt->max_passes > 0 ? opt->max_passes : 1)))
+      break;
+    if ((rc = CHECK_PHASE(ws, pc->ld, pc, "after a throttle_auto trial")))
+      break;
+    double m = partition_loads_max(pc->ld);
+    driver_log(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g",
+               cand[i], m * pc->ld->inv_unit);
+    if (m < best_max) {
+      best_max = m;
+      *best = cand[i];
+    }
+    for (int32_t k = 0; k < na; k++)
+      if (ws->owner[act[k]] != own[k])
+        contract_set_owner(ws, act[k], own[k]);
+    costmodel_snapshot_restore(pc->ld, &snap);
+    memset(pc->interior, 0, (size_t)nids);
+    pc->moves = pc->forced_moves = 0;
+    if ((rc = CHECK_PHASE(ws, pc->ld, pc, "after a throttle_auto rollback")))
+      break;
+  }
+done:
+  costmodel_snapshot_free(&snap);
+  free(act);
+  free(own);
+  return rc;
+}
+
+/* Whether the balance moves run (options.balance). Under AUTO: when the
+ * processors are in more than one cluster, where the remapping a receiver
+ * pays differs most from what the sender saves (issue 18 §2(c): a 2-cluster
+ * run of `minex sim` summed 66,882 with the paper's rule alone and 57,137
+ * with them, 62,604 without repartitioning); on one cluster they left the
+ * simulation's later steps a slightly worse start (739,853 -> 745,117). */
+static int balance_wanted(const minex_options *o, const minex_config *cfg) {
+  if (o->paper_exact || o->balance == MINEX_BALANCE_OFF)
+    return 0;
+  if (o->balance == MINEX_BALANCE_ON)
+    return 1;
+  int used = 0;
+  for (int32_t c = 0; c < cfg->nclusters; c++) {
+    int has = 0;
+    for (int32_t p = 0; p < cfg->nprocs && !has; p++)
+      has = cfg->cluster[p] == c && cfg->avail[p];
+    used += has;
+  }
+  return used > 1;
+}
+
+/* One multilevel run of SPEC §3 on the contracted graph of ws (frozen, or
+ * rewound to its freeze) from start (NULL: the old partition): partition
+ * the contracted graph, expand, with the refinement passes when refine is
+ * set, all under the horizon `iters`, the loads in units of 1/unit of the
+ * caller's (costmodel_unit). Writes the result into out and scores it
+ * under the call's own horizon (opt_in->iterations). */
+int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
+                         const int32_t *old, const int32_t *start,
+                         contract_ws *ws, const minex_options *opt_in,
+                         double iters, double unit, int refine, int32_t *out,
+                         candidate *cd) {
+  minex_options opt = *opt_in;
+  double k_call = opt_in->iterations > 1 ? opt_in->iterations : 1;
+  int32_t n = g->nvtxs;
+  costmodel_loads ld;
+  partition_ctx pc;
+  memset(&pc, 0, sizeof pc);
+  memset(cd, 0, sizeof *cd);
+  int rc = costmodel_loads_create_k(&ld, g, cfg, old, start ? start : old, &opt,
+                                    iters, unit);
+  if (rc != MINEX_OK)
+    return rc;
+  cd->start_max = driver_max_qwgt(&ld, k_call) * ld.inv_unit;
+  cd->horizon = iters;
+  double t2 = core_wtime();
+  if ((rc = partition_ctx_create(&pc, ws, &ld, &opt)))
+    goto done;
+  if ((rc = CHECK_PHASE(ws, &ld, &pc, "at the start of a candidate")))
+    goto done;
+  cd->coarse_nvtxs = ws->nactive;
+  if (opt.throttle_auto) {
+    double t;
+    if ((rc = choose_throttle(&pc, &opt, &t)))
+      goto done;
+    pc.throttle = opt.throttle = t;
+  }
+  if ((rc = partition_run(&pc, opt.max_passes > 0 ? opt.max_passes : 1)))
+    goto done;
+  if ((rc = CHECK_PHASE(ws, &ld, &pc, "after the coarse partition")))
+    goto done;
+  /* no refinement of the coarse graph: lowering QwgtTot there leaves the
+     expansion a start from which it balances worse (measured: MaxQwgt
+     3,651 instead of 3,500 on box1e4-hetero4-p16 at k = 1) */
+  int32_t rpasses = opt.refine_passes > 0 ? opt.refine_passes : 1;
+  cd->coarse_moves = pc.moves;
+  double t3 = core_wtime();
+  driver_log(
+      &opt, "partition (k = %g): %lld moves on %d coarse vertices in %.3f s",
+      cd->horizon, (long long)cd->coarse_moves, (int)cd->coarse_nvtxs, t3 - t2);
+  if ((rc = expand_run(&pc, EXPAND_BUDGET)))
+    goto done;
+  force_off_unavailable(&pc);
+  if (balance_wanted(&opt, cfg)) {
+    int64_t before = pc.moves;
+    if ((rc = partition_balance(&pc, MINEX_BALANCE_PASSES)))
+      goto done;
+    driver_log(&opt, "balance: %lld moves on the fine graph",
+               (long long)(pc.moves - before));
+  }
+  if (refine) {
+    int64_t before = pc.moves;
+    double tr = core_wtime();
+    if ((rc = partition_refine(&pc, rpasses)))
+      goto done;
+    cd->seconds_refine = core_wtime() - tr;
+    driver_log(&opt, "refine: %lld moves on the fine graph",
+               (long long)(pc.moves - before));
+  }
+  if ((rc = CHECK_PHASE(ws, &ld, &pc, "before returning")))
+    goto done;
+  double t4 = core_wtime();
+  driver_log(&opt, "expand: %lld moves in %.3f s",
+             (long long)(pc.moves - cd->coarse_moves), t4 - t3);
+  memcpy(out, ws->owner, sizeof(int32_t) * (size_t)n);
+  cd->end_max = driver_max_qwgt(&ld, k_call) * ld.inv_unit;
+  cd->end_time = driver_horizon_time(&ld, k_call) * ld.inv_unit;
+  cd->expand_moves = pc.moves - cd->coarse_moves;
+  cd->seconds_partition = t3 - t2;
+  cd->seconds_expand = t4 - t3;
+  cd->throttle = opt.throttle;
+done:
+  partition_ctx_destroy(&pc);
+  costmodel_loads_destroy(&ld);
+  return rc;
+}

@@ -9,9 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old) {
@@ -133,8 +130,10 @@ static int make_chunks(const contract_level *L, contract_chunk **out,
   return MINEX_OK;
 }
 
+/* A chunk and a key: sorted by key, largest first, ties in chunk order
+ * (the quotas' fractional parts; the chunks' sizes). */
 typedef struct share {
-  double frac; /* fractional part of the quota */
+  double frac; /* the key                      */
   int32_t c;   /* chunk                        */
 } share;
 
@@ -425,10 +424,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
   for (int32_t i = 0; i < nch; i++) {
     contract_chunk *c = &ch[work[i]];
-    int t = 0;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-#endif
+    int t = core_thread_num();
     int r = chunk_rows(wk, L, c, map, aoff[work[i]], t);
     if (r != MINEX_OK)
       chunk_fail(c, r);
@@ -489,24 +485,13 @@ out:
 
 /* Chunks by size, largest first (ties in chunk order): the order in which
  * the threads take them, so that a large part does not come last. */
-typedef struct by_size_key {
-  int32_t size, c;
-} by_size_key;
-
-static int by_size(const void *a, const void *b) {
-  const by_size_key *x = a, *y = b;
-  if (x->size != y->size)
-    return x->size > y->size ? -1 : 1;
-  return (x->c > y->c) - (x->c < y->c);
-}
-
 static int32_t *work_order(const contract_chunk *ch, int32_t nch) {
-  by_size_key *k = malloc(sizeof(by_size_key) * ((size_t)nch + 1));
+  share *k = malloc(sizeof(share) * ((size_t)nch + 1));
   int32_t *work = malloc(sizeof(int32_t) * ((size_t)nch + 1));
   if (k && work) {
     for (int32_t c = 0; c < nch; c++)
-      k[c] = (by_size_key){ch[c].ce - ch[c].cs, c};
-    qsort(k, (size_t)nch, sizeof *k, by_size);
+      k[c] = (share){(double)(ch[c].ce - ch[c].cs), c};
+    qsort(k, (size_t)nch, sizeof *k, share_cmp);
     for (int32_t c = 0; c < nch; c++)
       work[c] = k[c].c;
   } else {
@@ -604,10 +589,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
       for (int32_t i = 0; i < nch; i++) {
         contract_chunk *c = &ch[work[i]];
-        int t = 0;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-#endif
+        int t = core_thread_num();
         slices_give(&sl, c);
         c->worker = t;
         int r = contract_chunk_sweep(&wk[t], L, c, sample_size,

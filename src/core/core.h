@@ -44,6 +44,10 @@ void core_error_prefix(const char *fmt, ...)
 /* Monotonic wall clock in seconds. */
 double core_wtime(void);
 
+/* The calling thread's number in the current OpenMP team (0 outside one,
+ * or without OpenMP): which worker's scratch a parallel loop uses. */
+int core_thread_num(void);
+
 /* Checks a partition array: every owner in [0, nprocs). */
 int core_check_part(const char *what, int32_t nvtxs, const int32_t *part,
                     int32_t nprocs);

@@ -2,6 +2,10 @@
 /* Error codes, their names and the per-thread last-error message. */
 #include "core.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -63,6 +67,14 @@ void core_error_prefix(const char *fmt, ...) {
     len = room;
   memcpy(last_error + n + 2, old, len);
   last_error[n + 2 + len] = '\0';
+}
+
+int core_thread_num(void) {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
 }
 
 double core_wtime(void) {

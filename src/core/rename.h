@@ -50,6 +50,7 @@
 #define core_error minex__core_error
 #define core_error_clear minex__core_error_clear
 #define core_error_prefix minex__core_error_prefix
+#define core_thread_num minex__core_thread_num
 #define core_wtime minex__core_wtime
 #define costmodel_apply minex__costmodel_apply
 #define costmodel_argmin minex__costmodel_argmin

@@ -15,8 +15,23 @@ static int end_cmp(const void *x, const void *y) {
   return (a->t > b->t) - (a->t < b->t);
 }
 
-/* Sorts a row of len ends by id; without memory, the row is sorted by
- * insertion instead (slower, same result). */
+/* Sorts a row of len ends by id, by insertion (mesh rows are short). */
+static void insertion_sort(int32_t *a, double *c, int64_t len) {
+  for (int64_t i = 1; i < len; i++) {
+    int32_t t = a[i];
+    double w = c[i];
+    int64_t k = i;
+    for (; k > 0 && a[k - 1] > t; k--) {
+      a[k] = a[k - 1];
+      c[k] = c[k - 1];
+    }
+    a[k] = t;
+    c[k] = w;
+  }
+}
+
+/* Sorts a long row of len ends by id; without memory, by insertion
+ * (slower, same result). */
 static void sort_row(int32_t *a, double *c, int64_t len) {
   end *e = malloc(sizeof(end) * (size_t)len);
   if (e != NULL) {
@@ -30,17 +45,7 @@ static void sort_row(int32_t *a, double *c, int64_t len) {
     free(e);
     return;
   }
-  for (int64_t i = 1; i < len; i++) {
-    int32_t t = a[i];
-    double w = c[i];
-    int64_t k = i;
-    for (; k > 0 && a[k - 1] > t; k--) {
-      a[k] = a[k - 1];
-      c[k] = c[k - 1];
-    }
-    a[k] = t;
-    c[k] = w;
-  }
+  insertion_sort(a, c, len);
 }
 
 void layout_destroy(layout *lay) {
@@ -126,18 +131,7 @@ int layout_create(layout *lay, const minex_graph *g, const int32_t *old,
       sort_row(a, c, len);
       continue;
     }
-    /* the row in ascending order (insertion: mesh rows are short) */
-    for (int64_t i = 1; i < len; i++) {
-      int32_t t = a[i];
-      double w = c[i];
-      int64_t k = i;
-      for (; k > 0 && a[k - 1] > t; k--) {
-        a[k] = a[k - 1];
-        c[k] = c[k - 1];
-      }
-      a[k] = t;
-      c[k] = w;
-    }
+    insertion_sort(a, c, len); /* the row in ascending order */
   }
   free(inv);
   return MINEX_OK;

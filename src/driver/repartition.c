@@ -244,10 +244,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
 #pragma omp parallel for schedule(dynamic, 1)                                  \
     num_threads(nviews) if (nviews > 1)
   for (int i = 0; i < njobs; i++) {
-    int t = 0;
-#ifdef _OPENMP
-    t = omp_get_thread_num();
-#endif
+    int t = core_thread_num();
     run_job(&jobs[i], G, cfg, O, t == 0 ? &ws : &views[t], &opt, unit, refine);
   }
   secs_candidates = core_wtime() - t_run;

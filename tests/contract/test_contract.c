@@ -337,6 +337,20 @@ START_TEST(check_catches_weight_errors_at_any_scale) {
 }
 END_TEST
 
+/* A random graph of graph_and_part contracted to about n/div vertices on
+ * nthreads threads and frozen into ws. */
+static minex_graph *frozen_case(gsl_rng *rng, int trial, int32_t div,
+                                int nthreads, contract_ws *ws, int32_t **old,
+                                int32_t *P) {
+  minex_graph *g = graph_and_part(rng, trial, old, P);
+  int32_t n = minex_graph_nvtxs(g);
+  ck_assert_int_eq(contract_ws_create(ws, g, *old), MINEX_OK);
+  ck_assert_int_eq(contract_run(ws, 1 + n / div, 4, gsl_rng_get(rng), nthreads),
+                   MINEX_OK);
+  ck_assert_int_eq(contract_freeze(ws), MINEX_OK);
+  return g;
+}
+
 /* Random owners for the contracted graph's vertices (top level). */
 static void random_top_owners(contract_ws *ws, gsl_rng *rng, int32_t P,
                               int32_t *top) {
@@ -361,12 +375,9 @@ START_TEST(rewind_restores_the_frozen_state) {
   gsl_rng_set(rng, 31);
   for (int trial = 0; trial < 10; trial++) {
     int32_t *old, P;
-    minex_graph *g = graph_and_part(rng, trial, &old, &P);
-    int32_t n = minex_graph_nvtxs(g);
     contract_ws ws;
-    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
-    ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 4, 3, 1), MINEX_OK);
-    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    minex_graph *g = frozen_case(rng, trial, 10, 1, &ws, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
     int32_t nl = ws.nlevels, vtot = ws.vtot, nact = ws.nactive;
     int32_t nmerge[64];
     ck_assert_int_le(nl, 64);
@@ -418,12 +429,9 @@ START_TEST(descend_stops_on_each_level_with_the_top_owners) {
   gsl_rng_set(rng, 37);
   for (int trial = 0; trial < 10; trial++) {
     int32_t *old, P;
-    minex_graph *g = graph_and_part(rng, trial, &old, &P);
-    int32_t n = minex_graph_nvtxs(g);
     contract_ws ws;
-    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
-    ck_assert_int_eq(contract_run(&ws, 1 + n / 12, 3, 5, 2), MINEX_OK);
-    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    minex_graph *g = frozen_case(rng, trial, 12, 2, &ws, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
     int32_t nl = ws.nlevels;
     int32_t *top = malloc(sizeof(int32_t) * (size_t)contract_nids(&ws));
     int32_t *trep = malloc(sizeof(int32_t) * (size_t)n);
@@ -468,12 +476,9 @@ START_TEST(level_graph_is_the_quotient_of_the_fine_graph) {
   gsl_rng_set(rng, 41);
   for (int trial = 0; trial < 8; trial++) {
     int32_t *old, P;
-    minex_graph *g = graph_and_part(rng, trial, &old, &P);
-    int32_t n = minex_graph_nvtxs(g);
     contract_ws ws;
-    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
-    ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 4, 9, 1), MINEX_OK);
-    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    minex_graph *g = frozen_case(rng, trial, 10, 1, &ws, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
     int32_t *rep = malloc(sizeof(int32_t) * (size_t)n);
     for (int32_t s = 1; s < ws.nlevels; s++) {
       minex_graph *gs = NULL;
@@ -529,12 +534,9 @@ START_TEST(a_view_expands_like_its_workspace_and_leaves_it_alone) {
   gsl_rng_set(rng, 43);
   for (int trial = 0; trial < 8; trial++) {
     int32_t *old, P;
-    minex_graph *g = graph_and_part(rng, trial, &old, &P);
-    int32_t n = minex_graph_nvtxs(g);
     contract_ws ws, view;
-    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
-    ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 4, 11, 1), MINEX_OK);
-    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    minex_graph *g = frozen_case(rng, trial, 10, 1, &ws, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
     ck_assert_int_eq(contract_view_create(&view, &ws), MINEX_OK);
     int32_t nl = ws.nlevels, top_n = contract_nids(&ws);
     int32_t *top = malloc(sizeof(int32_t) * (size_t)top_n);

@@ -32,27 +32,18 @@ typedef struct contract_chunk {
   int32_t *child;  /* 2 per merge, local ids                          */
   int64_t *mstart; /* per merge: its list, from mbase                 */
   int32_t *mlen;
-  contract_attr *at;    /* per merge                                     */
-  int32_t *lnew;        /* m + nmerge: the index among the chunk's active
-                           vertices (next level order) of each local id's
-                           representative                                */
-  int32_t *order;       /* nactive: local ids of the active vertices in
-                           the next level's order                         */
-  int64_t *rlen;        /* nactive: the next level's row lengths         */
-  const int32_t *cpart; /* level-wide: each base vertex's cached partner
-                           (level id, -1 none) and its ratio, carried
-                           from the level below                       */
-  const double *cratio;
-  int32_t *npart; /* nactive: the cached partner of each active
-                     vertex as its index among the chunk's active
-                     vertices (-1 none), and its ratio, for the next
-                     level                                         */
-  double *nratio;
-  int32_t worker;  /* the worker whose buffers hold the lists       */
-  int64_t mbase;   /* merged lists: local ids or -1 - level id      */
-  int64_t msize;   /* their entries                                 */
-  int32_t rworker; /* the worker whose buffers hold the rows        */
-  int64_t rbase;   /* next-level rows (next-level ids)              */
+  contract_attr *at; /* per merge                                     */
+  int32_t *lnew;     /* m + nmerge: the index among the chunk's active
+                        vertices (next level order) of each local id's
+                        representative                                */
+  int32_t *order;    /* nactive: local ids of the active vertices in
+                        the next level's order                         */
+  int64_t *rlen;     /* nactive: the next level's row lengths         */
+  int32_t worker;    /* the worker whose buffers hold the lists       */
+  int64_t mbase;     /* merged lists: local ids or -1 - level id      */
+  int64_t msize;     /* their entries                                 */
+  int32_t rworker;   /* the worker whose buffers hold the rows        */
+  int64_t rbase;     /* next-level rows (next-level ids)              */
   int64_t rsize;
   int32_t relig; /* vertices with a same-owner neighbour            */
   int rc;        /* MINEX_OK, or the chunk's failure                */

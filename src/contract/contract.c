@@ -321,19 +321,6 @@ static int chunk_rows(contract_worker *all, const contract_level *L,
   return MINEX_OK;
 }
 
-/* The level-sized arrays whose slices the chunks use (contract_chunk),
- * for levels of up to cap base vertices. */
-typedef struct slices {
-  int32_t *child, *mlen, *lnew, *order, *npart;
-  int64_t *mstart, *rlen;
-  double *nratio;
-  contract_attr *at;
-  /* the cached partners of the current level's vertices and of the next
-     level's (level-wide, swapped after each level) */
-  int32_t *cpart, *cpart_next;
-  double *cratio, *cratio_next;
-} slices;
-
 /* The level ids of chunk c's local id x, once the offsets are known. */
 static inline int32_t level_id(const contract_chunk *c, int32_t nb,
                                int32_t moff, int32_t x) {
@@ -344,8 +331,7 @@ static inline int32_t level_id(const contract_chunk *c, int32_t nb,
 /* Writes the merges of the chunks into the current level L (in chunk
  * order) and builds the next level from their active vertices. */
 static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
-                    const int32_t *work, contract_worker *wk, int nt,
-                    slices *sl) {
+                    const int32_t *work, contract_worker *wk, int nt) {
   for (int t = 0; t < nt; t++)
     wk[t].rsize = 0;
   contract_level *L = contract_cur(ws);
@@ -430,8 +416,6 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
       int32_t x = c->order[k];
       N->lower[ao + k] = level_id(c, nb, mo, x);
       N->at[ao + k] = x < m ? L->at[c->cs + x] : c->at[x - m];
-      sl->cpart_next[ao + k] = c->npart[k] >= 0 ? ao + c->npart[k] : -1;
-      sl->cratio_next[ao + k] = c->nratio[k];
     }
     for (int32_t x = 0; x < m; x++)
       map[c->cs + x] = ao + c->lnew[x];
@@ -518,11 +502,17 @@ static int32_t *work_order(const contract_chunk *ch, int32_t nch) {
   return work;
 }
 
+/* The level-sized arrays whose slices the chunks use (contract_chunk),
+ * for levels of up to cap base vertices. */
+typedef struct slices {
+  int32_t *child, *mlen, *lnew, *order;
+  int64_t *mstart, *rlen;
+  contract_attr *at;
+} slices;
+
 static void slices_free(slices *sl) {
   free(sl->child), free(sl->mlen), free(sl->lnew), free(sl->order);
   free(sl->mstart), free(sl->rlen), free(sl->at);
-  free(sl->npart), free(sl->nratio), free(sl->cpart), free(sl->cpart_next);
-  free(sl->cratio), free(sl->cratio_next);
 }
 
 static int slices_alloc(slices *sl, int32_t cap) {
@@ -534,21 +524,10 @@ static int slices_alloc(slices *sl, int32_t cap) {
   sl->mstart = malloc(sizeof(int64_t) * k);
   sl->rlen = malloc(sizeof(int64_t) * k);
   sl->at = malloc(sizeof(contract_attr) * k);
-  sl->npart = malloc(sizeof(int32_t) * k);
-  sl->nratio = malloc(sizeof(double) * k);
-  sl->cpart = malloc(sizeof(int32_t) * k);
-  sl->cpart_next = malloc(sizeof(int32_t) * k);
-  sl->cratio = malloc(sizeof(double) * k);
-  sl->cratio_next = malloc(sizeof(double) * k);
   if (!sl->child || !sl->mlen || !sl->lnew || !sl->order || !sl->mstart ||
-      !sl->rlen || !sl->at || !sl->npart || !sl->nratio || !sl->cpart ||
-      !sl->cpart_next || !sl->cratio || !sl->cratio_next)
+      !sl->rlen || !sl->at)
     return core_error(MINEX_ENOMEM,
                       "contraction: out of memory for %d vertices", (int)cap);
-  for (int32_t x = 0; x < cap; x++) {
-    sl->cpart[x] = -1;
-    sl->cratio[x] = -1;
-  }
   return MINEX_OK;
 }
 
@@ -562,10 +541,6 @@ static void slices_give(const slices *sl, contract_chunk *c) {
   c->mstart = sl->mstart + cs;
   c->rlen = sl->rlen + cs;
   c->at = sl->at + cs;
-  c->npart = sl->npart + cs;
-  c->nratio = sl->nratio + cs;
-  c->cpart = sl->cpart;
-  c->cratio = sl->cratio;
 }
 
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
@@ -629,15 +604,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     for (int32_t c = 0; c < nch && rc == MINEX_OK; c++)
       merges += ch[c].nmerge;
     if (rc == MINEX_OK && merges > 0)
-      rc = assemble(ws, ch, nch, work, wk, nt, &sl);
-    if (rc == MINEX_OK && merges > 0) { /* the next level's partners */
-      int32_t *tp = sl.cpart;
-      double *tr = sl.cratio;
-      sl.cpart = sl.cpart_next;
-      sl.cratio = sl.cratio_next;
-      sl.cpart_next = tp;
-      sl.cratio_next = tr;
-    }
+      rc = assemble(ws, ch, nch, work, wk, nt);
     ws->seconds_sweep += t1 - t0;
     ws->seconds_levels += core_wtime() - t1;
     free(ch);

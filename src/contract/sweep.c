@@ -342,12 +342,6 @@ static void next_order(sweep *s) {
   }
   for (int32_t x = 0; x < nid; x++)
     lnew[x] = lnew[find(wk->nd, x)];
-  for (int32_t i = 0; i < k; i++) {
-    int32_t x = c->order[i], b = wk->bpart[x];
-    int valid = b >= 0 && wk->nd[b].par == b && b != x;
-    c->npart[i] = valid ? lnew[b] : -1;
-    c->nratio[i] = valid ? wk->bratio[x] : -1;
-  }
 }
 
 int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
@@ -369,12 +363,7 @@ int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
          j < L->xadj[c->cs + i + 1] && !eligible; j++)
       eligible = contract_chunk_local(L->adj[j], c->cs, m) >= 0;
     wk->nd[i] = (contract_node){i, 0, L->at[c->cs + i].rwgt};
-    /* a partner found on the level below stays valid while both ends
-       are active (the ratio of a pair changes only when one of them
-       merges): kept when it is in the chunk */
-    int32_t cp = c->cpart[c->cs + i];
-    wk->bpart[i] = cp >= c->cs && cp < c->ce ? cp - c->cs : -1;
-    wk->bratio[i] = c->cratio[c->cs + i];
+    wk->bpart[i] = -1;
     wk->epos[i] = eligible ? s.nelig : -1;
     if (eligible) {
       wk->eslot[s.nelig] = i;

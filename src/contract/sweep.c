@@ -134,16 +134,21 @@ static const contract_attr *attr(const sweep *s, int32_t x) {
   return x < s->m ? &s->L->at[s->c->cs + x] : &s->c->at[x - s->m];
 }
 
+/* 1 when base vertex i of chunk c has a neighbour in the chunk. */
+static int base_eligible(const contract_level *L, const contract_chunk *c,
+                         int32_t i) {
+  int32_t m = c->ce - c->cs;
+  for (int64_t j = L->xadj[c->cs + i]; j < L->xadj[c->cs + i + 1]; j++)
+    if (contract_chunk_local(L->adj[j], c->cs, m) >= 0)
+      return 1;
+  return 0;
+}
+
 int32_t contract_chunk_eligible(const contract_level *L,
                                 const contract_chunk *c) {
-  int32_t m = c->ce - c->cs, k = 0;
-  for (int32_t i = 0; i < m; i++) {
-    int eligible = 0;
-    for (int64_t j = L->xadj[c->cs + i];
-         j < L->xadj[c->cs + i + 1] && !eligible; j++)
-      eligible = contract_chunk_local(L->adj[j], c->cs, m) >= 0;
-    k += eligible;
-  }
+  int32_t k = 0;
+  for (int32_t i = 0; i < c->ce - c->cs; i++)
+    k += base_eligible(L, c, i);
   return k;
 }
 
@@ -358,10 +363,7 @@ int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
   c->nactive = m;
   c->msize = 0;
   for (int32_t i = 0; i < m; i++) {
-    int eligible = 0;
-    for (int64_t j = L->xadj[c->cs + i];
-         j < L->xadj[c->cs + i + 1] && !eligible; j++)
-      eligible = contract_chunk_local(L->adj[j], c->cs, m) >= 0;
+    int eligible = base_eligible(L, c, i);
     wk->nd[i] = (contract_node){i, 0, L->at[c->cs + i].rwgt};
     wk->bpart[i] = -1;
     wk->epos[i] = eligible ? s.nelig : -1;

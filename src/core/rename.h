@@ -10,17 +10,14 @@
  * fails when one is missing. Sorted. */
 #ifndef MINEX_CORE_RENAME_H
 #define MINEX_CORE_RENAME_H
-#define driver_horizon_time minex__driver_horizon_time
 #define driver_ladder_horizon minex__driver_ladder_horizon
 #define driver_ladder_wanted minex__driver_ladder_wanted
 #define driver_log minex__driver_log
-#define driver_max_qwgt minex__driver_max_qwgt
 #define driver_run_candidate minex__driver_run_candidate
 #define driver_run_scratch minex__driver_run_scratch
 #define driver_scratch_wanted minex__driver_scratch_wanted
 #define layout_create minex__layout_create
 #define layout_destroy minex__layout_destroy
-#define layout_from_input minex__layout_from_input
 #define layout_to_input minex__layout_to_input
 #define contract_acc_free minex__contract_acc_free
 #define contract_acc_reserve minex__contract_acc_reserve

@@ -39,7 +39,7 @@ void driver_log(const minex_options *o, const char *fmt, ...) {
 }
 
 /* MaxQwgt of the loads under horizon k (whatever k they were built for). */
-double driver_max_qwgt(costmodel_loads *ld, double k) {
+static double driver_max_qwgt(costmodel_loads *ld, double k) {
   double keep = ld->iters, m = 0;
   ld->iters = k;
   for (int32_t p = 0; p < ld->nprocs; p++)
@@ -50,7 +50,7 @@ double driver_max_qwgt(costmodel_loads *ld, double k) {
 }
 
 /* T_k = MaxRemap + k SteadyMax of the loads (SPEC §2). */
-double driver_horizon_time(const costmodel_loads *ld, double k) {
+static double driver_horizon_time(const costmodel_loads *ld, double k) {
   return partition_remap_max(ld) + k * partition_steady_max(ld);
 }
 

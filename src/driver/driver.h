@@ -37,11 +37,6 @@ typedef struct candidate {
 void driver_log(const minex_options *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* MaxQwgt of the loads under horizon k (whatever k they were built for). */
-double driver_max_qwgt(costmodel_loads *ld, double k);
-/* T_k = MaxRemap + k SteadyMax of the loads (SPEC §2). */
-double driver_horizon_time(const costmodel_loads *ld, double k);
-
 /* One multilevel run of SPEC §3 on the contracted graph of ws (frozen, or
  * rewound to its freeze) from start (NULL: the old partition), under
  * `horizon`, the loads in units of 1/unit of the caller's; the partition

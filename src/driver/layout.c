@@ -141,8 +141,3 @@ void layout_to_input(const layout *lay, const int32_t *in, int32_t *out) {
   for (int32_t v = 0; v < lay->g.nvtxs; v++)
     out[v] = in[lay->perm[v]];
 }
-
-void layout_from_input(const layout *lay, const int32_t *in, int32_t *out) {
-  for (int32_t v = 0; v < lay->g.nvtxs; v++)
-    out[lay->perm[v]] = in[v];
-}

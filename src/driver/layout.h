@@ -27,7 +27,5 @@ void layout_destroy(layout *lay);
 /* in[perm[v]] into out[v] for every input vertex v: a partition in layout
  * ids back to input ids (in and out may not overlap). */
 void layout_to_input(const layout *lay, const int32_t *in, int32_t *out);
-/* in[v] into out[perm[v]]: a partition of the input into layout ids. */
-void layout_from_input(const layout *lay, const int32_t *in, int32_t *out);
 
 #endif

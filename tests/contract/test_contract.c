@@ -351,6 +351,13 @@ static minex_graph *frozen_case(gsl_rng *rng, int trial, int32_t div,
   return g;
 }
 
+/* Frees what frozen_case made. */
+static void frozen_case_free(contract_ws *ws, minex_graph *g, int32_t *old) {
+  contract_ws_destroy(ws);
+  minex_graph_destroy(g);
+  free(old);
+}
+
 /* Random owners for the contracted graph's vertices (top level). */
 static void random_top_owners(contract_ws *ws, gsl_rng *rng, int32_t P,
                               int32_t *top) {
@@ -413,9 +420,7 @@ START_TEST(rewind_restores_the_frozen_state) {
     }
     free(top);
     free(first);
-    contract_ws_destroy(&ws);
-    minex_graph_destroy(g);
-    free(old);
+    frozen_case_free(&ws, g, old);
   }
   gsl_rng_free(rng);
 }
@@ -460,9 +465,7 @@ START_TEST(descend_stops_on_each_level_with_the_top_owners) {
     free(top);
     free(trep);
     free(rep);
-    contract_ws_destroy(&ws);
-    minex_graph_destroy(g);
-    free(old);
+    frozen_case_free(&ws, g, old);
   }
   gsl_rng_free(rng);
 }
@@ -518,9 +521,7 @@ START_TEST(level_graph_is_the_quotient_of_the_fine_graph) {
       minex_graph_destroy(gs);
     }
     free(rep);
-    contract_ws_destroy(&ws);
-    minex_graph_destroy(g);
-    free(old);
+    frozen_case_free(&ws, g, old);
   }
   gsl_rng_free(rng);
 }
@@ -554,9 +555,7 @@ START_TEST(a_view_expands_like_its_workspace_and_leaves_it_alone) {
     ck_assert_mem_eq(ws.owner, view.owner, sizeof(int32_t) * (size_t)n);
     contract_ws_destroy(&view);
     free(top);
-    contract_ws_destroy(&ws);
-    minex_graph_destroy(g);
-    free(old);
+    frozen_case_free(&ws, g, old);
   }
   gsl_rng_free(rng);
 }

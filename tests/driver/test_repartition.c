@@ -623,14 +623,10 @@ END_TEST
  * by default on several clusters) take it below 27,000, never above what
  * the paper's rule gives, and paper_exact still gives the paper's. */
 START_TEST(balance_moves_relieve_the_heaviest_processor_on_two_clusters) {
-  minex_graph *g = NULL;
-  ck_assert_int_eq(
-      minex_graph_read_metis(test_data_path("sim_box988_c2_step1.graph"), &g),
-      MINEX_OK);
-  int32_t n = minex_graph_nvtxs(g), *old = NULL;
-  ck_assert_int_eq(
-      minex_part_read(test_data_path("sim_box988_c2_initial.part"), n, 8, &old),
-      MINEX_OK);
+  minex_graph *g;
+  int32_t *old;
+  test_sim_box988_step1(&g, &old);
+  int32_t n = minex_graph_nvtxs(g);
   int32_t np[2] = {4, 4};
   double proc[2] = {1, 1}, conn[4] = {1, 10, 10, 1};
   minex_config *cf = NULL;

@@ -130,14 +130,9 @@ END_TEST
 /* The grid of a refined-ball step from data/ (sim_box988_c2), two
  * clusters: every variant. */
 START_TEST(a_mesh_step_gives_the_same_partition_for_any_thread_count) {
-  minex_graph *g = NULL;
-  ck_assert_int_eq(
-      minex_graph_read_metis(test_data_path("sim_box988_c2_step1.graph"), &g),
-      MINEX_OK);
-  int32_t n = minex_graph_nvtxs(g), *old = NULL;
-  ck_assert_int_eq(
-      minex_part_read(test_data_path("sim_box988_c2_initial.part"), n, 8, &old),
-      MINEX_OK);
+  minex_graph *g;
+  int32_t *old;
+  test_sim_box988_step1(&g, &old);
   int32_t np[2] = {4, 4};
   double proc[2] = {1, 1.5}, conn[4] = {1, 10, 10, 1};
   minex_config *cf = NULL;

@@ -306,3 +306,14 @@ pid_t test_fifo_reader(const char *path, const char *copy) {
   }
   return pid;
 }
+
+void test_sim_box988_step1(minex_graph **g, int32_t **old) {
+  *g = NULL;
+  *old = NULL;
+  ck_assert_int_eq(
+      minex_graph_read_metis(test_data_path("sim_box988_c2_step1.graph"), g),
+      MINEX_OK);
+  ck_assert_int_eq(minex_part_read(test_data_path("sim_box988_c2_initial.part"),
+                                   minex_graph_nvtxs(*g), 8, old),
+                   MINEX_OK);
+}

@@ -68,6 +68,10 @@ const char *test_repo_data(const char *rel);
 
 /* Path to tests/data/<name> (a static buffer, valid until the next call). */
 const char *test_data_path(const char *name);
+/* The first step of the 2-cluster simulation of tests/data
+ * (sim_box988_c2_step1.graph, 3,456 roots) and its old partition into 8
+ * (sim_box988_c2_initial.part); asserts that both read. */
+void test_sim_box988_step1(minex_graph **g, int32_t **old);
 
 /* Asserts that reading tests/data/<name> as a mesh fails with code rc, sets
  * the output to NULL, and leaves a message containing want. */

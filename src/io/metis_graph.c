@@ -101,6 +101,9 @@ static int parse_weight(metis_reader *mr, const char **s, const char *what,
     snprintf(msg, sizeof msg, "%s must be >= 0:", what);
     return read_error(mr, MINEX_EPARSE, msg, t);
   }
+  if (*w == 0) /* "-0" is read as 0: the writer writes 0, the graph holds
+                  no negative zero (found by fuzz_metis_graph) */
+    *w = 0.0;
   *s = end;
   return MINEX_OK;
 }

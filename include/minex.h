@@ -196,6 +196,10 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_BALANCE_OFF 0
 #define MINEX_BALANCE_ON 1
 #define MINEX_BALANCE_AUTO 2
+/* Values of options.rounds. */
+#define MINEX_ROUNDS_OFF 0
+#define MINEX_ROUNDS_ON 1
+#define MINEX_ROUNDS_AUTO 2
 /* Heap passes of the balance moves after the expansion. */
 #define MINEX_BALANCE_PASSES 4
 /* Values of options.scratch. */
@@ -284,7 +288,8 @@ typedef struct minex_options {
                             when iterations >=
                             MINEX_SCRATCH_AUTO_ITERATIONS                  */
   int paper_exact;       /* 0 or 1. 1: the paper's rules alone, every addition
-                            beyond it off (refine, scratch, ladder, balance) whatever
+                            beyond it off (refine, scratch, ladder, balance,
+                            rounds) whatever
                             their own fields say (default 0)               */
   int ladder;            /* the horizon ladder (beyond the paper, SPEC §3):
                             besides the diffusive run under k, diffusive runs
@@ -312,6 +317,16 @@ typedef struct minex_options {
                             sender saves, even when it lowers the maximum.
                             MINEX_BALANCE_OFF, _ON, or _AUTO (default): on
                             when processors are in more than one cluster */
+  int rounds;            /* the expansion in synchronous rounds (SPEC §3
+                            "Parallel execution"; issue 19): the merges of
+                            a level undone together, the restored vertices
+                            tested against the frozen owners and loads on
+                            the threads, the moves found applied in
+                            (Gain, vertex) order, each re-tested first;
+                            then the neighbours of the moved vertices. Off:
+                            the paper's expansion, one merge at a time,
+                            on one thread. MINEX_ROUNDS_OFF, _ON, or _AUTO
+                            (default): on unless paper_exact            */
   int32_t nthreads;      /* OpenMP threads of minex_repartition, in [0,
                             MINEX_NTHREADS_MAX]; 0: one per processor of the
                             node (omp_get_num_procs). Default 1, so that a

@@ -78,6 +78,10 @@ static void help(void) {
       "                       that leave every processor they touch below\n"
       "                       the sender's load (default auto: on when the\n"
       "                       processors are in more than one cluster)\n"
+      "  --rounds on|off|auto   expansion in synchronous rounds of a level's\n"
+      "                       merges, tested on the threads (default auto:\n"
+      "                       on; off: the paper's, one merge at a time)\n");
+  printf(
       "  --steps N            solver iterations until the next adaptation "
       "(an\n"
       "                       integer >= 0): decide whether the new "

@@ -66,6 +66,8 @@ static void help(void) {
          "--iters 2, or alpha > 0)\n"
          "  --balance on|off|auto  balance moves (default auto: more than "
          "one cluster)\n"
+         "  --rounds on|off|auto   expansion in synchronous rounds (default "
+         "auto: on)\n"
          "  --no-partition       report the baseline only\n"
          "Output:\n"
          "  --json               one JSON object instead of the table\n"

@@ -488,6 +488,9 @@ int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
   if ((r = mode_option(a, cmd, "--ladder", &opt->ladder, MINEX_LADDER_ON,
                        MINEX_LADDER_OFF, MINEX_LADDER_AUTO)) != 0)
     return r;
+  if ((r = mode_option(a, cmd, "--rounds", &opt->rounds, MINEX_ROUNDS_ON,
+                       MINEX_ROUNDS_OFF, MINEX_ROUNDS_AUTO)) != 0)
+    return r;
   return mode_option(a, cmd, "--balance", &opt->balance, MINEX_BALANCE_ON,
                      MINEX_BALANCE_OFF, MINEX_BALANCE_AUTO);
 }

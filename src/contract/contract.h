@@ -238,6 +238,14 @@ static inline int32_t contract_end_owner(const contract_ws *ws, int32_t x) {
  * 0 when the fine graph is restored. After contract_freeze. */
 int contract_undo(contract_ws *ws, int32_t *v, int32_t *w);
 
+/* Undoes every merge of the current level at once (stepping down a level
+ * first when it has none left), as that many contract_undo calls would:
+ * the level's base vertices are then all active. Writes into ids (room
+ * for the level's nbase) the base vertices that were merged away, in id
+ * order, and returns their count; -1 when the fine graph is restored.
+ * The synchronous rounds of the expansion (expand_rounds). */
+int32_t contract_undo_level(contract_ws *ws, int32_t *ids);
+
 /* Edge accumulator: sums the Cwgt of edge ends by key into acc->list
  * (distinct keys, first-seen order) and acc->lacc. Short lists (mesh
  * vertices have a handful of neighbours) are summed by a scan of the few

@@ -269,6 +269,36 @@ int contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
   return 1;
 }
 
+int32_t contract_undo_level(contract_ws *ws, int32_t *ids) {
+  contract_level *L = contract_cur(ws);
+  while (L->nmerge == 0) {
+    if (ws->nlevels == 1)
+      return -1;
+    level_down(ws);
+    L = contract_cur(ws);
+  }
+  /* the restored base vertices: those merged away, in id order */
+  int32_t n = 0;
+  for (int32_t x = 0; x < L->nbase; x++)
+    if (ws->parent[x] != x)
+      ids[n++] = x;
+  /* in reverse merge order, as contract_undo would */
+  for (int32_t k = L->nmerge - 1; k >= 0; k--) {
+    int32_t M = L->nbase + k;
+    int32_t a = L->child[2 * k], b = L->child[2 * k + 1];
+    ws->parent[a] = a;
+    ws->parent[b] = b;
+    ws->owner[a] = ws->owner[b] = ws->owner[M];
+    ws->interior[a] = ws->interior[b] = ws->interior[M];
+    ws->interior[M] = 0;
+  }
+  ws->vtot -= L->nmerge;
+  ws->nactive += L->nmerge;
+  L->msize = L->nmerge > 0 ? L->mstart[0] : L->msize;
+  L->nmerge = 0;
+  return n;
+}
+
 void contract_set_owner(contract_ws *ws, int32_t x, int32_t q) {
   const contract_level *L = contract_cur(ws);
   ws->owner[x] = q;

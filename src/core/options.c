@@ -25,6 +25,7 @@ void minex_options_init(minex_options *o) {
   o->ladder = MINEX_LADDER_AUTO;
   o->paper_exact = 0;
   o->balance = MINEX_BALANCE_AUTO;
+  o->rounds = MINEX_ROUNDS_AUTO;
   o->nthreads = 1;
 }
 
@@ -111,7 +112,9 @@ int core_check_options(const minex_options *o) {
       (rc = check_mode(o->ladder, "ladder", "LADDER", MINEX_LADDER_OFF,
                        MINEX_LADDER_ON, MINEX_LADDER_AUTO)) ||
       (rc = check_mode(o->balance, "balance", "BALANCE", MINEX_BALANCE_OFF,
-                       MINEX_BALANCE_ON, MINEX_BALANCE_AUTO)))
+                       MINEX_BALANCE_ON, MINEX_BALANCE_AUTO)) ||
+      (rc = check_mode(o->rounds, "rounds", "ROUNDS", MINEX_ROUNDS_OFF,
+                       MINEX_ROUNDS_ON, MINEX_ROUNDS_AUTO)))
     return rc;
   if (o->paper_exact != 0 && o->paper_exact != 1)
     return core_error(MINEX_EINVAL, "options.paper_exact = %d (must be 0 or 1)",

@@ -37,6 +37,8 @@
 #define contract_run minex__contract_run
 #define contract_set_owner minex__contract_set_owner
 #define contract_undo minex__contract_undo
+#define contract_undo_level minex__contract_undo_level
+#define expand_rounds minex__expand_rounds
 #define contract_ws_create minex__contract_ws_create
 #define contract_view_create minex__contract_view_create
 #define contract_worker_free minex__contract_worker_free
@@ -52,7 +54,9 @@
 #define costmodel_apply minex__costmodel_apply
 #define costmodel_argmin minex__costmodel_argmin
 #define costmodel_check_args minex__costmodel_check_args
-#define costmodel_eval_move minex__costmodel_eval_move
+#define costmodel_eval_move_in minex__costmodel_eval_move_in
+#define costmodel_scratch_create minex__costmodel_scratch_create
+#define costmodel_scratch_destroy minex__costmodel_scratch_destroy
 #define costmodel_loads_check minex__costmodel_loads_check
 #define costmodel_loads_create minex__costmodel_loads_create
 #define costmodel_loads_create_k minex__costmodel_loads_create_k
@@ -99,12 +103,15 @@
 #define mesh_read_medit minex__mesh_read_medit
 #define mesh_reserve minex__mesh_reserve
 #define partition_best_move minex__partition_best_move
+#define partition_best_move_in minex__partition_best_move_in
+#define partition_scan minex__partition_scan
 #define partition_check_phase minex__partition_check_phase
 #define partition_ctx_check minex__partition_ctx_check
 #define partition_ctx_create minex__partition_ctx_create
 #define partition_ctx_destroy minex__partition_ctx_destroy
 #define partition_execute minex__partition_execute
 #define partition_gather_owners minex__partition_gather_owners
+#define partition_gather_owners_in minex__partition_gather_owners_in
 #define partition_heap_check minex__partition_heap_check
 #define partition_heap_create minex__partition_heap_create
 #define partition_heap_destroy minex__partition_heap_destroy

@@ -31,6 +31,21 @@ typedef struct costmodel_vertex {
 /* How many of the least-loaded processors are kept sorted. */
 #define COSTMODEL_NLOW 8
 
+/* The scratch of one move evaluation (P-sized; one per worker, so moves
+ * are evaluated on several threads against the same loads). */
+typedef struct costmodel_scratch {
+  int32_t *stamp;    /* stamp[p] == cur_stamp: p is touched        */
+  int32_t cur_stamp; /* current stamp value                        */
+  int32_t *touched;  /* touched processors, ntouched of them       */
+  int32_t ntouched;
+  double *dwgt, *dcomm, *dremap; /* deltas, indexed by processor      */
+  double *qnew;                  /* Qwgt after the move, by touched index */
+} costmodel_scratch;
+
+/* Scratch for nprocs processors; MINEX_ENOMEM with a message. */
+int costmodel_scratch_create(costmodel_scratch *s, int32_t nprocs);
+void costmodel_scratch_destroy(costmodel_scratch *s);
+
 /* Per-processor totals with the running sums needed for O(deg) Gain and
  * dMinVar. Processors 0..nprocs-1; unavailable ones keep loads but are left
  * out of QwgtTot, MinQwgt and MinVar. */
@@ -69,13 +84,8 @@ typedef struct costmodel_loads {
                               minimum untouched by a move is nearly
                               always among them                         */
   int32_t nlow;                /* min(COSTMODEL_NLOW, available processors) */
-  /* scratch of one move evaluation */
-  int32_t *stamp;    /* stamp[p] == cur_stamp: p is touched        */
-  int32_t cur_stamp; /* current stamp value                        */
-  int32_t *touched;  /* touched processors, ntouched of them       */
-  int32_t ntouched;
-  double *dwgt, *dcomm, *dremap; /* deltas, indexed by processor      */
-  double *qnew;                  /* Qwgt after the move, by touched index     */
+  costmodel_scratch mv;        /* the serial evaluation's scratch, which
+                                  costmodel_apply executes                 */
 } costmodel_loads;
 
 /* Result of evaluating one move. */
@@ -155,9 +165,18 @@ void costmodel_low_rebuild(costmodel_loads *ld);
 void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q);
 
 /* Exact Gain and dMinVar of moving v from v->cur to q (SPEC §3), in
- * O(nnbr + log P). Leaves the deltas in the scratch for costmodel_apply. */
-void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
-                         int32_t q, costmodel_move *out);
+ * O(nnbr + log P), with the deltas left in scratch s; reads ld only, so
+ * workers evaluate moves concurrently, each with its own scratch. */
+void costmodel_eval_move_in(const costmodel_loads *ld, costmodel_scratch *s,
+                            const costmodel_vertex *v, int32_t q,
+                            costmodel_move *out);
+
+/* The same in the loads' own scratch (ld->mv), for costmodel_apply. */
+static inline void costmodel_eval_move(costmodel_loads *ld,
+                                       const costmodel_vertex *v, int32_t q,
+                                       costmodel_move *out) {
+  costmodel_eval_move_in(ld, &ld->mv, v, q, out);
+}
 
 /* Executes the move last evaluated by costmodel_eval_move. */
 void costmodel_apply(costmodel_loads *ld);

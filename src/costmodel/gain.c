@@ -6,22 +6,22 @@
 #include <math.h>
 #include <string.h>
 
-static inline void touch(costmodel_loads *ld, int32_t p) {
-  if (ld->stamp[p] != ld->cur_stamp) {
-    ld->stamp[p] = ld->cur_stamp;
-    ld->dwgt[p] = ld->dcomm[p] = ld->dremap[p] = 0;
-    ld->touched[ld->ntouched++] = p;
+static inline void touch(costmodel_scratch *s, int32_t p) {
+  if (s->stamp[p] != s->cur_stamp) {
+    s->stamp[p] = s->cur_stamp;
+    s->dwgt[p] = s->dcomm[p] = s->dremap[p] = 0;
+    s->touched[s->ntouched++] = p;
   }
 }
 
 /* Smallest Qwgt among available processors not touched by the current
  * move: a pruned descent of the min tree, O(touched * log P). */
-static void min_untouched(const costmodel_loads *ld, int32_t node,
-                          double *best) {
+static void min_untouched(const costmodel_loads *ld, const costmodel_scratch *s,
+                          int32_t node, double *best) {
   if (ld->tree[node] >= *best)
     return;
   if (node >= ld->tsize) {
-    if (ld->stamp[node - ld->tsize] != ld->cur_stamp)
+    if (s->stamp[node - ld->tsize] != s->cur_stamp)
       *best = ld->tree[node];
     return;
   }
@@ -31,29 +31,30 @@ static void min_untouched(const costmodel_loads *ld, int32_t node,
     a = b;
     b = t;
   }
-  min_untouched(ld, a, best);
-  min_untouched(ld, b, best);
+  min_untouched(ld, s, a, best);
+  min_untouched(ld, s, b, best);
 }
 
-void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
-                         int32_t q, costmodel_move *out) {
+void costmodel_eval_move_in(const costmodel_loads *ld, costmodel_scratch *s,
+                            const costmodel_vertex *v, int32_t q,
+                            costmodel_move *out) {
   const minex_config *cf = ld->cfg;
   const int32_t *cl = cf->cluster;
   size_t C = (size_t)cf->nclusters;
   const double *K = cf->conn;
-  if (++ld->cur_stamp == INT32_MAX) {
-    memset(ld->stamp, 0, sizeof(int32_t) * (size_t)ld->nprocs);
-    ld->cur_stamp = 1;
+  if (++s->cur_stamp == INT32_MAX) {
+    memset(s->stamp, 0, sizeof(int32_t) * (size_t)ld->nprocs);
+    s->cur_stamp = 1;
   }
-  ld->ntouched = 0;
+  s->ntouched = 0;
   int32_t p = v->cur, o = v->old;
   size_t cp = (size_t)cl[p], cq = (size_t)cl[q];
-  touch(ld, p);
-  touch(ld, q);
+  touch(s, p);
+  touch(s, q);
   /* weights into the loads' unit first (exact: a power of two) */
   double u = ld->unit, pw = v->pwgt * u;
-  ld->dwgt[p] -= pw * cf->proc[cp];
-  ld->dwgt[q] += pw * cf->proc[cq];
+  s->dwgt[p] -= pw * cf->proc[cp];
+  s->dwgt[q] += pw * cf->proc[cq];
   for (int32_t i = 0; i < v->nnbr; i++) {
     int32_t r = v->nbr[i].owner;
     double c = v->nbr[i].cwgt * u;
@@ -61,20 +62,20 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
     /* edges to r's vertices: cut before unless r == p, after unless r == q;
        both ends pay Comm (SPEC §2) */
     if (r == p) {
-      ld->dcomm[p] += c * K[cp * C + cq];
-      ld->dcomm[q] += c * K[cq * C + cp];
+      s->dcomm[p] += c * K[cp * C + cq];
+      s->dcomm[q] += c * K[cq * C + cp];
     } else if (r == q) {
-      ld->dcomm[p] -= c * K[cp * C + cq];
-      ld->dcomm[q] -= c * K[cq * C + cp];
+      s->dcomm[p] -= c * K[cp * C + cq];
+      s->dcomm[q] -= c * K[cq * C + cp];
     } else {
-      ld->dcomm[p] -= c * K[cp * C + cr];
-      ld->dcomm[q] += c * K[cq * C + cr];
+      s->dcomm[p] -= c * K[cp * C + cr];
+      s->dcomm[q] += c * K[cq * C + cr];
       /* r itself only changes when its links to p and q differ: leaving
          it untouched then is exact and keeps the move's footprint small */
       double dr = c * (K[cr * C + cq] - K[cr * C + cp]);
       if (dr != 0) {
-        touch(ld, r);
-        ld->dcomm[r] += dr;
+        touch(s, r);
+        s->dcomm[r] += dr;
       }
     }
   }
@@ -83,21 +84,21 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
   double rp = p != o ? rw * K[co * C + cp] : 0;
   double rq = q != o ? rw * K[co * C + cq] : 0;
   if (ld->mode != MINEX_REMAP_SENDER) {
-    ld->dremap[p] -= rp;
-    ld->dremap[q] += rq;
+    s->dremap[p] -= rp;
+    s->dremap[q] += rq;
   }
   if (ld->mode != MINEX_REMAP_RECEIVER) {
-    touch(ld, o);
-    ld->dremap[o] += rq - rp;
+    touch(s, o);
+    s->dremap[o] += rq - rp;
   }
   double gain = 0, s1_old = 0, min_t = INFINITY, max_t = 0;
   int32_t n_t = 0;
-  for (int32_t i = 0; i < ld->ntouched; i++) {
-    int32_t x = ld->touched[i];
+  for (int32_t i = 0; i < s->ntouched; i++) {
+    int32_t x = s->touched[i];
     double qn =
-        costmodel_qwgt(ld, ld->wgt[x] + ld->dwgt[x], ld->comm[x] + ld->dcomm[x],
-                       ld->remap[x] + ld->dremap[x]);
-    ld->qnew[i] = qn;
+        costmodel_qwgt(ld, ld->wgt[x] + s->dwgt[x], ld->comm[x] + s->dcomm[x],
+                       ld->remap[x] + s->dremap[x]);
+    s->qnew[i] = qn;
     if (x == q)
       out->max_to = qn;
     if (!cf->avail[x])
@@ -115,21 +116,21 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
      avoids the cancellation of S2 - 2 m S1 + P m^2 on large loads. */
   double m = ld->tree[1], m2 = min_t;
   int32_t k = 0;
-  while (k < ld->nlow && ld->stamp[ld->low[k]] == ld->cur_stamp)
+  while (k < ld->nlow && s->stamp[ld->low[k]] == s->cur_stamp)
     k++;
   if (k < ld->nlow) {
     double u = ld->qwgt[ld->low[k]]; /* least untouched load */
     if (u < m2)
       m2 = u;
   } else if (ld->nlow == COSTMODEL_NLOW) {
-    min_untouched(ld, 1, &m2); /* only loads below min_t matter */
+    min_untouched(ld, s, 1, &m2); /* only loads below min_t matter */
   }
   double dmv = 0;
-  for (int32_t i = 0; i < ld->ntouched; i++) {
-    int32_t x = ld->touched[i];
+  for (int32_t i = 0; i < s->ntouched; i++) {
+    int32_t x = s->touched[i];
     if (!cf->avail[x])
       continue;
-    double a = ld->qnew[i] - m2, b = ld->qwgt[x] - m;
+    double a = s->qnew[i] - m2, b = ld->qwgt[x] - m;
     dmv += a * a - b * b;
   }
   int32_t n_u = ld->navail - n_t;
@@ -142,35 +143,35 @@ void costmodel_eval_move(costmodel_loads *ld, const costmodel_vertex *v,
 }
 
 void costmodel_apply(costmodel_loads *ld) {
-  for (int32_t i = 0; i < ld->ntouched; i++) {
-    int32_t x = ld->touched[i];
-    ld->wgt[x] += ld->dwgt[x];
-    ld->comm[x] += ld->dcomm[x];
-    ld->remap[x] += ld->dremap[x];
+  for (int32_t i = 0; i < ld->mv.ntouched; i++) {
+    int32_t x = ld->mv.touched[i];
+    ld->wgt[x] += ld->mv.dwgt[x];
+    ld->comm[x] += ld->mv.dcomm[x];
+    ld->remap[x] += ld->mv.dremap[x];
     if (ld->cfg->avail[x]) {
-      double d = ld->qnew[i] - ld->qwgt[x];
+      double d = ld->mv.qnew[i] - ld->qwgt[x];
       ld->qwgt_tot += d;
       ld->qwgt_tot_mag += fabs(d) + fabs(ld->qwgt_tot);
-      costmodel_tree_set(ld, x, ld->qnew[i]);
+      costmodel_tree_set(ld, x, ld->mv.qnew[i]);
     }
   }
   /* the least-loaded list changes only if a member changed or another
      processor became lighter than its last member */
   int rebuild = 0;
-  for (int32_t i = 0; i < ld->ntouched && !rebuild; i++) {
-    int32_t x = ld->touched[i];
+  for (int32_t i = 0; i < ld->mv.ntouched && !rebuild; i++) {
+    int32_t x = ld->mv.touched[i];
     if (!ld->cfg->avail[x])
       continue;
     for (int32_t k = 0; k < ld->nlow; k++)
       rebuild |= ld->low[k] == x;
     rebuild |= ld->nlow == COSTMODEL_NLOW &&
-               (ld->qnew[i] < ld->qwgt[ld->low[ld->nlow - 1]] ||
-                (ld->qnew[i] == ld->qwgt[ld->low[ld->nlow - 1]] &&
+               (ld->mv.qnew[i] < ld->qwgt[ld->low[ld->nlow - 1]] ||
+                (ld->mv.qnew[i] == ld->qwgt[ld->low[ld->nlow - 1]] &&
                  x < ld->low[ld->nlow - 1]));
   }
-  for (int32_t i = 0; i < ld->ntouched; i++)
-    ld->qwgt[ld->touched[i]] = ld->qnew[i];
-  ld->ntouched = 0;
+  for (int32_t i = 0; i < ld->mv.ntouched; i++)
+    ld->qwgt[ld->mv.touched[i]] = ld->mv.qnew[i];
+  ld->mv.ntouched = 0;
   if (rebuild)
     costmodel_low_rebuild(ld);
 }

@@ -122,16 +122,9 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
   ld->comm = calloc(np, sizeof(double));
   ld->remap = calloc(np, sizeof(double));
   ld->qwgt = calloc(np, sizeof(double));
-  ld->dwgt = calloc(np, sizeof(double));
-  ld->dcomm = calloc(np, sizeof(double));
-  ld->dremap = calloc(np, sizeof(double));
-  ld->qnew = calloc(np, sizeof(double));
-  ld->stamp = calloc(np, sizeof(int32_t));
-  ld->touched = calloc(np, sizeof(int32_t));
   ld->tree = malloc(sizeof(double) * 2 * (size_t)ld->tsize);
-  if (!ld->wgt || !ld->comm || !ld->remap || !ld->qwgt || !ld->dwgt ||
-      !ld->dcomm || !ld->dremap || !ld->qnew || !ld->stamp || !ld->touched ||
-      !ld->tree) {
+  if (!ld->wgt || !ld->comm || !ld->remap || !ld->qwgt || !ld->tree ||
+      costmodel_scratch_create(&ld->mv, P) != MINEX_OK) {
     costmodel_loads_destroy(ld);
     return core_error(MINEX_ENOMEM,
                       "cost model: out of memory for %d "
@@ -249,14 +242,39 @@ void costmodel_loads_destroy(costmodel_loads *ld) {
   free(ld->comm);
   free(ld->remap);
   free(ld->qwgt);
-  free(ld->dwgt);
-  free(ld->dcomm);
-  free(ld->dremap);
-  free(ld->qnew);
-  free(ld->stamp);
-  free(ld->touched);
+  costmodel_scratch_destroy(&ld->mv);
   free(ld->tree);
   memset(ld, 0, sizeof *ld);
+}
+
+int costmodel_scratch_create(costmodel_scratch *s, int32_t nprocs) {
+  memset(s, 0, sizeof *s);
+  size_t np = (size_t)(nprocs > 0 ? nprocs : 1);
+  s->dwgt = calloc(np, sizeof(double));
+  s->dcomm = calloc(np, sizeof(double));
+  s->dremap = calloc(np, sizeof(double));
+  s->qnew = calloc(np, sizeof(double));
+  s->stamp = calloc(np, sizeof(int32_t));
+  s->touched = calloc(np, sizeof(int32_t));
+  if (!s->dwgt || !s->dcomm || !s->dremap || !s->qnew || !s->stamp ||
+      !s->touched) {
+    costmodel_scratch_destroy(s);
+    return core_error(MINEX_ENOMEM,
+                      "cost model: out of memory for the move scratch of %d "
+                      "processors",
+                      (int)nprocs);
+  }
+  return MINEX_OK;
+}
+
+void costmodel_scratch_destroy(costmodel_scratch *s) {
+  free(s->dwgt);
+  free(s->dcomm);
+  free(s->dremap);
+  free(s->qnew);
+  free(s->stamp);
+  free(s->touched);
+  memset(s, 0, sizeof *s);
 }
 
 double costmodel_min_var(const costmodel_loads *ld) {

@@ -194,15 +194,22 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
   driver_log(
       &opt, "partition (k = %g): %lld moves on %d coarse vertices in %.3f s",
       cd->horizon, (long long)cd->coarse_moves, (int)cd->coarse_nvtxs, t3 - t2);
-  if ((rc = expand_run(&pc, EXPAND_BUDGET)))
+  /* in synchronous rounds of a level's merges (SPEC §3 "Parallel
+     execution"), or the paper's expansion one merge at a time */
+  int rounds = !opt.paper_exact && opt.rounds != MINEX_ROUNDS_OFF;
+  if ((rc = rounds ? expand_rounds(&pc, EXPAND_BUDGET)
+                   : expand_run(&pc, EXPAND_BUDGET)))
     goto done;
   force_off_unavailable(&pc);
+  driver_log(&opt, "expansion: %lld moves in %.3f s",
+             (long long)(pc.moves - cd->coarse_moves), core_wtime() - t3);
   if (balance_wanted(&opt, cfg)) {
     int64_t before = pc.moves;
+    double tb = core_wtime();
     if ((rc = partition_balance(&pc, MINEX_BALANCE_PASSES)))
       goto done;
-    driver_log(&opt, "balance: %lld moves on the fine graph",
-               (long long)(pc.moves - before));
+    driver_log(&opt, "balance: %lld moves on the fine graph in %.3f s",
+               (long long)(pc.moves - before), core_wtime() - tb);
   }
   if (refine) {
     int64_t before = pc.moves;

@@ -169,6 +169,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
 #else
   nt = 1;
 #endif
+  opt.nthreads = nt; /* resolved: the phases below read it */
   int all_avail = 1;
   for (int32_t v = 0; v < n && all_avail; v++)
     all_avail = cfg->avail[old[v]];

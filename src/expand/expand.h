@@ -13,4 +13,13 @@
  * most budget further tests of neighbours. */
 int expand_run(partition_ctx *pc, int32_t budget);
 
+/* The same in synchronous rounds (SPEC §3 "Parallel execution"): the
+ * merges of a level are undone together; the restored vertices are
+ * tested against the frozen owners and loads on the context's threads
+ * (partition_scan), and the moves found applied in (forced, Gain, id)
+ * order, each re-tested against the loads the ones before it left; the
+ * neighbours of the vertices moved are the next round's tests, at most
+ * budget rounds per level. The result does not depend on the threads. */
+int expand_rounds(partition_ctx *pc, int32_t budget);
+
 #endif

@@ -9,57 +9,70 @@
 #include <stdlib.h>
 #include <string.h>
 
-int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear) {
-  contract_ws *ws = pc->ws;
+int32_t partition_gather_owners_in(const partition_ctx *pc,
+                                   partition_scratch *sc, int32_t x) {
+  const contract_ws *ws = pc->ws;
   const int32_t *adj;
   const double *cw;
   int64_t len;
   contract_edges(ws, x, &adj, &cw, &len);
-  if (++pc->stamp == INT32_MAX) {
-    memset(pc->nbr_stamp, 0, sizeof(int32_t) * (size_t)pc->ld->nprocs);
-    pc->stamp = 1;
+  if (++sc->stamp == INT32_MAX) {
+    memset(sc->nbr_stamp, 0, sizeof(int32_t) * (size_t)pc->ld->nprocs);
+    sc->stamp = 1;
   }
   int32_t nn = 0;
   for (int64_t j = 0; j < len; j++) {
     int32_t o = contract_end_owner(ws, adj[j]);
-    if (clear)
-      pc->interior[contract_find(ws, adj[j])] = 0;
-    if (pc->nbr_stamp[o] != pc->stamp) {
-      pc->nbr_stamp[o] = pc->stamp;
-      pc->nbr_at[o] = nn;
-      pc->nbr[nn].owner = o;
-      pc->nbr[nn++].cwgt = 0;
+    if (sc->nbr_stamp[o] != sc->stamp) {
+      sc->nbr_stamp[o] = sc->stamp;
+      sc->nbr_at[o] = nn;
+      sc->nbr[nn].owner = o;
+      sc->nbr[nn++].cwgt = 0;
     }
-    pc->nbr[pc->nbr_at[o]].cwgt += cw[j];
+    sc->nbr[sc->nbr_at[o]].cwgt += cw[j];
   }
   return nn;
 }
 
+int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear) {
+  if (clear) {
+    const int32_t *adj;
+    const double *cw;
+    int64_t len;
+    contract_edges(pc->ws, x, &adj, &cw, &len);
+    for (int64_t j = 0; j < len; j++)
+      pc->interior[contract_find(pc->ws, adj[j])] = 0;
+  }
+  return partition_gather_owners_in(pc, &pc->sc[0], x);
+}
+
 /* refine: no processor the move touches ends above SteadyMax or MaxRemap
    of the pass's start (the deltas of the move are still in ld's scratch) */
-static int keeps_horizon_parts(const partition_ctx *pc) {
+static int keeps_horizon_parts(const partition_ctx *pc,
+                               const costmodel_scratch *mv) {
   const costmodel_loads *ld = pc->ld;
-  for (int32_t i = 0; i < ld->ntouched; i++) {
-    int32_t x = ld->touched[i];
+  for (int32_t i = 0; i < mv->ntouched; i++) {
+    int32_t x = mv->touched[i];
     if (!pc->cfg->avail[x])
       continue;
-    double r = ld->remap[x] + ld->dremap[x];
-    double s = costmodel_qwgt_steady(ld, ld->wgt[x] + ld->dwgt[x],
-                                     ld->comm[x] + ld->dcomm[x]);
+    double r = ld->remap[x] + mv->dremap[x];
+    double s = costmodel_qwgt_steady(ld, ld->wgt[x] + mv->dwgt[x],
+                                     ld->comm[x] + mv->dcomm[x]);
     if (r > pc->remap_bound || s > pc->steady_bound)
       return 0;
   }
   return 1;
 }
 
-static inline int admissible(const partition_ctx *pc, const costmodel_move *m,
-                             double q_from) {
+static inline int admissible(const partition_ctx *pc,
+                             const costmodel_scratch *mv,
+                             const costmodel_move *m, double q_from) {
   if (pc->refine == 2) /* balance: every touched processor ends below the
                           sender's load before the move */
     return m->max_after < q_from - pc->gain_tol;
   if (pc->refine)
     return m->gain < -pc->gain_tol && m->max_after <= pc->max_bound &&
-           keeps_horizon_parts(pc);
+           keeps_horizon_parts(pc, mv);
   if (!(m->dmin_var < -pc->dmv_tol))
     return 0;
   /* SPEC §3: -Gain/dMinVar < ThroTTle in units of the mean load */
@@ -67,9 +80,14 @@ static inline int admissible(const partition_ctx *pc, const costmodel_move *m,
 }
 
 int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
-  contract_ws *ws = pc->ws;
+  return partition_best_move_in(pc, &pc->sc[0], x, ch);
+}
+
+int partition_best_move_in(partition_ctx *pc, partition_scratch *sc, int32_t x,
+                           partition_choice *ch) {
+  const contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
-  costmodel_loads *ld = pc->ld;
+  const costmodel_loads *ld = pc->ld;
   const minex_config *cf = pc->cfg;
   int32_t p = ws->owner[x];
   int forced = !cf->avail[p];
@@ -80,19 +98,19 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
     /* all edges lead to p: the only candidate is the global one */
     if (!global)
       return 0;
-    pc->nbr[0] = (costmodel_nbr){p, L->at[x].ctot};
+    sc->nbr[0] = (costmodel_nbr){p, L->at[x].ctot};
     nn = 1;
   } else {
-    nn = partition_gather_owners(pc, x, 0);
-    pc->interior[x] = nn == 0 || (nn == 1 && pc->nbr[0].owner == p);
+    nn = partition_gather_owners_in(pc, sc, x);
+    pc->interior[x] = nn == 0 || (nn == 1 && sc->nbr[0].owner == p);
     if (pc->interior[x] && !global)
       return 0;
   }
   int32_t nc = 0;
   for (int32_t i = 0; i < nn; i++) {
-    int32_t o = pc->nbr[i].owner;
+    int32_t o = sc->nbr[i].owner;
     if (o != p && cf->avail[o])
-      pc->cand[nc++] = o;
+      sc->cand[nc++] = o;
   }
   if (global) {
     /* the least-loaded processor, unless a neighbour already put it in
@@ -101,19 +119,19 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
     int32_t q = costmodel_argmin(ld, NULL);
     int listed = 0;
     for (int32_t i = 0; i < nc && !listed; i++)
-      listed = pc->cand[i] == q;
+      listed = sc->cand[i] == q;
     if (q >= 0 && q != p && !listed)
-      pc->cand[nc++] = q;
+      sc->cand[nc++] = q;
   }
   if (nc == 0)
     return 0;
   const contract_attr *a = &L->at[x];
-  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, pc->nbr, nn};
+  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
   costmodel_move m, best = {0}, fallback = {0};
   int have = 0, have_fb = 0;
   for (int32_t i = 0; i < nc; i++) {
-    costmodel_eval_move(ld, &v, pc->cand[i], &m);
-    if (admissible(pc, &m, ld->qwgt[p])) {
+    costmodel_eval_move_in(ld, &sc->mv, &v, sc->cand[i], &m);
+    if (admissible(pc, &sc->mv, &m, ld->qwgt[p])) {
       if (!have || m.gain < best.gain ||
           (m.gain == best.gain && m.dmin_var < best.dmin_var)) {
         best = m;

@@ -26,24 +26,58 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->dmv_tol = 1e-11 * pc->qbar * pc->qbar;
   /* a refinement move must lower QwgtTot by more than rounding noise */
   pc->gain_tol = 1e-9 * pc->qbar;
-  pc->nbr = malloc(sizeof(costmodel_nbr) * (size_t)P);
-  pc->nbr_at = malloc(sizeof(int32_t) * (size_t)P);
-  pc->nbr_stamp = calloc((size_t)P, sizeof(int32_t));
-  pc->cand = malloc(sizeof(int32_t) * ((size_t)P + 1));
   pc->interior = ws->interior;
-  if (!pc->nbr || !pc->nbr_at || !pc->nbr_stamp || !pc->cand || !pc->interior) {
+  pc->nsc = opt->nthreads > 1 ? opt->nthreads : 1;
+  pc->sc = calloc((size_t)pc->nsc, sizeof *pc->sc);
+  int rc = pc->sc && pc->interior
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "partition: out of memory");
+  for (int32_t t = 0; t < pc->nsc && rc == MINEX_OK; t++) {
+    partition_scratch *sc = &pc->sc[t];
+    sc->nbr = malloc(sizeof(costmodel_nbr) * (size_t)P);
+    sc->nbr_at = malloc(sizeof(int32_t) * (size_t)P);
+    sc->nbr_stamp = calloc((size_t)P, sizeof(int32_t));
+    sc->cand = malloc(sizeof(int32_t) * ((size_t)P + 1));
+    if (!sc->nbr || !sc->nbr_at || !sc->nbr_stamp || !sc->cand)
+      rc = core_error(MINEX_ENOMEM, "partition: out of memory");
+    else
+      rc = costmodel_scratch_create(&sc->mv, P);
+  }
+  if (rc != MINEX_OK) {
     partition_ctx_destroy(pc);
-    return core_error(MINEX_ENOMEM, "partition: out of memory");
+    return rc;
   }
   return MINEX_OK;
 }
 
 void partition_ctx_destroy(partition_ctx *pc) {
-  free(pc->nbr);
-  free(pc->nbr_at);
-  free(pc->nbr_stamp);
-  free(pc->cand);
+  for (int32_t t = 0; pc->sc && t < pc->nsc; t++) {
+    partition_scratch *sc = &pc->sc[t];
+    free(sc->nbr);
+    free(sc->nbr_at);
+    free(sc->nbr_stamp);
+    free(sc->cand);
+    costmodel_scratch_destroy(&sc->mv);
+  }
+  free(pc->sc);
   memset(pc, 0, sizeof *pc);
+}
+
+void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
+                    partition_prop *out) {
+  /* each test reads the frozen state and writes its own result and its
+     id's interior flag only: the results do not depend on the threads */
+  int nt = pc->nsc;
+#pragma omp parallel for schedule(dynamic, 1024)                               \
+    num_threads(nt) if (nt > 1 && n >= 4096)
+  for (int32_t i = 0; i < n; i++) {
+    partition_choice ch;
+    partition_scratch *sc = &pc->sc[core_thread_num() % nt];
+    if (partition_best_move_in(pc, sc, ids[i], &ch))
+      out[i] = (partition_prop){ch.move.gain, ch.move.to, ch.forced};
+    else
+      out[i] = (partition_prop){0, -1, 0};
+  }
 }
 
 void partition_execute(partition_ctx *pc, int32_t x, int32_t q) {
@@ -51,7 +85,8 @@ void partition_execute(partition_ctx *pc, int32_t x, int32_t q) {
   const contract_level *L = contract_cur(ws);
   int32_t nn = partition_gather_owners(pc, x, 1);
   const contract_attr *a = &L->at[x];
-  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, ws->owner[x], pc->nbr, nn};
+  costmodel_vertex v = {a->pwgt,      a->rwgt,       a->old,
+                        ws->owner[x], pc->sc[0].nbr, nn};
   pc->interior[x] = 0;
   costmodel_move m;
   if (!pc->cfg->avail[ws->owner[x]])
@@ -88,12 +123,14 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   pc->nb_ids = malloc(sizeof(int32_t) * ((size_t)na + 1));
   /* pass + 1 for the vertices moved in a pass */
   int32_t *moved = calloc((size_t)nids + 1, sizeof(int32_t));
-  int rc = pc->nb_ids && moved
+  partition_prop *prop = malloc(sizeof *prop * ((size_t)na + 1));
+  int rc = pc->nb_ids && moved && prop
                ? partition_heap_create(h, nids, na)
                : core_error(MINEX_ENOMEM, "partition: out of memory");
   if (rc != MINEX_OK) {
     free(act);
     free(moved);
+    free(prop);
     free(pc->nb_ids);
     pc->nb_ids = NULL;
     return rc;
@@ -104,8 +141,14 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
       pc->steady_bound = partition_steady_max(pc->ld);
       pc->remap_bound = partition_remap_max(pc->ld);
     }
+    /* every active id tested against the pass's start on the threads,
+       then filed in id order: the heap refresh(act[0..na-1]) builds */
+    partition_scan(pc, act, na, prop);
     for (int32_t i = 0; i < na; i++)
-      refresh(pc, act[i]);
+      if (prop[i].to >= 0)
+        partition_heap_set(h, act[i], prop[i].gain, prop[i].forced);
+      else
+        partition_heap_remove(h, act[i]);
     int64_t moves = 0;
     while (h->size > 0) {
       int32_t x = partition_heap_pop(h);
@@ -138,6 +181,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   }
   free(act);
   free(moved);
+  free(prop);
   free(pc->nb_ids);
   pc->nb_ids = NULL;
   partition_heap_destroy(h);

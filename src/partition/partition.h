@@ -42,28 +42,40 @@ int partition_heap_check(const partition_heap *h);
 typedef void (*partition_trace_fn)(void *ctx, int32_t x, int32_t from,
                                    int32_t to, double gain);
 
+/* What one worker needs to test moves (P-sized): the neighbour weight per
+ * owner of the vertex at hand, its candidates and the cost model's move
+ * scratch. Workers test moves concurrently against the same frozen
+ * owners and loads, each in its own scratch (SPEC §3 "Parallel
+ * execution"). */
+typedef struct partition_scratch {
+  costmodel_nbr *nbr; /* neighbour weight per owner                 */
+  int32_t *nbr_at;    /* index of an owner in nbr                   */
+  int32_t *nbr_stamp; /* stamp per owner                            */
+  int32_t stamp;
+  int32_t *cand;        /* P+1: candidate processors               */
+  costmodel_scratch mv; /* deltas of the move evaluated last       */
+} partition_scratch;
+
 /* The state shared by the partition and expansion phases. */
 typedef struct partition_ctx {
   contract_ws *ws;     /* the multilevel graph                       */
   costmodel_loads *ld; /* per-processor loads                        */
   const minex_config *cfg;
-  double throttle;     /* ThroTTle, normalised units                 */
-  double qbar;         /* mean load at the start of the call         */
-  double dmv_tol;      /* dMinVar must be below -dmv_tol             */
-  int refine;          /* 1: the refinement gate instead of the paper's
-                          (beyond the paper, SPEC §3): Gain < -gain_tol
-                          and no touched processor above max_bound;
-                          candidates are the neighbours' owners only   */
-  double gain_tol;     /* refine: smallest Gain that counts           */
-  double max_bound;    /* refine: MaxQwgt at the start of the pass    */
-  double steady_bound; /* refine: SteadyMax at the start of the pass  */
-  double remap_bound;  /* refine: MaxRemap at the start of the pass   */
-  int global;          /* least-loaded processor as a candidate      */
-  costmodel_nbr *nbr;  /* P scratch: neighbour weight per owner      */
-  int32_t *nbr_at;     /* P scratch: index of an owner in nbr        */
-  int32_t *nbr_stamp;  /* P scratch: stamp per owner                 */
-  int32_t stamp;
-  int32_t *cand;            /* P+1 scratch: candidate processors          */
+  double throttle;       /* ThroTTle, normalised units                 */
+  double qbar;           /* mean load at the start of the call         */
+  double dmv_tol;        /* dMinVar must be below -dmv_tol             */
+  int refine;            /* 1: the refinement gate instead of the paper's
+                            (beyond the paper, SPEC §3): Gain < -gain_tol
+                            and no touched processor above max_bound;
+                            candidates are the neighbours' owners only   */
+  double gain_tol;       /* refine: smallest Gain that counts           */
+  double max_bound;      /* refine: MaxQwgt at the start of the pass    */
+  double steady_bound;   /* refine: SteadyMax at the start of the pass  */
+  double remap_bound;    /* refine: MaxRemap at the start of the pass   */
+  int global;            /* least-loaded processor as a candidate      */
+  partition_scratch *sc; /* nsc workers' scratch; sc[0] serves the
+                            serial code                              */
+  int32_t nsc;
   int32_t *nb_ids;          /* scratch of partition_run: neighbour ids   */
   unsigned char *interior;  /* ws->interior: 1 = every neighbour of the id
                                has its owner (set from a fresh gather)   */
@@ -80,7 +92,10 @@ typedef struct partition_choice {
   int forced;          /* 1: the vertex sits on an unavailable proc  */
 } partition_choice;
 
-/* After contract_freeze (the interior flags are the workspace's). */
+/* After contract_freeze (the interior flags are the workspace's). The
+ * scans of the passes and the expansion's rounds test moves on up to
+ * options.nthreads threads (resolved by the caller: 0 is taken as 1);
+ * the result does not depend on it. */
 int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
                          costmodel_loads *ld, const minex_options *opt);
 void partition_ctx_destroy(partition_ctx *pc);
@@ -89,6 +104,9 @@ void partition_ctx_destroy(partition_ctx *pc);
  * its edge list; returns the number of distinct owners. With clear set,
  * the neighbours lose their interior flag (x is about to move). */
 int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear);
+/* The same into worker scratch sc, without the clear (reads only). */
+int32_t partition_gather_owners_in(const partition_ctx *pc,
+                                   partition_scratch *sc, int32_t x);
 
 /* Best admissible move of active id x (SPEC §3): among the candidates
  * (neighbours' owners, plus the least-loaded processor when x's owner is
@@ -96,6 +114,24 @@ int32_t partition_gather_owners(partition_ctx *pc, int32_t x, int clear);
  * Gain * qbar < ThroTTle * |dMinVar|. A vertex on an unavailable processor
  * always gets a move (forced). Returns 1 when there is one. */
 int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch);
+/* The same in worker scratch sc: reads the owners and loads, writes only
+ * sc and x's interior flag, so workers test distinct ids concurrently. */
+int partition_best_move_in(partition_ctx *pc, partition_scratch *sc, int32_t x,
+                           partition_choice *ch);
+
+/* A tested id's move, in 16 bytes (scans of the fine graph keep one per
+ * vertex): to = -1 when it has none. */
+typedef struct partition_prop {
+  double gain;
+  int32_t to;
+  int32_t forced;
+} partition_prop;
+
+/* Tests the n ids of ids against the current (frozen) owners and loads on
+ * the context's threads into out[0..n-1]: the same as n calls of
+ * partition_best_move in a row, whatever the number of threads. */
+void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
+                    partition_prop *out);
 
 /* Moves active id x to processor q and updates the loads. */
 void partition_execute(partition_ctx *pc, int32_t x, int32_t q);

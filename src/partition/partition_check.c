@@ -20,8 +20,14 @@ int partition_ctx_check(const partition_ctx *pc) {
                       "differs from the loads' (%d)",
                       w, (int)pc->cfg->nprocs, (int)P);
   /* the P-sized scratch of partition_ctx_create, the flags of the ws */
-  if (!pc->nbr || !pc->nbr_at || !pc->nbr_stamp || !pc->cand)
-    return core_error(MINEX_EINTERNAL, "%s: a scratch buffer is missing", w);
+  if (pc->sc == NULL || pc->nsc < 1)
+    return core_error(MINEX_EINTERNAL, "%s: no worker scratch", w);
+  for (int32_t t = 0; t < pc->nsc; t++)
+    if (!pc->sc[t].nbr || !pc->sc[t].nbr_at || !pc->sc[t].nbr_stamp ||
+        !pc->sc[t].cand || !pc->sc[t].mv.stamp)
+      return core_error(MINEX_EINTERNAL,
+                        "%s: a scratch buffer of worker %d is missing", w,
+                        (int)t);
   if (pc->interior == NULL || pc->interior != ws->interior)
     return core_error(MINEX_EINTERNAL,
                       "%s: interior flags are not the "
@@ -36,15 +42,20 @@ int partition_ctx_check(const partition_ctx *pc) {
     return core_error(MINEX_EINTERNAL, "%s: %lld forced of %lld moves", w,
                       (long long)pc->forced_moves, (long long)pc->moves);
   /* stamps: gather_owners counts up from 0 and resets before INT32_MAX */
-  if (pc->stamp < 0 || pc->stamp == INT32_MAX)
-    return core_error(MINEX_EINTERNAL, "%s: stamp %d out of range", w,
-                      (int)pc->stamp);
-  for (int32_t p = 0; p < P; p++)
-    if (pc->nbr_stamp[p] < 0 || pc->nbr_stamp[p] > pc->stamp)
+  for (int32_t t = 0; t < pc->nsc; t++) {
+    const partition_scratch *sc = &pc->sc[t];
+    if (sc->stamp < 0 || sc->stamp == INT32_MAX)
       return core_error(MINEX_EINTERNAL,
-                        "%s: processor %d has stamp %d, "
-                        "ahead of the current %d",
-                        w, (int)p, (int)pc->nbr_stamp[p], (int)pc->stamp);
+                        "%s: worker %d's stamp %d out of range", w, (int)t,
+                        (int)sc->stamp);
+    for (int32_t p = 0; p < P; p++)
+      if (sc->nbr_stamp[p] < 0 || sc->nbr_stamp[p] > sc->stamp)
+        return core_error(MINEX_EINTERNAL,
+                          "%s: processor %d has stamp %d, "
+                          "ahead of worker %d's current %d",
+                          w, (int)p, (int)sc->nbr_stamp[p], (int)t,
+                          (int)sc->stamp);
+  }
   /* owners, and interior flags against the actual neighbour owners */
   int32_t nids = contract_nids(ws);
   for (int32_t x = 0; x < nids; x++) {

@@ -426,6 +426,71 @@ START_TEST(rewind_restores_the_frozen_state) {
 }
 END_TEST
 
+/* Issue 19: contract_undo_level leaves, level after level, the state that
+ * contract_undo one merge at a time leaves (parents, owners, interior
+ * flags, counts), and names exactly the base vertices that were merged
+ * away, in id order. Interior flags and owners are set at random on the
+ * top level so that what the children inherit is checked. */
+START_TEST(undo_level_equals_the_merges_undone_one_by_one) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 41);
+  for (int trial = 0; trial < 10; trial++) {
+    int32_t *old, P;
+    contract_ws a, b;
+    minex_graph *g = frozen_case(rng, trial, 10, 1, &a, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
+    ck_assert_int_eq(contract_view_create(&b, &a), MINEX_OK);
+    int32_t *top = malloc(sizeof(int32_t) * (size_t)contract_nids(&a));
+    random_top_owners(&a, rng, P, top);
+    for (int32_t x = 0; x < contract_nids(&a); x++) {
+      contract_set_owner(&b, x, top[x]);
+      a.interior[x] = b.interior[x] = (unsigned char)(gsl_rng_get(rng) & 1);
+    }
+    int32_t *ids = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *want = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t levels = 0, cnt;
+    while ((cnt = contract_undo_level(&a, ids)) >= 0) {
+      levels++;
+      /* the base vertices merged away: children of the level's merges */
+      const contract_level *L = contract_cur(&a);
+      memset(want, 0, sizeof(int32_t) * (size_t)n);
+      for (int32_t j = 0; j < L->frozen_nmerge; j++)
+        for (int c = 0; c < 2; c++)
+          if (L->child[2 * j + c] < L->nbase)
+            want[L->child[2 * j + c]] = 1;
+      int32_t k = 0;
+      for (int32_t x = 0; x < L->nbase; x++)
+        if (want[x])
+          want[k++] = x;
+      ck_assert_int_eq(cnt, k);
+      ck_assert_mem_eq(ids, want, sizeof(int32_t) * (size_t)k);
+      /* b: as many merges undone one at a time */
+      int32_t v, w;
+      while (b.nactive < a.nactive)
+        ck_assert(contract_undo(&b, &v, &w));
+      ck_assert_int_eq(a.nlevels, b.nlevels);
+      ck_assert_int_eq(a.nactive, b.nactive);
+      ck_assert_int_eq(a.vtot, b.vtot);
+      int32_t nb = contract_cur(&a)->nbase;
+      ck_assert_int_eq(contract_cur(&a)->nmerge, 0);
+      ck_assert_mem_eq(a.parent, b.parent, sizeof(int32_t) * (size_t)nb);
+      ck_assert_mem_eq(a.owner, b.owner, sizeof(int32_t) * (size_t)nb);
+      ck_assert_mem_eq(a.interior, b.interior, (size_t)nb);
+      ck_assert_int_eq(contract_check(&a), MINEX_OK);
+    }
+    ck_assert_int_ge(levels, 1);
+    ck_assert_int_eq(a.nactive, n);
+    ck_assert_int_eq(a.nlevels, 1);
+    free(ids);
+    free(want);
+    free(top);
+    contract_ws_destroy(&b);
+    frozen_case_free(&a, g, old);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
 /* contract_descend stops on level s with its base vertices active, each
  * on the owner of its contracted vertex; contract_level_reps names the
  * level-s vertex of every fine vertex. */
@@ -569,6 +634,7 @@ int main(void) {
                  contraction_conserves_weights_and_builds_the_quotient_graph);
   tcase_add_test(tc, contraction_stops_when_no_same_owner_pair_remains);
   tcase_add_test(tc, rewind_restores_the_frozen_state);
+  tcase_add_test(tc, undo_level_equals_the_merges_undone_one_by_one);
   tcase_add_test(tc, descend_stops_on_each_level_with_the_top_owners);
   tcase_add_test(tc, level_graph_is_the_quotient_of_the_fine_graph);
   tcase_add_test(tc, a_view_expands_like_its_workspace_and_leaves_it_alone);

@@ -26,8 +26,8 @@ typedef struct run {
   gsl_rng *rng;
 } run;
 
-static void run_setup(run *r, int32_t side, int32_t nprocs, int32_t target,
-                      unsigned long seed) {
+static void run_setup_t(run *r, int32_t side, int32_t nprocs, int32_t target,
+                        unsigned long seed, int32_t nthreads) {
   r->g = test_grid_graph(side, side, side);
   int32_t n = minex_graph_nvtxs(r->g);
   ck_assert_int_eq(minex_config_create_uniform(nprocs, &r->cfg), MINEX_OK);
@@ -44,6 +44,7 @@ static void run_setup(run *r, int32_t side, int32_t nprocs, int32_t target,
   }
   minex_options opt;
   minex_options_init(&opt);
+  opt.nthreads = nthreads;
   ck_assert_int_eq(
       costmodel_loads_create(&r->ld, r->g, r->cfg, r->old, r->old, &opt),
       MINEX_OK);
@@ -56,6 +57,11 @@ static void run_setup(run *r, int32_t side, int32_t nprocs, int32_t target,
   ck_assert_int_eq(partition_ctx_create(&r->pc, &r->ws, &r->ld, &opt),
                    MINEX_OK);
   ck_assert_int_eq(partition_run(&r->pc, 8), MINEX_OK);
+}
+
+static void run_setup(run *r, int32_t side, int32_t nprocs, int32_t target,
+                      unsigned long seed) {
+  run_setup_t(r, side, nprocs, target, seed, 1);
 }
 
 static void run_teardown(run *r) {
@@ -136,12 +142,78 @@ START_TEST(expansion_with_zero_budget_still_restores_the_graph) {
 }
 END_TEST
 
+/* Issue 19: the expansion in synchronous rounds restores every vertex,
+ * keeps the running loads exact, moves only by the partition rule (so
+ * MinVar does not rise), and gives the same owners, loads and move count
+ * for 1, 2 and 3 threads (the tests of a round read a frozen state; the
+ * moves are applied in a fixed order). A grid of 20^3 with P = 8 makes
+ * rounds of several thousand tests, so the threads share them. */
+START_TEST(rounds_restore_exactly_and_do_not_depend_on_threads) {
+  for (unsigned long seed = 1; seed <= 3; seed++) {
+    int32_t *first = NULL;
+    double q1[8];
+    int64_t moves1 = 0;
+    for (int32_t nt = 1; nt <= 3; nt++) {
+      run r;
+      run_setup_t(&r, 20, 8, 64, seed, nt);
+      int32_t n = minex_graph_nvtxs(r.g);
+      double before = costmodel_min_var(&r.ld);
+      ck_assert_int_eq(expand_rounds(&r.pc, 16), MINEX_OK);
+      ck_assert_int_eq(r.ws.nlevels, 1);
+      ck_assert_int_eq(r.ws.nactive, n);
+      ck_assert_int_eq(contract_check(&r.ws), MINEX_OK);
+      ck_assert_int_eq(costmodel_loads_check(&r.ld), MINEX_OK);
+      ck_assert_int_eq(partition_ctx_check(&r.pc), MINEX_OK);
+      ck_assert(costmodel_min_var(&r.ld) <= before * (1 + 1e-12));
+      double q[8];
+      fresh_qwgt(&r, q);
+      for (int p = 0; p < 8; p++)
+        ck_assert_msg(test_close(q[p], r.ld.qwgt[p], 1e-9),
+                      "seed %lu proc %d: running %g, fresh %g", seed, p,
+                      r.ld.qwgt[p], q[p]);
+      if (nt == 1) {
+        first = malloc(sizeof(int32_t) * (size_t)n);
+        memcpy(first, r.ws.owner, sizeof(int32_t) * (size_t)n);
+        memcpy(q1, r.ld.qwgt, sizeof q1);
+        moves1 = r.pc.moves;
+        ck_assert_int_gt(moves1, 0);
+      } else {
+        ck_assert_mem_eq(r.ws.owner, first, sizeof(int32_t) * (size_t)n);
+        ck_assert_mem_eq(r.ld.qwgt, q1, sizeof q1);
+        ck_assert_int_eq(r.pc.moves, moves1);
+      }
+      run_teardown(&r);
+    }
+    free(first);
+  }
+}
+END_TEST
+
+/* A round's moves are the ones the sequential rule would accept at the
+ * moment they are applied: with a budget of 0 (no neighbour rounds) the
+ * rounds still restore the graph with exact loads. */
+START_TEST(rounds_with_zero_budget_still_restore_the_graph) {
+  run r;
+  run_setup(&r, 6, 3, 16, 7);
+  ck_assert_int_eq(expand_rounds(&r.pc, 0), MINEX_OK);
+  ck_assert_int_eq(r.ws.nactive, minex_graph_nvtxs(r.g));
+  ck_assert_int_eq(costmodel_loads_check(&r.ld), MINEX_OK);
+  double q[3];
+  fresh_qwgt(&r, q);
+  for (int p = 0; p < 3; p++)
+    ck_assert(test_close(q[p], r.ld.qwgt[p], 1e-9));
+  run_teardown(&r);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("expand");
   TCase *tc = tcase_create("expand");
   tcase_add_test(tc, expansion_restores_every_vertex_with_exact_loads);
   tcase_add_test(tc, expansion_never_raises_minvar);
   tcase_add_test(tc, expansion_with_zero_budget_still_restores_the_graph);
+  tcase_add_test(tc, rounds_restore_exactly_and_do_not_depend_on_threads);
+  tcase_add_test(tc, rounds_with_zero_budget_still_restore_the_graph);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -109,10 +109,10 @@ START_TEST(ctx_check_fails_on_corrupted_contexts) {
   f.pc.interior[x] = 0;
   ck_assert_int_eq(partition_ctx_check(&f.pc), MINEX_OK);
   /* a stamp ahead of the current one */
-  f.pc.nbr_stamp[2] = f.pc.stamp + 1;
+  f.pc.sc[0].nbr_stamp[2] = f.pc.sc[0].stamp + 1;
   ck_assert_int_eq(partition_ctx_check(&f.pc), MINEX_EINTERNAL);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "stamp"));
-  f.pc.nbr_stamp[2] = 0;
+  f.pc.sc[0].nbr_stamp[2] = 0;
   /* more forced moves than moves */
   f.pc.forced_moves = f.pc.moves + 1;
   ck_assert_int_eq(partition_ctx_check(&f.pc), MINEX_EINTERNAL);
@@ -125,10 +125,10 @@ START_TEST(ctx_check_fails_on_corrupted_contexts) {
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "outside"));
   f.ws.owner[x] = o;
   /* a missing scratch buffer, a mean load that is not a number */
-  int32_t *cand = f.pc.cand;
-  f.pc.cand = NULL;
+  int32_t *cand = f.pc.sc[0].cand;
+  f.pc.sc[0].cand = NULL;
   ck_assert_int_eq(partition_ctx_check(&f.pc), MINEX_EINTERNAL);
-  f.pc.cand = cand;
+  f.pc.sc[0].cand = cand;
   double qbar = f.pc.qbar;
   f.pc.qbar = NAN;
   ck_assert_int_eq(partition_ctx_check(&f.pc), MINEX_EINTERNAL);

@@ -55,6 +55,7 @@ typedef struct bench_result {
   int identical;     /* 1: every thread count gave the same owners */
   double sec_layout; /* phases of the best 1st-count run           */
   double sec_contract, sec_partition, sec_expand, sec_other;
+  double par_wall, par_work, par_span; /* its parallel regions (metrics) */
   int64_t merges;       /* merged pairs                               */
   double seconds_metis; /* best METIS k-way, 0 when not built         */
   double rss_base_mib;  /* peak RSS before the first repartition         */
@@ -281,6 +282,9 @@ static void run_case(int64_t elements, const box_shape *shape,
   r->sec_other = best_m.seconds - best_m.seconds_contract -
                  best_m.seconds_partition - best_m.seconds_expand;
   r->merges = n - (int64_t)best_m.coarse_nvtxs;
+  r->par_wall = best_m.seconds_parallel;
+  r->par_work = best_m.seconds_parallel_work;
+  r->par_span = best_m.seconds_parallel_span;
 #ifdef MINEX_BENCH_METIS
   r->seconds_metis = metis_seconds(g, repeat);
 #endif
@@ -549,6 +553,22 @@ int main(int argc, char **argv) {
            r->nvtxs > 0
                ? (r->rss_peak_mib - r->rss_base_mib) * 1048576.0 / r->nvtxs
                : 0.0);
+    /* issue 19: a projection to more cores from the first count's run:
+       what ran outside the parallel regions stays, the work divides, the
+       largest unit of each region stays (an upper bound; the lower bound
+       takes the larger of work / c and the span) */
+    double serial = r->seconds - r->par_wall;
+    printf("bench: case=%s projection from the %d-thread run (an estimate, "
+           "not a measurement): outside the parallel regions %.3f s, their "
+           "work %.3f s, their span %.3f s",
+           all[c].name, (int)thread_counts[0], serial, r->par_work,
+           r->par_span);
+    static const int cores[] = {2, 16, 64};
+    for (int k = 0; k < 3; k++)
+      printf("; %d cores %.3f-%.3f s", cores[k],
+             serial + fmax(r->par_work / cores[k], r->par_span),
+             serial + r->par_work / cores[k] + r->par_span);
+    printf("\n");
     for (int t = 0; t < nthread_counts; t++)
       printf("bench: case=%s threads=%d seconds=%.4f worst=%.4f%s\n",
              all[c].name, (int)thread_counts[t], r->seconds_t[t], r->worst_t[t],

@@ -414,12 +414,26 @@ typedef struct minex_metrics {
   double seconds_refine;    /* of the refinement passes of every candidate
                                together, s: part of the three above       */
   /* Added by issue 19 (minex_repartition only; 0 from minex_evaluate): */
-  double seconds_candidates; /* wall time of all the candidates together,
-                               s: with one thread the sum of the three
-                               above; with more they run concurrently and
-                               their times overlap                       */
-  int32_t threads_used;      /* OpenMP threads of the call (options.nthreads,
-                               0 resolved to the node's processors)       */
+  double seconds_candidates;    /* wall time of all the candidates together,
+                                  s: with one thread the sum of the three
+                                  above; with more they run concurrently and
+                                  their times overlap                       */
+  int32_t threads_used;         /* OpenMP threads of the call (options.nthreads,
+                                  0 resolved to the node's processors)       */
+  double seconds_parallel;      /* wall time spent in the parallel regions
+                                  (the contraction's chunks, the scans of
+                                  tests, the candidates when there are
+                                  several), s; seconds minus it ran on the
+                                  calling thread alone                     */
+  double seconds_parallel_work; /* the sum of those regions' units' times
+                                   (chunks, blocks of 1,024 tests,
+                                   candidates), s                       */
+  double seconds_parallel_span; /* the sum over the regions of their
+                                   largest unit, s: what no number of
+                                   threads shortens. With c threads the
+                                   call takes about (seconds -
+                                   seconds_parallel) + work / c + span at
+                                   most (a projection, issue 19)         */
 } minex_metrics;
 
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in

@@ -332,7 +332,10 @@ int cmd_repart(int argc, char **argv) {
                   {"candidates", mr.seconds_candidates},
                   {"contract", mr.seconds_contract},
                   {"partition", mr.seconds_partition},
-                  {"expand", mr.seconds_expand}};
+                  {"expand", mr.seconds_expand},
+                  {"parallel", mr.seconds_parallel},
+                  {"parallel_work", mr.seconds_parallel_work},
+                  {"parallel_span", mr.seconds_parallel_span}};
     for (size_t i = 0; i < sizeof phases / sizeof phases[0]; i++) {
       printf(",\n  \"seconds_%s\": ", phases[i].name);
       tool_json_double(stdout, phases[i].v);

@@ -46,6 +46,7 @@ typedef struct contract_chunk {
   int64_t rbase;     /* next-level rows (next-level ids)              */
   int64_t rsize;
   int32_t relig; /* vertices with a same-owner neighbour            */
+  double secs;   /* time of its unit in the current parallel loop   */
   int rc;        /* MINEX_OK, or the chunk's failure                */
   char msg[256]; /* its message (the worker's thread holds it)      */
 } contract_chunk;

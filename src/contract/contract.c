@@ -328,6 +328,21 @@ static inline int32_t level_id(const contract_chunk *c, int32_t nb,
   return x < 0 ? -1 - x : (x < m ? c->cs + x : nb + moff + (x - m));
 }
 
+/* Adds a parallel loop over the chunks (its wall time since t0, the
+ * chunks' own times) to ws->par, and clears the chunks' times. */
+static void par_region(contract_ws *ws, contract_chunk *ch, int32_t nch,
+                       double t0) {
+  double work = 0, span = 0;
+  for (int32_t c = 0; c < nch; c++) {
+    work += ch[c].secs;
+    span = ch[c].secs > span ? ch[c].secs : span;
+    ch[c].secs = 0;
+  }
+  ws->par.wall += core_wtime() - t0;
+  ws->par.work += work;
+  ws->par.span += span;
+}
+
 /* Writes the merges of the chunks into the current level L (in chunk
  * order) and builds the next level from their active vertices. */
 static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
@@ -395,8 +410,10 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   int32_t *map = ws->map;
   /* the merges into L, the new vertices' records, and the new id of every
      base vertex of L (for the ends that other chunks hold) */
+  double tr = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
   for (int32_t i = 0; i < nch; i++) {
+    double tu = core_wtime();
     contract_chunk *c = &ch[work[i]];
     int32_t ci = work[i], m = c->ce - c->cs, mo = moff[ci], ao = aoff[ci];
     for (int32_t j = 0; j < c->nmerge; j++) {
@@ -419,16 +436,22 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     }
     for (int32_t x = 0; x < m; x++)
       map[c->cs + x] = ao + c->lnew[x];
+    c->secs = core_wtime() - tu;
   }
+  par_region(ws, ch, nch, tr);
   /* the new rows, once every map entry is in */
+  tr = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
   for (int32_t i = 0; i < nch; i++) {
+    double tu = core_wtime();
     contract_chunk *c = &ch[work[i]];
     int t = core_thread_num();
     int r = chunk_rows(wk, L, c, map, aoff[work[i]], t);
     if (r != MINEX_OK)
       chunk_fail(c, r);
+    c->secs = core_wtime() - tu;
   }
+  par_region(ws, ch, nch, tr);
   if ((rc = chunks_status(ch, nch)) != MINEX_OK)
     goto out;
   roff[0] = 0;
@@ -442,9 +465,11 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
                     (int)A);
     goto out;
   }
+  tr = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
   for (int32_t i = 0; i < nch; i++) {
-    const contract_chunk *c = &ch[work[i]];
+    double tu = core_wtime();
+    contract_chunk *c = &ch[work[i]];
     int32_t ao = aoff[work[i]];
     int64_t e = roff[work[i]];
     if (c->rsize > 0) {
@@ -457,7 +482,9 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
       N->own_xadj[ao + k] = e;
       e += c->rlen[k];
     }
+    c->secs = core_wtime() - tu;
   }
+  par_region(ws, ch, nch, tr);
   N->own_xadj[A] = roff[nch];
   N->xadj = N->own_xadj;
   N->adj = N->own_adj;
@@ -574,20 +601,26 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     }
     for (int t = 0; t < nt; t++)
       wk[t].msize = 0;
+    double tr = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
     for (int32_t i = 0; i < nch; i++) {
+      double tu = core_wtime();
       contract_chunk *c = &ch[work[i]];
       c->nelig = contract_chunk_eligible(L, c);
       double w = 0; /* in the chunk's order: the same sum on any thread */
       for (int32_t x = c->cs; x < c->ce; x++)
         w += L->at[x].pwgt;
       c->wgt = w;
+      c->secs = core_wtime() - tu;
     }
+    par_region(ws, ch, nch, tr);
     int32_t level = ws->nlevels - 1;
     double t0 = core_wtime();
     if ((rc = chunk_targets(ch, nch, target)) == MINEX_OK) {
+      tr = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
       for (int32_t i = 0; i < nch; i++) {
+        double tu = core_wtime();
         contract_chunk *c = &ch[work[i]];
         int t = core_thread_num();
         slices_give(&sl, c);
@@ -596,7 +629,9 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                                      chunk_seed(seed, level, c));
         if (r != MINEX_OK)
           chunk_fail(c, r);
+        c->secs = core_wtime() - tu;
       }
+      par_region(ws, ch, nch, tr);
       rc = chunks_status(ch, nch);
     }
     double t1 = core_wtime();

@@ -100,6 +100,7 @@ typedef struct contract_ws {
   double seconds_sweep; /* contract_run's wall time in the chunks'
                            sweeps, and in building the levels      */
   double seconds_levels;
+  core_par par;            /* contract_run's parallel regions (chunks)      */
   int32_t nvalid;          /* vertices of the current level with a
                               same-owner neighbour (until contract_freeze) */
   int32_t *parent;         /* 2n: the id x is merged into, x if active      */

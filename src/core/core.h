@@ -48,6 +48,20 @@ double core_wtime(void);
  * or without OpenMP): which worker's scratch a parallel loop uses. */
 int core_thread_num(void);
 
+/* What the parallel regions of a call cost (issue 19's projection to more
+ * cores): the wall time spent inside them, the sum of their units' times
+ * (chunks, blocks of tests: the work) and the sum over the regions of
+ * their largest unit (the span, which no number of threads shortens). */
+typedef struct core_par {
+  double wall, work, span;
+} core_par;
+
+static inline void core_par_add(core_par *to, const core_par *from) {
+  to->wall += from->wall;
+  to->work += from->work;
+  to->span += from->span;
+}
+
 /* Checks a partition array: every owner in [0, nprocs). */
 int core_check_part(const char *what, int32_t nvtxs, const int32_t *part,
                     int32_t nprocs);

@@ -232,6 +232,7 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
   cd->seconds_partition = t3 - t2;
   cd->seconds_expand = t4 - t3;
   cd->throttle = opt.throttle;
+  cd->par = pc.par;
 done:
   partition_ctx_destroy(&pc);
   costmodel_loads_destroy(&ld);

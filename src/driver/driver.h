@@ -31,6 +31,7 @@ typedef struct candidate {
   double seconds_expand;    /* expansion and refinement                 */
   double seconds_refine;    /* the refinement alone                     */
   double throttle;          /* ThroTTle used (the chosen one under auto)   */
+  core_par par;             /* its parallel regions (the tests' scans)     */
 } candidate;
 
 /* A progress line to o->log_fn (nothing without one). */

@@ -285,6 +285,20 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
       scratch_used = j->kind == JOB_SCRATCH;
     }
   }
+  /* the parallel regions, for metrics.seconds_parallel*: the contraction's
+     chunks; one candidate's scans, or the candidates themselves as the
+     units when there are several (their scans then run within them) */
+  core_par par = ws.par;
+  if (njobs == 1) {
+    core_par_add(&par, &jobs[0].cd.par);
+  } else {
+    core_par cj = {secs_candidates, 0, 0};
+    for (int i = 0; i < njobs; i++) {
+      cj.work += jobs[i].seconds;
+      cj.span = jobs[i].seconds > cj.span ? jobs[i].seconds : cj.span;
+    }
+    core_par_add(&par, &cj);
+  }
   const int32_t *diff = jobs[win].part;
   if (nviews > 1)
     driver_log(&opt, "candidates: %d on %d threads in %.3f s", njobs, nviews,
@@ -336,6 +350,9 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     metrics->seconds_refine = secs_refine;
     metrics->seconds_candidates = secs_candidates;
     metrics->threads_used = nt;
+    metrics->seconds_parallel = par.wall;
+    metrics->seconds_parallel_work = par.work;
+    metrics->seconds_parallel_span = par.span;
   }
 done:
   for (int t = 1; t < nviews; t++)

@@ -66,18 +66,38 @@ void partition_ctx_destroy(partition_ctx *pc) {
 void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
                     partition_prop *out) {
   /* each test reads the frozen state and writes its own result and its
-     id's interior flag only: the results do not depend on the threads */
+     id's interior flag only: the results do not depend on the threads.
+     The unit of work is a block of PARTITION_SCAN_BLOCK ids, timed for
+     pc->par */
   int nt = pc->nsc;
-#pragma omp parallel for schedule(dynamic, 1024)                               \
-    num_threads(nt) if (nt > 1 && n >= 4096)
-  for (int32_t i = 0; i < n; i++) {
-    partition_choice ch;
+  int32_t nb = (n + PARTITION_SCAN_BLOCK - 1) / PARTITION_SCAN_BLOCK;
+  for (int t = 0; t < nt; t++)
+    pc->sc[t].work = pc->sc[t].span = 0;
+  double t0 = core_wtime();
+#pragma omp parallel for schedule(dynamic, 1)                                  \
+    num_threads(nt) if (nt > 1 && nb > 2)
+  for (int32_t b = 0; b < nb; b++) {
+    double tu = core_wtime();
     partition_scratch *sc = &pc->sc[core_thread_num() % nt];
-    if (partition_best_move_in(pc, sc, ids[i], &ch))
-      out[i] = (partition_prop){ch.move.gain, ch.move.to, ch.forced};
-    else
-      out[i] = (partition_prop){0, -1, 0};
+    int32_t hi = b < nb - 1 ? (b + 1) * PARTITION_SCAN_BLOCK : n;
+    for (int32_t i = b * PARTITION_SCAN_BLOCK; i < hi; i++) {
+      partition_choice ch;
+      if (partition_best_move_in(pc, sc, ids[i], &ch))
+        out[i] = (partition_prop){ch.move.gain, ch.move.to, ch.forced};
+      else
+        out[i] = (partition_prop){0, -1, 0};
+    }
+    tu = core_wtime() - tu;
+    sc->work += tu;
+    sc->span = tu > sc->span ? tu : sc->span;
   }
+  double span = 0;
+  for (int t = 0; t < nt; t++) {
+    pc->par.work += pc->sc[t].work;
+    span = pc->sc[t].span > span ? pc->sc[t].span : span;
+  }
+  pc->par.span += span;
+  pc->par.wall += core_wtime() - t0;
 }
 
 void partition_execute(partition_ctx *pc, int32_t x, int32_t q) {

@@ -54,7 +54,12 @@ typedef struct partition_scratch {
   int32_t stamp;
   int32_t *cand;        /* P+1: candidate processors               */
   costmodel_scratch mv; /* deltas of the move evaluated last       */
+  double work, span;    /* partition_scan: its blocks' times, the
+                           largest                                  */
 } partition_scratch;
+
+/* Ids per unit of work of partition_scan. */
+#define PARTITION_SCAN_BLOCK 1024
 
 /* The state shared by the partition and expansion phases. */
 typedef struct partition_ctx {
@@ -76,6 +81,7 @@ typedef struct partition_ctx {
   partition_scratch *sc; /* nsc workers' scratch; sc[0] serves the
                             serial code                              */
   int32_t nsc;
+  core_par par;             /* partition_scan's parallel regions */
   int32_t *nb_ids;          /* scratch of partition_run: neighbour ids   */
   unsigned char *interior;  /* ws->interior: 1 = every neighbour of the id
                                has its owner (set from a fresh gather)   */

@@ -1119,6 +1119,17 @@ START_TEST(repart_time_adds_up_and_coarse_is_the_contraction) {
                 "candidates %g s, kinds %g s on %d threads", cands, kinds,
                 threads);
   ck_assert(json_number(j, "seconds_refine") <= kinds);
+  /* issue 19's projection figures: the parallel regions' wall time within
+     the call's, their largest units within their work */
+  double pw = json_number(j, "seconds_parallel");
+  double work = json_number(j, "seconds_parallel_work");
+  double span = json_number(j, "seconds_parallel_span");
+  ck_assert_msg(pw > 0 && pw <= total * (1 + 1e-9), "parallel %g of %g s", pw,
+                total);
+  ck_assert_msg(span > 0 && span <= work * (1 + 1e-9) &&
+                    work <= threads * pw * (1 + 1e-6) + 1e-6,
+                "work %g s, span %g s, parallel %g s on %d threads", work,
+                span, pw, threads);
   ck_assert_int_eq((int)json_number(j, "candidates"), 2 + MINEX_LADDER_MAX);
   ck_assert_int_eq((int)json_number(j, "scratch_used"), 1);
   int32_t coarse = (int32_t)json_number(j, "coarse_nvtxs");

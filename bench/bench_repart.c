@@ -167,6 +167,7 @@ static int make_case(int64_t elements, const box_shape *shape,
 static int32_t opt_iters = 1;
 static int opt_scratch = MINEX_SCRATCH_AUTO;
 static int opt_refine = MINEX_REFINE_AUTO;
+static int opt_rounds = MINEX_ROUNDS_AUTO;
 static int32_t thread_counts[MAX_THREAD_COUNTS] = {1, 2};
 static int opt_verbose = 0;
 
@@ -245,6 +246,7 @@ static void run_case(int64_t elements, const box_shape *shape,
   opt.iterations = opt_iters;
   opt.scratch = opt_scratch;
   opt.refine = opt_refine;
+  opt.rounds = opt_rounds;
   if (opt_verbose)
     opt.log_fn = log_stderr;
   r->rss_base_mib = peak_rss_mib();
@@ -360,6 +362,7 @@ static void usage(FILE *fp) {
       "Usage: bench_repart [--cases LIST] [--repeat N] [--data DIR]\n"
       "                    [--threads LIST] [--iters K] [--scratch M] "
       "[--refine M]\n"
+      "                    [--rounds M]\n"
       "  --cases LIST    comma-separated: gen1e5, gen1e6, slab1e6, "
       "shift1e6, cube,\n"
       "                  gen1e4, gen1e7 (default gen1e5,gen1e6,slab1e6,"
@@ -376,6 +379,8 @@ static void usage(FILE *fp) {
       "  --iters K       horizon k of SPEC section 2 (default 1)\n"
       "  --scratch M     from-scratch candidate: on, off or auto (default)\n"
       "  --refine M      refinement: on, off or auto (default)\n"
+      "  --rounds M      synchronous rounds (options.rounds): on, off or "
+      "auto (default)\n"
       "  -v, --verbose   the library's phase log on stderr\n",
       MAX_THREAD_COUNTS, MINEX_DATA_DIR);
 }
@@ -447,6 +452,10 @@ int main(int argc, char **argv) {
              (opt_refine = mode_arg(argv[++i], MINEX_REFINE_ON,
                                     MINEX_REFINE_OFF, MINEX_REFINE_AUTO)) >= 0)
       continue;
+    else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc &&
+             (opt_rounds = mode_arg(argv[++i], MINEX_ROUNDS_ON,
+                                    MINEX_ROUNDS_OFF, MINEX_ROUNDS_AUTO)) >= 0)
+      continue;
     else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
       opt_verbose = 1;
     else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -489,11 +498,12 @@ int main(int argc, char **argv) {
 
   printf("minex %s bench_repart: P = %d in %d clusters of 16, Proc = "
          "1,1,2,2, Conn 1 inside / 10 between; alpha 0, ThroTTle inf, "
-         "k = %d, scratch %s, refine %s, other options default; best of "
-         "%d for each thread count\n\n",
+         "k = %d, scratch %s, refine %s, rounds %s, other options default; "
+         "best of %d for each thread count\n\n",
          MINEX_VERSION_STRING, BENCH_P, BENCH_CLUSTERS, (int)opt_iters,
          mode_name(opt_scratch, MINEX_SCRATCH_ON, MINEX_SCRATCH_OFF),
-         mode_name(opt_refine, MINEX_REFINE_ON, MINEX_REFINE_OFF), repeat);
+         mode_name(opt_refine, MINEX_REFINE_ON, MINEX_REFINE_OFF),
+         mode_name(opt_rounds, MINEX_ROUNDS_ON, MINEX_ROUNDS_OFF), repeat);
   printf("%-8s %9s %9s", "case", "vertices", "edges");
   for (int t = 0; t < nthread_counts; t++) {
     char h[32];

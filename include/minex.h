@@ -317,16 +317,20 @@ typedef struct minex_options {
                             sender saves, even when it lowers the maximum.
                             MINEX_BALANCE_OFF, _ON, or _AUTO (default): on
                             when processors are in more than one cluster */
-  int rounds;            /* the expansion in synchronous rounds (SPEC §3
-                            "Parallel execution"; issue 19): the merges of
-                            a level undone together, the restored vertices
-                            tested against the frozen owners and loads on
-                            the threads, the moves found applied in
-                            (Gain, vertex) order, each re-tested first;
-                            then the neighbours of the moved vertices. Off:
-                            the paper's expansion, one merge at a time,
-                            on one thread. MINEX_ROUNDS_OFF, _ON, or _AUTO
-                            (default): on unless paper_exact            */
+  int rounds;            /* synchronous rounds (SPEC §3 "Parallel
+                            execution"; issue 19): the merges of a level
+                            undone together, the restored vertices tested
+                            against the frozen owners and loads on the
+                            threads, the moves found applied in (Gain,
+                            vertex) order, each re-tested first; then the
+                            neighbours of the moved vertices.
+                            MINEX_ROUNDS_AUTO (default): the expansion in
+                            rounds, the balance and refinement passes as
+                            heap passes (their first scan on the threads);
+                            _ON: those passes in rounds too (every test on
+                            the threads; T_k up to 13% higher on the peer
+                            benchmark); _OFF: the paper's expansion, one
+                            merge at a time. paper_exact: off          */
   int32_t nthreads;      /* OpenMP threads of minex_repartition, in [0,
                             MINEX_NTHREADS_MAX]; 0: one per processor of the
                             node (omp_get_num_procs). Default 1, so that a

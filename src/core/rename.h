@@ -120,6 +120,11 @@
 #define partition_heap_remove minex__partition_heap_remove
 #define partition_heap_set minex__partition_heap_set
 #define partition_run minex__partition_run
+#define partition_rounds minex__partition_rounds
+#define partition_rounds_ws_create minex__partition_rounds_ws_create
+#define partition_rounds_ws_destroy minex__partition_rounds_ws_destroy
+#define partition_rounds_reset minex__partition_rounds_reset
+#define partition_passes_rounds minex__partition_passes_rounds
 #define partition_refine minex__partition_refine
 #define partition_balance minex__partition_balance
 #define partition_loads_max minex__partition_loads_max

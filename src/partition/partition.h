@@ -58,6 +58,9 @@ typedef struct partition_scratch {
                            largest                                  */
 } partition_scratch;
 
+/* Rounds per pass of partition_passes_rounds (neighbours of moved ids). */
+#define PARTITION_ROUNDS_BUDGET 16
+
 /* Ids per unit of work of partition_scan. */
 #define PARTITION_SCAN_BLOCK 1024
 
@@ -78,6 +81,9 @@ typedef struct partition_ctx {
   double steady_bound;   /* refine: SteadyMax at the start of the pass  */
   double remap_bound;    /* refine: MaxRemap at the start of the pass   */
   int global;            /* least-loaded processor as a candidate      */
+  int rounds;            /* balance and refinement passes in rounds
+                            (partition_passes_rounds; options.rounds ON),
+                            else heap passes                          */
   partition_scratch *sc; /* nsc workers' scratch; sc[0] serves the
                             serial code                              */
   int32_t nsc;
@@ -155,6 +161,48 @@ int partition_run(partition_ctx *pc, int32_t max_passes);
  * falls with every move. */
 int partition_refine(partition_ctx *pc, int32_t max_passes);
 int partition_balance(partition_ctx *pc, int32_t max_passes);
+
+/* Synchronous rounds (SPEC §3 "Parallel execution"; issue 19). */
+typedef struct partition_round_move {
+  double gain;
+  int32_t id;
+  int32_t forced;
+} partition_round_move;
+
+/* Scratch of partition_rounds for ids below nids. */
+typedef struct partition_rounds_ws {
+  int32_t cap;
+  partition_prop *prop;     /* the tests of a round                 */
+  partition_round_move *mv; /* its moves, in the order applied      */
+  int32_t *mark;            /* per id: queued (stamp) or moved (-stamp) */
+  int32_t stamp;
+} partition_rounds_ws;
+int partition_rounds_ws_create(partition_rounds_ws *rw, int32_t nids);
+void partition_rounds_ws_destroy(partition_rounds_ws *rw);
+/* Clears the marks of ids below nids (the ids were renumbered). */
+void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids);
+
+/* Rounds from the n ids in ids (overwritten; room for every active id):
+ * round 0 tests them against the frozen owners and loads on the threads
+ * (partition_scan), and applies the moves found in (forced, Gain, id)
+ * order, each re-tested first against the loads the moves before it left;
+ * round r > 0 does the same for the neighbours of round r - 1's moves, up
+ * to round budget. With lock, a moved id gets lock[x] = lockstamp, and ids
+ * so locked are neither queued nor moved again. With defer, a move whose
+ * re-test comes out worse than the next proposal's Gain waits for the
+ * next round instead (as a heap pass files it again). Returns the moves
+ * made.
+ * The result does not depend on the threads. */
+int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
+                         int32_t *ids, int32_t n, int32_t budget, int32_t *lock,
+                         int32_t lockstamp, int defer);
+
+/* The passes of partition_balance / partition_refine (the gate set by the
+ * caller in pc->refine) in rounds instead of a heap: each pass tests every
+ * active id, then the neighbours of the moved ones, up to budget rounds;
+ * a vertex moves at most once per pass. */
+int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
+                            int32_t budget);
 
 /* Largest Qwgt over the available processors of the running loads. */
 double partition_loads_max(const costmodel_loads *ld);

@@ -4,7 +4,8 @@
  * 1, 2, 3, 4 and 8, on graphs whose parts are cut into several contraction
  * chunks and on graphs with scattered owners, under every option set that
  * changes what runs (horizons, alpha, the ladder, the from-scratch
- * candidate, throttle_auto, paper_exact). */
+ * candidate, throttle_auto, paper_exact, the passes in rounds), with the
+ * balance passes on. */
 #include "test_util.h"
 
 #include <math.h>
@@ -20,14 +21,20 @@ typedef struct variant {
   int32_t iterations;
   double alpha;
   int paper_exact, throttle_auto, scratch;
+  int rounds; /* options.rounds */
 } variant;
 
 static const variant variants[] = {
-    {"defaults, k = 1", 1, 0, 0, 0, MINEX_SCRATCH_AUTO},
-    {"k = 100 (ladder, refinement, scratch)", 100, 0, 0, 0, MINEX_SCRATCH_AUTO},
-    {"alpha = 1, k = 4 (ladder)", 4, 1, 0, 0, MINEX_SCRATCH_OFF},
-    {"paper_exact", 1, 0.5, 1, 0, MINEX_SCRATCH_AUTO},
-    {"throttle_auto, scratch on", 1, 0, 0, 1, MINEX_SCRATCH_ON},
+    {"defaults, k = 1", 1, 0, 0, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO},
+    {"k = 100 (ladder, refinement, scratch)", 100, 0, 0, 0, MINEX_SCRATCH_AUTO,
+     MINEX_ROUNDS_AUTO},
+    {"alpha = 1, k = 4 (ladder)", 4, 1, 0, 0, MINEX_SCRATCH_OFF,
+     MINEX_ROUNDS_AUTO},
+    {"paper_exact", 1, 0.5, 1, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO},
+    {"throttle_auto, scratch on", 1, 0, 0, 1, MINEX_SCRATCH_ON,
+     MINEX_ROUNDS_AUTO},
+    {"k = 10, rounds on (balance and refinement passes in rounds)", 10, 0, 0, 0,
+     MINEX_SCRATCH_OFF, MINEX_ROUNDS_ON},
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
@@ -49,6 +56,8 @@ static void assert_thread_independent(const char *graph, const minex_graph *g,
     opt.paper_exact = vr->paper_exact;
     opt.throttle_auto = vr->throttle_auto;
     opt.scratch = vr->scratch;
+    opt.rounds = vr->rounds;
+    opt.balance = MINEX_BALANCE_ON; /* the fine passes, on one cluster too */
     opt.seed = 7;
     minex_metrics m1, mt;
     ck_assert_int_eq(minex_repartition(g, cf, old, &opt, ref, &m1), MINEX_OK);

@@ -3,7 +3,9 @@
  * on random graphs, machines, alphas, charging modes and horizons, every
  * move it makes has a Gain equal to the from-scratch difference of
  * QwgtTot, lowers QwgtTot, and never takes MaxQwgt above its value at the
- * start; the result is deterministic. */
+ * start; the result is deterministic. The same for the passes in
+ * synchronous rounds (options.rounds = MINEX_ROUNDS_ON, issue 19), whose
+ * moves are re-tested against the gate before they are made. */
 #include "contract/contract.h"
 #include "partition/partition.h"
 #include "test_util.h"
@@ -58,8 +60,8 @@ START_TEST(refinement_moves_lower_qwgttot_by_their_gain_and_keep_maxqwgt) {
   static const int32_t ks[] = {1, 10, 1000};
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 1313);
-  int64_t total = 0;
-  for (int trial = 0; trial < 36; trial++) {
+  int64_t total = 0, total_rounds = 0;
+  for (int trial = 0; trial < 72; trial++) {
     int32_t n = 20 + (int32_t)gsl_rng_uniform_int(rng, 150);
     minex_graph *g = test_random_graph(rng, n, 3.0 + trial % 3, trial % 2);
     minex_config *cf = test_random_config(rng, 3, 4);
@@ -76,6 +78,8 @@ START_TEST(refinement_moves_lower_qwgttot_by_their_gain_and_keep_maxqwgt) {
     opt.alpha = alphas[trial % 3];
     opt.iterations = ks[(trial / 3) % 3];
     opt.remap_mode = (minex_remap_mode)(trial % 3);
+    int rounds = trial >= 36;
+    opt.rounds = rounds ? MINEX_ROUNDS_ON : MINEX_ROUNDS_AUTO;
     for (int run = 0; run < 2; run++) {
       costmodel_loads ld;
       contract_ws ws;
@@ -107,6 +111,7 @@ START_TEST(refinement_moves_lower_qwgttot_by_their_gain_and_keep_maxqwgt) {
         ck_assert_mem_eq(r.part, ws.owner, sizeof(int32_t) * (size_t)n);
         memcpy(again, ws.owner, sizeof(int32_t) * (size_t)n);
         total += r.moves;
+        total_rounds += rounds ? r.moves : 0;
       } else {
         /* deterministic: the same moves without the trace */
         ck_assert_mem_eq(again, ws.owner, sizeof(int32_t) * (size_t)n);
@@ -123,7 +128,8 @@ START_TEST(refinement_moves_lower_qwgttot_by_their_gain_and_keep_maxqwgt) {
     minex_config_destroy(cf);
   }
   /* the refinement did something on these inputs */
-  ck_assert_int_gt(total, 100);
+  ck_assert_int_gt(total - total_rounds, 100);
+  ck_assert_int_gt(total_rounds, 100);
   gsl_rng_free(rng);
 }
 END_TEST

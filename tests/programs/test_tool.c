@@ -1128,8 +1128,8 @@ START_TEST(repart_time_adds_up_and_coarse_is_the_contraction) {
                 total);
   ck_assert_msg(span > 0 && span <= work * (1 + 1e-9) &&
                     work <= threads * pw * (1 + 1e-6) + 1e-6,
-                "work %g s, span %g s, parallel %g s on %d threads", work,
-                span, pw, threads);
+                "work %g s, span %g s, parallel %g s on %d threads", work, span,
+                pw, threads);
   ck_assert_int_eq((int)json_number(j, "candidates"), 2 + MINEX_LADDER_MAX);
   ck_assert_int_eq((int)json_number(j, "scratch_used"), 1);
   int32_t coarse = (int32_t)json_number(j, "coarse_nvtxs");

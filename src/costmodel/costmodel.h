@@ -127,12 +127,12 @@ int costmodel_unit(const minex_graph *g, const minex_config *cfg,
                    const int32_t *old, const minex_options *opt, double *unit);
 void costmodel_loads_destroy(costmodel_loads *ld);
 
-/* Qwgt under the horizon from its three per-iteration parts: the alpha
+/* Qwgt under horizon k from its three per-iteration parts: the alpha
  * formula or the user function on (k * Wgt, k * Comm, Remap). */
-static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
-                                    double comm, double remap) {
-  wgt *= ld->iters; /* exact for k = 1: the paper's formula */
-  comm *= ld->iters;
+static inline double costmodel_qwgt_k(const costmodel_loads *ld, double k,
+                                      double wgt, double comm, double remap) {
+  wgt *= k; /* exact for k = 1: the paper's formula */
+  comm *= k;
   if (ld->fn) /* the user's function sees the caller's units */
     return ld->unit == 1 ? ld->fn(wgt, comm, remap, ld->fn_ctx)
                          : ld->fn(wgt * ld->inv_unit, comm * ld->inv_unit,
@@ -140,6 +140,12 @@ static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
                                ld->unit;
   double x = comm + remap;
   return wgt + x - ld->alpha * (wgt < x ? wgt : x);
+}
+
+/* The same under the loads' own horizon (ld->iters). */
+static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
+                                    double comm, double remap) {
+  return costmodel_qwgt_k(ld, ld->iters, wgt, comm, remap);
 }
 
 /* Steady Qwgt of one solver iteration once the data have moved (SPEC §2

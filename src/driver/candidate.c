@@ -39,13 +39,12 @@ void driver_log(const minex_options *o, const char *fmt, ...) {
 }
 
 /* MaxQwgt of the loads under horizon k (whatever k they were built for). */
-static double driver_max_qwgt(costmodel_loads *ld, double k) {
-  double keep = ld->iters, m = 0;
-  ld->iters = k;
+static double driver_max_qwgt(const costmodel_loads *ld, double k) {
+  double m = 0;
   for (int32_t p = 0; p < ld->nprocs; p++)
     if (ld->cfg->avail[p])
-      m = fmax(m, costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]));
-  ld->iters = keep;
+      m = fmax(m,
+               costmodel_qwgt_k(ld, k, ld->wgt[p], ld->comm[p], ld->remap[p]));
   return m;
 }
 
@@ -78,28 +77,17 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
       opt->throttle_candidates ? opt->throttle_candidates : builtin;
   int32_t ncand = opt->throttle_candidates ? opt->nthrottle_candidates
                                            : MINEX_THROTTLE_AUTO_COUNT;
-  contract_ws *ws = pc->ws;
-  int32_t na = 0, nids = contract_nids(ws);
-  int32_t *act = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
-  int32_t *own = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
-  costmodel_snapshot snap = {0};
-  int rc = act && own ? costmodel_snapshot_take(pc->ld, &snap)
-                      : core_error(MINEX_ENOMEM, "throttle auto: out of "
-                                                 "memory");
+  partition_checkpoint cp;
+  int rc = partition_checkpoint_take(pc, &cp);
   if (rc != MINEX_OK)
-    goto done;
-  for (int32_t x = 0; x < nids; x++)
-    if (ws->parent[x] == x) {
-      act[na] = x;
-      own[na++] = ws->owner[x];
-    }
+    return rc;
   double best_max = INFINITY;
   *best = cand[0];
   for (int32_t i = 0; i < ncand && rc == MINEX_OK; i++) {
     pc->throttle = cand[i];
     if ((rc = partition_run(pc, opt->max_passes > 0 ? opt->max_passes : 1)))
       break;
-    if ((rc = CHECK_PHASE(ws, pc->ld, pc, "after a throttle_auto trial")))
+    if ((rc = CHECK_PHASE(pc->ws, pc->ld, pc, "after a throttle_auto trial")))
       break;
     double m = partition_loads_max(pc->ld);
     driver_log(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g",
@@ -108,19 +96,12 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
       best_max = m;
       *best = cand[i];
     }
-    for (int32_t k = 0; k < na; k++)
-      if (ws->owner[act[k]] != own[k])
-        contract_set_owner(ws, act[k], own[k]);
-    costmodel_snapshot_restore(pc->ld, &snap);
-    memset(pc->interior, 0, (size_t)nids);
-    pc->moves = pc->forced_moves = 0;
-    if ((rc = CHECK_PHASE(ws, pc->ld, pc, "after a throttle_auto rollback")))
+    partition_checkpoint_restore(pc, &cp);
+    if ((rc =
+             CHECK_PHASE(pc->ws, pc->ld, pc, "after a throttle_auto rollback")))
       break;
   }
-done:
-  costmodel_snapshot_free(&snap);
-  free(act);
-  free(own);
+  partition_checkpoint_free(&cp);
   return rc;
 }
 

@@ -46,10 +46,11 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
   driver_log(
       opt,
       "contract: %d -> %d vertices in %d levels in %.3f s (sweeps %.3f s, "
-      "%.0f ns per merge; levels built in %.3f s)",
+      "%.0f ns per merge; levels built in %.3f s; in the chunks' parallel "
+      "loops %.3f s, work %.3f s, span %.3f s)",
       (int)n, (int)ws->nactive, (int)ws->nlevels, *seconds, ws->seconds_sweep,
       1e9 * ws->seconds_sweep / (double)(ws->vtot - n > 0 ? ws->vtot - n : 1),
-      ws->seconds_levels);
+      ws->seconds_levels, ws->par.wall, ws->par.work, ws->par.span);
   return rc;
 }
 

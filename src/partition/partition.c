@@ -252,3 +252,43 @@ int partition_refine(partition_ctx *pc, int32_t max_passes) {
   pc->refine = 0;
   return rc;
 }
+
+int partition_checkpoint_take(partition_ctx *pc, partition_checkpoint *cp) {
+  contract_ws *ws = pc->ws;
+  memset(cp, 0, sizeof *cp);
+  int32_t nids = contract_nids(ws);
+  cp->act = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  cp->own = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  int rc = cp->act && cp->own
+               ? costmodel_snapshot_take(pc->ld, &cp->snap)
+               : core_error(MINEX_ENOMEM, "partition: out of memory for a "
+                                          "checkpoint");
+  if (rc != MINEX_OK) {
+    partition_checkpoint_free(cp);
+    return rc;
+  }
+  for (int32_t x = 0; x < nids; x++)
+    if (ws->parent[x] == x) {
+      cp->act[cp->na] = x;
+      cp->own[cp->na++] = ws->owner[x];
+    }
+  return MINEX_OK;
+}
+
+void partition_checkpoint_restore(partition_ctx *pc,
+                                  const partition_checkpoint *cp) {
+  contract_ws *ws = pc->ws;
+  for (int32_t k = 0; k < cp->na; k++)
+    if (ws->owner[cp->act[k]] != cp->own[k])
+      contract_set_owner(ws, cp->act[k], cp->own[k]);
+  costmodel_snapshot_restore(pc->ld, &cp->snap);
+  memset(pc->interior, 0, (size_t)contract_nids(ws));
+  pc->moves = pc->forced_moves = 0;
+}
+
+void partition_checkpoint_free(partition_checkpoint *cp) {
+  costmodel_snapshot_free(&cp->snap);
+  free(cp->act);
+  free(cp->own);
+  memset(cp, 0, sizeof *cp);
+}

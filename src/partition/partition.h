@@ -204,6 +204,20 @@ int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
 int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
                             int32_t budget);
 
+/* A state of the partition phase to come back to (throttle_auto's
+ * trials): the owners of the active ids, the loads, and on restore the
+ * interior flags cleared and the move counts reset. */
+typedef struct partition_checkpoint {
+  int32_t na;
+  int32_t *act, *own; /* the active ids and their owners */
+  costmodel_snapshot snap;
+} partition_checkpoint;
+/* MINEX_ENOMEM with a message. */
+int partition_checkpoint_take(partition_ctx *pc, partition_checkpoint *cp);
+void partition_checkpoint_restore(partition_ctx *pc,
+                                  const partition_checkpoint *cp);
+void partition_checkpoint_free(partition_checkpoint *cp);
+
 /* Largest Qwgt over the available processors of the running loads. */
 double partition_loads_max(const costmodel_loads *ld);
 /* The same for SteadyMax (Remap 0, k = 1) and for MaxRemap (SPEC §2). */

@@ -93,10 +93,16 @@
 #define io_xml_capture_end minex__io_xml_capture_end
 #define io_xml_capture_error minex__io_xml_capture_error
 #define mesh_adopt minex__mesh_adopt
+#define mesh_adopt_mixed minex__mesh_adopt_mixed
 #define mesh_check minex__mesh_check
-#define mesh_choose_kind minex__mesh_choose_kind
+#define mesh_kind_faces minex__mesh_kind_faces
+#define mesh_list_add minex__mesh_list_add
+#define mesh_list_finish minex__mesh_list_finish
+#define mesh_list_free minex__mesh_list_free
+#define mesh_load_file minex__mesh_load_file
 #define mesh_read_gmsh minex__mesh_read_gmsh
 #define mesh_read_medit minex__mesh_read_medit
+#define mesh_read_vtk minex__mesh_read_vtk
 #define mesh_reserve minex__mesh_reserve
 #define partition_best_move minex__partition_best_move
 #define partition_check_phase minex__partition_check_phase

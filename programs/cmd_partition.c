@@ -91,8 +91,8 @@ static int read_weights(const char *cmd, const char *path, int32_t n,
               cmd, path, lineno);
       bad = 1;
     } else if (i >= n) {
-      fprintf(stderr, "minex %s: %s:%lld: more than %" PRId32 " weights\n",
-              cmd, path, lineno, n);
+      fprintf(stderr, "minex %s: %s:%lld: more than %" PRId32 " weights\n", cmd,
+              path, lineno, n);
       bad = 1;
     } else {
       w[i++] = x;
@@ -101,8 +101,8 @@ static int read_weights(const char *cmd, const char *path, int32_t n,
   fclose(fp);
   if (!bad && i != n) {
     fprintf(stderr,
-            "minex %s: %s: %" PRId32 " weights for %" PRId32 " elements\n",
-            cmd, path, i, n);
+            "minex %s: %s: %" PRId32 " weights for %" PRId32 " elements\n", cmd,
+            path, i, n);
     bad = 1;
   }
   if (bad) {

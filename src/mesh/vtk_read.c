@@ -38,8 +38,8 @@ static long long line_at(const vtk_reader *v, size_t pos) {
 static int fail(const vtk_reader *v, int code, const char *what,
                 const char *field) {
   if (v->binary)
-    return core_error(code, "%s:%lld: %s (%s, binary data at offset %zu)",
-                      PATH, line_at(v, v->pos), what, field, v->pos);
+    return core_error(code, "%s:%lld: %s (%s, binary data at offset %zu)", PATH,
+                      line_at(v, v->pos), what, field, v->pos);
   return core_error(code, "%s:%lld: %s (%s)", PATH, line_at(v, v->pos), what,
                     field);
 }
@@ -69,9 +69,8 @@ static int next_line(vtk_reader *v, char *line, size_t cap) {
 
 /* Next ASCII token as a NUL-terminated copy; 0 at end of file. */
 static int next_token(vtk_reader *v, char *tok, size_t cap) {
-  while (v->pos < v->len &&
-         (v->buf[v->pos] == ' ' || v->buf[v->pos] == '\t' ||
-          v->buf[v->pos] == '\r' || v->buf[v->pos] == '\n'))
+  while (v->pos < v->len && (v->buf[v->pos] == ' ' || v->buf[v->pos] == '\t' ||
+                             v->buf[v->pos] == '\r' || v->buf[v->pos] == '\n'))
     v->pos++;
   size_t n = 0;
   while (v->pos < v->len && v->buf[v->pos] != ' ' && v->buf[v->pos] != '\t' &&
@@ -89,13 +88,20 @@ static int type_size(const char *t, int *real) {
   static const struct {
     const char *name;
     int size, real;
-  } types[] = {{"float", 4, 1},         {"double", 8, 1},
-               {"int", 4, 0},           {"unsigned_int", 4, 0},
-               {"long", 8, 0},          {"unsigned_long", 8, 0},
-               {"vtktypeint64", 8, 0},  {"vtktypeuint64", 8, 0},
-               {"vtktypeint32", 4, 0},  {"short", 2, 0},
-               {"unsigned_short", 2, 0}, {"char", 1, 0},
-               {"unsigned_char", 1, 0}, {"bit", 0, 0}};
+  } types[] = {{"float", 4, 1},
+               {"double", 8, 1},
+               {"int", 4, 0},
+               {"unsigned_int", 4, 0},
+               {"long", 8, 0},
+               {"unsigned_long", 8, 0},
+               {"vtktypeint64", 8, 0},
+               {"vtktypeuint64", 8, 0},
+               {"vtktypeint32", 4, 0},
+               {"short", 2, 0},
+               {"unsigned_short", 2, 0},
+               {"char", 1, 0},
+               {"unsigned_char", 1, 0},
+               {"bit", 0, 0}};
   for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
     if (strcmp(t, types[i].name) == 0) {
       *real = types[i].real;
@@ -159,8 +165,7 @@ static int read_values(vtk_reader *v, const char *t, int64_t n, double *dst,
   /* ASCII: each value takes at least two bytes ("0 ") but the last */
   if ((uint64_t)n > (v->len - v->pos) / 2 + 1)
     return fail(v, MINEX_EPARSE,
-                "the count exceeds what the rest of the file can hold",
-                field);
+                "the count exceeds what the rest of the file can hold", field);
   char tok[64];
   for (int64_t k = 0; k < n; k++) {
     if (!next_token(v, tok, sizeof tok))
@@ -169,8 +174,8 @@ static int read_values(vtk_reader *v, const char *t, int64_t n, double *dst,
     int bad = real || idst == NULL ? io_parse_double(tok, NULL, &dst[k])
                                    : io_parse_i64(tok, NULL, &idst[k]);
     if (bad != 0)
-      return core_error(MINEX_EPARSE, "%s:%lld: bad number '%.40s' in %s",
-                        PATH, line_at(v, v->pos), tok, field);
+      return core_error(MINEX_EPARSE, "%s:%lld: bad number '%.40s' in %s", PATH,
+                        line_at(v, v->pos), tok, field);
   }
   return MINEX_OK;
 }
@@ -180,20 +185,43 @@ static int read_values(vtk_reader *v, const char *t, int64_t n, double *dst,
 static int cell_kind(int64_t t, int *lower) {
   *lower = 0;
   switch (t) {
-  case 1: case 2: case 3: case 4: case 21: case 35: case 68:
+  case 1:
+  case 2:
+  case 3:
+  case 4:
+  case 21:
+  case 35:
+  case 68:
     *lower = 1;
     return 0;
-  case 5: case 22: case 34: case 69:
+  case 5:
+  case 22:
+  case 34:
+  case 69:
     return MINEX_ELEM_TRIANGLE;
-  case 9: case 23: case 28: case 70:
+  case 9:
+  case 23:
+  case 28:
+  case 70:
     return MINEX_ELEM_QUAD;
-  case 10: case 24: case 71:
+  case 10:
+  case 24:
+  case 71:
     return MINEX_ELEM_TETRA;
-  case 12: case 25: case 29: case 33: case 72:
+  case 12:
+  case 25:
+  case 29:
+  case 33:
+  case 72:
     return MINEX_ELEM_HEXA;
-  case 13: case 26: case 32: case 73:
+  case 13:
+  case 26:
+  case 32:
+  case 73:
     return MINEX_ELEM_PRISM;
-  case 14: case 27: case 74:
+  case 14:
+  case 27:
+  case 74:
     return MINEX_ELEM_PYRAMID;
   default:
     return -1;
@@ -202,9 +230,8 @@ static int cell_kind(int64_t t, int *lower) {
 
 /* Skips the newline left after binary data. */
 static void skip_eol(vtk_reader *v) {
-  while (v->pos < v->len &&
-         (v->buf[v->pos] == '\n' || v->buf[v->pos] == '\r' ||
-          v->buf[v->pos] == ' '))
+  while (v->pos < v->len && (v->buf[v->pos] == '\n' || v->buf[v->pos] == '\r' ||
+                             v->buf[v->pos] == ' '))
     v->pos++;
 }
 
@@ -231,8 +258,7 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
   else if (strncmp(line, "ASCII", 5) != 0)
     return core_error(MINEX_EPARSE, "%s:%lld: ASCII or BINARY expected", PATH,
                       (long long)v->line);
-  if (!next_line(v, line, sizeof line) ||
-      sscanf(line, "DATASET %63s", a) != 1)
+  if (!next_line(v, line, sizeof line) || sscanf(line, "DATASET %63s", a) != 1)
     return core_error(MINEX_EPARSE, "%s:%lld: DATASET expected", PATH,
                       (long long)v->line);
   if (strcmp(a, "UNSTRUCTURED_GRID") != 0)
@@ -259,8 +285,7 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
         goto done;
       }
       npts = n1;
-      if ((rc = read_values(v, a, 3 * n1, coords, NULL, "POINTS")) !=
-          MINEX_OK)
+      if ((rc = read_values(v, a, 3 * n1, coords, NULL, "POINTS")) != MINEX_OK)
         goto done;
     } else if (sscanf(line, "CELLS %lld %lld", (long long *)&n1,
                       (long long *)&n2) == 2) {
@@ -299,8 +324,9 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
         ncells = n1 - 1;
         nconn = n2;
         if (offs[0] != 0 || offs[n1 - 1] != n2) {
-          rc = fail(v, MINEX_EPARSE, "offsets must run from 0 to the "
-                                     "connectivity size",
+          rc = fail(v, MINEX_EPARSE,
+                    "offsets must run from 0 to the "
+                    "connectivity size",
                     "OFFSETS");
           goto done;
         }
@@ -325,8 +351,7 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
         for (int64_t i = 0; i < n1; i++) {
           if (p >= n2 || raw[p] < 0 || raw[p] > n2 - p - 1) {
             rc = fail(v, MINEX_EPARSE,
-                      "cell node counts disagree with the CELLS size",
-                      "CELLS");
+                      "cell node counts disagree with the CELLS size", "CELLS");
             goto done;
           }
           int64_t k = raw[p++];
@@ -455,8 +480,8 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
       int64_t id = conn[lo + j];
       if (id < 0 || id >= npts) {
         rc = core_error(MINEX_EPARSE,
-                        "%s: cell %lld: point id %lld outside [0, %lld)",
-                        PATH, (long long)i, (long long)id, (long long)npts);
+                        "%s: cell %lld: point id %lld outside [0, %lld)", PATH,
+                        (long long)i, (long long)id, (long long)npts);
         goto done;
       }
       en[j] = (int32_t)id;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # MinEX test files: mesh_gmsh_mixed_v41.msh (Gmsh) converted by meshio
 # (Debian python3-meshio) to the formats Gmsh does not write with every
 # element kind: MEDIT with Prisms and Pyramids, VTK 5.1 legacy, VTK XML.

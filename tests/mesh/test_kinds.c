@@ -207,12 +207,12 @@ static const struct {
   const char *name;
   int in_order;
 } mixed_files[] = {
-    {"mesh_gmsh_mixed_v2.msh", 0},        {"mesh_gmsh_mixed_v41.msh", 1},
-    {"mesh_gmsh_mixed_v2_bin.msh", 0},    {"mesh_gmsh_mixed_v41_bin.msh", 1},
-    {"mesh_gmsh_mixed_o2_v41.msh", 1},    {"mesh_gmsh_mixed.vtk", 1},
-    {"mesh_gmsh_mixed_bin.vtk", 1},       {"mesh_meshio_mixed.vtk", 1},
-    {"mesh_meshio_mixed_bin.vtk", 1},     {"mesh_meshio_mixed.mesh", 1},
-    {"mesh_gmsh_mixed_part3_v2.msh", 0},  {"mesh_gmsh_mixed_part3_v41.msh", 0},
+    {"mesh_gmsh_mixed_v2.msh", 0},         {"mesh_gmsh_mixed_v41.msh", 1},
+    {"mesh_gmsh_mixed_v2_bin.msh", 0},     {"mesh_gmsh_mixed_v41_bin.msh", 1},
+    {"mesh_gmsh_mixed_o2_v41.msh", 1},     {"mesh_gmsh_mixed.vtk", 1},
+    {"mesh_gmsh_mixed_bin.vtk", 1},        {"mesh_meshio_mixed.vtk", 1},
+    {"mesh_meshio_mixed_bin.vtk", 1},      {"mesh_meshio_mixed.mesh", 1},
+    {"mesh_gmsh_mixed_part3_v2.msh", 0},   {"mesh_gmsh_mixed_part3_v41.msh", 0},
     {"mesh_gmsh_mixed_v2_swapped.msh", 0},
 };
 #define NMIXED (sizeof mixed_files / sizeof mixed_files[0])
@@ -315,10 +315,10 @@ START_TEST(element_ids_follow_the_files_element_order) {
 END_TEST
 
 START_TEST(duals_equal_independent_face_matching) {
-  const char *files[] = {"mesh_gmsh_mixed_v41.msh", "mesh_gmsh_hex_v41.msh",
-                         "mesh_gmsh_quadtri_v41.msh",
-                         "mesh_gmsh_quadtri_o2_v2.msh",
-                         "mesh_meshio_mixed.mesh", "mesh_gmsh_mixed.mesh"};
+  const char *files[] = {
+      "mesh_gmsh_mixed_v41.msh",   "mesh_gmsh_hex_v41.msh",
+      "mesh_gmsh_quadtri_v41.msh", "mesh_gmsh_quadtri_o2_v2.msh",
+      "mesh_meshio_mixed.mesh",    "mesh_gmsh_mixed.mesh"};
   int64_t shared[6];
   for (int f = 0; f < 6; f++) {
     minex_mesh *m = read_mesh(files[f]);
@@ -394,8 +394,8 @@ START_TEST(rcb_and_rib_balance_weights_and_targets) {
   for (int32_t e = 0; e < ne; e++) {
     /* a hexahedron weighs 6, a prism 3, a pyramid 2, a tetrahedron 1 */
     minex_elem_type t = minex_mesh_elem_kind(m, e);
-    w[e] = t == MINEX_ELEM_HEXA    ? 6
-           : t == MINEX_ELEM_PRISM ? 3
+    w[e] = t == MINEX_ELEM_HEXA      ? 6
+           : t == MINEX_ELEM_PRISM   ? 3
            : t == MINEX_ELEM_PYRAMID ? 2
                                      : 1;
     wsum += w[e];
@@ -405,30 +405,32 @@ START_TEST(rcb_and_rib_balance_weights_and_targets) {
   const double target[4] = {1, 2, 3, 2};
   for (int method = 0; method < 2; method++) {
     for (int t = 0; t < 2; t++) {
-      ck_assert_int_eq(minex_mesh_partition_geom(m, 4, method, w,
-                                                 t ? target : NULL, part),
-                       MINEX_OK);
+      ck_assert_int_eq(
+          minex_mesh_partition_geom(m, 4, method, w, t ? target : NULL, part),
+          MINEX_OK);
       double pw[4];
       part_weights(m, part, 4, w, pw);
       for (int p = 0; p < 4; p++) {
         double want = wsum * (t ? target[p] / 8.0 : 0.25);
         /* two levels of cuts, each off by at most half the heaviest */
-        ck_assert_msg(fabs(pw[p] - want) <= 2 * wmax, "method %d part %d: %g "
-                      "against %g", method, p, pw[p], want);
+        ck_assert_msg(fabs(pw[p] - want) <= 2 * wmax,
+                      "method %d part %d: %g "
+                      "against %g",
+                      method, p, pw[p], want);
       }
     }
   }
   /* no weights, no targets, RCB: minex_mesh_partition_rcb */
   int32_t *p2 = malloc(sizeof *p2 * (size_t)ne);
-  ck_assert_int_eq(minex_mesh_partition_geom(m, 5, MINEX_GEOM_RCB, NULL, NULL,
-                                             part),
-                   MINEX_OK);
+  ck_assert_int_eq(
+      minex_mesh_partition_geom(m, 5, MINEX_GEOM_RCB, NULL, NULL, part),
+      MINEX_OK);
   ck_assert_int_eq(minex_mesh_partition_rcb(m, 5, p2), MINEX_OK);
   ck_assert_mem_eq(part, p2, sizeof *part * (size_t)ne);
   w[3] = -1;
-  ck_assert_int_eq(minex_mesh_partition_geom(m, 4, MINEX_GEOM_RCB, w, NULL,
-                                             part),
-                   MINEX_EINVAL);
+  ck_assert_int_eq(
+      minex_mesh_partition_geom(m, 4, MINEX_GEOM_RCB, w, NULL, part),
+      MINEX_EINVAL);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "element 3"));
   free(p2);
   free(part);
@@ -458,8 +460,8 @@ START_TEST(rib_cuts_across_the_principal_axis) {
                    MINEX_OK);
   int32_t *part = malloc(sizeof *part * (size_t)ne);
   for (int method = 0; method < 2; method++) {
-    ck_assert_int_eq(
-        minex_mesh_partition_geom(m, 2, method, NULL, NULL, part), MINEX_OK);
+    ck_assert_int_eq(minex_mesh_partition_geom(m, 2, method, NULL, NULL, part),
+                     MINEX_OK);
     /* along the rotated long axis (1,1,0)/sqrt 2, i.e. x + y */
     double max0 = -INFINITY, min1 = INFINITY;
     for (int32_t e = 0; e < ne; e++) {
@@ -551,7 +553,8 @@ START_TEST(unknown_element_types_are_errors_never_dropped) {
                      "1 2 2 0 1 1 2 3\n2 34 2 0 1 1 2 3\n$EndElements\n";
   write_file(path, poly, strlen(poly));
   ck_assert_int_eq(minex_mesh_read(path, &m), MINEX_EUNSUP);
-  ck_assert_ptr_nonnull(strstr(minex_last_error(), ":13: Gmsh element type 34"));
+  ck_assert_ptr_nonnull(
+      strstr(minex_last_error(), ":13: Gmsh element type 34"));
   ck_assert_ptr_null(m);
   /* a VTK polygon (cell type 7) */
   const char *vtk = "# vtk DataFile Version 2.0\nt\nASCII\n"
@@ -567,9 +570,9 @@ END_TEST
 /* Every truncation of the binary files (and of the VTK binary one) is an
  * error, never a crash or a mesh. */
 START_TEST(truncated_binary_files_are_rejected) {
-  const char *files[] = {"mesh_gmsh_mixed_v2_bin.msh",
-                         "mesh_gmsh_mixed_v41_bin.msh",
-                         "mesh_gmsh_mixed_bin.vtk", "mesh_meshio_mixed_bin.vtk"};
+  const char *files[] = {
+      "mesh_gmsh_mixed_v2_bin.msh", "mesh_gmsh_mixed_v41_bin.msh",
+      "mesh_gmsh_mixed_bin.vtk", "mesh_meshio_mixed_bin.vtk"};
   char path[] = "/tmp/minex_kinds_XXXXXX";
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);
@@ -586,8 +589,8 @@ START_TEST(truncated_binary_files_are_rejected) {
       write_file(path, buf, len);
       minex_mesh *m = NULL;
       int rc = minex_mesh_read(path, &m);
-      ck_assert_msg(rc != MINEX_OK, "%s cut at %zu bytes read fine",
-                    files[f], len);
+      ck_assert_msg(rc != MINEX_OK, "%s cut at %zu bytes read fine", files[f],
+                    len);
       ck_assert_ptr_null(m);
     }
     free(buf);

@@ -111,11 +111,13 @@ int cmd_mesh2dual(int argc, char **argv) {
   static const minex_elem_type order[] = {
       MINEX_ELEM_TETRA,   MINEX_ELEM_HEXA,     MINEX_ELEM_PRISM,
       MINEX_ELEM_PYRAMID, MINEX_ELEM_TRIANGLE, MINEX_ELEM_QUAD};
+  static const char *plural[] = {"tetrahedra", "hexahedra", "prisms",
+                                 "pyramids",   "triangles", "quadrilaterals"};
   const char *sep = "";
   for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
     if (count[order[i]] > 0) {
       printf("%s%" PRId64 " %s", sep, count[order[i]],
-             minex_elem_name(order[i]));
+             count[order[i]] == 1 ? minex_elem_name(order[i]) : plural[i]);
       sep = ", ";
     }
   printf("), %" PRId32 " nodes -> %s: %" PRId32 " vertices, %" PRId64

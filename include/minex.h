@@ -686,15 +686,17 @@ MINEX_API const char *minex_elem_name(minex_elem_type type);
 
 /* Reads a mesh file, its format chosen by content: MEDIT .mesh, Gmsh .msh
  * (versions 2 and 4.1, ASCII or binary; 4.0 ASCII), VTK legacy .vtk
- * (ASCII or binary unstructured grid). The elements of the highest
+ * (ASCII or binary unstructured grid), VTK XML .vtu (ASCII, base64 or raw
+ * appended data, zlib-compressed or not). The elements of the highest
  * dimension in the file are kept, every kind of it (a mixed mesh), in
  * file order: element i of the mesh is the i-th volume (or, in a 2D file,
  * surface) element of the file. Lower-dimensional elements (boundary
  * faces, lines, points) are ignored and counted (minex_mesh_ignored). An
  * element type the reader does not know or cannot use (polygons,
  * polyhedra, Gmsh's order-0 or sub-elements) is an error, never dropped.
- * A partition stored in the file (Gmsh $Partitions, v2 partition tags or
- * 4.1 partitioned entities) is kept (minex_mesh_file_partition).
+ * A partition stored in the file (Gmsh v2 partition tags or 4.1
+ * partitioned entities; an integer cell array "partition" of a VTK file,
+ * as minex_mesh_write_vtk writes) is kept (minex_mesh_file_partition).
  * Errors: MINEX_EINVAL (NULL argument), MINEX_EIO, MINEX_EPARSE (message
  * "path:line: what"), MINEX_EUNSUP, MINEX_ENOMEM; *out is NULL on failure. */
 MINEX_API int minex_mesh_read(const char *path, minex_mesh **out);

@@ -103,7 +103,10 @@
 #define mesh_read_gmsh minex__mesh_read_gmsh
 #define mesh_read_medit minex__mesh_read_medit
 #define mesh_read_vtk minex__mesh_read_vtk
+#define mesh_read_vtu minex__mesh_read_vtu
 #define mesh_reserve minex__mesh_reserve
+#define mesh_vtk_cell_kind minex__mesh_vtk_cell_kind
+#define mesh_vtk_cells minex__mesh_vtk_cells
 #define partition_best_move minex__partition_best_move
 #define partition_check_phase minex__partition_check_phase
 #define partition_ctx_check minex__partition_ctx_check

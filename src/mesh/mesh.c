@@ -474,6 +474,13 @@ int mesh_list_finish(const char *path, mesh_lists *l, int kind, int32_t nnodes,
   }
   if (rc == MINEX_OK && use->count > INT32_MAX)
     rc = core_error(MINEX_EPARSE, "%s: more than 2^31 elements", path);
+  /* binary coordinates can hold inf or NaN bit patterns */
+  for (int64_t i = 0; rc == MINEX_OK && i < 3 * (int64_t)nnodes; i++)
+    if (!isfinite(coords[i]))
+      rc = core_error(MINEX_EPARSE,
+                      "%s: node %lld (0-based, file order) has a "
+                      "non-finite coordinate",
+                      path, (long long)(i / 3));
   if (rc != MINEX_OK) {
     free(coords);
     mesh_list_free(l);
@@ -579,6 +586,8 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
     return mesh_read_medit(path, kind, out);
   if (len == strlen("$MeshFormat") && strncmp(kw, "$MeshFormat", len) == 0)
     return mesh_read_gmsh(path, kind, out);
+  if (strncmp(kw, "<?xml", 5) == 0 || strncmp(kw, "<VTKFile", 8) == 0)
+    return mesh_read_vtu(path, kind, out);
   if (len == strlen("$NOD") && strncmp(kw, "$NOD", len) == 0)
     return core_error(MINEX_EUNSUP,
                       "%s:1: Gmsh version 1 file: re-save "
@@ -593,7 +602,7 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
     return core_error(MINEX_EPARSE, "%s: empty file", path);
   return core_error(MINEX_EUNSUP,
                     "%s: unrecognised mesh format (first "
-                    "word '%.*s'): expected MEDIT 'MeshVersionFormatted' or "
-                    "Gmsh '$MeshFormat'",
+                    "word '%.*s'): expected MEDIT 'MeshVersionFormatted', "
+                    "Gmsh '$MeshFormat', VTK '# vtk' or '<VTKFile'",
                     path, (int)(len > 40 ? 40 : len), kw);
 }

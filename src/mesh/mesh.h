@@ -105,6 +105,19 @@ int mesh_read_medit(const char *path, int kind, minex_mesh **out);
 int mesh_read_gmsh(const char *path, int kind, minex_mesh **out);
 int mesh_read_vtk(const char *path, int kind, minex_mesh **out);
 
+/* VTK cell types (shared by the legacy and the XML reader): the kind of
+ * type t, 0 with *lower = 1 for vertices and lines, -1 for a type that is
+ * not read. */
+int mesh_vtk_cell_kind(int64_t t, int *lower);
+/* Adds ncells VTK cells to lists: cell i has nodes conn[offs[i] ..
+ * offs[i+1]) (nconn in all) of npts points, type types[i], partition
+ * part[i] (part may be NULL); line names the cell types for messages. */
+int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
+                   const int64_t *offs, const int64_t *conn, int64_t nconn,
+                   const int64_t *types, const int64_t *part,
+                   mesh_lists *lists);
+int mesh_read_vtu(const char *path, int kind, minex_mesh **out);
+
 /* Local faces (3D) or edges (2D) of a kind: count, then per face its size
  * and local corner ids. */
 typedef struct mesh_faces {

@@ -180,9 +180,7 @@ static int read_values(vtk_reader *v, const char *t, int64_t n, double *dst,
   return MINEX_OK;
 }
 
-/* Kind of a VTK cell type with its node count: 0 and *lower = 1 for
- * vertices and lines, -1 for a type that is not read. */
-static int cell_kind(int64_t t, int *lower) {
+int mesh_vtk_cell_kind(int64_t t, int *lower) {
   *lower = 0;
   switch (t) {
   case 1:
@@ -233,6 +231,60 @@ static void skip_eol(vtk_reader *v) {
   while (v->pos < v->len && (v->buf[v->pos] == '\n' || v->buf[v->pos] == '\r' ||
                              v->buf[v->pos] == ' '))
     v->pos++;
+}
+
+int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
+                   const int64_t *offs, const int64_t *conn, int64_t nconn,
+                   const int64_t *types, const int64_t *part,
+                   mesh_lists *lists) {
+  for (int64_t i = 0; i < ncells; i++) {
+    int lower;
+    int k = mesh_vtk_cell_kind(types[i], &lower);
+    if (lower) {
+      lists->lower++;
+      continue;
+    }
+    if (k < 0)
+      return core_error(MINEX_EUNSUP,
+                        "%s:%lld: cell types: cell %lld has VTK cell type "
+                        "%lld, which is not read (only tetrahedra, "
+                        "hexahedra, wedges, pyramids, triangles, quads of "
+                        "any order, vertices and lines); no cell is dropped "
+                        "silently",
+                        path, (long long)line, (long long)i,
+                        (long long)types[i]);
+    int nc = minex_elem_nnodes((minex_elem_type)k);
+    int64_t lo = offs[i], hi = offs[i + 1];
+    if (lo < 0 || hi < lo || hi - lo < nc || hi > nconn)
+      return core_error(MINEX_EPARSE,
+                        "%s: cell %lld (VTK type %lld) has %lld nodes, "
+                        "fewer than its %d corners, or its offsets are out "
+                        "of range",
+                        path, (long long)i, (long long)types[i],
+                        (long long)(hi - lo), nc);
+    int32_t en[8];
+    for (int j = 0; j < nc; j++) {
+      int64_t id = conn[lo + j];
+      if (id < 0 || id >= npts)
+        return core_error(MINEX_EPARSE,
+                          "%s: cell %lld: point id %lld outside [0, %lld)",
+                          path, (long long)i, (long long)id, (long long)npts);
+      en[j] = (int32_t)id;
+      for (int t = 0; t < j; t++)
+        if (en[t] == en[j])
+          return core_error(MINEX_EPARSE, "%s: cell %lld repeats point %lld",
+                            path, (long long)i, (long long)id);
+    }
+    if (part != NULL && (part[i] < 0 || part[i] > INT32_MAX))
+      return core_error(MINEX_EPARSE,
+                        "%s: cell %lld: partition %lld outside [0, 2^31)", path,
+                        (long long)i, (long long)part[i]);
+    int rc = mesh_list_add(lists, (minex_elem_type)k, en,
+                           part ? (int32_t)part[i] : -1);
+    if (rc != MINEX_OK)
+      return rc;
+  }
+  return MINEX_OK;
 }
 
 static int parse(vtk_reader *v, int kind, minex_mesh **out) {
@@ -448,54 +500,10 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
                     npts < 0 ? "POINTS" : "CELLS/CELL_TYPES");
     goto done;
   }
-  for (int64_t i = 0; i < ncells; i++) {
-    int lower;
-    int k = cell_kind(types[i], &lower);
-    if (lower) {
-      lists.lower++;
-      continue;
-    }
-    if (k < 0) {
-      rc = core_error(MINEX_EUNSUP,
-                      "%s:%lld: CELL_TYPES: cell %lld has VTK cell type "
-                      "%lld, which is not read (only tetrahedra, hexahedra, "
-                      "wedges, pyramids, triangles, quads of any order, "
-                      "vertices and lines); no cell is dropped silently",
-                      PATH, (long long)types_line, (long long)i,
-                      (long long)types[i]);
-      goto done;
-    }
-    int nc = minex_elem_nnodes((minex_elem_type)k);
-    int64_t lo = offs[i], hi = offs[i + 1];
-    if (hi - lo < nc || hi > nconn) {
-      rc = core_error(MINEX_EPARSE,
-                      "%s: cell %lld (VTK type %lld) has %lld nodes, fewer "
-                      "than its %d corners",
-                      PATH, (long long)i, (long long)types[i],
-                      (long long)(hi - lo), nc);
-      goto done;
-    }
-    int32_t en[8];
-    for (int j = 0; j < nc; j++) {
-      int64_t id = conn[lo + j];
-      if (id < 0 || id >= npts) {
-        rc = core_error(MINEX_EPARSE,
-                        "%s: cell %lld: point id %lld outside [0, %lld)", PATH,
-                        (long long)i, (long long)id, (long long)npts);
-        goto done;
-      }
-      en[j] = (int32_t)id;
-      for (int t = 0; t < j; t++)
-        if (en[t] == en[j]) {
-          rc = core_error(MINEX_EPARSE, "%s: cell %lld repeats point %lld",
-                          PATH, (long long)i, (long long)id);
-          goto done;
-        }
-    }
-    if ((rc = mesh_list_add(&lists, (minex_elem_type)k, en,
-                            part ? (int32_t)part[i] : -1)) != MINEX_OK)
-      goto done;
-  }
+  rc = mesh_vtk_cells(PATH, types_line, npts, ncells, offs, conn, nconn, types,
+                      part, &lists);
+  if (rc != MINEX_OK)
+    goto done;
   free(offs);
   free(conn);
   free(types);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of every element kind and file variant (issue 22): one mixed mesh
  * of hexahedra, prisms, tetrahedra and pyramids written by Gmsh (ASCII and
- * binary v2 and 4.1, second order, partitioned, MEDIT, VTK) and by meshio
- * (MEDIT with prisms and pyramids, VTK 5.1) reads as the same elements;
+ * binary v2 and 4.1, second order, partitioned, MEDIT, VTK), by meshio
+ * (MEDIT with prisms and pyramids, VTK 5.1, .vtu) and by VTK 9 (.vtu raw,
+ * base64, zlib) reads as the same elements;
  * element ids follow the file's element order (checked with a parser of
  * the v2 file written here); duals equal an independent sort-based face
  * matching, ncommon duals a brute-force count of common corners; RCB and
@@ -207,13 +208,26 @@ static const struct {
   const char *name;
   int in_order;
 } mixed_files[] = {
-    {"mesh_gmsh_mixed_v2.msh", 0},         {"mesh_gmsh_mixed_v41.msh", 1},
-    {"mesh_gmsh_mixed_v2_bin.msh", 0},     {"mesh_gmsh_mixed_v41_bin.msh", 1},
-    {"mesh_gmsh_mixed_o2_v41.msh", 1},     {"mesh_gmsh_mixed.vtk", 1},
-    {"mesh_gmsh_mixed_bin.vtk", 1},        {"mesh_meshio_mixed.vtk", 1},
-    {"mesh_meshio_mixed_bin.vtk", 1},      {"mesh_meshio_mixed.mesh", 1},
-    {"mesh_gmsh_mixed_part3_v2.msh", 0},   {"mesh_gmsh_mixed_part3_v41.msh", 0},
+    {"mesh_gmsh_mixed_v2.msh", 0},
+    {"mesh_gmsh_mixed_v41.msh", 1},
+    {"mesh_gmsh_mixed_v2_bin.msh", 0},
+    {"mesh_gmsh_mixed_v41_bin.msh", 1},
+    {"mesh_gmsh_mixed_o2_v41.msh", 1},
+    {"mesh_gmsh_mixed.vtk", 1},
+    {"mesh_gmsh_mixed_bin.vtk", 1},
+    {"mesh_meshio_mixed.vtk", 1},
+    {"mesh_meshio_mixed_bin.vtk", 1},
+    {"mesh_meshio_mixed.mesh", 1},
+    {"mesh_gmsh_mixed_part3_v2.msh", 0},
+    {"mesh_gmsh_mixed_part3_v41.msh", 0},
     {"mesh_gmsh_mixed_v2_swapped.msh", 0},
+    {"mesh_meshio_mixed_ascii.vtu", 1},
+    {"mesh_meshio_mixed_b64.vtu", 1},
+    {"mesh_meshio_mixed_zlib.vtu", 1},
+    {"mesh_vtk9_mixed_raw.vtu", 1},
+    {"mesh_vtk9_mixed_raw_zlib.vtu", 1},
+    {"mesh_vtk9_mixed_b64inline_zlib.vtu", 1},
+    {"mesh_vtk9_mixed_appended_b64.vtu", 1},
 };
 #define NMIXED (sizeof mixed_files / sizeof mixed_files[0])
 
@@ -567,17 +581,19 @@ START_TEST(unknown_element_types_are_errors_never_dropped) {
 }
 END_TEST
 
-/* Every truncation of the binary files (and of the VTK binary one) is an
- * error, never a crash or a mesh. */
+/* Every truncation of the binary files (Gmsh, VTK legacy, VTK XML raw and
+ * compressed) is an error, never a crash or a mesh. */
 START_TEST(truncated_binary_files_are_rejected) {
   const char *files[] = {
-      "mesh_gmsh_mixed_v2_bin.msh", "mesh_gmsh_mixed_v41_bin.msh",
-      "mesh_gmsh_mixed_bin.vtk", "mesh_meshio_mixed_bin.vtk"};
+      "mesh_gmsh_mixed_v2_bin.msh",   "mesh_gmsh_mixed_v41_bin.msh",
+      "mesh_gmsh_mixed_bin.vtk",      "mesh_meshio_mixed_bin.vtk",
+      "mesh_vtk9_mixed_raw_zlib.vtu", "mesh_vtk9_mixed_raw.vtu",
+      "mesh_meshio_mixed_zlib.vtu"};
   char path[] = "/tmp/minex_kinds_XXXXXX";
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);
   close(fd);
-  for (int f = 0; f < 4; f++) {
+  for (int f = 0; f < 7; f++) {
     FILE *fp = fopen(test_data_path(files[f]), "rb");
     ck_assert_ptr_nonnull(fp);
     char *buf = malloc(1 << 16);

@@ -5,9 +5,9 @@
  * quadratic and Lagrange cells of the six kinds are kept by their corners;
  * vertices and lines are ignored and counted; any other cell type (pixel,
  * voxel, polygon, polyhedron, strip) is an error. In CELL_DATA, an integer
- * SCALARS "partition" is kept as the file's partition; other data is
- * ignored. The file is read whole, so every count is checked against the
- * bytes left before anything is allocated for it. */
+ * SCALARS or FIELD array "partition" is kept as the file's partition;
+ * other data is ignored. The file is read whole, so every count is checked
+ * against the bytes left before anything is allocated for it. */
 #include "mesh/mesh.h"
 
 #include "core/core.h"
@@ -81,6 +81,23 @@ static int next_token(vtk_reader *v, char *tok, size_t cap) {
   }
   tok[n] = '\0';
   return n > 0;
+}
+
+/* Skips a METADATA block (VTK 8+: INFORMATION, NAME and DATA lines, up to
+ * a blank line) after its keyword line. */
+static void skip_metadata(vtk_reader *v) {
+  while (v->pos < v->len) {
+    size_t e = v->pos;
+    int blank = 1;
+    while (e < v->len && v->buf[e] != '\n') {
+      if (v->buf[e] != ' ' && v->buf[e] != '\t' && v->buf[e] != '\r')
+        blank = 0;
+      e++;
+    }
+    v->pos = e < v->len ? e + 1 : e;
+    if (blank)
+      return;
+  }
 }
 
 /* Scalar types: size in bytes, 1 when real. */
@@ -231,6 +248,40 @@ static void skip_eol(vtk_reader *v) {
   while (v->pos < v->len && (v->buf[v->pos] == '\n' || v->buf[v->pos] == '\r' ||
                              v->buf[v->pos] == ' '))
     v->pos++;
+}
+
+/* One cell array of ncomp x ntup values of type t: kept as *part when it
+ * is an integer "partition" of one component per cell, else read past. */
+static int cell_array(vtk_reader *v, const char *name, const char *t,
+                      int64_t ncomp, int64_t ntup, int64_t ncells,
+                      int64_t **part) {
+  int real = 0;
+  if (type_size(t, &real) <= 0)
+    return fail(v, MINEX_EUNSUP, "data type not read", name);
+  if (ncomp > 64 || ntup > (int64_t)v->len)
+    return fail(v, MINEX_EPARSE, "count out of range", name);
+  int64_t n = ncomp * ntup;
+  int64_t *vals = malloc(sizeof *vals * (size_t)(n + 1));
+  double *dv = malloc(sizeof *dv * (size_t)(n + 1));
+  int rc = MINEX_OK;
+  if (vals == NULL || dv == NULL)
+    rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  else
+    rc = read_values(v, t, n, dv, real ? NULL : vals, name);
+  free(dv);
+  if (rc == MINEX_OK && strcmp(name, "partition") == 0 && !real && ncomp == 1 &&
+      ntup == ncells && *part == NULL) {
+    for (int64_t i = 0; i < ncells && rc == MINEX_OK; i++)
+      if (vals[i] < 0 || vals[i] > INT32_MAX)
+        rc = fail(v, MINEX_EPARSE, "partition value outside [0, 2^31)",
+                  "partition");
+    *part = vals;
+    vals = NULL;
+  }
+  free(vals);
+  if (rc == MINEX_OK && v->binary)
+    skip_eol(v);
+  return rc;
 }
 
 int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
@@ -444,46 +495,49 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
                   "CELL_DATA");
         goto done;
       }
-      /* SCALARS blocks; anything else ends the reading */
-      while (next_line(v, line, sizeof line)) {
+      /* SCALARS blocks and FIELD arrays; anything else ends the
+         reading */
+      while (rc == MINEX_OK && next_line(v, line, sizeof line)) {
+        int64_t nfield = 0;
+        if (strncmp(line, "METADATA", 8) == 0) {
+          skip_metadata(v);
+          continue;
+        }
         int nf = sscanf(line, "SCALARS %63s %63s %63s", a, b, c);
-        if (nf < 2)
-          break;
-        if (nf == 3 && strcmp(c, "1") != 0)
-          break;
-        size_t save = v->pos;
-        char l2[256];
-        if (next_line(v, l2, sizeof l2) && strncmp(l2, "LOOKUP_TABLE", 12) != 0)
-          v->pos = save;
-        int real = 0;
-        if (type_size(b, &real) <= 0)
-          break;
-        int64_t *vals = malloc(sizeof *vals * (size_t)(ncells + 1));
-        double *dv = malloc(sizeof *dv * (size_t)(ncells + 1));
-        if (vals == NULL || dv == NULL) {
-          free(vals);
-          free(dv);
-          rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-          goto done;
-        }
-        rc = read_values(v, b, ncells, dv, real ? NULL : vals, a);
-        free(dv);
-        if (rc == MINEX_OK && strcmp(a, "partition") == 0 && !real &&
-            part == NULL) {
-          for (int64_t i = 0; i < ncells && rc == MINEX_OK; i++)
-            if (vals[i] < 0 || vals[i] > INT32_MAX)
-              rc = fail(v, MINEX_EPARSE, "partition value outside [0, 2^31)",
-                        "partition");
-          part = vals;
+        if (nf >= 2) {
+          if (nf == 3 && strcmp(c, "1") != 0)
+            break;
+          size_t save = v->pos;
+          char l2[256];
+          if (next_line(v, l2, sizeof l2) &&
+              strncmp(l2, "LOOKUP_TABLE", 12) != 0)
+            v->pos = save;
+          rc = cell_array(v, a, b, 1, ncells, ncells, &part);
+        } else if (sscanf(line, "FIELD %63s %lld", a, (long long *)&nfield) ==
+                       2 &&
+                   nfield >= 0) {
+          for (int64_t f = 0; f < nfield && rc == MINEX_OK; f++) {
+            int64_t ncomp, ntup;
+            char l2[256];
+            if (!next_line(v, l2, sizeof l2) ||
+                sscanf(l2, "%63s %lld %lld %63s", a, (long long *)&ncomp,
+                       (long long *)&ntup, b) != 4 ||
+                ncomp < 1 || ntup < 0) {
+              rc = fail(v, MINEX_EPARSE,
+                        "'name components tuples type' expected", "FIELD");
+              break;
+            }
+            rc = cell_array(v, a, b, ncomp, ntup, ncells, &part);
+          }
         } else {
-          free(vals);
+          break;
         }
-        if (rc != MINEX_OK)
-          goto done;
-        if (v->binary)
-          skip_eol(v);
       }
+      if (rc != MINEX_OK)
+        goto done;
       break;
+    } else if (strncmp(line, "METADATA", 8) == 0) {
+      skip_metadata(v);
     } else if (strncmp(line, "POINT_DATA", 10) == 0 ||
                strncmp(line, "FIELD", 5) == 0) {
       break; /* data we do not use: the rest is ignored */

@@ -3,8 +3,12 @@
 # own XML writer (Debian python3-vtk9) in the layouts meshio does not
 # write: appended raw data (VTK's default), zlib-compressed, inline
 # base64 with compression, appended base64 with UInt64 headers.
+# Also the legacy writer's files (5.1, OFFSETS/CONNECTIVITY) with an integer
+# cell array "partition" = cell index % 3, which VTK writes as a FIELD.
 # Usage: python3 vtk_convert.py (in this folder).
+import numpy
 import vtk
+import vtk.util.numpy_support as ns
 
 r = vtk.vtkUnstructuredGridReader()
 r.SetFileName('mesh_gmsh_mixed.vtk')
@@ -26,4 +30,16 @@ for name, mode, encode, zlib, uint64 in [
         w.SetCompressorTypeToNone()
     if uint64:
         w.SetHeaderTypeToUInt64()
+    w.Write()
+
+part = ns.numpy_to_vtk(numpy.arange(grid.GetNumberOfCells()) % 3, deep=1,
+                       array_type=vtk.VTK_INT)
+part.SetName('partition')
+grid.GetCellData().AddArray(part)
+for name, binary in [('legacy', False), ('legacy_bin', True)]:
+    w = vtk.vtkUnstructuredGridWriter()
+    w.SetInputData(grid)
+    w.SetFileName('mesh_vtk9_mixed_%s.vtk' % name)
+    if binary:
+        w.SetFileTypeToBinary()
     w.Write()

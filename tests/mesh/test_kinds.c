@@ -228,6 +228,8 @@ static const struct {
     {"mesh_vtk9_mixed_raw_zlib.vtu", 1},
     {"mesh_vtk9_mixed_b64inline_zlib.vtu", 1},
     {"mesh_vtk9_mixed_appended_b64.vtu", 1},
+    {"mesh_vtk9_mixed_legacy.vtk", 1},
+    {"mesh_vtk9_mixed_legacy_bin.vtk", 1},
 };
 #define NMIXED (sizeof mixed_files / sizeof mixed_files[0])
 
@@ -386,6 +388,41 @@ START_TEST(gmsh_partitions_are_read_as_the_old_partition) {
   free(sb);
   minex_mesh_destroy(a);
   minex_mesh_destroy(b);
+}
+END_TEST
+
+/* VTK's legacy writer puts an integer cell array in a FIELD: partition =
+ * cell index % 3 over all 232 cells (lower-dimensional ones included);
+ * the indices of the volume cells come from the file's CELL_TYPES, read
+ * here. */
+START_TEST(vtk_field_partition_follows_the_cell_numbering) {
+  FILE *fp = fopen(test_data_path("mesh_vtk9_mixed_legacy.vtk"), "r");
+  ck_assert_ptr_nonnull(fp);
+  char line[256];
+  long ncells = -1;
+  while (fgets(line, sizeof line, fp))
+    if (sscanf(line, "CELL_TYPES %ld", &ncells) == 1)
+      break;
+  ck_assert_int_eq(ncells, 232);
+  int32_t want[232];
+  int nvol = 0;
+  for (long i = 0; i < ncells; i++) {
+    int t;
+    ck_assert_int_eq(fscanf(fp, "%d", &t), 1);
+    if (t == 10 || t == 12 || t == 13 || t == 14)
+      want[nvol++] = (int32_t)(i % 3);
+  }
+  fclose(fp);
+  ck_assert_int_eq(nvol, 80);
+  const char *files[] = {"mesh_vtk9_mixed_legacy.vtk",
+                         "mesh_vtk9_mixed_legacy_bin.vtk"};
+  for (int f = 0; f < 2; f++) {
+    minex_mesh *m = read_mesh(files[f]);
+    ck_assert_ptr_nonnull(minex_mesh_file_partition(m));
+    ck_assert_mem_eq(minex_mesh_file_partition(m), want, sizeof want[0] * 80);
+    ck_assert_int_eq(minex_mesh_ignored(m), 232 - 80);
+    minex_mesh_destroy(m);
+  }
 }
 END_TEST
 
@@ -622,6 +659,7 @@ int main(void) {
   tcase_add_test(tc, element_ids_follow_the_files_element_order);
   tcase_add_test(tc, duals_equal_independent_face_matching);
   tcase_add_test(tc, gmsh_partitions_are_read_as_the_old_partition);
+  tcase_add_test(tc, vtk_field_partition_follows_the_cell_numbering);
   tcase_add_test(tc, rcb_and_rib_balance_weights_and_targets);
   tcase_add_test(tc, rib_cuts_across_the_principal_axis);
   tcase_add_test(tc, mesh_partition_vtk_round_trip);

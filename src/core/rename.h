@@ -73,6 +73,12 @@
 #define drum_xml_attr_text minex__drum_xml_attr_text
 #define drum_xml_build_model minex__drum_xml_build_model
 #define drum_xml_elem_line minex__drum_xml_elem_line
+#define gmsh_build_map minex__gmsh_build_map
+#define gmsh_entity_part minex__gmsh_entity_part
+#define gmsh_lookup minex__gmsh_lookup
+#define gmsh_parse_binary minex__gmsh_parse_binary
+#define gmsh_reserve_nodes minex__gmsh_reserve_nodes
+#define gmsh_type_of minex__gmsh_type_of
 #define expand_run minex__expand_run
 #define io_atomic_abort minex__io_atomic_abort
 #define io_atomic_commit minex__io_atomic_commit

@@ -82,46 +82,47 @@ static int64_t inc_gather(const minex_mesh *m, incidence *in, int32_t e) {
   return nt;
 }
 
-static int has_node(const int32_t *en, int k, int32_t v) {
-  for (int i = 0; i < k; i++)
-    if (en[i] == v)
-      return 1;
-  return 0;
+/* Bit mask of a face's local corners. */
+static unsigned face_mask(const mesh_faces *fs, int f) {
+  unsigned m = 0;
+  for (int i = 0; i < fs->size[f]; i++)
+    m |= 1u << fs->node[f][i];
+  return m;
 }
 
-/* The face of e that o shares as a face of its own, or -1. */
+/* The face of e that o shares as a face of its own, or -1: the corners
+ * they share are matched once (as local-corner masks, and o's local
+ * corners mapped to e's), then each face is a mask test. */
 static int shared_face(const minex_mesh *m, int32_t e, int32_t o) {
   int ke, ko;
   const int32_t *en = mesh_elem(m, e, &ke), *on = mesh_elem(m, o, &ko);
+  unsigned me = 0, mo = 0;
+  int o2e[8];
+  for (int j = 0; j < ko; j++) {
+    o2e[j] = -1;
+    for (int i = 0; i < ke; i++)
+      if (en[i] == on[j]) {
+        me |= 1u << i;
+        mo |= 1u << j;
+        o2e[j] = i;
+        break;
+      }
+  }
   const mesh_faces *fe = mesh_kind_faces(mesh_kind(m, e)),
                    *fo = mesh_kind_faces(mesh_kind(m, o));
   for (int f = 0; f < fe->nfaces; f++) {
-    int s = fe->size[f], i = 0;
-    while (i < s && has_node(on, ko, en[fe->node[f][i]]))
-      i++;
-    if (i < s)
+    unsigned mf = face_mask(fe, f);
+    if ((mf & ~me) != 0)
       continue;
-    /* all of face f's nodes are o's: is it a face of o too? */
+    /* all of face f's corners are o's: is the same set a face of o? */
     for (int g = 0; g < fo->nfaces; g++) {
-      if (fo->size[g] != s)
+      if (fo->size[g] != fe->size[f] || (face_mask(fo, g) & ~mo) != 0)
         continue;
-      int j = 0;
-      while (j < s && has_node(en, ke, on[fo->node[g][j]]))
-        j++;
-      if (j == s) {
-        /* o's face g lies in e; same size as face f, so the same set only
-           when each of its nodes is on face f */
-        int same = 1;
-        for (j = 0; j < s && same; j++) {
-          int32_t v = on[fo->node[g][j]];
-          int in = 0;
-          for (int t = 0; t < s; t++)
-            in |= en[fe->node[f][t]] == v;
-          same = in;
-        }
-        if (same)
-          return f;
-      }
+      unsigned in_e = 0;
+      for (int j = 0; j < fo->size[g]; j++)
+        in_e |= 1u << o2e[fo->node[g][j]];
+      if (in_e == mf)
+        return f;
     }
   }
   return -1;

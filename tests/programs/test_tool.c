@@ -484,8 +484,15 @@ START_TEST(partition_of_a_mixed_mesh_writes_part_and_vtk) {
     ck_assert(minex_config_is_available(cfg, p[e]));
   free(p);
   minex_config_destroy(cfg);
-  char g[4096];
+  char g[4096], hex[4096];
   snprintf(g, sizeof g, "%s", tpath("m.graph"));
+  snprintf(hex, sizeof hex, "%s", test_data_path("mesh_gmsh_hex_v41.msh"));
+  /* hexahedra sharing 4 corners share a face: --ncommon 4 is the face
+     dual (20 edges); a kind the file lacks fails naming it */
+  ck_assert_int_eq(run("mesh2dual", hex, "--ncommon", "4", "-o", g, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "12 vertices, 20 edges"));
+  ck_assert_int_eq(run("mesh2dual", hex, "--kind", "prism", "-o", g, NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "no prism"));
   ck_assert_int_eq(run("mesh2dual", mesh, "-o", g, NULL), 0);
   ck_assert_int_eq(run("partition", g, "--nparts", "3", "-o", part, NULL), 0);
   ck_assert_ptr_nonnull(strstr(out_text, "by scotch"));

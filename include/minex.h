@@ -684,7 +684,8 @@ MINEX_API int minex_elem_dim(minex_elem_type type);
 /* "tetrahedron", "hexahedron", ...; "unknown" for any other value. */
 MINEX_API const char *minex_elem_name(minex_elem_type type);
 
-/* Reads a mesh file, its format chosen by content: MEDIT .mesh, Gmsh .msh
+/* Reads a mesh file, its format chosen by content: MEDIT .mesh and .meshb,
+ * Gmsh .msh
  * (versions 2 and 4.1, ASCII or binary; 4.0 ASCII), VTK legacy .vtk
  * (ASCII or binary unstructured grid), VTK XML .vtu (ASCII, base64 or raw
  * appended data, zlib-compressed or not). The elements of the highest

@@ -108,6 +108,7 @@
 #define mesh_load_file minex__mesh_load_file
 #define mesh_read_gmsh minex__mesh_read_gmsh
 #define mesh_read_medit minex__mesh_read_medit
+#define mesh_read_meshb minex__mesh_read_meshb
 #define mesh_read_vtk minex__mesh_read_vtk
 #define mesh_read_vtu minex__mesh_read_vtu
 #define mesh_reserve minex__mesh_reserve

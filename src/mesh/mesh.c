@@ -567,6 +567,10 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
   buf[n] = '\0';
   if (n >= 5 && strncmp(buf, "# vtk", 5) == 0)
     return mesh_read_vtk(path, kind, out);
+  /* MEDIT .meshb: the int 1 in either byte order, then version 1 to 4 */
+  static const unsigned char le1[4] = {1, 0, 0, 0}, be1[4] = {0, 0, 0, 1};
+  if (n >= 8 && (memcmp(buf, le1, 4) == 0 || memcmp(buf, be1, 4) == 0))
+    return mesh_read_meshb(path, kind, out);
   size_t i = 0;
   for (;;) {
     while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
@@ -595,8 +599,8 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
                       path);
   if (memchr(buf, '\0', n) != NULL)
     return core_error(MINEX_EUNSUP,
-                      "%s: binary content (MEDIT .meshb?): "
-                      "only ASCII MEDIT and Gmsh files are read",
+                      "%s: binary content of no known mesh format "
+                      "(Gmsh, MEDIT .meshb, VTK)",
                       path);
   if (i >= n)
     return core_error(MINEX_EPARSE, "%s: empty file", path);

@@ -102,6 +102,7 @@ int mesh_load_file(const char *path, char **buf, size_t *len);
  * are MINEX_EPARSE / MINEX_EUNSUP / MINEX_EIO with "path:line: what"
  * (binary files: "path: offset N: what"). */
 int mesh_read_medit(const char *path, int kind, minex_mesh **out);
+int mesh_read_meshb(const char *path, int kind, minex_mesh **out);
 int mesh_read_gmsh(const char *path, int kind, minex_mesh **out);
 int mesh_read_vtk(const char *path, int kind, minex_mesh **out);
 

@@ -229,6 +229,8 @@ static const struct {
     {"mesh_vtk9_mixed_b64inline_zlib.vtu", 1},
     {"mesh_vtk9_mixed_appended_b64.vtu", 1},
     {"mesh_vtk9_mixed_legacy.vtk", 1},
+    {"mesh_meshio_mixed_v3.meshb", 1},
+    {"mesh_meshio_mixed_v4.meshb", 1},
     {"mesh_vtk9_mixed_legacy_bin.vtk", 1},
 };
 #define NMIXED (sizeof mixed_files / sizeof mixed_files[0])
@@ -625,7 +627,8 @@ START_TEST(truncated_binary_files_are_rejected) {
       "mesh_gmsh_mixed_v2_bin.msh",   "mesh_gmsh_mixed_v41_bin.msh",
       "mesh_gmsh_mixed_bin.vtk",      "mesh_meshio_mixed_bin.vtk",
       "mesh_vtk9_mixed_raw_zlib.vtu", "mesh_vtk9_mixed_raw.vtu",
-      "mesh_meshio_mixed_zlib.vtu"};
+      "mesh_meshio_mixed_zlib.vtu",   "mesh_meshio_mixed_v3.meshb",
+      "mesh_meshio_mixed_v4.meshb"};
   char path[] = "/tmp/minex_kinds_XXXXXX";
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);

@@ -124,9 +124,18 @@ START_TEST(mesh_read_rejects_empty_and_binary_files) {
   close(fd);
   minex_mesh *m = NULL;
   ck_assert_int_eq(minex_mesh_read(path, &m), MINEX_EPARSE);
+  /* the start of a .meshb (version 2, keyword Dimension) cut short */
   FILE *fp = fopen(path, "wb");
   const unsigned char meshb[] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
   fwrite(meshb, 1, sizeof meshb, fp);
+  fclose(fp);
+  ck_assert_int_eq(minex_mesh_read(path, &m), MINEX_EPARSE);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "offset 8: a keyword"));
+  ck_assert_ptr_null(m);
+  /* binary bytes of no known format */
+  fp = fopen(path, "wb");
+  const unsigned char junk[] = {7, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
+  fwrite(junk, 1, sizeof junk, fp);
   fclose(fp);
   ck_assert_int_eq(minex_mesh_read(path, &m), MINEX_EUNSUP);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "binary"));

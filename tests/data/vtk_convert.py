@@ -2,7 +2,8 @@
 # MinEX test files: mesh_gmsh_mixed.vtk (Gmsh) written again by VTK 9.1's
 # own XML writer (Debian python3-vtk9) in the layouts meshio does not
 # write: appended raw data (VTK's default), zlib-compressed, inline
-# base64 with compression, appended base64 with UInt64 headers.
+# base64 with compression, appended base64 with UInt64 headers, and
+# big-endian appended raw zlib.
 # Also the legacy writer's files (5.1, OFFSETS/CONNECTIVITY) with an integer
 # cell array "partition" = cell index % 3, which VTK writes as a FIELD.
 # Usage: python3 vtk_convert.py (in this folder).
@@ -18,7 +19,8 @@ for name, mode, encode, zlib, uint64 in [
         ('raw', 2, False, False, False),
         ('raw_zlib', 2, False, True, False),
         ('b64inline_zlib', 1, True, True, False),
-        ('appended_b64', 2, True, False, True)]:
+        ('appended_b64', 2, True, False, True),
+        ('bigendian_zlib', 2, False, True, True)]:
     w = vtk.vtkXMLUnstructuredGridWriter()
     w.SetInputData(grid)
     w.SetFileName('mesh_vtk9_mixed_%s.vtu' % name)
@@ -30,6 +32,8 @@ for name, mode, encode, zlib, uint64 in [
         w.SetCompressorTypeToNone()
     if uint64:
         w.SetHeaderTypeToUInt64()
+    if name.startswith('bigendian'):
+        w.SetByteOrderToBigEndian()
     w.Write()
 
 part = ns.numpy_to_vtk(numpy.arange(grid.GetNumberOfCells()) % 3, deep=1,

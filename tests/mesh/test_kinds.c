@@ -230,6 +230,7 @@ static const struct {
     {"mesh_vtk9_mixed_appended_b64.vtu", 1},
     {"mesh_vtk9_mixed_legacy.vtk", 1},
     {"mesh_meshio_mixed_v3.meshb", 1},
+    {"mesh_vtk9_mixed_bigendian_zlib.vtu", 1},
     {"mesh_meshio_mixed_v4.meshb", 1},
     {"mesh_vtk9_mixed_legacy_bin.vtk", 1},
 };

@@ -624,6 +624,19 @@ typedef enum minex_init_method {
 MINEX_API int minex_partition_initial(const minex_graph *graph, int32_t nparts,
                                       minex_init_method method, int32_t *part);
 
+/* A partition from scratch of the graph onto the available processors of
+ * config, balancing Pwgt against each processor's speed and cutting little
+ * Cwgt: Scotch 7 maps the graph onto the clusters (targets their share of
+ * the machine's speed), then each cluster's part onto its processors (the
+ * from-scratch candidate of minex_repartition, with no old partition to
+ * keep). Deterministic for a seed. part has nvtxs entries. Returns
+ * MINEX_OK, MINEX_EINVAL (NULL argument, no available processor),
+ * MINEX_EUNSUP (more than 2^31 adjacency entries), MINEX_EINTERNAL (Scotch
+ * failed, its message kept) or MINEX_ENOMEM; on error part is unchanged. */
+MINEX_API int minex_partition_graph(const minex_graph *graph,
+                                    const minex_config *config, uint64_t seed,
+                                    int32_t *part);
+
 /* ------------------------------------------------------------------- I/O */
 
 /* All readers reject malformed input with MINEX_EPARSE / MINEX_EGRAPH /
@@ -674,33 +687,62 @@ MINEX_API const char *minex_config_schema_path(void);
 
 /* ----------------------------------------------------------------- meshes */
 
-/* An unstructured mesh of one element kind: tetrahedra (3D) or triangles
- * (2D). Opaque. */
+/* An unstructured mesh: tetrahedra, hexahedra, prisms and pyramids (3D),
+ * or triangles and quadrilaterals (2D), of one kind or mixed (one
+ * dimension per mesh). Only corner nodes are kept (a second- or
+ * higher-order element is stored by its corners, which decide adjacency).
+ * Opaque. */
 typedef struct minex_mesh minex_mesh;
 
+/* Element kinds; the values are VTK's cell types except the first two,
+ * kept from earlier versions. Corner nodes in VTK (= Gmsh) order: a
+ * hexahedron's bottom face 0-3 then its top 4-7, a prism's triangles 0-2
+ * and 3-5, a pyramid's base 0-3 then its apex 4. */
 typedef enum minex_elem_type {
-  MINEX_ELEM_TRIANGLE = 3, /* 3 nodes; 2D dual joins elements by edge */
-  MINEX_ELEM_TETRA = 4     /* 4 nodes; 3D dual joins elements by face */
+  MINEX_ELEM_MIXED = 1,    /* minex_mesh_elem_type of a mesh of >1 kind  */
+  MINEX_ELEM_TRIANGLE = 3, /* 3 nodes; 2D dual joins elements by edge    */
+  MINEX_ELEM_TETRA = 4,    /* 4 nodes; 3D dual joins elements by face    */
+  MINEX_ELEM_QUAD = 9,     /* 4 nodes (2D)                               */
+  MINEX_ELEM_HEXA = 12,    /* 8 nodes                                    */
+  MINEX_ELEM_PRISM = 13,   /* 6 nodes (wedge)                            */
+  MINEX_ELEM_PYRAMID = 14  /* 5 nodes                                    */
 } minex_elem_type;
 
-/* Reads MEDIT .mesh or Gmsh .msh (ASCII v2 and v4), chosen by content.
- * Tetrahedra are used when present, else triangles (the boundary triangles
- * of a tetrahedral mesh are not elements of it). A file whose elements are
- * not all of the kind used — tetrahedra beside hexahedra, prisms or
- * pyramids; volume elements without tetrahedra; triangles beside
- * quadrilaterals — is refused with MINEX_EUNSUP naming the counts, since
- * elements would be lost and the dual graph's vertex ids would shift.
+/* Corner nodes of an element kind (3, 4, 4, 8, 6, 5); 0 for any other
+ * value (MINEX_ELEM_MIXED included). */
+MINEX_API int minex_elem_nnodes(minex_elem_type type);
+/* 3 for tetrahedra, hexahedra, prisms and pyramids, 2 for triangles and
+ * quadrilaterals, 0 for any other value. */
+MINEX_API int minex_elem_dim(minex_elem_type type);
+/* "tetrahedron", "hexahedron", ...; "unknown" for any other value. */
+MINEX_API const char *minex_elem_name(minex_elem_type type);
+
+/* Reads a mesh file, its format chosen by content: MEDIT .mesh and .meshb,
+ * Gmsh .msh
+ * (versions 2 and 4.1, ASCII or binary; 4.0 ASCII), VTK legacy .vtk
+ * (ASCII or binary unstructured grid), VTK XML .vtu (ASCII, base64 or raw
+ * appended data, zlib-compressed or not). The elements of the highest
+ * dimension in the file are kept, every kind of it (a mixed mesh), in
+ * file order: element i of the mesh is the i-th volume (or, in a 2D file,
+ * surface) element of the file. Lower-dimensional elements (boundary
+ * faces, lines, points) are ignored and counted (minex_mesh_ignored). An
+ * element type the reader does not know or cannot use (polygons,
+ * polyhedra, Gmsh's order-0 or sub-elements) is an error, never dropped.
+ * A partition stored in the file (Gmsh v2 partition tags or 4.1
+ * partitioned entities; an integer cell array "partition" of a VTK file,
+ * as minex_mesh_write_vtk writes) is kept (minex_mesh_file_partition).
  * Errors: MINEX_EINVAL (NULL argument), MINEX_EIO, MINEX_EPARSE (message
  * "path:line: what"), MINEX_EUNSUP, MINEX_ENOMEM; *out is NULL on failure. */
 MINEX_API int minex_mesh_read(const char *path, minex_mesh **out);
-/* minex_mesh_read with the element kind selected: kind MINEX_ELEM_TETRA or
- * MINEX_ELEM_TRIANGLE keeps the elements of that kind and drops every
- * other one knowingly (MINEX_EPARSE when the file has none of it); 0 is
- * minex_mesh_read. Other values: MINEX_EINVAL. Otherwise the codes of
- * minex_mesh_read; on error *out is NULL. */
+/* minex_mesh_read keeping only the elements of one kind (a
+ * minex_elem_type other than MINEX_ELEM_MIXED) and dropping every other
+ * one knowingly (they count as ignored); MINEX_EPARSE when the file has
+ * none of it. 0 is minex_mesh_read. Other values: MINEX_EINVAL. Otherwise
+ * the codes of minex_mesh_read; on error *out is NULL. */
 MINEX_API int minex_mesh_read_kind(const char *path, int kind,
                                    minex_mesh **out);
-/* nodes: nnodes*3 coordinates; elems: nelems*type node ids (0-based).
+/* nodes: nnodes*3 coordinates; elems: nelems*n node ids (0-based), n =
+ * minex_elem_nnodes(type), type not MINEX_ELEM_MIXED.
  * Returns MINEX_OK, MINEX_EINVAL (out or an array NULL, a count < 0, an
  * unknown type, a node id out of range or repeated in an element, a
  * coordinate not finite; naming it) or MINEX_ENOMEM. On error *out is
@@ -708,20 +750,44 @@ MINEX_API int minex_mesh_read_kind(const char *path, int kind,
 MINEX_API int minex_mesh_create(int32_t nnodes, const double *coords,
                                 int32_t nelems, minex_elem_type type,
                                 const int32_t *elems, minex_mesh **out);
+/* A mesh of several kinds: types[e] is element e's kind, elems holds the
+ * elements' corner nodes one after the other (minex_elem_nnodes(types[e])
+ * each). All kinds of one dimension. Errors as minex_mesh_create, and
+ * MINEX_EINVAL for kinds of two dimensions. */
+MINEX_API int minex_mesh_create_mixed(int32_t nnodes, const double *coords,
+                                      int32_t nelems,
+                                      const minex_elem_type *types,
+                                      const int32_t *elems, minex_mesh **out);
 /* Frees the mesh; NULL is a no-op. */
 MINEX_API void minex_mesh_destroy(minex_mesh *mesh);
-/* Accessors; the arrays belong to the mesh. */
+/* Accessors; the arrays belong to the mesh. minex_mesh_elem_type is the
+ * kind of every element or MINEX_ELEM_MIXED; minex_mesh_elems holds the
+ * corner nodes of all elements one after the other. */
 MINEX_API int32_t minex_mesh_nnodes(const minex_mesh *mesh);
 MINEX_API int32_t minex_mesh_nelems(const minex_mesh *mesh);
 MINEX_API minex_elem_type minex_mesh_elem_type(const minex_mesh *mesh);
 MINEX_API const double *minex_mesh_coords(const minex_mesh *mesh);
 MINEX_API const int32_t *minex_mesh_elems(const minex_mesh *mesh);
-/* Element centroid, xyz[3]. */
+/* Element centroid (mean of its corners), xyz[3]. */
 MINEX_API void minex_mesh_centroid(const minex_mesh *mesh, int32_t elem,
                                    double xyz[3]);
-
-/* Dual graph: elements sharing a face (tetrahedra) or an edge (triangles).
- * pwgt, rwgt (per element) and cwgt_fn may be NULL (weights 1); when
+/* Kind of element elem (MINEX_ELEM_MIXED when out of range). */
+MINEX_API minex_elem_type minex_mesh_elem_kind(const minex_mesh *mesh,
+                                               int32_t elem);
+/* Corner nodes of element elem; *nnodes (may be NULL) receives their
+ * count. NULL (and 0) when elem is out of range. */
+MINEX_API const int32_t *minex_mesh_elem_nodes(const minex_mesh *mesh,
+                                               int32_t elem, int *nnodes);
+/* Elements of the file the reader ignored: lower-dimensional elements
+ * (boundary faces, lines, points) and, with minex_mesh_read_kind, those
+ * of the other kinds. 0 for a mesh not read from a file. */
+MINEX_API int64_t minex_mesh_ignored(const minex_mesh *mesh);
+/* The partition stored in the file (0-based part per element), or NULL
+ * when the file holds none. */
+MINEX_API const int32_t *minex_mesh_file_partition(const minex_mesh *mesh);
+/* Dual graph: elements sharing a face (3D: a triangle face meets only a
+ * triangle face, a quadrilateral face a quadrilateral face) or an edge
+ * (2D). pwgt, rwgt (per element) and cwgt_fn may be NULL (weights 1); when
  * cwgt_fn is set, each edge's Cwgt is cwgt_fn(e1, e2, ctx), e1 < e2.
  * Returns MINEX_OK, MINEX_EINVAL (mesh or out NULL), MINEX_EPARSE (two
  * elements with the same nodes, a face or edge shared by three elements),
@@ -731,6 +797,14 @@ typedef double (*minex_cwgt_fn)(int32_t e1, int32_t e2, void *ctx);
 MINEX_API int minex_mesh_dual(const minex_mesh *mesh, const double *pwgt,
                               const double *rwgt, minex_cwgt_fn cwgt_fn,
                               void *cwgt_ctx, minex_graph **out);
+/* minex_mesh_dual with METIS's ncommon (mpmetis -ncommon): ncommon >= 1
+ * joins elements sharing at least ncommon corner nodes (no face test, no
+ * non-manifold check); 0 is minex_mesh_dual's face (edge) rule. Returns
+ * the codes of minex_mesh_dual, and MINEX_EINVAL for ncommon < 0. */
+MINEX_API int minex_mesh_dual_ncommon(const minex_mesh *mesh, int ncommon,
+                                      const double *pwgt, const double *rwgt,
+                                      minex_cwgt_fn cwgt_fn, void *cwgt_ctx,
+                                      minex_graph **out);
 
 /* Recursive coordinate bisection of element centroids into nparts parts of
  * equal element count (weights ignored). part has nelems entries.
@@ -739,8 +813,30 @@ MINEX_API int minex_mesh_dual(const minex_mesh *mesh, const double *pwgt,
 MINEX_API int minex_mesh_partition_rcb(const minex_mesh *mesh, int32_t nparts,
                                        int32_t *part);
 
-/* VTK legacy unstructured grid (ParaView) with cell data: partition (new),
- * old, moved (0/1), pwgt, rwgt. Any of old/new/graph may be NULL. Written
+typedef enum minex_geom_method {
+  MINEX_GEOM_RCB = 0, /* cut across the longest extent of the centroids   */
+  MINEX_GEOM_RIB = 1  /* cut across the principal axis of inertia        */
+} minex_geom_method;
+/* Weighted recursive bisection of element centroids (any element kind).
+ * wgt (nelems, finite, >= 0; NULL: 1 each) is the weight to balance,
+ * target (nparts, finite, >= 0 with a positive sum; NULL: equal) the
+ * parts' shares, e.g. the speed 1/Proc of a heterogeneous machine's
+ * processors (0 for an unavailable one, which gets nothing): each bisection
+ * splits parts [p0, p0+k) into the first k/2 and the rest, by weight in
+ * proportion to their targets. Parts that are neighbours in numbering end
+ * up neighbours in space, so a cluster's consecutive processors get one
+ * region. With wgt and target NULL and method RCB the result is
+ * minex_mesh_partition_rcb's. Returns MINEX_OK, MINEX_EINVAL (NULL mesh or
+ * part, nparts < 1, unknown method, a weight or target out of range,
+ * naming it) or MINEX_ENOMEM; on error part is unchanged. */
+MINEX_API int minex_mesh_partition_geom(const minex_mesh *mesh, int32_t nparts,
+                                        minex_geom_method method,
+                                        const double *wgt, const double *target,
+                                        int32_t *part);
+
+/* VTK legacy unstructured grid (ParaView), every element kind, with cell
+ * data: partition (new), old, moved (0/1), pwgt, rwgt. Any of
+ * old/new/graph may be NULL. Written
  * atomically. Returns MINEX_OK, MINEX_EINVAL (mesh or path NULL, empty
  * path, graph's vertex count not the mesh's element count), MINEX_EIO or
  * MINEX_ENOMEM; on error no file is left behind. */

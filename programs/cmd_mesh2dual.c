@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* minex mesh2dual: MEDIT .mesh or Gmsh .msh to its dual graph (elements
- * sharing a face, or an edge in 2D), unit weights, METIS format. */
+/* minex mesh2dual: a mesh (Gmsh .msh, MEDIT .mesh, VTK .vtk; every element
+ * kind) to its dual graph (elements sharing a face, or an edge in 2D, or
+ * --ncommon corners), unit weights, METIS format. */
 #include "tool.h"
 
 #include <inttypes.h>
@@ -8,19 +9,25 @@
 
 static void help(void) {
   printf(
-      "Usage: minex mesh2dual MESH -o GRAPH [--kind tet|tri] [--vtk OUT.vtk] "
-      "[-v]\n"
+      "Usage: minex mesh2dual MESH -o GRAPH [--kind K] [--ncommon N] "
+      "[--vtk OUT.vtk]\n"
+      "                       [-v]\n"
       "\n"
-      "Reads MESH (MEDIT .mesh, Gmsh .msh ASCII v2/v4; tetrahedra, else "
-      "triangles)\nand writes its dual graph in METIS format: vertex i = "
-      "element i of the\nfile, an edge per shared face (tetrahedra) or "
-      "edge (triangles), all\nweights 1.\n"
+      "Reads MESH (Gmsh .msh v2/v4 ASCII or binary, MEDIT .mesh/.meshb, "
+      "VTK .vtk or .vtu;\ntetrahedra, hexahedra, prisms, pyramids, or in 2D "
+      "triangles "
+      "and\nquadrilaterals, mixed, of any order) and writes its dual graph in "
+      "METIS\nformat: vertex i = element i of the file (its volume elements, "
+      "in file\norder; lower-dimensional ones are ignored and counted), an "
+      "edge per shared\nface (edge in 2D), all weights 1.\n"
       "\n"
       "  -o, --output GRAPH   dual graph to write (atomically)\n"
-      "  --kind tet|tri       keep only the tetrahedra (or triangles) of a "
-      "file that\n"
-      "                       mixes element kinds; without it such a file "
-      "is refused\n"
+      "  --kind K             keep only one kind: tet, hex, prism, pyramid, "
+      "tri or\n"
+      "                       quad (the others are dropped and counted)\n"
+      "  --ncommon N          join elements sharing at least N corner nodes "
+      "(mpmetis\n"
+      "                       -ncommon) instead of a whole face\n"
       "  --vtk OUT.vtk        also write the mesh as a VTK unstructured "
       "grid\n"
       "  -v, --verbose        timings on stderr\n"
@@ -31,6 +38,7 @@ int cmd_mesh2dual(int argc, char **argv) {
   const char *cmd = "mesh2dual";
   const char *mesh_path = NULL, *out_path = NULL, *vtk_path = NULL;
   int verbose = 0, kind = 0;
+  int32_t ncommon = 0;
   tool_args a;
   tool_args_init(&a, argc, argv);
   int more;
@@ -45,15 +53,12 @@ int cmd_mesh2dual(int argc, char **argv) {
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--kind")) {
       const char *k = tool_args_value(&a);
-      if (k == NULL)
+      if (k == NULL || tool_parse_kind(cmd, k, &kind) != 0)
         return TOOL_EXIT_USAGE;
-      if (strcmp(k, "tet") == 0)
-        kind = MINEX_ELEM_TETRA;
-      else if (strcmp(k, "tri") == 0)
-        kind = MINEX_ELEM_TRIANGLE;
-      else
-        return tool_usage_error(cmd, "--kind: expected tet or tri, got '%s'",
-                                k);
+    } else if (tool_args_is(&a, NULL, "--ncommon")) {
+      const char *v = tool_args_value(&a);
+      if (v == NULL || tool_parse_i32(cmd, "--ncommon", v, 1, &ncommon) != 0)
+        return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--vtk")) {
       if ((vtk_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
@@ -84,7 +89,8 @@ int cmd_mesh2dual(int argc, char **argv) {
   }
   tool_verbose(verbose, cmd, "read %s in %.3f s", mesh_path, tool_wtime() - t);
   t = tool_wtime();
-  if ((rc = minex_mesh_dual(mesh, NULL, NULL, NULL, NULL, &g)) != MINEX_OK) {
+  if ((rc = minex_mesh_dual_ncommon(mesh, ncommon, NULL, NULL, NULL, NULL,
+                                    &g)) != MINEX_OK) {
     status = tool_fail(cmd, rc);
     goto done;
   }
@@ -98,13 +104,31 @@ int cmd_mesh2dual(int argc, char **argv) {
     status = tool_fail(cmd, rc);
     goto done;
   }
-  printf("%s: %" PRId32 " %s, %" PRId32 " nodes -> %s: %" PRId32
-         " vertices, %" PRId64 " edges\n",
-         mesh_path, minex_mesh_nelems(mesh),
-         minex_mesh_elem_type(mesh) == MINEX_ELEM_TETRA ? "tetrahedra"
-                                                        : "triangles",
+  /* element counts by kind */
+  int64_t count[16] = {0};
+  for (int32_t e = 0; e < minex_mesh_nelems(mesh); e++)
+    count[minex_mesh_elem_kind(mesh, e) & 15]++;
+  printf("%s: %" PRId32 " elements (", mesh_path, minex_mesh_nelems(mesh));
+  static const minex_elem_type order[] = {
+      MINEX_ELEM_TETRA,   MINEX_ELEM_HEXA,     MINEX_ELEM_PRISM,
+      MINEX_ELEM_PYRAMID, MINEX_ELEM_TRIANGLE, MINEX_ELEM_QUAD};
+  static const char *plural[] = {"tetrahedra", "hexahedra", "prisms",
+                                 "pyramids",   "triangles", "quadrilaterals"};
+  const char *sep = "";
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+    if (count[order[i]] > 0) {
+      printf("%s%" PRId64 " %s", sep, count[order[i]],
+             count[order[i]] == 1 ? minex_elem_name(order[i]) : plural[i]);
+      sep = ", ";
+    }
+  printf("), %" PRId32 " nodes -> %s: %" PRId32 " vertices, %" PRId64
+         " edges\n",
          minex_mesh_nnodes(mesh), out_path, minex_graph_nvtxs(g),
          minex_graph_nedges(g));
+  if (minex_mesh_ignored(mesh) > 0)
+    printf("%" PRId64 " lower-dimensional (or unselected) elements of the "
+           "file ignored\n",
+           minex_mesh_ignored(mesh));
   if (vtk_path != NULL)
     printf("mesh written to %s\n", vtk_path);
   status = TOOL_EXIT_OK;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* minex repart: read a graph, an old partition (or build the documented
- * initial one) and a configuration; run minex_repartition; print the old and
- * new metrics; optionally write the new partition. */
+/* minex repart: read a graph (or a mesh and its dual), an old partition (or
+ * the mesh file's own, or build the documented initial one) and a
+ * configuration; run minex_repartition; print the old and new metrics;
+ * optionally write the new partition, the start built, and the mesh with
+ * both partitions as VTK. */
 #include "tool.h"
 #include "tool_progress.h"
 
@@ -12,14 +14,16 @@
 
 static void help(void) {
   printf(
-      "Usage: minex repart GRAPH [--old OLD.part] [--config CFG.xml | "
-      "--nparts P]\n"
+      "Usage: minex repart GRAPH|--mesh MESH [--old OLD.part] [--config "
+      "CFG.xml | --nparts P]\n"
       "                    [--throttle T|inf|auto] [--alpha A] "
       "[--remap receiver|sender|both]\n"
       "                    [--iters K] [--seed S] [--coarse-per-proc N] "
       "[--no-global]\n"
       "                    [--threads N] [--steps N [--tolerance D]]\n"
-      "                    [-o NEW.part] [--json] [-v]\n"
+      "                    [-o NEW.part] [--write-old OLD.part] [--vtk "
+      "OUT.vtk]\n"
+      "                    [--kind K] [--ncommon N] [--json] [-v]\n"
       "\n"
       "Repartitions GRAPH (METIS format) with MinEX and prints the old and "
       "new\nmetrics (SPEC section 2).\n"
@@ -102,6 +106,26 @@ static void help(void) {
       "  --threads N          OpenMP threads of the repartitioner (default 0:\n"
       "                       every core of the node); the partition is the\n"
       "                       same for any N\n");
+  printf("  --mesh MESH          the mesh (Gmsh, MEDIT, VTK; any kind): "
+         "without GRAPH its\n"
+         "                       dual graph with unit weights is "
+         "repartitioned; with\n"
+         "                       GRAPH, GRAPH must have one vertex per "
+         "element. A\n"
+         "                       partition stored in the file (Gmsh) is "
+         "the old one\n"
+         "                       unless --old is given\n"
+         "  --kind K             keep one element kind of MESH (tet, hex, "
+         "prism, pyramid,\n"
+         "                       tri, quad)\n"
+         "  --ncommon N          dual by N common corners (mpmetis "
+         "-ncommon)\n"
+         "  --vtk OUT.vtk        write MESH with cell data partition (new), "
+         "old, moved,\n"
+         "                       pwgt, rwgt (needs --mesh)\n"
+         "  --write-old FILE     write the old partition used (e.g. the "
+         "start built\n"
+         "                       without --old)\n");
   printf("  -o, --output FILE    write the new partition (atomically)\n"
          "  --json               print one JSON object instead of the table\n"
          "  -v, --verbose        library phase timings and progress on stderr\n"
@@ -111,8 +135,10 @@ static void help(void) {
 int cmd_repart(int argc, char **argv) {
   const char *cmd = "repart";
   const char *graph_path = NULL, *old_path = NULL, *config_path = NULL;
-  const char *out_path = NULL;
-  int32_t nparts = 0;
+  const char *out_path = NULL, *mesh_path = NULL, *vtk_path = NULL;
+  const char *write_old = NULL;
+  int32_t nparts = 0, ncommon = 0;
+  int kind = 0;
   int json = 0, verbose = 0;
   int64_t steps = -1;
   double tolerance = 0;
@@ -172,6 +198,23 @@ int cmd_repart(int argc, char **argv) {
     } else if (tool_args_is(&a, "-o", "--output")) {
       if ((out_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--mesh")) {
+      if ((mesh_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--vtk")) {
+      if ((vtk_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--write-old")) {
+      if ((write_old = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--kind")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_kind(cmd, v, &kind) != 0)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--ncommon")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_i32(cmd, "--ncommon", v, 1, &ncommon) != 0)
+        return TOOL_EXIT_USAGE;
     } else if (tool_args_is_option(&a)) {
       return tool_usage_error(cmd, "unknown option '%s'", a.arg);
     } else if (graph_path == NULL) {
@@ -182,8 +225,12 @@ int cmd_repart(int argc, char **argv) {
   }
   if (more < 0)
     return TOOL_EXIT_USAGE;
-  if (graph_path == NULL)
-    return tool_usage_error(cmd, "missing GRAPH");
+  if (graph_path == NULL && mesh_path == NULL)
+    return tool_usage_error(cmd, "missing GRAPH (or --mesh MESH)");
+  if (vtk_path != NULL && mesh_path == NULL)
+    return tool_usage_error(cmd, "--vtk needs --mesh MESH");
+  if ((kind != 0 || ncommon != 0) && mesh_path == NULL)
+    return tool_usage_error(cmd, "--kind and --ncommon need --mesh MESH");
   /* --steps N and --iters K count the same solver iterations (SPEC §5):
      N alone is the horizon too; given both, K makes the partition and N
      judges it */
@@ -194,7 +241,8 @@ int cmd_repart(int argc, char **argv) {
                                                : MINEX_ITERATIONS_MAX);
   if (config_path != NULL && nparts > 0)
     return tool_usage_error(cmd, "--config and --nparts exclude each other");
-  if (config_path == NULL && nparts <= 0 && old_path == NULL)
+  if (config_path == NULL && nparts <= 0 && old_path == NULL &&
+      mesh_path == NULL)
     return tool_usage_error(cmd, "need --config or --nparts (or --old to "
                                  "take P from the old partition)");
   if (verbose) {
@@ -206,25 +254,67 @@ int cmd_repart(int argc, char **argv) {
 
   int status = TOOL_EXIT_FAIL, rc;
   minex_graph *g = NULL;
+  minex_mesh *mesh = NULL;
   minex_config *cfg = NULL;
   int32_t *old = NULL, *new_part = NULL;
   minex_metrics mo, mn, mr;
   memset(&mr, 0, sizeof mr);
 
   double t = tool_wtime();
-  tool_progress("reading %s", graph_path);
-  if ((rc = minex_graph_read_metis(graph_path, &g)) != MINEX_OK) {
+  if (mesh_path != NULL) {
+    tool_progress("reading %s", mesh_path);
+    if ((rc = minex_mesh_read_kind(mesh_path, kind, &mesh)) != MINEX_OK) {
+      status = tool_fail(cmd, rc);
+      goto done;
+    }
+    tool_progress_clear();
+    tool_verbose(verbose, cmd,
+                 "read %s: %" PRId32 " elements, %" PRId64
+                 " lower-dimensional ignored, in %.3f s",
+                 mesh_path, minex_mesh_nelems(mesh), minex_mesh_ignored(mesh),
+                 tool_wtime() - t);
+    t = tool_wtime();
+  }
+  if (graph_path != NULL) {
+    tool_progress("reading %s", graph_path);
+    rc = minex_graph_read_metis(graph_path, &g);
+  } else {
+    graph_path = mesh_path;
+    rc = minex_mesh_dual_ncommon(mesh, ncommon, NULL, NULL, NULL, NULL, &g);
+  }
+  if (rc != MINEX_OK) {
     status = tool_fail(cmd, rc);
     goto done;
   }
   int32_t n = minex_graph_nvtxs(g);
+  if (mesh != NULL && minex_mesh_nelems(mesh) != n) {
+    fprintf(stderr,
+            "minex repart: %s has %" PRId32 " elements, the graph %" PRId32
+            " vertices: one vertex per element expected\n",
+            mesh_path, minex_mesh_nelems(mesh), n);
+    goto done;
+  }
+  /* the partition stored in the mesh file is the old one */
+  const int32_t *fpart = mesh ? minex_mesh_file_partition(mesh) : NULL;
+  int32_t fparts = 0;
+  for (int32_t v = 0; fpart != NULL && old_path == NULL && v < n; v++)
+    fparts = fpart[v] + 1 > fparts ? fpart[v] + 1 : fparts;
   tool_progress_clear();
   tool_verbose(verbose, cmd,
                "read %s: %" PRId32 " vertices, %" PRId64 " edges in %.3f s",
                graph_path, n, minex_graph_nedges(g), tool_wtime() - t);
 
-  int32_t pmax = 0;
-  if (config_path == NULL && nparts <= 0) {
+  int32_t pmax = fpart != NULL && old_path == NULL ? fparts : 0;
+  if (config_path == NULL && nparts <= 0 && mesh_path != NULL &&
+      old_path == NULL && fpart == NULL) {
+    fprintf(stderr,
+            "minex repart: %s holds no partition: give --nparts, "
+            "--config or --old\n",
+            mesh_path);
+    status = TOOL_EXIT_USAGE;
+    goto done;
+  }
+  if (config_path == NULL && nparts <= 0 && old_path != NULL) {
     /* P from the old partition: read it unbounded first */
     if ((rc = tool_read_part(old_path, n, 0, &old, &pmax)) != MINEX_OK) {
       status = tool_fail(cmd, rc);
@@ -248,6 +338,26 @@ int cmd_repart(int argc, char **argv) {
       status = tool_fail(cmd, rc);
       goto done;
     }
+  } else if (old == NULL && fpart != NULL) {
+    old = malloc(sizeof *old * ((size_t)n + 1));
+    if (old == NULL) {
+      fprintf(stderr, "minex repart: out of memory\n");
+      goto done;
+    }
+    for (int32_t v = 0; v < n; v++) {
+      if (fpart[v] >= P) {
+        fprintf(stderr,
+                "minex repart: %s: element %" PRId32 " is in partition %" PRId32
+                " of the file, beyond the %" PRId32 " processors\n",
+                mesh_path, v, fpart[v], P);
+        goto done;
+      }
+      old[v] = fpart[v];
+    }
+    fprintf(stderr,
+            "minex repart: no --old given: old partition = the one stored "
+            "in %s\n",
+            mesh_path);
   } else if (old == NULL) {
     old = malloc(sizeof *old * ((size_t)n + 1));
     if (old == NULL) {
@@ -315,6 +425,17 @@ int cmd_repart(int argc, char **argv) {
     tool_verbose(verbose, cmd, "wrote %s in %.3f s", out_path,
                  tool_wtime() - t);
   }
+  if (write_old != NULL &&
+      (rc = minex_part_write(write_old, n, old)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
+  if (vtk_path != NULL &&
+      (rc = minex_mesh_write_vtk(mesh, g, old, kept_old ? old : new_part,
+                                 vtk_path)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
 
   tool_progress_clear();
   if (json) {
@@ -360,7 +481,9 @@ int cmd_repart(int argc, char **argv) {
            n, minex_graph_nedges(g), P, opt.iterations);
     tool_json_string(stdout, graph_path);
     printf(",\n  \"old_source\": ");
-    tool_json_string(stdout, old_path != NULL ? old_path : "initial:bfs");
+    tool_json_string(stdout, old_path != NULL ? old_path
+                             : fpart != NULL  ? "mesh file"
+                                              : "initial:bfs");
     printf(",\n  \"output\": ");
     if (out_path != NULL)
       tool_json_string(stdout, out_path);
@@ -472,6 +595,11 @@ int cmd_repart(int argc, char **argv) {
     if (out_path != NULL)
       printf("  %s partition written to %s\n", kept_old ? "old" : "new",
              out_path);
+    if (write_old != NULL)
+      printf("  old partition written to %s\n", write_old);
+    if (vtk_path != NULL)
+      printf("  mesh with the old and %s partitions written to %s\n",
+             kept_old ? "(kept) old" : "new", vtk_path);
   }
   if (fflush(stdout) != 0) {
     fprintf(stderr, "minex repart: cannot write the report to stdout\n");
@@ -484,5 +612,6 @@ done:
   free(new_part);
   minex_config_destroy(cfg);
   minex_graph_destroy(g);
+  minex_mesh_destroy(mesh);
   return status;
 }

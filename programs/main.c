@@ -13,7 +13,9 @@ static const struct {
 } commands[] = {
     {"repart", cmd_repart, "repartition a graph (MinEX), print before/after"},
     {"eval", cmd_eval, "score a new partition against an old one"},
-    {"mesh2dual", cmd_mesh2dual, "dual graph of a MEDIT/Gmsh mesh"},
+    {"mesh2dual", cmd_mesh2dual, "dual graph of a mesh (Gmsh, MEDIT, VTK)"},
+    {"partition", cmd_partition,
+     "initial partition of a mesh or graph (RCB, RIB, Scotch)"},
     {"info", cmd_info, "validate a graph and print its statistics"},
     {"gen", cmd_gen, "synthetic tetrahedral box with a refined ball"},
     {"sim", cmd_sim, "adaptive-mesh simulation: MinEX between adaptations"},

@@ -21,6 +21,7 @@ enum {
 int cmd_repart(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_mesh2dual(int argc, char **argv);
+int cmd_partition(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
@@ -82,6 +83,9 @@ int tool_parse_throttle(const char *cmd, const char *s, minex_options *opt);
 /* The value of --iters: the horizon k, an integer in [1,
  * MINEX_ITERATIONS_MAX] (SPEC §2). */
 int tool_parse_iterations(const char *cmd, const char *s, int32_t *out);
+/* The value of --kind: tet, hex, prism, pyramid, tri or quad (a
+ * minex_elem_type). */
+int tool_parse_kind(const char *cmd, const char *s, int *kind);
 /* "receiver", "sender" or "both". */
 int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out);
 

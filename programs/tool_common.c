@@ -180,6 +180,25 @@ int tool_parse_throttle(const char *cmd, const char *s, minex_options *opt) {
                            &opt->throttle);
 }
 
+int tool_parse_kind(const char *cmd, const char *s, int *kind) {
+  static const struct {
+    const char *name;
+    minex_elem_type kind;
+  } kinds[] = {{"tet", MINEX_ELEM_TETRA},    {"hex", MINEX_ELEM_HEXA},
+               {"prism", MINEX_ELEM_PRISM},  {"pyramid", MINEX_ELEM_PYRAMID},
+               {"tri", MINEX_ELEM_TRIANGLE}, {"quad", MINEX_ELEM_QUAD}};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (strcmp(s, kinds[i].name) == 0) {
+      *kind = (int)kinds[i].kind;
+      return 0;
+    }
+  tool_usage_error(cmd,
+                   "--kind: expected tet, hex, prism, pyramid, tri or "
+                   "quad, got '%s'",
+                   s);
+  return -1;
+}
+
 int tool_parse_remap(const char *cmd, const char *s, minex_remap_mode *out) {
   if (strcmp(s, "receiver") == 0)
     *out = MINEX_REMAP_RECEIVER;

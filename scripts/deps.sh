@@ -14,6 +14,7 @@ set -euo pipefail
 # build, install and the demo: compiler, CMake, the libraries, gnuplot
 # (the demo's plots)
 MINEX_BUILD_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev
+  zlib1g-dev # the compressed data arrays of .vtu meshes (src/mesh/vtu.c)
   uthash-dev
   libscotch-dev # the from-scratch candidate (src/scratch); it pulls in
   #               Open MPI: every MPI use names MPICH (docs/architecture.md)

@@ -126,11 +126,14 @@ row 'DRUM: processes="1000000000"' "$minex" drum config drum_procs.xml
 row 'DRUM: cycle in the tree' "$minex" drum config "$data/drum_bad_cycle.xml"
 row 'MEDIT: long non-integer after MeshVersionFormatted' "$minex" mesh2dual "$data/mesh_bad_version_long.mesh" -o x.graph
 row 'MEDIT: huge declared count' "$minex" mesh2dual "$data/mesh_bad_hugecount.mesh" -o x.graph
-row 'MEDIT: tetrahedra beside hexahedra' "$minex" mesh2dual "$data/mesh_mixed_hex.mesh" -o x.graph
-row 'Gmsh: tetrahedra beside a hexahedron' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" -o x.graph
+row 'MEDIT: degenerate hexahedron (a node twice)' "$minex" mesh2dual "$data/mesh_mixed_hex.mesh" -o x.graph
+row 'Gmsh: tetrahedra beside a hexahedron, a mixed mesh (legal)' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" -o x.graph
 row 'Gmsh: mixed kinds with --kind tet (legal)' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" --kind tet -o x.graph
-row 'Gmsh: tetrahedra beside high-order hexahedra and prisms' "$minex" mesh2dual "$data/mesh_mixed_highorder_hex.msh" -o x.graph
+row 'Gmsh: high-order hexahedra and prisms beside tetrahedra (legal)' "$minex" mesh2dual "$data/mesh_mixed_highorder_hex.msh" -o x.graph
+row 'Gmsh: polygon (type 34, not read)' "$minex" mesh2dual "$data/mesh_bad_polygon.msh" -o x.graph
+row 'VTK: polygon cell (type 7, not read)' "$minex" mesh2dual "$data/mesh_bad_polygon.vtk" -o x.graph
+row 'partition: --method metis (not linked)' "$minex" partition "$data/mesh_gmsh_hex_v41.msh" --nparts 2 --method metis -o x.part
 row 'Gmsh: element type 999 (not a Gmsh type)' "$minex" mesh2dual "$data/mesh_unknown_type.msh" -o x.graph
 row 'Gmsh: negative node tag' "$minex" mesh2dual "$data/mesh_bad_negative_tag.msh" -o x.graph
-row 'Gmsh: binary file' "$minex" mesh2dual "$data/mesh_bad_binary.msh" -o x.graph
+row 'Gmsh: binary file without elements' "$minex" mesh2dual "$data/mesh_bad_binary.msh" -o x.graph
 row 'Gmsh: counts disagree' "$minex" mesh2dual "$data/mesh_bad_count.msh" -o x.graph

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Dual graph of a mesh (SPEC §7): elements sharing a face (tetrahedra, 3
- * nodes) or an edge (triangles, 2 nodes) are adjacent. A node -> element
+/* Dual graph of a mesh (SPEC §7): elements sharing a face (3D, any kind:
+ * a triangle face meets a triangle face, a quadrilateral one a
+ * quadrilateral one) or an edge (2D) are adjacent; or, with METIS's
+ * ncommon, elements sharing at least ncommon corners. A node -> element
  * incidence CSR and a per-element counter find, for each element, the
- * elements sharing at least k-1 of its nodes; O(nelems + nnodes) memory.
- * Also the refined-ball weights of data/cases (minex_ball_weights). */
+ * elements sharing nodes with it; O(nelems + nnodes) memory. Also the
+ * refined-ball weights of data/cases (minex_ball_weights). */
 #include "mesh/mesh.h"
 
 #include "core/core.h"
@@ -13,138 +15,220 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* nbr[e*k + f] = element across the face opposite local node f, or -1.
- * Fails on a face shared by three or more elements (non-manifold) and on
- * two elements with the same node set. */
-static int face_neighbours(const minex_mesh *m, int32_t *nbr) {
-  const int k = (int)m->type;
+/* Node -> element incidence, each node's list sorted by element. */
+typedef struct incidence {
+  int64_t *xinc; /* nnodes+1 offsets */
+  int32_t *inc;  /* element ids      */
+  uint8_t *cnt;  /* nelems counters, 0 between elements */
+  int32_t *touched;
+} incidence;
+
+static void inc_free(incidence *in) {
+  free(in->xinc);
+  free(in->inc);
+  free(in->cnt);
+  free(in->touched);
+}
+
+static int inc_build(const minex_mesh *m, incidence *in) {
   const int32_t ne = m->nelems, nn = m->nnodes;
+  int64_t total =
+      m->eptr ? m->eptr[ne] : (int64_t)ne * minex_elem_nnodes(m->type);
+  in->xinc = calloc((size_t)nn + 1, sizeof *in->xinc);
+  in->inc = malloc(sizeof *in->inc * ((size_t)total + 1));
+  in->cnt = calloc((size_t)ne + 1, 1);
+  if (in->xinc == NULL || in->inc == NULL || in->cnt == NULL)
+    return core_error(MINEX_ENOMEM,
+                      "mesh dual: out of memory for the "
+                      "incidence of %d elements",
+                      (int)ne);
   const int32_t *el = m->elems;
-  int64_t *xinc = calloc((size_t)nn + 1, sizeof *xinc);
-  int32_t *inc = malloc(sizeof *inc * ((size_t)ne * k + 1));
-  uint8_t *cnt = calloc((size_t)ne + 1, 1);
-  int32_t *touched = NULL;
-  int rc = MINEX_OK;
-  if (xinc == NULL || inc == NULL || cnt == NULL) {
-    rc = core_error(MINEX_ENOMEM,
-                    "mesh dual: out of memory for the "
-                    "incidence of %d elements",
-                    (int)ne);
-    goto done;
-  }
-  for (int64_t i = 0; i < (int64_t)ne * k; i++)
-    xinc[el[i] + 1]++;
+  for (int64_t i = 0; i < total; i++)
+    in->xinc[el[i] + 1]++;
   int64_t maxinc = 0;
   for (int32_t v = 0; v < nn; v++) {
-    if (xinc[v + 1] > maxinc)
-      maxinc = xinc[v + 1];
-    xinc[v + 1] += xinc[v];
+    if (in->xinc[v + 1] > maxinc)
+      maxinc = in->xinc[v + 1];
+    in->xinc[v + 1] += in->xinc[v];
   }
   /* Fill by element order so that each node's list is sorted. */
-  for (int32_t e = 0; e < ne; e++)
+  for (int32_t e = 0; e < ne; e++) {
+    int k;
+    const int32_t *en = mesh_elem(m, e, &k);
     for (int i = 0; i < k; i++)
-      inc[xinc[el[(int64_t)e * k + i]]++] = e;
-  for (int32_t v = nn; v > 0; v--)
-    xinc[v] = xinc[v - 1];
-  xinc[0] = 0;
-  touched = malloc(sizeof *touched * (size_t)(k * maxinc + 1));
-  if (touched == NULL) {
-    rc = core_error(MINEX_ENOMEM, "mesh dual: out of memory");
-    goto done;
+      in->inc[in->xinc[en[i]]++] = e;
   }
-  for (int64_t i = 0; i < (int64_t)ne * k; i++)
+  for (int32_t v = nn; v > 0; v--)
+    in->xinc[v] = in->xinc[v - 1];
+  in->xinc[0] = 0;
+  in->touched = malloc(sizeof *in->touched * (size_t)(8 * maxinc + 1));
+  if (in->touched == NULL)
+    return core_error(MINEX_ENOMEM, "mesh dual: out of memory");
+  return MINEX_OK;
+}
+
+/* Elements sharing nodes with e, in touched[0, return), their counts in
+ * cnt (the caller resets them). */
+static int64_t inc_gather(const minex_mesh *m, incidence *in, int32_t e) {
+  int k;
+  const int32_t *en = mesh_elem(m, e, &k);
+  int64_t nt = 0;
+  for (int i = 0; i < k; i++)
+    for (int64_t j = in->xinc[en[i]]; j < in->xinc[en[i] + 1]; j++) {
+      int32_t o = in->inc[j];
+      if (o != e && in->cnt[o]++ == 0)
+        in->touched[nt++] = o;
+    }
+  return nt;
+}
+
+/* Bit mask of a face's local corners. */
+static unsigned face_mask(const mesh_faces *fs, int f) {
+  unsigned m = 0;
+  for (int i = 0; i < fs->size[f]; i++)
+    m |= 1u << fs->node[f][i];
+  return m;
+}
+
+/* The face of e that o shares as a face of its own, or -1: the corners
+ * they share are matched once (as local-corner masks, and o's local
+ * corners mapped to e's), then each face is a mask test. */
+static int shared_face(const minex_mesh *m, int32_t e, int32_t o) {
+  int ke, ko;
+  const int32_t *en = mesh_elem(m, e, &ke), *on = mesh_elem(m, o, &ko);
+  unsigned me = 0, mo = 0;
+  int o2e[8];
+  for (int j = 0; j < ko; j++) {
+    o2e[j] = -1;
+    for (int i = 0; i < ke; i++)
+      if (en[i] == on[j]) {
+        me |= 1u << i;
+        mo |= 1u << j;
+        o2e[j] = i;
+        break;
+      }
+  }
+  const mesh_faces *fe = mesh_kind_faces(mesh_kind(m, e)),
+                   *fo = mesh_kind_faces(mesh_kind(m, o));
+  for (int f = 0; f < fe->nfaces; f++) {
+    unsigned mf = face_mask(fe, f);
+    if ((mf & ~me) != 0)
+      continue;
+    /* all of face f's corners are o's: is the same set a face of o? */
+    for (int g = 0; g < fo->nfaces; g++) {
+      if (fo->size[g] != fe->size[f] || (face_mask(fo, g) & ~mo) != 0)
+        continue;
+      unsigned in_e = 0;
+      for (int j = 0; j < fo->size[g]; j++)
+        in_e |= 1u << o2e[fo->node[g][j]];
+      if (in_e == mf)
+        return f;
+    }
+  }
+  return -1;
+}
+
+/* nbr[fbase(e) + f] = element across face f of e, or -1. Fails on a face
+ * shared by three or more elements (non-manifold) and on two elements with
+ * the same node set. */
+static int face_neighbours(const minex_mesh *m, const int64_t *fptr, int nfmax,
+                           int32_t *nbr) {
+  const int32_t ne = m->nelems;
+  const int mindeg =
+      minex_elem_dim(m->nelems > 0 ? mesh_kind(m, 0) : MINEX_ELEM_TETRA) == 3
+          ? 3
+          : 2;
+  incidence in = {0};
+  int rc = inc_build(m, &in);
+  int64_t nslots = fptr ? fptr[ne] : (int64_t)ne * nfmax;
+  for (int64_t i = 0; i < nslots; i++)
     nbr[i] = -1;
   for (int32_t e = 0; e < ne && rc == MINEX_OK; e++) {
-    const int32_t *en = el + (int64_t)e * k;
-    int64_t nt = 0;
-    for (int i = 0; i < k; i++)
-      for (int64_t j = xinc[en[i]]; j < xinc[en[i] + 1]; j++) {
-        int32_t o = inc[j];
-        if (o != e && cnt[o]++ == 0)
-          touched[nt++] = o;
-      }
+    int ke;
+    const int32_t *en = mesh_elem(m, e, &ke);
+    int64_t nt = inc_gather(m, &in, e);
+    int64_t base = fptr ? fptr[e] : (int64_t)e * nfmax;
     for (int64_t t = 0; t < nt; t++) {
-      int32_t o = touched[t];
-      int c = cnt[o];
-      cnt[o] = 0;
-      if (c < k - 1 || rc != MINEX_OK)
+      int32_t o = in.touched[t];
+      int c = in.cnt[o];
+      in.cnt[o] = 0;
+      if (c < mindeg || rc != MINEX_OK)
         continue;
-      if (c == k) {
+      int ko;
+      mesh_elem(m, o, &ko);
+      if (c == ke && c == ko) {
         rc = core_error(MINEX_EPARSE,
                         "mesh dual: elements %d and %d have "
                         "the same nodes",
                         (int)e, (int)o);
         continue;
       }
-      /* o shares all nodes of e but one: the face opposite that node. */
-      const int32_t *on = el + (int64_t)o * k;
-      int f = 0;
-      for (; f < k; f++) {
-        int found = 0;
-        for (int j = 0; j < k; j++)
-          found |= on[j] == en[f];
-        if (!found)
-          break;
-      }
-      int32_t *slot = &nbr[(int64_t)e * k + f];
+      int f = shared_face(m, e, o);
+      if (f < 0)
+        continue;
+      int32_t *slot = &nbr[base + f];
       if (*slot >= 0) {
+        const mesh_faces *fe = mesh_kind_faces(mesh_kind(m, e));
         char face[64];
         int len = 0;
-        for (int i = 0; i < k; i++)
-          if (i != f)
-            len += snprintf(face + len, sizeof face - (size_t)len, " %d",
-                            (int)en[i]);
+        for (int i = 0; i < fe->size[f]; i++)
+          len += snprintf(face + len, sizeof face - (size_t)len, " %d",
+                          (int)en[fe->node[f][i]]);
         rc = core_error(MINEX_EPARSE,
                         "mesh dual: %s of nodes%s is shared "
                         "by elements %d, %d and %d (non-manifold)",
-                        k == 4 ? "face" : "edge", face, (int)e, (int)*slot,
+                        mindeg == 3 ? "face" : "edge", face, (int)e, (int)*slot,
                         (int)o);
         continue;
       }
       *slot = o;
     }
   }
-done:
-  free(xinc);
-  free(inc);
-  free(cnt);
-  free(touched);
+  inc_free(&in);
   return rc;
 }
 
-int minex_mesh_dual(const minex_mesh *mesh, const double *pwgt,
-                    const double *rwgt, minex_cwgt_fn cwgt_fn, void *cwgt_ctx,
-                    minex_graph **out) {
-  core_error_clear();
-  if (out == NULL)
-    return core_error(MINEX_EINVAL, "minex_mesh_dual: out is NULL");
-  *out = NULL;
-  if (mesh == NULL)
-    return core_error(MINEX_EINVAL, "minex_mesh_dual: mesh is NULL");
-  const int k = (int)mesh->type;
-  const int32_t ne = mesh->nelems;
-  int32_t *adj = malloc(sizeof *adj * ((size_t)ne * k + 1));
-  int64_t *xadj = malloc(sizeof *xadj * ((size_t)ne + 1));
-  double *cw = NULL;
+/* Face rule: CSR rows from the face slots. */
+static int dual_faces(const minex_mesh *m, int64_t *xadj, int32_t **adj_out) {
+  const int32_t ne = m->nelems;
+  int nfmax = 0;
+  int64_t *fptr = NULL;
+  if (m->eptr != NULL) {
+    fptr = malloc(sizeof *fptr * ((size_t)ne + 1));
+    if (fptr == NULL)
+      return core_error(MINEX_ENOMEM, "minex_mesh_dual: out of memory");
+    fptr[0] = 0;
+    for (int32_t e = 0; e < ne; e++)
+      fptr[e + 1] = fptr[e] + mesh_kind_faces(mesh_kind(m, e))->nfaces;
+  } else {
+    nfmax = mesh_kind_faces(m->type)->nfaces;
+  }
+  int64_t nslots = fptr ? fptr[ne] : (int64_t)ne * nfmax;
+  int32_t *adj = malloc(sizeof *adj * ((size_t)nslots + 1));
   int rc = MINEX_OK;
-  if (adj == NULL || xadj == NULL) {
+  if (adj == NULL)
     rc = core_error(MINEX_ENOMEM,
                     "minex_mesh_dual: out of memory for %d "
                     "elements",
                     (int)ne);
-    goto done;
+  if (rc == MINEX_OK)
+    rc = face_neighbours(m, fptr, nfmax, adj);
+  if (rc != MINEX_OK) {
+    free(adj);
+    free(fptr);
+    return rc;
   }
-  if ((rc = face_neighbours(mesh, adj)) != MINEX_OK)
-    goto done;
   /* Compact the face slots in place into sorted CSR rows: entries only
    * move towards the front, so no row is overwritten before it is read. */
   int64_t n = 0;
   xadj[0] = 0;
   for (int32_t e = 0; e < ne; e++) {
-    int32_t row[4];
+    int32_t row[6];
     int deg = 0;
-    for (int f = 0; f < k; f++) {
-      int32_t o = adj[(int64_t)e * k + f];
+    int64_t lo = fptr ? fptr[e] : (int64_t)e * nfmax,
+            hi = fptr ? fptr[e + 1] : lo + nfmax;
+    for (int64_t s = lo; s < hi; s++) {
+      int32_t o = adj[s];
       if (o < 0)
         continue;
       int j = deg++;
@@ -156,6 +240,88 @@ int minex_mesh_dual(const minex_mesh *mesh, const double *pwgt,
       adj[n++] = row[j];
     xadj[e + 1] = n;
   }
+  free(fptr);
+  *adj_out = adj;
+  return MINEX_OK;
+}
+
+static int cmp_i32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* ncommon rule: two passes (degrees, then rows). */
+static int dual_ncommon(const minex_mesh *m, int ncommon, int64_t *xadj,
+                        int32_t **adj_out) {
+  const int32_t ne = m->nelems;
+  incidence in = {0};
+  int32_t *adj = NULL;
+  int rc = inc_build(m, &in);
+  xadj[0] = 0;
+  for (int pass = 0; pass < 2 && rc == MINEX_OK; pass++) {
+    if (pass == 1) {
+      adj = malloc(sizeof *adj * ((size_t)xadj[ne] + 1));
+      if (adj == NULL) {
+        rc = core_error(MINEX_ENOMEM, "minex_mesh_dual: out of memory");
+        break;
+      }
+    }
+    for (int32_t e = 0; e < ne; e++) {
+      int64_t nt = inc_gather(m, &in, e), deg = 0;
+      for (int64_t t = 0; t < nt; t++) {
+        int32_t o = in.touched[t];
+        if (in.cnt[o] >= ncommon) {
+          if (pass == 1)
+            adj[xadj[e] + deg] = o;
+          deg++;
+        }
+        in.cnt[o] = 0;
+      }
+      if (pass == 0)
+        xadj[e + 1] = xadj[e] + deg;
+      else
+        qsort(adj + xadj[e], (size_t)deg, sizeof *adj, cmp_i32);
+    }
+  }
+  inc_free(&in);
+  if (rc != MINEX_OK) {
+    free(adj);
+    return rc;
+  }
+  *adj_out = adj;
+  return MINEX_OK;
+}
+
+int minex_mesh_dual_ncommon(const minex_mesh *mesh, int ncommon,
+                            const double *pwgt, const double *rwgt,
+                            minex_cwgt_fn cwgt_fn, void *cwgt_ctx,
+                            minex_graph **out) {
+  core_error_clear();
+  if (out == NULL)
+    return core_error(MINEX_EINVAL, "minex_mesh_dual: out is NULL");
+  *out = NULL;
+  if (mesh == NULL)
+    return core_error(MINEX_EINVAL, "minex_mesh_dual: mesh is NULL");
+  if (ncommon < 0)
+    return core_error(MINEX_EINVAL, "minex_mesh_dual: ncommon = %d < 0",
+                      ncommon);
+  const int32_t ne = mesh->nelems;
+  int32_t *adj = NULL;
+  int64_t *xadj = malloc(sizeof *xadj * ((size_t)ne + 1));
+  double *cw = NULL;
+  int rc = MINEX_OK;
+  if (xadj == NULL) {
+    rc = core_error(MINEX_ENOMEM,
+                    "minex_mesh_dual: out of memory for %d "
+                    "elements",
+                    (int)ne);
+    goto done;
+  }
+  rc = ncommon > 0 ? dual_ncommon(mesh, ncommon, xadj, &adj)
+                   : dual_faces(mesh, xadj, &adj);
+  if (rc != MINEX_OK)
+    goto done;
+  int64_t n = xadj[ne];
   if (cwgt_fn != NULL) {
     cw = malloc(sizeof *cw * ((size_t)n + 1));
     if (cw == NULL) {
@@ -176,6 +342,12 @@ done:
   free(xadj);
   free(cw);
   return rc;
+}
+
+int minex_mesh_dual(const minex_mesh *mesh, const double *pwgt,
+                    const double *rwgt, minex_cwgt_fn cwgt_fn, void *cwgt_ctx,
+                    minex_graph **out) {
+  return minex_mesh_dual_ncommon(mesh, 0, pwgt, rwgt, cwgt_fn, cwgt_ctx, out);
 }
 
 /* Ball weights; flags (may be NULL) receives 1 for refined elements. */

@@ -1,46 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Gmsh .msh ASCII reader, versions 2.x and 4.0/4.1 (SPEC §7). Keeps the
- * tetrahedra (types 4, and the corners of 11) or, when there are none, the
- * triangles (types 2, 9); points and lines are skipped, every other Gmsh
- * type is counted for mesh_choose_kind (which refuses a file that mixes
- * kinds), and a type that is not Gmsh's is an error. Unknown sections are
- * skipped.
+/* Gmsh .msh reader (SPEC §7): ASCII versions 2.x, 4.0 and 4.1 here, binary
+ * 2.x and 4.1 in gmsh_bin.c after this file has read $MeshFormat. Keeps the
+ * tetrahedra, hexahedra, prisms, pyramids, triangles and quadrilaterals of
+ * every order (corners kept) through mesh_lists, which keeps the highest
+ * dimension; points and lines are ignored and counted. A Gmsh type that
+ * is no such element (polygons, polyhedra, order-0 and sub-elements) and
+ * a type that is not Gmsh's are errors. The partition of a partitioned
+ * file (v2 element tags, 4.1 $PartitionedEntities) is kept. Unknown
+ * sections are skipped.
  * Node tags may be sparse: they map to 0-based indices in file order
  * through a dense table or, when tags are very sparse, a sorted array. */
-#include "mesh/mesh.h"
+#include "mesh/gmsh.h"
 
 #include "core/core.h"
-#include "io/io_util.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct tag_index {
-  int64_t tag;
-  int32_t idx;
-} tag_index;
-
-typedef struct elem_list {
-  int32_t *nodes; /* k*count 0-based node indices */
-  int64_t count;
-  int64_t cap; /* elements allocated          */
-} elem_list;
-
-typedef struct gmsh_reader {
-  io_reader r;
-  int major, minor;   /* format version: 2.x, 4.0 or 4.1              */
-  int64_t nnodes;     /* nodes read, -1 before $Nodes                 */
-  int64_t *tags;      /* nnodes node tags, file order                 */
-  double *coords;     /* 3*nnodes                                     */
-  int32_t *dense;     /* dense[tag - tmin] = index or -1 (or NULL)     */
-  int64_t tmin, tmax; /* tag range                                    */
-  tag_index *sorted;  /* sorted (tag, index) when dense is NULL       */
-  elem_list tets, tris;
-  mesh_kinds kinds;     /* element counts by kind (all types)         */
-  int64_t unknown;      /* elements whose type is not a Gmsh type     */
-  int64_t unknown_type; /* the first such type, and its line          */
-  int64_t unknown_line;
-} gmsh_reader;
 
 #define PATH g->r.path
 #define LINE ((long long)g->r.lineno)
@@ -105,11 +80,10 @@ static int format_section(gmsh_reader *g) {
                       "%s:%lld: $MeshFormat needs "
                       "'version file-type data-size'",
                       PATH, LINE);
-  if (ftype != 0)
-    return core_error(MINEX_EUNSUP,
-                      "%s:%lld: binary Gmsh file (file-type "
-                      "%lld): re-save it as ASCII (gmsh -save_all "
-                      "-format msh2 or msh4 without -bin)",
+  if (ftype != 0 && ftype != 1)
+    return core_error(MINEX_EPARSE,
+                      "%s:%lld: file-type %lld (0 ASCII or 1 "
+                      "binary expected)",
                       PATH, LINE, (long long)ftype);
   if (version >= 2.0 && version < 3.0) {
     g->major = 2;
@@ -122,6 +96,24 @@ static int format_section(gmsh_reader *g) {
                       "%s:%lld: Gmsh format version %g: only "
                       "2.x, 4.0 and 4.1 are read",
                       PATH, LINE, version);
+  }
+  if (ftype == 1) {
+    if (g->major == 4 && g->minor == 0)
+      return core_error(MINEX_EUNSUP,
+                        "%s:%lld: binary Gmsh 4.0 file: re-save "
+                        "it as 4.1 (gmsh -format msh41) or ASCII",
+                        PATH, LINE);
+    if (dsize != 8)
+      return core_error(MINEX_EUNSUP,
+                        "%s:%lld: binary file with data-size "
+                        "%lld: only 8 (64-bit size_t and double) is read",
+                        PATH, LINE, (long long)dsize);
+    long off = ftell(g->r.fp);
+    if (off < 0)
+      return core_error(MINEX_EIO, "%s: cannot tell the file position", PATH);
+    g->binary = 1;
+    g->bin_start = (size_t)off;
+    return MINEX_OK; /* the rest is read by parse_binary */
   }
   return expect_end(g, "$EndMeshFormat", "$MeshFormat");
 }
@@ -158,7 +150,7 @@ static int tag_cmp(const void *a, const void *b) {
 }
 
 /* Builds the tag -> index map and rejects duplicate tags. */
-static int build_map(gmsh_reader *g, int64_t line) {
+int gmsh_build_map(gmsh_reader *g, int64_t line) {
   int64_t n = g->nnodes;
   g->tmin = INT64_MAX, g->tmax = INT64_MIN;
   for (int64_t i = 0; i < n; i++) {
@@ -199,7 +191,7 @@ static int build_map(gmsh_reader *g, int64_t line) {
   return MINEX_OK;
 }
 
-static int32_t lookup(const gmsh_reader *g, int64_t tag) {
+int32_t gmsh_lookup(const gmsh_reader *g, int64_t tag) {
   if (g->dense)
     return (tag < g->tmin || tag > g->tmax) ? -1 : g->dense[tag - g->tmin];
   int64_t lo = 0, hi = g->nnodes - 1;
@@ -216,8 +208,8 @@ static int32_t lookup(const gmsh_reader *g, int64_t tag) {
 }
 
 /* Room for need nodes in tags and coords (see mesh_reserve). */
-static int reserve_nodes(gmsh_reader *g, int64_t need, int64_t *cap_tags,
-                         int64_t *cap_xyz, int64_t limit) {
+int gmsh_reserve_nodes(gmsh_reader *g, int64_t need, int64_t *cap_tags,
+                       int64_t *cap_xyz, int64_t limit) {
   int rc =
       mesh_reserve((void **)&g->tags, cap_tags, need, limit, sizeof(int64_t));
   if (rc == MINEX_OK)
@@ -248,12 +240,12 @@ static int nodes_section(gmsh_reader *g) {
                       "[0, 2^31)",
                       PATH, LINE, (long long)total);
   int64_t n = 0, cap_tags = 0, cap_xyz = 0;
-  if ((rc = reserve_nodes(g, 1, &cap_tags, &cap_xyz, 1)) != MINEX_OK)
+  if ((rc = gmsh_reserve_nodes(g, 1, &cap_tags, &cap_xyz, 1)) != MINEX_OK)
     return rc;
   if (g->major == 2) {
     for (; n < total; n++) {
       if ((rc = next_line(g, "$Nodes")) != MINEX_OK ||
-          (rc = reserve_nodes(g, n + 1, &cap_tags, &cap_xyz, total)) !=
+          (rc = gmsh_reserve_nodes(g, n + 1, &cap_tags, &cap_xyz, total)) !=
               MINEX_OK)
         return rc;
       s = g->r.line;
@@ -278,7 +270,7 @@ static int nodes_section(gmsh_reader *g) {
                         PATH, LINE, (long long)bh[3], (long long)total);
     for (int64_t i = 0; i < bh[3]; i++) {
       if ((rc = next_line(g, "$Nodes")) != MINEX_OK ||
-          (rc = reserve_nodes(g, n + i + 1, &cap_tags, &cap_xyz, total)) !=
+          (rc = gmsh_reserve_nodes(g, n + i + 1, &cap_tags, &cap_xyz, total)) !=
               MINEX_OK)
         return rc;
       s = g->r.line;
@@ -311,105 +303,172 @@ static int nodes_section(gmsh_reader *g) {
   g->nnodes = total;
   if ((rc = expect_end(g, "$EndNodes", "$Nodes")) != MINEX_OK)
     return rc;
-  return build_map(g, start);
+  return gmsh_build_map(g, start);
 }
 
-/* Dimension class of every Gmsh element type (GmshDefines.h, types 1 to
- * 140; 76-78 are unassigned): 'P' points and lines (boundary entities,
- * skipped), 'T' linear or quadratic tetrahedra (corners kept), 't'
- * linear or quadratic triangles (corners kept), '3' other volume elements
- * (hexahedra, prisms, pyramids, polyhedra, tetrahedra of order 3 and
- * above, trihedra), '2' other surface elements (quadrilaterals,
- * polygons, triangles of order 3 and above), 0 not a Gmsh type. */
+/* Kind and node count of every Gmsh element type this reader keeps or
+ * ignores (GmshDefines.h; the node count is in each name, e.g. MSH_HEX_27);
+ * G_LOWER marks points and lines. Types absent here are polygons,
+ * polyhedra, order-0 elements, sub-elements and the MINI/trihedron types
+ * (refused) or no Gmsh type at all (76-78, above 140). */
 #define GMSH_NTYPES 141
-static char gmsh_class(int64_t t) {
-  static const struct {
-    int lo, hi;
-    char c;
-  } ranges[] = {
-      {1, 1, 'P'},     {2, 2, 't'},     {3, 3, '2'},     {4, 4, 'T'},
-      {5, 7, '3'},     {8, 8, 'P'},     {9, 9, 't'},     {10, 10, '2'},
-      {11, 11, 'T'},   {12, 14, '3'},   {15, 15, 'P'},   {16, 16, '2'},
-      {17, 19, '3'},   {20, 25, '2'},   {26, 28, 'P'},   {29, 33, '3'},
-      {34, 34, '2'},   {35, 35, '3'},   {36, 61, '2'},   {62, 67, 'P'},
-      {68, 69, '2'},   {70, 70, 'P'},   {71, 75, '3'},   {79, 83, '3'},
-      {84, 84, 'P'},   {85, 86, '2'},   {87, 132, '3'},  {133, 134, 'P'},
-      {135, 135, '2'}, {136, 137, '3'}, {138, 138, '2'}, {139, 140, '3'},
-  };
-  if (t < 1 || t >= GMSH_NTYPES)
-    return 0;
-  for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
-    if (t >= ranges[r].lo && t <= ranges[r].hi)
-      return ranges[r].c;
-  return 0;
-}
+typedef struct gmsh_type {
+  int kind; /* minex_elem_type, G_LOWER or 0 (not read) */
+  int nn;   /* nodes                                    */
+} gmsh_type;
+static const gmsh_type gmsh_types[GMSH_NTYPES] = {
+    [1] = {G_LOWER, 2},
+    [2] = {MINEX_ELEM_TRIANGLE, 3},
+    [3] = {MINEX_ELEM_QUAD, 4},
+    [4] = {MINEX_ELEM_TETRA, 4},
+    [5] = {MINEX_ELEM_HEXA, 8},
+    [6] = {MINEX_ELEM_PRISM, 6},
+    [7] = {MINEX_ELEM_PYRAMID, 5},
+    [8] = {G_LOWER, 3},
+    [9] = {MINEX_ELEM_TRIANGLE, 6},
+    [10] = {MINEX_ELEM_QUAD, 9},
+    [11] = {MINEX_ELEM_TETRA, 10},
+    [12] = {MINEX_ELEM_HEXA, 27},
+    [13] = {MINEX_ELEM_PRISM, 18},
+    [14] = {MINEX_ELEM_PYRAMID, 14},
+    [15] = {G_LOWER, 1},
+    [16] = {MINEX_ELEM_QUAD, 8},
+    [17] = {MINEX_ELEM_HEXA, 20},
+    [18] = {MINEX_ELEM_PRISM, 15},
+    [19] = {MINEX_ELEM_PYRAMID, 13},
+    [20] = {MINEX_ELEM_TRIANGLE, 9},
+    [21] = {MINEX_ELEM_TRIANGLE, 10},
+    [22] = {MINEX_ELEM_TRIANGLE, 12},
+    [23] = {MINEX_ELEM_TRIANGLE, 15},
+    [24] = {MINEX_ELEM_TRIANGLE, 15},
+    [25] = {MINEX_ELEM_TRIANGLE, 21},
+    [26] = {G_LOWER, 4},
+    [27] = {G_LOWER, 5},
+    [28] = {G_LOWER, 6},
+    [29] = {MINEX_ELEM_TETRA, 20},
+    [30] = {MINEX_ELEM_TETRA, 35},
+    [31] = {MINEX_ELEM_TETRA, 56},
+    [32] = {MINEX_ELEM_TETRA, 22},
+    [33] = {MINEX_ELEM_TETRA, 28},
+    [36] = {MINEX_ELEM_QUAD, 16},
+    [37] = {MINEX_ELEM_QUAD, 25},
+    [38] = {MINEX_ELEM_QUAD, 36},
+    [39] = {MINEX_ELEM_QUAD, 12},
+    [40] = {MINEX_ELEM_QUAD, 16},
+    [41] = {MINEX_ELEM_QUAD, 20},
+    [42] = {MINEX_ELEM_TRIANGLE, 28},
+    [43] = {MINEX_ELEM_TRIANGLE, 36},
+    [44] = {MINEX_ELEM_TRIANGLE, 45},
+    [45] = {MINEX_ELEM_TRIANGLE, 55},
+    [46] = {MINEX_ELEM_TRIANGLE, 66},
+    [47] = {MINEX_ELEM_QUAD, 49},
+    [48] = {MINEX_ELEM_QUAD, 64},
+    [49] = {MINEX_ELEM_QUAD, 81},
+    [50] = {MINEX_ELEM_QUAD, 100},
+    [51] = {MINEX_ELEM_QUAD, 121},
+    [52] = {MINEX_ELEM_TRIANGLE, 18},
+    [53] = {MINEX_ELEM_TRIANGLE, 21},
+    [54] = {MINEX_ELEM_TRIANGLE, 24},
+    [55] = {MINEX_ELEM_TRIANGLE, 27},
+    [56] = {MINEX_ELEM_TRIANGLE, 30},
+    [57] = {MINEX_ELEM_QUAD, 24},
+    [58] = {MINEX_ELEM_QUAD, 28},
+    [59] = {MINEX_ELEM_QUAD, 32},
+    [60] = {MINEX_ELEM_QUAD, 36},
+    [61] = {MINEX_ELEM_QUAD, 40},
+    [62] = {G_LOWER, 7},
+    [63] = {G_LOWER, 8},
+    [64] = {G_LOWER, 9},
+    [65] = {G_LOWER, 10},
+    [66] = {G_LOWER, 11},
+    [71] = {MINEX_ELEM_TETRA, 84},
+    [72] = {MINEX_ELEM_TETRA, 120},
+    [73] = {MINEX_ELEM_TETRA, 165},
+    [74] = {MINEX_ELEM_TETRA, 220},
+    [75] = {MINEX_ELEM_TETRA, 286},
+    [79] = {MINEX_ELEM_TETRA, 34},
+    [80] = {MINEX_ELEM_TETRA, 40},
+    [81] = {MINEX_ELEM_TETRA, 46},
+    [82] = {MINEX_ELEM_TETRA, 52},
+    [83] = {MINEX_ELEM_TETRA, 58},
+    [90] = {MINEX_ELEM_PRISM, 40},
+    [91] = {MINEX_ELEM_PRISM, 75},
+    [92] = {MINEX_ELEM_HEXA, 64},
+    [93] = {MINEX_ELEM_HEXA, 125},
+    [94] = {MINEX_ELEM_HEXA, 216},
+    [95] = {MINEX_ELEM_HEXA, 343},
+    [96] = {MINEX_ELEM_HEXA, 512},
+    [97] = {MINEX_ELEM_HEXA, 729},
+    [98] = {MINEX_ELEM_HEXA, 1000},
+    [99] = {MINEX_ELEM_HEXA, 32},
+    [100] = {MINEX_ELEM_HEXA, 44},
+    [101] = {MINEX_ELEM_HEXA, 56},
+    [102] = {MINEX_ELEM_HEXA, 68},
+    [103] = {MINEX_ELEM_HEXA, 80},
+    [104] = {MINEX_ELEM_HEXA, 92},
+    [105] = {MINEX_ELEM_HEXA, 104},
+    [106] = {MINEX_ELEM_PRISM, 126},
+    [107] = {MINEX_ELEM_PRISM, 196},
+    [108] = {MINEX_ELEM_PRISM, 288},
+    [109] = {MINEX_ELEM_PRISM, 405},
+    [110] = {MINEX_ELEM_PRISM, 550},
+    [111] = {MINEX_ELEM_PRISM, 24},
+    [112] = {MINEX_ELEM_PRISM, 33},
+    [113] = {MINEX_ELEM_PRISM, 42},
+    [114] = {MINEX_ELEM_PRISM, 51},
+    [115] = {MINEX_ELEM_PRISM, 60},
+    [116] = {MINEX_ELEM_PRISM, 69},
+    [117] = {MINEX_ELEM_PRISM, 78},
+    [118] = {MINEX_ELEM_PYRAMID, 30},
+    [119] = {MINEX_ELEM_PYRAMID, 55},
+    [120] = {MINEX_ELEM_PYRAMID, 91},
+    [121] = {MINEX_ELEM_PYRAMID, 140},
+    [122] = {MINEX_ELEM_PYRAMID, 204},
+    [123] = {MINEX_ELEM_PYRAMID, 285},
+    [124] = {MINEX_ELEM_PYRAMID, 385},
+    [125] = {MINEX_ELEM_PYRAMID, 21},
+    [126] = {MINEX_ELEM_PYRAMID, 29},
+    [127] = {MINEX_ELEM_PYRAMID, 37},
+    [128] = {MINEX_ELEM_PYRAMID, 45},
+    [129] = {MINEX_ELEM_PYRAMID, 53},
+    [130] = {MINEX_ELEM_PYRAMID, 61},
+    [131] = {MINEX_ELEM_PYRAMID, 69},
+    [137] = {MINEX_ELEM_TETRA, 16},
+};
 
-/* Counts element type t among the kinds of mesh_choose_kind (points and
- * lines do not count); a type that is not Gmsh's is counted apart, the
- * first one seen kept for the message. */
-static void count_kind(gmsh_reader *g, int64_t t) {
-  switch (gmsh_class(t)) {
-  case 'T':
-    g->kinds.tets++;
-    break;
-  case 't':
-    g->kinds.tris++;
-    break;
-  case '3':
-    g->kinds.other3d++;
-    break;
-  case '2':
-    g->kinds.other2d++;
-    break;
-  case 'P':
-    break;
-  default:
-    if (g->unknown++ == 0) {
-      g->unknown_type = t;
-      g->unknown_line = g->r.lineno;
-    }
+/* The kind and node count of Gmsh type t, or an error naming it. */
+int gmsh_type_of(gmsh_reader *g, int64_t t, int *kind, int *nn) {
+  if (t >= 1 && t < GMSH_NTYPES && gmsh_types[t].kind != 0) {
+    *kind = gmsh_types[t].kind;
+    *nn = gmsh_types[t].nn;
+    return MINEX_OK;
   }
+  if (t < 1 || t >= GMSH_NTYPES || (t >= 76 && t <= 78))
+    return core_error(MINEX_EUNSUP,
+                      "%s:%lld: element type %lld is not a Gmsh element "
+                      "type (1-140): refused, since no element is dropped "
+                      "silently",
+                      PATH, LINE, (long long)t);
+  return core_error(MINEX_EUNSUP,
+                    "%s:%lld: Gmsh element type %lld (a polygon, "
+                    "polyhedron, order-0, sub- or MINI element) is not "
+                    "read: only tetrahedra, hexahedra, prisms, pyramids, "
+                    "triangles, quadrilaterals, lines and points",
+                    PATH, LINE, (long long)t);
 }
 
-/* Corner nodes kept for element type t, 0 when the type is skipped. */
-static int kept_corners(int64_t t, elem_list **list, gmsh_reader *g, int *nn) {
-  switch (t) {
-  case 2:
-    *nn = 3;
-    *list = &g->tris;
-    return 3;
-  case 9:
-    *nn = 6;
-    *list = &g->tris;
-    return 3;
-  case 4:
-    *nn = 4;
-    *list = &g->tets;
-    return 4;
-  case 11:
-    *nn = 10;
-    *list = &g->tets;
-    return 4;
-  default:
-    return 0;
-  }
-}
-
-/* Node tags of one kept element at s: nn tags, the first k are kept. */
-static int elem_nodes(gmsh_reader *g, char *s, int64_t etag, int nn, int k,
-                      elem_list *l) {
-  int rc = mesh_reserve((void **)&l->nodes, &l->cap, l->count + 1, INT64_MAX,
-                        sizeof(int32_t) * (size_t)k);
-  if (rc != MINEX_OK)
-    return rc;
-  int32_t *en = l->nodes + l->count * k;
+/* Node tags of one element at s: nn tags, the first k (corners) kept. */
+static int elem_nodes(gmsh_reader *g, char *s, int64_t etag, int kind, int nn,
+                      int32_t part) {
+  int k = kind == G_LOWER ? 0 : minex_elem_nnodes((minex_elem_type)kind), rc;
+  int32_t en[8];
   for (int i = 0; i < nn; i++) {
     int64_t tag;
     if ((rc = ints(g, &s, 1, &tag, "an element node")) != MINEX_OK)
       return rc;
     if (i >= k)
       continue;
-    int32_t idx = lookup(g, tag);
+    int32_t idx = gmsh_lookup(g, tag);
     if (idx < 0)
       return core_error(MINEX_EPARSE,
                         "%s:%lld: element %lld: node tag %lld "
@@ -428,8 +487,19 @@ static int elem_nodes(gmsh_reader *g, char *s, int64_t etag, int nn, int k,
                       "%s:%lld: element %lld: more nodes than "
                       "its type has",
                       PATH, LINE, (long long)etag);
-  l->count++;
-  return MINEX_OK;
+  if (kind == G_LOWER) {
+    g->lists.lower++;
+    return MINEX_OK;
+  }
+  return mesh_list_add(&g->lists, (minex_elem_type)kind, en, part);
+}
+
+/* Partition of entity (dim, tag) of a partitioned file, or -1. */
+int32_t gmsh_entity_part(const gmsh_reader *g, int64_t dim, int64_t tag) {
+  for (int64_t i = 0; i < g->npents; i++)
+    if (g->pents[i].dim == dim && g->pents[i].tag == tag)
+      return g->pents[i].part;
+  return -1;
 }
 
 static int elements_section(gmsh_reader *g) {
@@ -466,6 +536,15 @@ static int elements_section(gmsh_reader *g) {
                           "disagree",
                           PATH, LINE, (long long)bh[3], (long long)total);
     }
+    /* 4.1 blocks: (entityDim, entityTag, type); 4.0: (tag, dim, type) */
+    int32_t bpart =
+        g->major == 4 && g->minor == 1
+            ? gmsh_entity_part(g, bh[0], bh[1])
+            : (g->major == 4 ? gmsh_entity_part(g, bh[1], bh[0]) : -1);
+    int bkind = 0, bnn = 0;
+    if (g->major == 4 && bh[3] > 0 &&
+        (rc = gmsh_type_of(g, bh[2], &bkind, &bnn)) != MINEX_OK)
+      return rc;
     for (int64_t i = 0; i < bh[3]; i++) {
       if ((rc = next_line(g, "$Elements")) != MINEX_OK)
         return rc;
@@ -474,15 +553,29 @@ static int elements_section(gmsh_reader *g) {
       if ((rc = ints(g, &s, g->major == 2 ? 3 : 1, e, "an element")) !=
           MINEX_OK)
         return rc;
+      if (e[2] < 0 || e[2] > 1000)
+        return core_error(MINEX_EPARSE,
+                          "%s:%lld: element %lld: %lld tags "
+                          "(0 to 1000 expected)",
+                          PATH, LINE, (long long)e[0], (long long)e[2]);
+      /* v2 tags: physical, elementary, number of partitions, partitions
+         (the first is the owner; negative ones are ghosts) */
+      int64_t tags[4] = {0, 0, 0, 0};
       for (int64_t t = 0; t < e[2]; t++) {
         int64_t tag;
         if ((rc = ints(g, &s, 1, &tag, "an element tag")) != MINEX_OK)
           return rc;
+        if (t < 4)
+          tags[t] = tag;
       }
-      elem_list *l;
-      int nn, k = kept_corners(e[1], &l, g, &nn);
-      count_kind(g, e[1]);
-      if (k > 0 && (rc = elem_nodes(g, s, e[0], nn, k, l)) != MINEX_OK)
+      int32_t part = bpart;
+      if (g->major == 2 && e[2] >= 4 && tags[2] >= 1 && tags[3] >= 1 &&
+          tags[3] <= INT32_MAX)
+        part = (int32_t)(tags[3] - 1);
+      int kind = bkind, nn = bnn;
+      if (g->major == 2 && (rc = gmsh_type_of(g, e[1], &kind, &nn)) != MINEX_OK)
+        return rc;
+      if ((rc = elem_nodes(g, s, e[0], kind, nn, part)) != MINEX_OK)
         return rc;
     }
     n += bh[3];
@@ -493,6 +586,90 @@ static int elements_section(gmsh_reader *g) {
                       "elements, the header says %lld: the counts disagree",
                       PATH, LINE, (long long)n, (long long)total);
   return expect_end(g, "$EndElements", "$Elements");
+}
+
+/* Next number of a section whose records may span lines. */
+static int tok_num(gmsh_reader *g, char **pos, int real, double *d, int64_t *v,
+                   const char *sec) {
+  int rc;
+  while (*pos == NULL || io_rest_blank(*pos)) {
+    if ((rc = next_line(g, sec)) != MINEX_OK)
+      return rc;
+    *pos = g->r.line;
+  }
+  if ((real ? io_parse_double(*pos, pos, d) : io_parse_i64(*pos, pos, v)) != 0)
+    return core_error(MINEX_EPARSE, "%s:%lld: bad or missing number in %s",
+                      PATH, LINE, sec);
+  return MINEX_OK;
+}
+
+/* $PartitionedEntities (4.1): the partition of each partitioned volume
+ * and surface entity (its first partition tag). */
+static int partitioned_entities(gmsh_reader *g) {
+  const char *sec = "$PartitionedEntities";
+  char *pos = NULL;
+  int64_t v, n[4], cap = 0;
+  double d;
+  int rc;
+  if (g->pents != NULL)
+    return core_error(MINEX_EPARSE, "%s:%lld: second %s", PATH, LINE, sec);
+#define TOKI(x)                                                                \
+  do {                                                                         \
+    if ((rc = tok_num(g, &pos, 0, &d, &(x), sec)) != MINEX_OK)                 \
+      return rc;                                                               \
+  } while (0)
+#define TOKD()                                                                 \
+  do {                                                                         \
+    if ((rc = tok_num(g, &pos, 1, &d, &v, sec)) != MINEX_OK)                   \
+      return rc;                                                               \
+  } while (0)
+  TOKI(v); /* numPartitions */
+  int64_t nghost;
+  TOKI(nghost);
+  for (int64_t i = 0; i < nghost; i++) {
+    TOKI(v);
+    TOKI(v);
+  }
+  for (int dim = 0; dim < 4; dim++)
+    TOKI(n[dim]);
+  for (int dim = 0; dim < 4; dim++)
+    for (int64_t i = 0; i < n[dim]; i++) {
+      int64_t tag, np, first = -1, cnt;
+      TOKI(tag);
+      TOKI(v); /* parent dim */
+      TOKI(v); /* parent tag */
+      TOKI(np);
+      for (int64_t j = 0; j < np; j++) {
+        TOKI(v);
+        if (j == 0)
+          first = v;
+      }
+      for (int j = 0; j < (dim == 0 ? 3 : 6); j++)
+        TOKD();
+      TOKI(cnt); /* physical tags */
+      for (int64_t j = 0; j < cnt; j++)
+        TOKI(v);
+      if (dim > 0) {
+        TOKI(cnt); /* bounding entities */
+        for (int64_t j = 0; j < cnt; j++)
+          TOKI(v);
+      }
+      if (dim >= 2 && first >= 1 && first <= INT32_MAX) {
+        if ((rc = mesh_reserve((void **)&g->pents, &cap, g->npents + 1,
+                               INT64_MAX, sizeof *g->pents)) != MINEX_OK)
+          return rc;
+        g->pents[g->npents++] =
+            (part_entity){dim, (int)tag, (int32_t)(first - 1)};
+      }
+    }
+#undef TOKI
+#undef TOKD
+  if (g->pents == NULL && (g->pents = malloc(sizeof *g->pents)) == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  if (!io_rest_blank(pos))
+    return core_error(MINEX_EPARSE, "%s:%lld: unexpected data in %s", PATH,
+                      LINE, sec);
+  return expect_end(g, "$EndPartitionedEntities", sec);
 }
 
 /* Skips an unknown section $Name up to $EndName. */
@@ -529,6 +706,9 @@ static int parse(gmsh_reader *g) {
       rc = nodes_section(g);
     else if (strncmp(l, "$Elements", 9) == 0 && io_rest_blank(l + 9))
       rc = elements_section(g);
+    else if (strncmp(l, "$PartitionedEntities", 20) == 0 &&
+             io_rest_blank(l + 20) && g->major == 4 && g->minor == 1)
+      rc = partitioned_entities(g);
     else if (l[0] == '$' && strncmp(l, "$End", 4) != 0)
       rc = skip_section(g);
     else
@@ -538,29 +718,13 @@ static int parse(gmsh_reader *g) {
                       PATH, LINE, l);
     if (rc != MINEX_OK)
       return rc;
+    if (g->binary)
+      return MINEX_OK; /* parse_binary reads the rest */
   }
   if (rc < 0)
     return rc;
   if (g->nnodes < 0)
     return core_error(MINEX_EPARSE, "%s:%lld: no $Nodes section", PATH, LINE);
-  if (g->unknown > 0)
-    return core_error(MINEX_EUNSUP,
-                      "%s:%lld: element type %lld is not a Gmsh element type "
-                      "(1-140): %lld elements of unknown types beside %lld "
-                      "tetrahedra, %lld triangles, %lld other volume and "
-                      "%lld other surface elements; none is dropped "
-                      "silently",
-                      PATH, (long long)g->unknown_line,
-                      (long long)g->unknown_type, (long long)g->unknown,
-                      (long long)g->kinds.tets, (long long)g->kinds.tris,
-                      (long long)g->kinds.other3d, (long long)g->kinds.other2d);
-  if (g->tets.count == 0 && g->tris.count == 0)
-    return core_error(MINEX_EPARSE,
-                      "%s:%lld: no triangles or tetrahedra "
-                      "(element types 2, 4, 9, 11)",
-                      PATH, LINE);
-  if (g->tets.count > INT32_MAX || g->tris.count > INT32_MAX)
-    return core_error(MINEX_EPARSE, "%s: more than 2^31 elements", PATH);
   return MINEX_OK;
 }
 
@@ -572,28 +736,19 @@ int mesh_read_gmsh(const char *path, int kind, minex_mesh **out) {
   if (rc == MINEX_OK)
     rc = parse(g);
   io_reader_close(&g->r);
+  g->r.path = path; /* for the binary reader's messages */
+  if (rc == MINEX_OK && g->binary)
+    rc = gmsh_parse_binary(g);
+  free(g->buf);
   free(g->tags);
   free(g->dense);
   free(g->sorted);
-  minex_elem_type use = MINEX_ELEM_TETRA;
-  if (rc == MINEX_OK)
-    rc = mesh_choose_kind(path, kind, &g->kinds, &use);
+  free(g->pents);
   if (rc != MINEX_OK) {
     free(g->coords);
-    free(g->tets.nodes);
-    free(g->tris.nodes);
+    mesh_list_free(&g->lists);
     return rc;
   }
-  if (use == MINEX_ELEM_TETRA) {
-    free(g->tris.nodes);
-    rc = mesh_adopt((int32_t)g->nnodes, g->coords, (int32_t)g->tets.count,
-                    MINEX_ELEM_TETRA, g->tets.nodes, out);
-  } else {
-    free(g->tets.nodes);
-    rc = mesh_adopt((int32_t)g->nnodes, g->coords, (int32_t)g->tris.count,
-                    MINEX_ELEM_TRIANGLE, g->tris.nodes, out);
-  }
-  if (rc != MINEX_OK)
-    core_error_prefix("%s", path);
-  return rc;
+  return mesh_list_finish(path, &g->lists, kind, (int32_t)g->nnodes, g->coords,
+                          out);
 }

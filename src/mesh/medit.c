@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MEDIT ASCII .mesh reader (SPEC §7): free-format tokens, '#' comments,
- * sections "Keyword count" followed by count records. Vertices, Triangles
- * and Tetrahedra are kept (1-based node ids, trailing reference); the other
- * known sections are skipped by their record sizes. */
+ * sections "Keyword count" followed by count records. Vertices and the
+ * element sections (Tetrahedra, Hexahedra, Prisms, Pyramids, Triangles,
+ * Quadrilaterals, and the second-order TetrahedraP2, HexahedraQ2,
+ * TrianglesP2, QuadrilateralsQ2 by their corners) are kept (1-based node
+ * ids, trailing reference), elements in the order of the sections; the
+ * other known sections are skipped by their record sizes. */
 #include "mesh/mesh.h"
 
 #include "core/core.h"
@@ -119,56 +122,60 @@ static const medit_skip skip_table[] = {
     {"NormalAtQuadrilateralVertices", 3},
     {"TangentAtEdges", 3},
     {"TangentAtVertices", 2},
-    {"Quadrilaterals", 5},
-    {"Hexahedra", 9},
-    {"Prisms", 7},
-    {"Pyramids", 6},
+    {"EdgesP2", 4},
     {"SubDomainFromMesh", 4},
     {"VertexOnGeometricVertex", 2},
     {"EdgeOnGeometricEdge", 2},
     {"Crack", 2},
 };
 
-/* Element section: count records of k node ids and a reference. Ids are
- * checked against nnodes when the vertices are already known (else later,
- * by check_ids). */
-typedef struct medit_elems {
-  int64_t count;  /* records, -1 when the section is absent       */
-  int32_t *nodes; /* k*count 0-based node ids                     */
-  int64_t line;   /* line of the section keyword                  */
-} medit_elems;
+/* Element sections: keyword, kind, nodes per record (corners first). */
+typedef struct medit_kind {
+  const char *name;
+  minex_elem_type kind;
+  int nn;
+} medit_kind;
 
-static int read_elems(medit_lexer *lx, const char *sec, int k, int32_t nnodes,
-                      medit_elems *el) {
+static const medit_kind elem_table[] = {
+    {"Tetrahedra", MINEX_ELEM_TETRA, 4},
+    {"Hexahedra", MINEX_ELEM_HEXA, 8},
+    {"Prisms", MINEX_ELEM_PRISM, 6},
+    {"Pyramids", MINEX_ELEM_PYRAMID, 5},
+    {"Triangles", MINEX_ELEM_TRIANGLE, 3},
+    {"Quadrilaterals", MINEX_ELEM_QUAD, 4},
+    {"TetrahedraP2", MINEX_ELEM_TETRA, 10},
+    {"HexahedraQ2", MINEX_ELEM_HEXA, 27},
+    {"TrianglesP2", MINEX_ELEM_TRIANGLE, 6},
+    {"QuadrilateralsQ2", MINEX_ELEM_QUAD, 9},
+};
+#define MEDIT_NKINDS (sizeof elem_table / sizeof elem_table[0])
+
+/* Element section: count records of nn node ids and a reference, the
+ * corners kept. Ids are checked against nnodes when the vertices are
+ * already known (else at the end, by check_ids). */
+static int read_elems(medit_lexer *lx, const medit_kind *mk, int32_t nnodes,
+                      mesh_lists *lists) {
   int64_t count;
-  el->line = lx->r.lineno;
+  const char *sec = mk->name;
   lx->nrd = 0;
   int rc = lex_i64(lx, sec, 0, &count);
   if (rc != MINEX_OK)
     return rc;
-  if (el->count >= 0)
-    return core_error(MINEX_EPARSE, "%s:%lld: second %s section", lx->r.path,
-                      (long long)lx->r.lineno, sec);
   if (count < 0 || count > INT32_MAX)
     return core_error(MINEX_EPARSE,
                       "%s:%lld: %s count %lld outside "
                       "[0, 2^31)",
                       lx->r.path, (long long)lx->r.lineno, sec,
                       (long long)count);
-  el->count = 0;
-  int64_t cap = 0;
+  int k = minex_elem_nnodes(mk->kind);
   for (lx->nrd = 0; lx->nrd < count; lx->nrd++) {
-    if ((rc = mesh_reserve((void **)&el->nodes, &cap, lx->nrd + 1, count,
-                           sizeof(int32_t) * (size_t)k)) != MINEX_OK)
-      return rc;
-    el->count = lx->nrd + 1;
-    int32_t *en = el->nodes + lx->nrd * k;
-    for (int i = 0; i <= k; i++) {
+    int32_t en[8];
+    for (int i = 0; i <= mk->nn; i++) {
       int64_t id;
       if ((rc = lex_i64(lx, sec, count, &id)) != MINEX_OK)
         return rc;
-      if (i == k)
-        break; /* the reference */
+      if (i == mk->nn || i >= k)
+        continue; /* the reference, or a mid-edge node */
       if (id < 1 || id > INT32_MAX || (nnodes >= 0 && id > nnodes))
         return core_error(MINEX_EPARSE,
                           "%s:%lld: %s %lld: node id %lld "
@@ -185,20 +192,20 @@ static int read_elems(medit_lexer *lx, const char *sec, int k, int32_t nnodes,
                             lx->r.path, (long long)lx->r.lineno, sec,
                             (long long)lx->nrd + 1, (long long)id);
     }
+    if ((rc = mesh_list_add(lists, mk->kind, en, -1)) != MINEX_OK)
+      return rc;
   }
   return MINEX_OK;
 }
 
-/* Ids of a section read before Vertices. */
-static int check_ids(const char *path, const char *sec, int k,
-                     const medit_elems *el, int32_t nnodes) {
-  for (int64_t i = 0; i < el->count * k; i++)
-    if (el->nodes[i] >= nnodes)
+/* Ids of sections read before Vertices. */
+static int check_ids(const char *path, const mesh_list *l, int32_t nnodes) {
+  for (int64_t i = 0; i < l->nnodes; i++)
+    if (l->nodes[i] >= nnodes)
       return core_error(MINEX_EPARSE,
-                        "%s:%lld: %s %lld: node id %d outside "
-                        "[1, %d]",
-                        path, (long long)el->line, sec, (long long)(i / k + 1),
-                        (int)el->nodes[i] + 1, (int)nnodes);
+                        "%s: node id %d outside [1, %d] (an element "
+                        "section before Vertices)",
+                        path, (int)l->nodes[i] + 1, (int)nnodes);
   return MINEX_OK;
 }
 
@@ -271,14 +278,18 @@ static int read_int_after(medit_lexer *lx, const char *kw, int64_t *v) {
   return rc;
 }
 
-static int parse(medit_lexer *lx, medit_elems *tets, medit_elems *tris,
-                 int32_t *nnodes, double **coords, mesh_kinds *kinds) {
+static int parse(medit_lexer *lx, mesh_lists *lists, int32_t *nnodes,
+                 double **coords) {
   int dim = 0, rc;
+  int seen[MEDIT_NKINDS] = {0};
   char *tok;
   int64_t v;
   while ((rc = lex_next(lx, &tok)) == 1) {
     if (strcasecmp(tok, "End") == 0)
       return MINEX_OK;
+    size_t ek = 0;
+    while (ek < MEDIT_NKINDS && strcasecmp(tok, elem_table[ek].name) != 0)
+      ek++;
     if (strcasecmp(tok, "MeshVersionFormatted") == 0) {
       if ((rc = read_int_after(lx, tok, &v)) != MINEX_OK)
         return rc;
@@ -297,11 +308,12 @@ static int parse(medit_lexer *lx, medit_elems *tets, medit_elems *tris,
     } else if (strcasecmp(tok, "Vertices") == 0) {
       if ((rc = read_vertices(lx, dim, nnodes, coords)) != MINEX_OK)
         return rc;
-    } else if (strcasecmp(tok, "Tetrahedra") == 0) {
-      if ((rc = read_elems(lx, "Tetrahedra", 4, *nnodes, tets)) != MINEX_OK)
-        return rc;
-    } else if (strcasecmp(tok, "Triangles") == 0) {
-      if ((rc = read_elems(lx, "Triangles", 3, *nnodes, tris)) != MINEX_OK)
+    } else if (ek < MEDIT_NKINDS) {
+      if (seen[ek]++)
+        return core_error(MINEX_EPARSE, "%s:%lld: second %s section",
+                          lx->r.path, (long long)lx->r.lineno,
+                          elem_table[ek].name);
+      if ((rc = read_elems(lx, &elem_table[ek], *nnodes, lists)) != MINEX_OK)
         return rc;
     } else {
       size_t i, n = sizeof skip_table / sizeof skip_table[0];
@@ -317,13 +329,8 @@ static int parse(medit_lexer *lx, medit_elems *tets, medit_elems *tris,
       int64_t count = 0;
       if ((rc = skip_section(lx, skip_table[i].name, size, &count)) != MINEX_OK)
         return rc;
-      /* elements of other kinds: counted so that none is lost silently */
-      if (strcmp(skip_table[i].name, "Quadrilaterals") == 0)
-        kinds->other2d += count;
-      else if (strcmp(skip_table[i].name, "Hexahedra") == 0 ||
-               strcmp(skip_table[i].name, "Prisms") == 0 ||
-               strcmp(skip_table[i].name, "Pyramids") == 0)
-        kinds->other3d += count;
+      if (strncmp(skip_table[i].name, "Edges", 5) == 0)
+        lists->lower += count;
     }
   }
   return rc; /* 0: end of file without End, accepted; < 0: read error */
@@ -335,48 +342,22 @@ int mesh_read_medit(const char *path, int kind, minex_mesh **out) {
   int rc = io_reader_open(&lx.r, path);
   if (rc != MINEX_OK)
     return rc;
-  medit_elems tets = {-1, NULL, 0}, tris = {-1, NULL, 0};
+  mesh_lists lists = {0};
   int32_t nnodes = -1;
   double *coords = NULL;
-  mesh_kinds kinds = {0, 0, 0, 0};
-  rc = parse(&lx, &tets, &tris, &nnodes, &coords, &kinds);
+  rc = parse(&lx, &lists, &nnodes, &coords);
   if (rc == MINEX_OK && nnodes < 0)
     rc = core_error(MINEX_EPARSE, "%s:%lld: no Vertices section", path,
                     (long long)lx.r.lineno);
-  if (rc == MINEX_OK && tets.count < 0 && tris.count < 0)
-    rc = core_error(MINEX_EPARSE,
-                    "%s:%lld: no Tetrahedra or Triangles "
-                    "section",
-                    path, (long long)lx.r.lineno);
-  int use_tets = tets.count > 0 || (tets.count == 0 && tris.count <= 0);
-  if (rc == MINEX_OK && (kind != 0 || kinds.other2d || kinds.other3d)) {
-    minex_elem_type use = MINEX_ELEM_TETRA;
-    kinds.tets = tets.count > 0 ? tets.count : 0;
-    kinds.tris = tris.count > 0 ? tris.count : 0;
-    rc = mesh_choose_kind(path, kind, &kinds, &use);
-    use_tets = use == MINEX_ELEM_TETRA;
-  }
-  if (rc == MINEX_OK && use_tets)
-    rc = check_ids(path, "Tetrahedra", 4, &tets, nnodes);
-  else if (rc == MINEX_OK)
-    rc = check_ids(path, "Triangles", 3, &tris, nnodes);
+  if (rc == MINEX_OK)
+    rc = check_ids(path, &lists.vol, nnodes);
+  if (rc == MINEX_OK)
+    rc = check_ids(path, &lists.surf, nnodes);
   io_reader_close(&lx.r);
   if (rc != MINEX_OK) {
-    free(tets.nodes);
-    free(tris.nodes);
+    mesh_list_free(&lists);
     free(coords);
     return rc;
   }
-  if (use_tets) {
-    free(tris.nodes);
-    rc = mesh_adopt(nnodes, coords, (int32_t)tets.count, MINEX_ELEM_TETRA,
-                    tets.nodes, out);
-  } else {
-    free(tets.nodes);
-    rc = mesh_adopt(nnodes, coords, (int32_t)tris.count, MINEX_ELEM_TRIANGLE,
-                    tris.nodes, out);
-  }
-  if (rc != MINEX_OK)
-    core_error_prefix("%s", path);
-  return rc;
+  return mesh_list_finish(path, &lists, kind, nnodes, coords, out);
 }

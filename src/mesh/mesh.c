@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The mesh object (SPEC §7 "Meshes"): creation with validation, accessors,
- * element centroids, and minex_mesh_read, which picks the MEDIT or the Gmsh
- * reader from the file's first keyword. */
+ * element centroids, the element lists the readers fill, and
+ * minex_mesh_read, which picks the MEDIT, Gmsh or VTK reader from the
+ * file's first keyword. */
 #include "mesh/mesh.h"
 
 #include "core/core.h"
@@ -12,6 +13,102 @@
 #include <stdlib.h>
 #include <string.h>
 
+int minex_elem_nnodes(minex_elem_type type) {
+  switch (type) {
+  case MINEX_ELEM_TRIANGLE:
+    return 3;
+  case MINEX_ELEM_TETRA:
+  case MINEX_ELEM_QUAD:
+    return 4;
+  case MINEX_ELEM_HEXA:
+    return 8;
+  case MINEX_ELEM_PRISM:
+    return 6;
+  case MINEX_ELEM_PYRAMID:
+    return 5;
+  default:
+    return 0;
+  }
+}
+
+int minex_elem_dim(minex_elem_type type) {
+  switch (type) {
+  case MINEX_ELEM_TRIANGLE:
+  case MINEX_ELEM_QUAD:
+    return 2;
+  case MINEX_ELEM_TETRA:
+  case MINEX_ELEM_HEXA:
+  case MINEX_ELEM_PRISM:
+  case MINEX_ELEM_PYRAMID:
+    return 3;
+  default:
+    return 0;
+  }
+}
+
+const char *minex_elem_name(minex_elem_type type) {
+  switch (type) {
+  case MINEX_ELEM_TRIANGLE:
+    return "triangle";
+  case MINEX_ELEM_TETRA:
+    return "tetrahedron";
+  case MINEX_ELEM_QUAD:
+    return "quadrilateral";
+  case MINEX_ELEM_HEXA:
+    return "hexahedron";
+  case MINEX_ELEM_PRISM:
+    return "prism";
+  case MINEX_ELEM_PYRAMID:
+    return "pyramid";
+  case MINEX_ELEM_MIXED:
+    return "mixed";
+  default:
+    return "unknown";
+  }
+}
+
+/* Faces by kind. Tetrahedra and triangles list the face (edge) opposite
+ * local node f as face f. */
+const mesh_faces *mesh_kind_faces(minex_elem_type kind) {
+  static const mesh_faces tri = {3, {2, 2, 2}, {{1, 2}, {0, 2}, {0, 1}}};
+  static const mesh_faces quad = {
+      4, {2, 2, 2, 2}, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}};
+  static const mesh_faces tet = {
+      4, {3, 3, 3, 3}, {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}}};
+  static const mesh_faces hex = {6,
+                                 {4, 4, 4, 4, 4, 4},
+                                 {{0, 1, 2, 3},
+                                  {4, 5, 6, 7},
+                                  {0, 1, 5, 4},
+                                  {1, 2, 6, 5},
+                                  {2, 3, 7, 6},
+                                  {3, 0, 4, 7}}};
+  static const mesh_faces prism = {
+      5,
+      {3, 3, 4, 4, 4},
+      {{0, 1, 2}, {3, 4, 5}, {0, 1, 4, 3}, {1, 2, 5, 4}, {2, 0, 3, 5}}};
+  static const mesh_faces pyr = {
+      5,
+      {4, 3, 3, 3, 3},
+      {{0, 1, 2, 3}, {0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {3, 0, 4}}};
+  switch (kind) {
+  case MINEX_ELEM_TRIANGLE:
+    return &tri;
+  case MINEX_ELEM_QUAD:
+    return &quad;
+  case MINEX_ELEM_TETRA:
+    return &tet;
+  case MINEX_ELEM_HEXA:
+    return &hex;
+  case MINEX_ELEM_PRISM:
+    return &prism;
+  case MINEX_ELEM_PYRAMID:
+    return &pyr;
+  default:
+    return NULL;
+  }
+}
+
 int mesh_check(const minex_mesh *mesh) {
   if (mesh == NULL)
     return core_error(MINEX_EINVAL, "mesh is NULL");
@@ -20,10 +117,13 @@ int mesh_check(const minex_mesh *mesh) {
                       "mesh: %d nodes, %d elements: counts "
                       "must be >= 0",
                       (int)mesh->nnodes, (int)mesh->nelems);
-  if (mesh->type != MINEX_ELEM_TRIANGLE && mesh->type != MINEX_ELEM_TETRA)
+  if (mesh->type == MINEX_ELEM_MIXED
+          ? (mesh->kinds == NULL || mesh->eptr == NULL)
+          : minex_elem_nnodes(mesh->type) == 0)
     return core_error(MINEX_EINVAL,
-                      "mesh: element type %d is neither "
-                      "triangle (3) nor tetrahedron (4)",
+                      "mesh: element type %d is not a kind "
+                      "(triangle 3, tetrahedron 4, quadrilateral 9, "
+                      "hexahedron 12, prism 13, pyramid 14)",
                       (int)mesh->type);
   if ((mesh->nnodes > 0 && mesh->coords == NULL) ||
       (mesh->nelems > 0 && mesh->elems == NULL))
@@ -34,9 +134,23 @@ int mesh_check(const minex_mesh *mesh) {
                         "mesh: node %lld has a non-finite "
                         "coordinate",
                         (long long)(i / 3));
-  int k = (int)mesh->type;
+  int dim0 = mesh->nelems > 0 ? minex_elem_dim(mesh_kind(mesh, 0)) : 0;
   for (int32_t e = 0; e < mesh->nelems; e++) {
-    const int32_t *en = mesh->elems + (int64_t)e * k;
+    minex_elem_type t = mesh_kind(mesh, e);
+    int k, dim = minex_elem_dim(t);
+    if (dim == 0)
+      return core_error(MINEX_EINVAL, "mesh: element %d: unknown kind %d",
+                        (int)e, (int)t);
+    if (dim != dim0)
+      return core_error(MINEX_EINVAL,
+                        "mesh: element %d is a %s, element 0 "
+                        "a %s: one dimension per mesh",
+                        (int)e, minex_elem_name(t),
+                        minex_elem_name(mesh_kind(mesh, 0)));
+    const int32_t *en = mesh_elem(mesh, e, &k);
+    if (k != minex_elem_nnodes(t))
+      return core_error(MINEX_EINVAL, "mesh: element %d: %d nodes for a %s",
+                        (int)e, k, minex_elem_name(t));
     for (int i = 0; i < k; i++) {
       if (en[i] < 0 || en[i] >= mesh->nnodes)
         return core_error(MINEX_EINVAL,
@@ -81,7 +195,54 @@ int mesh_adopt(int32_t nnodes, double *coords, int32_t nelems,
     free(elems);
     return core_error(MINEX_ENOMEM, "mesh: out of memory");
   }
-  *m = (minex_mesh){nnodes, coords, nelems, type, elems};
+  *m = (minex_mesh){nnodes, coords, nelems, type, elems, NULL, NULL, 0, NULL};
+  int rc = mesh_check(m);
+  if (rc != MINEX_OK) {
+    minex_mesh_destroy(m);
+    return rc;
+  }
+  *out = m;
+  return MINEX_OK;
+}
+
+int mesh_adopt_mixed(int32_t nnodes, double *coords, int32_t nelems,
+                     uint8_t *kinds, int32_t *elems, int64_t ignored,
+                     int32_t *fpart, minex_mesh **out) {
+  *out = NULL;
+  minex_mesh *m = malloc(sizeof *m);
+  if (m == NULL) {
+    free(coords);
+    free(elems);
+    free(kinds);
+    free(fpart);
+    return core_error(MINEX_ENOMEM, "mesh: out of memory");
+  }
+  *m = (minex_mesh){nnodes, coords,  nelems, MINEX_ELEM_MIXED, elems, kinds,
+                    NULL,   ignored, fpart};
+  int32_t e = 1;
+  while (e < nelems && kinds[e] == kinds[0])
+    e++;
+  if (e >= nelems) { /* one kind (or none): no per-element arrays */
+    m->type = nelems > 0 ? (minex_elem_type)kinds[0] : MINEX_ELEM_TETRA;
+    free(kinds);
+    m->kinds = NULL;
+  } else {
+    m->eptr = malloc(sizeof *m->eptr * ((size_t)nelems + 1));
+    if (m->eptr == NULL) {
+      minex_mesh_destroy(m);
+      return core_error(MINEX_ENOMEM, "mesh: out of memory");
+    }
+    m->eptr[0] = 0;
+    for (e = 0; e < nelems; e++) {
+      int k = minex_elem_nnodes((minex_elem_type)kinds[e]);
+      if (k == 0) {
+        minex_mesh_destroy(m);
+        return core_error(MINEX_EINVAL, "mesh: element %d: unknown kind %d",
+                          (int)e, (int)kinds[e]);
+      }
+      m->eptr[e + 1] = m->eptr[e] + k;
+    }
+  }
   int rc = mesh_check(m);
   if (rc != MINEX_OK) {
     minex_mesh_destroy(m);
@@ -98,11 +259,14 @@ int minex_mesh_create(int32_t nnodes, const double *coords, int32_t nelems,
   if (out == NULL)
     return core_error(MINEX_EINVAL, "minex_mesh_create: out is NULL");
   *out = NULL;
-  minex_mesh tmp = {nnodes, (double *)coords, nelems, type, (int32_t *)elems};
+  minex_mesh tmp = {
+      nnodes, (double *)coords, nelems, type, (int32_t *)elems, NULL, NULL, 0,
+      NULL};
   int rc = mesh_check(&tmp);
   if (rc != MINEX_OK)
     return rc;
-  size_t nc = 3 * (size_t)nnodes, ne = (size_t)type * (size_t)nelems;
+  size_t nc = 3 * (size_t)nnodes,
+         ne = (size_t)minex_elem_nnodes(type) * (size_t)nelems;
   double *c = malloc(sizeof *c * (nc > 0 ? nc : 1));
   int32_t *el = malloc(sizeof *el * (ne > 0 ? ne : 1));
   if (c == NULL || el == NULL) {
@@ -120,11 +284,54 @@ int minex_mesh_create(int32_t nnodes, const double *coords, int32_t nelems,
   return mesh_adopt(nnodes, c, nelems, type, el, out);
 }
 
+int minex_mesh_create_mixed(int32_t nnodes, const double *coords,
+                            int32_t nelems, const minex_elem_type *types,
+                            const int32_t *elems, minex_mesh **out) {
+  core_error_clear();
+  if (out == NULL)
+    return core_error(MINEX_EINVAL, "minex_mesh_create_mixed: out is NULL");
+  *out = NULL;
+  if (nnodes < 0 || nelems < 0 || (nnodes > 0 && coords == NULL) ||
+      (nelems > 0 && (types == NULL || elems == NULL)))
+    return core_error(MINEX_EINVAL, "minex_mesh_create_mixed: a count < 0 "
+                                    "or a NULL array");
+  size_t ne = 0;
+  for (int32_t e = 0; e < nelems; e++) {
+    int k = minex_elem_nnodes(types[e]);
+    if (k == 0)
+      return core_error(MINEX_EINVAL,
+                        "minex_mesh_create_mixed: element %d: "
+                        "unknown kind %d",
+                        (int)e, (int)types[e]);
+    ne += (size_t)k;
+  }
+  size_t nc = 3 * (size_t)nnodes;
+  double *c = malloc(sizeof *c * (nc > 0 ? nc : 1));
+  int32_t *el = malloc(sizeof *el * (ne > 0 ? ne : 1));
+  uint8_t *kinds = malloc((size_t)nelems + 1);
+  if (c == NULL || el == NULL || kinds == NULL) {
+    free(c);
+    free(el);
+    free(kinds);
+    return core_error(MINEX_ENOMEM, "minex_mesh_create_mixed: out of memory");
+  }
+  if (nc > 0)
+    memcpy(c, coords, sizeof *c * nc);
+  if (ne > 0)
+    memcpy(el, elems, sizeof *el * ne);
+  for (int32_t e = 0; e < nelems; e++)
+    kinds[e] = (uint8_t)types[e];
+  return mesh_adopt_mixed(nnodes, c, nelems, kinds, el, 0, NULL, out);
+}
+
 void minex_mesh_destroy(minex_mesh *mesh) {
   if (mesh == NULL)
     return;
   free(mesh->coords);
   free(mesh->elems);
+  free(mesh->kinds);
+  free(mesh->eptr);
+  free(mesh->fpart);
   free(mesh);
 }
 
@@ -148,14 +355,39 @@ const int32_t *minex_mesh_elems(const minex_mesh *mesh) {
   return mesh ? mesh->elems : NULL;
 }
 
+minex_elem_type minex_mesh_elem_kind(const minex_mesh *mesh, int32_t elem) {
+  if (mesh == NULL || elem < 0 || elem >= mesh->nelems)
+    return MINEX_ELEM_MIXED;
+  return mesh_kind(mesh, elem);
+}
+
+const int32_t *minex_mesh_elem_nodes(const minex_mesh *mesh, int32_t elem,
+                                     int *nnodes) {
+  int k = 0;
+  const int32_t *en = NULL;
+  if (mesh != NULL && elem >= 0 && elem < mesh->nelems)
+    en = mesh_elem(mesh, elem, &k);
+  if (nnodes != NULL)
+    *nnodes = k;
+  return en;
+}
+
+int64_t minex_mesh_ignored(const minex_mesh *mesh) {
+  return mesh ? mesh->ignored : 0;
+}
+
+const int32_t *minex_mesh_file_partition(const minex_mesh *mesh) {
+  return mesh ? mesh->fpart : NULL;
+}
+
 /* An out-of-range elem gives the origin rather than reading past the
  * arrays: the prototype returns void, so it cannot report the error. */
 void minex_mesh_centroid(const minex_mesh *mesh, int32_t elem, double xyz[3]) {
   xyz[0] = xyz[1] = xyz[2] = 0.0;
   if (mesh == NULL || elem < 0 || elem >= mesh->nelems)
     return;
-  int k = (int)mesh->type;
-  const int32_t *en = mesh->elems + (int64_t)elem * k;
+  int k;
+  const int32_t *en = mesh_elem(mesh, elem, &k);
   for (int i = 0; i < k; i++)
     for (int d = 0; d < 3; d++)
       xyz[d] += mesh->coords[3 * (int64_t)en[i] + d];
@@ -163,39 +395,144 @@ void minex_mesh_centroid(const minex_mesh *mesh, int32_t elem, double xyz[3]) {
     xyz[d] /= k;
 }
 
-int mesh_choose_kind(const char *path, int kind, const mesh_kinds *k,
-                     minex_elem_type *use) {
-  if (kind == MINEX_ELEM_TETRA || kind == MINEX_ELEM_TRIANGLE) {
-    int64_t have = kind == MINEX_ELEM_TETRA ? k->tets : k->tris;
-    if (have == 0)
-      return core_error(MINEX_EPARSE, "%s: no %s (the kind selected)", path,
-                        kind == MINEX_ELEM_TETRA ? "tetrahedra" : "triangles");
-    *use = (minex_elem_type)kind;
-    return MINEX_OK;
+static int list_add(mesh_list *l, minex_elem_type kind, const int32_t *nodes,
+                    int32_t part) {
+  int k = minex_elem_nnodes(kind);
+  int rc =
+      mesh_reserve((void **)&l->kinds, &l->cap_k, l->count + 1, INT64_MAX, 1);
+  if (rc == MINEX_OK)
+    rc = mesh_reserve((void **)&l->nodes, &l->cap_n, l->nnodes + k, INT64_MAX,
+                      sizeof(int32_t));
+  if (rc == MINEX_OK && part >= 0)
+    rc = mesh_reserve((void **)&l->part, &l->cap_p, l->count + 1, INT64_MAX,
+                      sizeof(int32_t));
+  if (rc != MINEX_OK)
+    return rc;
+  l->kinds[l->count] = (uint8_t)kind;
+  if (part >= 0)
+    l->part[l->count] = part;
+  l->count++;
+  memcpy(l->nodes + l->nnodes, nodes, sizeof(int32_t) * (size_t)k);
+  l->nnodes += k;
+  return MINEX_OK;
+}
+
+int mesh_list_add(mesh_lists *l, minex_elem_type kind, const int32_t *nodes,
+                  int32_t part) {
+  if (l->vol.count + l->surf.count == 0)
+    l->has_part = part >= 0;
+  else if (part < 0)
+    l->has_part = 0;
+  return list_add(minex_elem_dim(kind) == 3 ? &l->vol : &l->surf, kind, nodes,
+                  l->has_part ? part : -1);
+}
+
+void mesh_list_free(mesh_lists *l) {
+  mesh_list *ls[2] = {&l->vol, &l->surf};
+  for (int i = 0; i < 2; i++) {
+    free(ls[i]->kinds);
+    free(ls[i]->nodes);
+    free(ls[i]->part);
+    *ls[i] = (mesh_list){0};
   }
-  if (k->tets > 0 && k->other3d > 0)
-    return core_error(MINEX_EUNSUP,
-                      "%s: %lld tetrahedra and %lld other "
-                      "volume elements (hexahedra, prisms, pyramids or "
-                      "higher-order tetrahedra): only one element kind is "
-                      "read; select the tetrahedra explicitly to drop the "
-                      "others",
-                      path, (long long)k->tets, (long long)k->other3d);
-  if (k->tets == 0 && k->other3d > 0)
-    return core_error(MINEX_EUNSUP,
-                      "%s: %lld volume elements, none of them "
-                      "a tetrahedron: only tetrahedra and triangles are read "
-                      "(select the %lld triangles explicitly to read the "
-                      "surface)",
-                      path, (long long)k->other3d, (long long)k->tris);
-  if (k->tets == 0 && k->tris > 0 && k->other2d > 0)
-    return core_error(MINEX_EUNSUP,
-                      "%s: %lld triangles and %lld other "
-                      "surface elements (quadrilaterals or higher-order "
-                      "triangles): only one element kind is read; select "
-                      "the triangles explicitly to drop the others",
-                      path, (long long)k->tris, (long long)k->other2d);
-  *use = k->tets > 0 ? MINEX_ELEM_TETRA : MINEX_ELEM_TRIANGLE;
+}
+
+int mesh_list_finish(const char *path, mesh_lists *l, int kind, int32_t nnodes,
+                     double *coords, minex_mesh **out) {
+  *out = NULL;
+  mesh_list *use = l->vol.count > 0 ? &l->vol : &l->surf;
+  if (kind != 0)
+    use = minex_elem_dim((minex_elem_type)kind) == 3 ? &l->vol : &l->surf;
+  int64_t ignored = l->lower + (use == &l->vol ? l->surf.count : l->vol.count);
+  int rc = MINEX_OK;
+  if (kind != 0) { /* keep one kind: compact in place */
+    int k = minex_elem_nnodes((minex_elem_type)kind);
+    int64_t n = 0, src = 0;
+    for (int64_t e = 0; e < use->count; e++) {
+      int ke = minex_elem_nnodes((minex_elem_type)use->kinds[e]);
+      if (use->kinds[e] == kind) {
+        memmove(use->nodes + n * k, use->nodes + src,
+                sizeof(int32_t) * (size_t)k);
+        use->kinds[n] = use->kinds[e];
+        if (l->has_part)
+          use->part[n] = use->part[e];
+        n++;
+      } else {
+        ignored++;
+      }
+      src += ke;
+    }
+    use->count = n;
+    if (n == 0)
+      rc = core_error(MINEX_EPARSE, "%s: no %s (the kind selected)", path,
+                      minex_elem_name((minex_elem_type)kind));
+  } else if (use->count == 0) {
+    rc = core_error(MINEX_EPARSE,
+                    "%s: no elements (tetrahedra, hexahedra, "
+                    "prisms, pyramids, triangles or quadrilaterals)",
+                    path);
+  }
+  if (rc == MINEX_OK && use->count > INT32_MAX)
+    rc = core_error(MINEX_EPARSE, "%s: more than 2^31 elements", path);
+  /* binary coordinates can hold inf or NaN bit patterns */
+  for (int64_t i = 0; rc == MINEX_OK && i < 3 * (int64_t)nnodes; i++)
+    if (!isfinite(coords[i]))
+      rc = core_error(MINEX_EPARSE,
+                      "%s: node %lld (0-based, file order) has a "
+                      "non-finite coordinate",
+                      path, (long long)(i / 3));
+  if (rc != MINEX_OK) {
+    free(coords);
+    mesh_list_free(l);
+    return rc;
+  }
+  uint8_t *kinds = use->kinds;
+  int32_t *nodes = use->nodes, *part = l->has_part ? use->part : NULL;
+  int32_t ne = (int32_t)use->count;
+  use->kinds = NULL, use->nodes = NULL;
+  if (part != NULL)
+    use->part = NULL;
+  mesh_list_free(l);
+  rc = mesh_adopt_mixed(nnodes, coords, ne, kinds, nodes, ignored, part, out);
+  if (rc != MINEX_OK)
+    core_error_prefix("%s", path);
+  return rc;
+}
+
+int mesh_load_file(const char *path, char **buf, size_t *len) {
+  *buf = NULL;
+  *len = 0;
+  FILE *fp = fopen(path, "rb");
+  if (fp == NULL)
+    return core_error(MINEX_EIO, "%s: cannot open: %s", path, strerror(errno));
+  size_t cap = 1 << 16, n = 0;
+  char *b = malloc(cap);
+  int rc = MINEX_OK;
+  while (b != NULL) {
+    n += fread(b + n, 1, cap - 1 - n, fp);
+    if (n < cap - 1)
+      break;
+    char *nb = realloc(b, cap * 2);
+    if (nb == NULL) {
+      free(b);
+      b = NULL;
+      break;
+    }
+    b = nb;
+    cap *= 2;
+  }
+  if (b == NULL)
+    rc = core_error(MINEX_ENOMEM, "%s: out of memory reading the file", path);
+  else if (ferror(fp))
+    rc = core_error(MINEX_EIO, "%s: read error", path);
+  fclose(fp);
+  if (rc != MINEX_OK) {
+    free(b);
+    return rc;
+  }
+  b[n] = '\0';
+  *buf = b;
+  *len = n;
   return MINEX_OK;
 }
 
@@ -203,8 +540,9 @@ int minex_mesh_read(const char *path, minex_mesh **out) {
   return minex_mesh_read_kind(path, 0, out);
 }
 
-/* First keyword of the file, after blanks and '#' comment lines; binary
- * content is reported as such. */
+/* "# vtk" on the first line is VTK legacy; otherwise the first keyword of
+ * the file, after blanks and '#' comment lines; other binary content is
+ * reported as such. */
 int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
   core_error_clear();
   if (out == NULL)
@@ -212,10 +550,10 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
   *out = NULL;
   if (path == NULL)
     return core_error(MINEX_EINVAL, "minex_mesh_read: path is NULL");
-  if (kind != 0 && kind != MINEX_ELEM_TETRA && kind != MINEX_ELEM_TRIANGLE)
+  if (kind != 0 && minex_elem_nnodes((minex_elem_type)kind) == 0)
     return core_error(MINEX_EINVAL,
                       "minex_mesh_read_kind: kind = %d (must "
-                      "be 0, MINEX_ELEM_TETRA or MINEX_ELEM_TRIANGLE)",
+                      "be 0 or an element kind: 3, 4, 9, 12, 13, 14)",
                       kind);
   FILE *fp = fopen(path, "rb");
   if (fp == NULL)
@@ -227,6 +565,12 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
   if (bad)
     return core_error(MINEX_EIO, "%s: read error", path);
   buf[n] = '\0';
+  if (n >= 5 && strncmp(buf, "# vtk", 5) == 0)
+    return mesh_read_vtk(path, kind, out);
+  /* MEDIT .meshb: the int 1 in either byte order, then version 1 to 4 */
+  static const unsigned char le1[4] = {1, 0, 0, 0}, be1[4] = {0, 0, 0, 1};
+  if (n >= 8 && (memcmp(buf, le1, 4) == 0 || memcmp(buf, be1, 4) == 0))
+    return mesh_read_meshb(path, kind, out);
   size_t i = 0;
   for (;;) {
     while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
@@ -246,6 +590,8 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
     return mesh_read_medit(path, kind, out);
   if (len == strlen("$MeshFormat") && strncmp(kw, "$MeshFormat", len) == 0)
     return mesh_read_gmsh(path, kind, out);
+  if (strncmp(kw, "<?xml", 5) == 0 || strncmp(kw, "<VTKFile", 8) == 0)
+    return mesh_read_vtu(path, kind, out);
   if (len == strlen("$NOD") && strncmp(kw, "$NOD", len) == 0)
     return core_error(MINEX_EUNSUP,
                       "%s:1: Gmsh version 1 file: re-save "
@@ -253,14 +599,14 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
                       path);
   if (memchr(buf, '\0', n) != NULL)
     return core_error(MINEX_EUNSUP,
-                      "%s: binary content (MEDIT .meshb?): "
-                      "only ASCII MEDIT and Gmsh files are read",
+                      "%s: binary content of no known mesh format "
+                      "(Gmsh, MEDIT .meshb, VTK)",
                       path);
   if (i >= n)
     return core_error(MINEX_EPARSE, "%s: empty file", path);
   return core_error(MINEX_EUNSUP,
                     "%s: unrecognised mesh format (first "
-                    "word '%.*s'): expected MEDIT 'MeshVersionFormatted' or "
-                    "Gmsh '$MeshFormat'",
+                    "word '%.*s'): expected MEDIT 'MeshVersionFormatted', "
+                    "Gmsh '$MeshFormat', VTK '# vtk' or '<VTKFile'",
                     path, (int)(len > 40 ? 40 : len), kw);
 }

@@ -13,13 +13,34 @@ struct minex_mesh {
   int32_t nnodes;       /* number of nodes                                 */
   double *coords;       /* 3*nnodes coordinates x y z (z = 0 in 2D)        */
   int32_t nelems;       /* number of elements                              */
-  minex_elem_type type; /* nodes per element: 3 triangle, 4 tetrahedron    */
-  int32_t *elems;       /* type*nelems node ids in [0, nnodes), distinct
-                           within an element                               */
+  minex_elem_type type; /* kind of every element, or MINEX_ELEM_MIXED      */
+  int32_t *elems;       /* corner node ids in [0, nnodes), element after
+                           element, distinct within an element             */
+  uint8_t *kinds;       /* nelems kinds (minex_elem_type) when MIXED, else
+                           NULL                                            */
+  int64_t *eptr;        /* nelems+1 offsets into elems when MIXED, else
+                           NULL (element e at e*minex_elem_nnodes(type))  */
+  int64_t ignored;      /* elements of the file the reader ignored         */
+  int32_t *fpart;       /* partition stored in the file, or NULL           */
 };
 
-/* Checks the invariants above: counts >= 0, known type, finite
- * coordinates, node ids in range and distinct within each element.
+/* Corner nodes of element e and their count in *k. */
+static inline const int32_t *mesh_elem(const minex_mesh *m, int32_t e, int *k) {
+  if (m->eptr != NULL) {
+    *k = (int)(m->eptr[e + 1] - m->eptr[e]);
+    return m->elems + m->eptr[e];
+  }
+  *k = minex_elem_nnodes(m->type);
+  return m->elems + (int64_t)e * *k;
+}
+
+/* Kind of element e. */
+static inline minex_elem_type mesh_kind(const minex_mesh *m, int32_t e) {
+  return m->kinds != NULL ? (minex_elem_type)m->kinds[e] : m->type;
+}
+
+/* Checks the invariants above: counts >= 0, known kinds of one dimension,
+ * finite coordinates, node ids in range and distinct within each element.
  * MINEX_OK or MINEX_EINVAL with a message naming the node or element. */
 int mesh_check(const minex_mesh *mesh);
 
@@ -27,6 +48,12 @@ int mesh_check(const minex_mesh *mesh);
  * mesh_check. On any failure both arrays are freed and *out is NULL. */
 int mesh_adopt(int32_t nnodes, double *coords, int32_t nelems,
                minex_elem_type type, int32_t *elems, minex_mesh **out);
+/* The same for elements of the kinds in kinds[nelems] (malloc'ed, owned
+ * too; one kind throughout makes a single-kind mesh). ignored and fpart
+ * (malloc'ed nelems parts or NULL) are stored as they are. */
+int mesh_adopt_mixed(int32_t nnodes, double *coords, int32_t nelems,
+                     uint8_t *kinds, int32_t *elems, int64_t ignored,
+                     int32_t *fpart, minex_mesh **out);
 
 /* Grows *arr (records of size bytes, *cap allocated) to hold need
  * records, doubling but never beyond limit (>= need): readers grow as the
@@ -35,28 +62,70 @@ int mesh_adopt(int32_t nnodes, double *coords, int32_t nelems,
 int mesh_reserve(void **arr, int64_t *cap, int64_t need, int64_t limit,
                  size_t size);
 
-/* Element counts of a mesh file, by kind, for mesh_choose_kind. */
-typedef struct mesh_kinds {
-  int64_t tets;    /* tetrahedra (linear or quadratic: corners kept)      */
-  int64_t tris;    /* triangles (linear or quadratic: corners kept)       */
-  int64_t other3d; /* other volume elements: hexahedra, prisms, pyramids,
-                      higher-order tetrahedra                             */
-  int64_t other2d; /* other surface elements: quadrilaterals, ...         */
-} mesh_kinds;
+/* Elements of a file as they are read: kinds and corner nodes of the
+ * volume and of the surface elements apart, so that the reader keeps the
+ * highest dimension (mesh_list_finish). */
+typedef struct mesh_list {
+  uint8_t *kinds; /* count kinds                                     */
+  int32_t *nodes; /* corner node ids, element after element          */
+  int32_t *part;  /* count file partitions (when has_part)           */
+  int64_t count;  /* elements                                        */
+  int64_t nnodes; /* node ids held                                   */
+  int64_t cap_k, cap_n, cap_p;
+} mesh_list;
 
-/* The kind to build the mesh of: kind (MINEX_ELEM_TETRA or _TRIANGLE) when
- * the caller selected one, else tetrahedra when present, else triangles.
- * Without a selection, a file whose elements of the chosen dimension are
- * not all of that kind (or that has volume elements of another kind only)
- * is refused with MINEX_EUNSUP naming the counts: elements are never
- * dropped silently. */
-int mesh_choose_kind(const char *path, int kind, const mesh_kinds *k,
-                     minex_elem_type *use);
+typedef struct mesh_lists {
+  mesh_list vol, surf; /* 3D and 2D elements                           */
+  int64_t lower;       /* lines and points (ignored)                   */
+  int has_part;        /* a partition was read for every element       */
+} mesh_lists;
 
-/* MEDIT .mesh reader (medit.c) and Gmsh .msh reader (gmsh.c); kind as in
- * mesh_choose_kind. Errors are MINEX_EPARSE / MINEX_EUNSUP / MINEX_EIO
- * with "path:line: what". */
+/* Appends an element of kind kind with its corners (node ids checked by
+ * the caller) and its file partition part (-1: none; kept only when every
+ * element of the list has one). MINEX_OK or MINEX_ENOMEM. */
+int mesh_list_add(mesh_lists *l, minex_elem_type kind, const int32_t *nodes,
+                  int32_t part);
+/* Builds the mesh of lists: the volume elements when there are any, else
+ * the surface ones; with kind != 0 only the elements of that kind. The
+ * rest count as ignored. Frees the lists' arrays and coords in every case
+ * (coords adopted on success). MINEX_EPARSE "path: no elements" when none
+ * is left. */
+int mesh_list_finish(const char *path, mesh_lists *l, int kind, int32_t nnodes,
+                     double *coords, minex_mesh **out);
+void mesh_list_free(mesh_lists *l);
+
+/* Reads the whole file into *buf (malloc'ed, NUL-terminated, *len bytes
+ * before the NUL). MINEX_OK, MINEX_EIO or MINEX_ENOMEM. */
+int mesh_load_file(const char *path, char **buf, size_t *len);
+
+/* Readers behind minex_mesh_read (kind as in mesh_list_finish). Errors
+ * are MINEX_EPARSE / MINEX_EUNSUP / MINEX_EIO with "path:line: what"
+ * (binary files: "path: offset N: what"). */
 int mesh_read_medit(const char *path, int kind, minex_mesh **out);
+int mesh_read_meshb(const char *path, int kind, minex_mesh **out);
 int mesh_read_gmsh(const char *path, int kind, minex_mesh **out);
+int mesh_read_vtk(const char *path, int kind, minex_mesh **out);
+
+/* VTK cell types (shared by the legacy and the XML reader): the kind of
+ * type t, 0 with *lower = 1 for vertices and lines, -1 for a type that is
+ * not read. */
+int mesh_vtk_cell_kind(int64_t t, int *lower);
+/* Adds ncells VTK cells to lists: cell i has nodes conn[offs[i] ..
+ * offs[i+1]) (nconn in all) of npts points, type types[i], partition
+ * part[i] (part may be NULL); line names the cell types for messages. */
+int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
+                   const int64_t *offs, const int64_t *conn, int64_t nconn,
+                   const int64_t *types, const int64_t *part,
+                   mesh_lists *lists);
+int mesh_read_vtu(const char *path, int kind, minex_mesh **out);
+
+/* Local faces (3D) or edges (2D) of a kind: count, then per face its size
+ * and local corner ids. */
+typedef struct mesh_faces {
+  int nfaces;
+  int size[6];
+  int node[6][4];
+} mesh_faces;
+const mesh_faces *mesh_kind_faces(minex_elem_type kind);
 
 #endif

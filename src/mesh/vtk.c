@@ -25,6 +25,12 @@ static void write_doubles(FILE *fp, const char *name, const double *v,
     fprintf(fp, "%.17g\n", v[e]);
 }
 
+/* VTK cell type of a kind (VTK_TRIANGLE 5, VTK_TETRA 10; the others are
+ * the kind's value). */
+static int vtk_cell_type(minex_elem_type t) {
+  return t == MINEX_ELEM_TRIANGLE ? 5 : t == MINEX_ELEM_TETRA ? 10 : (int)t;
+}
+
 int minex_mesh_write_vtk(const minex_mesh *mesh, const minex_graph *graph,
                          const int32_t *old, const int32_t *new_part,
                          const char *path) {
@@ -43,28 +49,32 @@ int minex_mesh_write_vtk(const minex_mesh *mesh, const minex_graph *graph,
   if (rc != MINEX_OK)
     return rc;
   FILE *fp = af.fp;
-  const int k = (int)mesh->type;
   /* "%.17g" with '.' whatever the host program's LC_NUMERIC */
   locale_t prev = io_locale_c();
   fprintf(fp,
           "# vtk DataFile Version 3.0\nMinEX mesh: %d %s\nASCII\n"
           "DATASET UNSTRUCTURED_GRID\nPOINTS %d double\n",
-          (int)ne, k == 4 ? "tetrahedra" : "triangles", (int)mesh->nnodes);
+          (int)ne,
+          mesh->type == MINEX_ELEM_MIXED ? "mixed elements"
+                                         : minex_elem_name(mesh->type),
+          (int)mesh->nnodes);
   for (int64_t v = 0; v < mesh->nnodes; v++)
     fprintf(fp, "%.17g %.17g %.17g\n", mesh->coords[3 * v],
             mesh->coords[3 * v + 1], mesh->coords[3 * v + 2]);
-  fprintf(fp, "CELLS %d %lld\n", (int)ne, (long long)ne * (k + 1));
-  for (int64_t e = 0; e < ne; e++) {
-    const int32_t *en = mesh->elems + e * k;
-    if (k == 4)
-      fprintf(fp, "4 %d %d %d %d\n", (int)en[0], (int)en[1], (int)en[2],
-              (int)en[3]);
-    else
-      fprintf(fp, "3 %d %d %d\n", (int)en[0], (int)en[1], (int)en[2]);
+  int64_t total =
+      mesh->eptr ? mesh->eptr[ne] : (int64_t)ne * minex_elem_nnodes(mesh->type);
+  fprintf(fp, "CELLS %d %lld\n", (int)ne, (long long)(ne + total));
+  for (int32_t e = 0; e < ne; e++) {
+    int k;
+    const int32_t *en = mesh_elem(mesh, e, &k);
+    fprintf(fp, "%d", k);
+    for (int i = 0; i < k; i++)
+      fprintf(fp, " %d", (int)en[i]);
+    fputc('\n', fp);
   }
   fprintf(fp, "CELL_TYPES %d\n", (int)ne);
   for (int32_t e = 0; e < ne; e++)
-    fputs(k == 4 ? "10\n" : "5\n", fp);
+    fprintf(fp, "%d\n", vtk_cell_type(mesh_kind(mesh, e)));
   if (new_part || old || graph)
     fprintf(fp, "CELL_DATA %d\n", (int)ne);
   if (new_part)

@@ -76,6 +76,9 @@ void fuzz_mesh_read_kind(int (*read)(const char *, int, struct minex_mesh **),
   }
   FUZZ_REQUIRE(mesh_check(mesh) == MINEX_OK);
   FUZZ_REQUIRE(kind == 0 || (int)minex_mesh_elem_type(mesh) == kind);
+  const int32_t *fp = minex_mesh_file_partition(mesh);
+  for (int32_t e = 0; fp != NULL && e < minex_mesh_nelems(mesh); e++)
+    FUZZ_REQUIRE(fp[e] >= 0);
   minex_graph *dual = NULL;
   rc = minex_mesh_dual(mesh, NULL, NULL, NULL, NULL, &dual);
   if (rc == MINEX_OK)
@@ -83,5 +86,20 @@ void fuzz_mesh_read_kind(int (*read)(const char *, int, struct minex_mesh **),
   else
     FUZZ_REQUIRE(rc == MINEX_EPARSE && dual == NULL);
   minex_graph_destroy(dual);
+  /* the ncommon rule has no failure but memory */
+  dual = NULL;
+  rc = minex_mesh_dual_ncommon(mesh, 2, NULL, NULL, NULL, NULL, &dual);
+  FUZZ_REQUIRE(rc == MINEX_OK &&
+               minex_graph_nvtxs(dual) == minex_mesh_nelems(mesh));
+  minex_graph_destroy(dual);
+  /* weighted inertial bisection of whatever was read */
+  int32_t ne = minex_mesh_nelems(mesh);
+  int32_t *part = malloc(sizeof *part * ((size_t)ne + 1));
+  FUZZ_REQUIRE(part != NULL);
+  FUZZ_REQUIRE(minex_mesh_partition_geom(mesh, 3, MINEX_GEOM_RIB, NULL, NULL,
+                                         part) == MINEX_OK);
+  for (int32_t e = 0; e < ne; e++)
+    FUZZ_REQUIRE(part[e] >= 0 && part[e] < 3);
+  free(part);
   minex_mesh_destroy(mesh);
 }

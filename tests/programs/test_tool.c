@@ -247,8 +247,9 @@ static void teardown(void) {
 /* Every subcommand, and the tool itself, answers --help and -h with a usage
  * text on stdout and exit status 0; --version names the version. */
 START_TEST(help_of_every_subcommand_exits_zero) {
-  static const char *cmds[] = {"repart", "eval", "mesh2dual", "info",
-                               "gen",    "sim",  "sweep",     "drum"};
+  static const char *cmds[] = {"repart", "eval", "mesh2dual",
+                               "info",   "gen",  "sim",
+                               "sweep",  "drum", "partition"};
   ck_assert_int_eq(run("--help", NULL), 0);
   ck_assert_ptr_nonnull(strstr(out_text, "Usage"));
   for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
@@ -430,6 +431,134 @@ START_TEST(mesh2dual_two_tetrahedra_share_one_face) {
   ck_assert_int_eq(run("info", g, "--json", NULL), 0);
   ck_assert_int_eq((int)json_number(out_text, "nvtxs"), 2);
   ck_assert_int_eq((int)json_number(out_text, "nedges"), 1);
+}
+END_TEST
+
+/* Reads a partition file of n lines written by the tool. */
+static int32_t *read_part_file(const char *path, int32_t n) {
+  int32_t *part = NULL;
+  ck_assert_int_eq(minex_part_read(path, n, 0, &part), MINEX_OK);
+  return part;
+}
+
+/* partition of a mixed Gmsh mesh (binary 4.1): the file has one line per
+ * volume element, ids in [0, P), the VTK it writes reads back with the
+ * same partition; under a configuration the unavailable processors get
+ * nothing; a graph input takes scotch and refuses rcb. */
+START_TEST(partition_of_a_mixed_mesh_writes_part_and_vtk) {
+  char mesh[4096], cfgp[4096]; /* test_data_path reuses its buffer */
+  snprintf(mesh, sizeof mesh, "%s",
+           test_data_path("mesh_gmsh_mixed_v41_bin.msh"));
+  snprintf(cfgp, sizeof cfgp, "%s", test_data_path("io_default_link.xml"));
+  char part[4096], vtk[4096]; /* so does tpath */
+  snprintf(part, sizeof part, "%s", tpath("m.part"));
+  snprintf(vtk, sizeof vtk, "%s", tpath("m.vtk"));
+  const char *methods[] = {"rcb", "rib", "scotch", "bfs"};
+  for (int i = 0; i < 4; i++) {
+    ck_assert_msg(run("partition", mesh, "--nparts", "4", "--method",
+                      methods[i], "-o", part, "--vtk", vtk, NULL) == 0,
+                  "%s: %s", methods[i], err_text);
+    int32_t *p = read_part_file(part, 80);
+    int size[4] = {0, 0, 0, 0};
+    for (int e = 0; e < 80; e++) {
+      ck_assert(p[e] >= 0 && p[e] < 4);
+      size[p[e]]++;
+    }
+    for (int q = 0; q < 4; q++)
+      ck_assert_int_gt(size[q], 0);
+    minex_mesh *back = NULL;
+    ck_assert_int_eq(minex_mesh_read(vtk, &back), MINEX_OK);
+    ck_assert_int_eq(minex_mesh_nelems(back), 80);
+    ck_assert_mem_eq(minex_mesh_file_partition(back), p, sizeof *p * 80);
+    minex_mesh_destroy(back);
+    free(p);
+  }
+  ck_assert_ptr_nonnull(strstr(out_text, "152 lower-dimensional"));
+  /* io_default_link.xml: 5 processors, 2 of them unavailable */
+  ck_assert_int_eq(run("partition", mesh, "--config", cfgp, "-o", part, NULL),
+                   0);
+  minex_config *cfg = NULL;
+  ck_assert_int_eq(minex_config_load(cfgp, &cfg), MINEX_OK);
+  int32_t *p = read_part_file(part, 80);
+  for (int e = 0; e < 80; e++)
+    ck_assert(minex_config_is_available(cfg, p[e]));
+  free(p);
+  minex_config_destroy(cfg);
+  char g[4096], hex[4096];
+  snprintf(g, sizeof g, "%s", tpath("m.graph"));
+  snprintf(hex, sizeof hex, "%s", test_data_path("mesh_gmsh_hex_v41.msh"));
+  /* hexahedra sharing 4 corners share a face: --ncommon 4 is the face
+     dual (20 edges); a kind the file lacks fails naming it */
+  ck_assert_int_eq(run("mesh2dual", hex, "--ncommon", "4", "-o", g, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "12 vertices, 20 edges"));
+  ck_assert_int_eq(run("mesh2dual", hex, "--kind", "prism", "-o", g, NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "no prism"));
+  ck_assert_int_eq(run("mesh2dual", mesh, "-o", g, NULL), 0);
+  ck_assert_int_eq(run("partition", g, "--nparts", "3", "-o", part, NULL), 0);
+  ck_assert_ptr_nonnull(strstr(out_text, "by scotch"));
+  ck_assert_int_eq(
+      run("partition", g, "--nparts", "3", "--method", "rcb", "-o", part, NULL),
+      2);
+  ck_assert_int_eq(run("partition", mesh, "--nparts", "3", "--method", "metis",
+                       "-o", part, NULL),
+                   2);
+}
+END_TEST
+
+/* repart --mesh of a Gmsh-partitioned file: the file's partition is the
+ * old one (--write-old writes it back), and the VTK holds old, new and
+ * moved consistent with the partition files. Without a stored partition
+ * and without --old, --write-old writes the start that was built. */
+START_TEST(repart_mesh_writes_old_new_and_moved_as_vtk) {
+  char mesh[4096], hex[4096], np[4096], op[4096], vtk[4096];
+  snprintf(mesh, sizeof mesh, "%s",
+           test_data_path("mesh_gmsh_mixed_part3_v41.msh"));
+  snprintf(hex, sizeof hex, "%s", test_data_path("mesh_gmsh_hex_v41.msh"));
+  snprintf(np, sizeof np, "%s", tpath("n.part"));
+  snprintf(op, sizeof op, "%s", tpath("o.part"));
+  snprintf(vtk, sizeof vtk, "%s", tpath("r.vtk"));
+  ck_assert_int_eq(run("repart", "--mesh", mesh, "--vtk", vtk, "--write-old",
+                       op, "-o", np, NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(err_text, "the one stored in"));
+  minex_mesh *m = NULL;
+  ck_assert_int_eq(minex_mesh_read(mesh, &m), MINEX_OK);
+  int32_t *o = read_part_file(op, 80), *n = read_part_file(np, 80);
+  ck_assert_mem_eq(o, minex_mesh_file_partition(m), sizeof *o * 80);
+  char *text = slurp(vtk);
+  /* the cell data blocks in order: partition (new), old, moved */
+  char *pn = strstr(text, "SCALARS partition int 1\nLOOKUP_TABLE default\n");
+  char *po = strstr(text, "SCALARS old int 1\nLOOKUP_TABLE default\n");
+  char *pm = strstr(text, "SCALARS moved int 1\nLOOKUP_TABLE default\n");
+  ck_assert(pn && po && pm && pn < po && po < pm);
+  ck_assert_ptr_nonnull(strstr(text, "SCALARS pwgt double 1"));
+  pn = strchr(strchr(pn, '\n') + 1, '\n') + 1;
+  po = strchr(strchr(po, '\n') + 1, '\n') + 1;
+  pm = strchr(strchr(pm, '\n') + 1, '\n') + 1;
+  for (int e = 0; e < 80; e++) {
+    long a = strtol(pn, &pn, 10), b = strtol(po, &po, 10),
+         c = strtol(pm, &pm, 10);
+    ck_assert_int_eq(a, n[e]);
+    ck_assert_int_eq(b, o[e]);
+    ck_assert_int_eq(c, n[e] != o[e]);
+  }
+  free(text);
+  free(o);
+  free(n);
+  minex_mesh_destroy(m);
+  /* no stored partition: the start built (BFS) is written */
+  ck_assert_int_eq(
+      run("repart", "--mesh", hex, "--nparts", "3", "--write-old", op, NULL),
+      0);
+  ck_assert_ptr_nonnull(strstr(err_text, "initial partition"));
+  o = read_part_file(op, 12);
+  int seen[3] = {0, 0, 0};
+  for (int e = 0; e < 12; e++)
+    seen[o[e]]++;
+  ck_assert(seen[0] == 4 && seen[1] == 4 && seen[2] == 4);
+  free(o);
+  ck_assert_int_eq(run("repart", "--mesh", hex, NULL), 2);
+  ck_assert_int_eq(run("repart", hex, "--nparts", "2", "--vtk", vtk, NULL), 2);
 }
 END_TEST
 
@@ -1265,6 +1394,8 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, repart_with_hetero_config_never_raises_max_qwgt);
   tcase_add_test(tc, repart_without_old_says_it_builds_the_initial_partition);
   tcase_add_test(tc, mesh2dual_two_tetrahedra_share_one_face);
+  tcase_add_test(tc, partition_of_a_mixed_mesh_writes_part_and_vtk);
+  tcase_add_test(tc, repart_mesh_writes_old_new_and_moved_as_vtk);
   tcase_add_test(tc, missing_file_fails_naming_it);
   tcase_add_test(tc, malformed_graph_fails_naming_file);
   tcase_add_test(tc, output_into_missing_directory_leaves_nothing);

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# MinEX test files: mesh_gmsh_mixed_v41.msh (Gmsh) converted by meshio
+# (Debian python3-meshio) to the formats Gmsh does not write with every
+# element kind: MEDIT with Prisms and Pyramids, VTK 5.1 legacy, VTK XML.
+import meshio
+m = meshio.read('mesh_gmsh_mixed_v41.msh')
+vol = [c for c in m.cells if c.type in ('tetra', 'hexahedron', 'wedge', 'pyramid')]
+m2 = meshio.Mesh(m.points, vol)
+meshio.write('mesh_meshio_mixed.mesh', m2)
+meshio.write('mesh_meshio_mixed.vtk', m2, binary=False)
+meshio.write('mesh_meshio_mixed_bin.vtk', m2, binary=True)
+meshio.write('mesh_meshio_mixed_ascii.vtu', m2, binary=False)
+meshio.write('mesh_meshio_mixed_zlib.vtu', m2, binary=True, compression='zlib')
+meshio.write('mesh_meshio_mixed_b64.vtu', m2, binary=True, compression=None)
+# MEDIT binary .meshb: version 4 (64-bit integers, as meshio reads them)
+# and version 3 (32-bit integers)
+meshio.write('mesh_meshio_mixed_v4.meshb', m2)
+m3 = meshio.Mesh(m.points, [meshio.CellBlock(c.type, c.data.astype('int32'))
+                            for c in vol])
+meshio.write('mesh_meshio_mixed_v3.meshb', m3)

@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests of every element kind and file variant (issue 22): one mixed mesh
+ * of hexahedra, prisms, tetrahedra and pyramids written by Gmsh (ASCII and
+ * binary v2 and 4.1, second order, partitioned, MEDIT, VTK), by meshio
+ * (MEDIT with prisms and pyramids, VTK 5.1, .vtu) and by VTK 9 (.vtu raw,
+ * base64, zlib) reads as the same elements;
+ * element ids follow the file's element order (checked with a parser of
+ * the v2 file written here); duals equal an independent sort-based face
+ * matching, ncommon duals a brute-force count of common corners; RCB and
+ * RIB balance weights and targets; mesh -> partition -> VTK reads back. */
+#include "test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static minex_mesh *read_mesh(const char *name) {
+  minex_mesh *m = NULL;
+  int rc = minex_mesh_read(test_data_path(name), &m);
+  ck_assert_msg(rc == MINEX_OK, "%s: %s", name, minex_last_error());
+  return m;
+}
+
+/* ------------------------------------------- independent face matching */
+
+/* Faces of each kind by local corner (written here from the VTK cell
+ * pictures, not taken from the library). */
+static int kind_faces(minex_elem_type t, int f[6][4], int size[6]) {
+  static const int tet[4][3] = {{0, 1, 2}, {0, 1, 3}, {1, 2, 3}, {0, 2, 3}};
+  static const int hex[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
+                                {1, 2, 6, 5}, {3, 7, 6, 2}, {0, 4, 7, 3}};
+  static const int pri[5][4] = {
+      {0, 1, 2, -1}, {3, 4, 5, -1}, {0, 1, 4, 3}, {1, 2, 5, 4}, {0, 3, 5, 2}};
+  static const int pyr[5][4] = {
+      {0, 1, 2, 3}, {0, 1, 4, -1}, {1, 2, 4, -1}, {2, 3, 4, -1}, {0, 3, 4, -1}};
+  int n = 0;
+  switch (t) {
+  case MINEX_ELEM_TETRA:
+    for (n = 0; n < 4; n++) {
+      size[n] = 3;
+      for (int i = 0; i < 3; i++)
+        f[n][i] = tet[n][i];
+    }
+    return 4;
+  case MINEX_ELEM_HEXA:
+    for (n = 0; n < 6; n++) {
+      size[n] = 4;
+      for (int i = 0; i < 4; i++)
+        f[n][i] = hex[n][i];
+    }
+    return 6;
+  case MINEX_ELEM_PRISM:
+  case MINEX_ELEM_PYRAMID:
+    for (n = 0; n < 5; n++) {
+      const int *r = t == MINEX_ELEM_PRISM ? pri[n] : pyr[n];
+      size[n] = r[3] < 0 ? 3 : 4;
+      for (int i = 0; i < 4; i++)
+        f[n][i] = r[i];
+    }
+    return 5;
+  case MINEX_ELEM_TRIANGLE:
+  case MINEX_ELEM_QUAD: {
+    int k = t == MINEX_ELEM_QUAD ? 4 : 3;
+    for (n = 0; n < k; n++) {
+      size[n] = 2;
+      f[n][0] = n;
+      f[n][1] = (n + 1) % k;
+    }
+    return k;
+  }
+  default:
+    ck_abort_msg("unexpected kind %d", (int)t);
+    return 0;
+  }
+}
+
+typedef struct face_rec {
+  int32_t n[4]; /* sorted node ids, -1 padded at the end */
+  int32_t elem;
+} face_rec;
+
+static int face_cmp(const void *a, const void *b) {
+  const face_rec *x = a, *y = b;
+  for (int i = 0; i < 4; i++)
+    if (x->n[i] != y->n[i])
+      return (x->n[i] > y->n[i]) - (x->n[i] < y->n[i]);
+  return (x->elem > y->elem) - (x->elem < y->elem);
+}
+
+static int i32_cmp(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The dual must hold exactly the pairs that share a face's node set, and
+ * every face must be shared by at most two elements. Returns the number
+ * of shared faces. */
+static int64_t check_dual_by_faces(const minex_mesh *m, const minex_graph *g) {
+  int32_t ne = minex_mesh_nelems(m);
+  face_rec *fr = malloc(sizeof *fr * (size_t)ne * 6);
+  int64_t nf = 0;
+  for (int32_t e = 0; e < ne; e++) {
+    int k, f[6][4], size[6];
+    const int32_t *en = minex_mesh_elem_nodes(m, e, &k);
+    int nfe = kind_faces(minex_mesh_elem_kind(m, e), f, size);
+    for (int j = 0; j < nfe; j++) {
+      face_rec r = {{-1, -1, -1, -1}, e};
+      for (int i = 0; i < size[j]; i++)
+        r.n[i] = en[f[j][i]];
+      qsort(r.n, (size_t)size[j], sizeof r.n[0], i32_cmp);
+      fr[nf++] = r;
+    }
+  }
+  qsort(fr, (size_t)nf, sizeof *fr, face_cmp);
+  int64_t shared = 0;
+  for (int64_t i = 0; i + 1 < nf; i++) {
+    if (memcmp(fr[i].n, fr[i + 1].n, sizeof fr[i].n) != 0)
+      continue;
+    QUIET_ASSERT(i + 2 >= nf ||
+                 memcmp(fr[i].n, fr[i + 2].n, sizeof fr[i].n) != 0);
+    int32_t a = fr[i].elem, b = fr[i + 1].elem;
+    int found = 0;
+    for (int64_t j = minex_graph_xadj(g)[a]; j < minex_graph_xadj(g)[a + 1];
+         j++)
+      found += minex_graph_adjncy(g)[j] == b;
+    QUIET_ASSERT(found == 1);
+    shared++;
+  }
+  ck_assert_int_eq(minex_graph_nedges(g), shared);
+  free(fr);
+  return shared;
+}
+
+/* Brute force: pairs sharing at least nc corners. */
+static void check_dual_ncommon(const minex_mesh *m, int nc,
+                               const minex_graph *g) {
+  int32_t ne = minex_mesh_nelems(m);
+  int64_t pairs = 0;
+  for (int32_t a = 0; a < ne; a++) {
+    int ka;
+    const int32_t *an = minex_mesh_elem_nodes(m, a, &ka);
+    for (int32_t b = a + 1; b < ne; b++) {
+      int kb, c = 0;
+      const int32_t *bn = minex_mesh_elem_nodes(m, b, &kb);
+      for (int i = 0; i < ka; i++)
+        for (int j = 0; j < kb; j++)
+          c += an[i] == bn[j];
+      int found = 0;
+      for (int64_t j = minex_graph_xadj(g)[a]; j < minex_graph_xadj(g)[a + 1];
+           j++)
+        found += minex_graph_adjncy(g)[j] == b;
+      QUIET_ASSERT(found == (c >= nc));
+      pairs += c >= nc;
+    }
+  }
+  ck_assert_int_eq(minex_graph_nedges(g), pairs);
+}
+
+/* ----------------------------------------------- same elements per file */
+
+/* Element signature: kind and the sorted corner coordinates. */
+typedef struct sig {
+  int kind;
+  double x[8][3];
+  int32_t part;
+} sig;
+
+static int sig_cmp(const void *a, const void *b) {
+  const sig *x = a, *y = b;
+  if (x->kind != y->kind)
+    return x->kind - y->kind;
+  return memcmp(x->x, y->x, sizeof x->x);
+}
+
+static int pt_cmp(const void *a, const void *b) {
+  const double *x = a, *y = b;
+  for (int d = 0; d < 3; d++)
+    if (x[d] != y[d])
+      return x[d] < y[d] ? -1 : 1;
+  return 0;
+}
+
+static sig *signatures(const minex_mesh *m) {
+  int32_t ne = minex_mesh_nelems(m);
+  sig *s = calloc((size_t)ne, sizeof *s);
+  const int32_t *fp = minex_mesh_file_partition(m);
+  for (int32_t e = 0; e < ne; e++) {
+    int k;
+    const int32_t *en = minex_mesh_elem_nodes(m, e, &k);
+    s[e].kind = (int)minex_mesh_elem_kind(m, e);
+    for (int i = 0; i < k; i++)
+      for (int d = 0; d < 3; d++)
+        /* meshio writes %.16e: compare at 1e-12 by rounding */
+        s[e].x[i][d] =
+            round(minex_mesh_coords(m)[3 * en[i] + d] * 1e9) / 1e9 + 0.0;
+    qsort(s[e].x, (size_t)k, sizeof s[e].x[0], pt_cmp);
+    s[e].part = fp ? fp[e] : -1;
+  }
+  return s;
+}
+
+/* Files of the mixed mesh: 8 hexahedra, 28 prisms, 40 tetrahedra, 4
+ * pyramids; in_order: the elements in the order of mesh_gmsh_mixed_v41's
+ * (Gmsh 2.2 files list the tetrahedra first, partitioned ones by part). */
+static const struct {
+  const char *name;
+  int in_order;
+} mixed_files[] = {
+    {"mesh_gmsh_mixed_v2.msh", 0},
+    {"mesh_gmsh_mixed_v41.msh", 1},
+    {"mesh_gmsh_mixed_v2_bin.msh", 0},
+    {"mesh_gmsh_mixed_v41_bin.msh", 1},
+    {"mesh_gmsh_mixed_o2_v41.msh", 1},
+    {"mesh_gmsh_mixed.vtk", 1},
+    {"mesh_gmsh_mixed_bin.vtk", 1},
+    {"mesh_meshio_mixed.vtk", 1},
+    {"mesh_meshio_mixed_bin.vtk", 1},
+    {"mesh_meshio_mixed.mesh", 1},
+    {"mesh_gmsh_mixed_part3_v2.msh", 0},
+    {"mesh_gmsh_mixed_part3_v41.msh", 0},
+    {"mesh_gmsh_mixed_v2_swapped.msh", 0},
+    {"mesh_meshio_mixed_ascii.vtu", 1},
+    {"mesh_meshio_mixed_b64.vtu", 1},
+    {"mesh_meshio_mixed_zlib.vtu", 1},
+    {"mesh_vtk9_mixed_raw.vtu", 1},
+    {"mesh_vtk9_mixed_raw_zlib.vtu", 1},
+    {"mesh_vtk9_mixed_b64inline_zlib.vtu", 1},
+    {"mesh_vtk9_mixed_appended_b64.vtu", 1},
+    {"mesh_vtk9_mixed_legacy.vtk", 1},
+    {"mesh_meshio_mixed_v3.meshb", 1},
+    {"mesh_vtk9_mixed_bigendian_zlib.vtu", 1},
+    {"mesh_meshio_mixed_v4.meshb", 1},
+    {"mesh_vtk9_mixed_legacy_bin.vtk", 1},
+};
+#define NMIXED (sizeof mixed_files / sizeof mixed_files[0])
+
+START_TEST(every_file_variant_gives_the_same_mixed_mesh) {
+  minex_mesh *ref = read_mesh("mesh_gmsh_mixed_v41.msh");
+  int32_t ne = minex_mesh_nelems(ref);
+  int count[16] = {0};
+  for (int32_t e = 0; e < ne; e++)
+    count[minex_mesh_elem_kind(ref, e)]++;
+  ck_assert_int_eq(ne, 80);
+  ck_assert_int_eq(count[MINEX_ELEM_HEXA], 8);
+  ck_assert_int_eq(count[MINEX_ELEM_PRISM], 28);
+  ck_assert_int_eq(count[MINEX_ELEM_TETRA], 40);
+  ck_assert_int_eq(count[MINEX_ELEM_PYRAMID], 4);
+  ck_assert_int_eq(minex_mesh_elem_type(ref), MINEX_ELEM_MIXED);
+  sig *rs = signatures(ref);
+  sig *rsorted = malloc(sizeof *rsorted * (size_t)ne);
+  memcpy(rsorted, rs, sizeof *rs * (size_t)ne);
+  qsort(rsorted, (size_t)ne, sizeof *rsorted, sig_cmp);
+  for (size_t f = 0; f < NMIXED; f++) {
+    minex_mesh *m = read_mesh(mixed_files[f].name);
+    ck_assert_msg(minex_mesh_nelems(m) == ne, "%s: %d elements",
+                  mixed_files[f].name, (int)minex_mesh_nelems(m));
+    sig *s = signatures(m);
+    if (mixed_files[f].in_order)
+      for (int32_t e = 0; e < ne; e++)
+        ck_assert_msg(sig_cmp(&s[e], &rs[e]) == 0, "%s: element %d differs",
+                      mixed_files[f].name, (int)e);
+    qsort(s, (size_t)ne, sizeof *s, sig_cmp);
+    for (int32_t e = 0; e < ne; e++)
+      ck_assert_msg(sig_cmp(&s[e], &rsorted[e]) == 0,
+                    "%s: sorted element %d differs", mixed_files[f].name,
+                    (int)e);
+    free(s);
+    minex_mesh_destroy(m);
+  }
+  free(rs);
+  free(rsorted);
+  minex_mesh_destroy(ref);
+}
+END_TEST
+
+/* A parser of Gmsh 2.2 ASCII written here: node tags to file positions,
+ * the volume elements (types 4-7) with their nodes, in file order. The
+ * mesh's element e must be the file's e-th volume element. */
+START_TEST(element_ids_follow_the_files_element_order) {
+  FILE *fp = fopen(test_data_path("mesh_gmsh_mixed_v2.msh"), "r");
+  ck_assert_ptr_nonnull(fp);
+  char line[512];
+  int32_t pos_of[1000];
+  int nn = 0, in_nodes = 0, in_elems = 0, nvol = 0;
+  minex_mesh *m = read_mesh("mesh_gmsh_mixed_v2.msh");
+  int nlower = 0;
+  while (fgets(line, sizeof line, fp)) {
+    if (strncmp(line, "$Nodes", 6) == 0) {
+      in_nodes = 1;
+      ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
+      continue;
+    }
+    if (strncmp(line, "$EndNodes", 9) == 0)
+      in_nodes = 0;
+    if (strncmp(line, "$Elements", 9) == 0) {
+      in_elems = 1;
+      ck_assert_ptr_nonnull(fgets(line, sizeof line, fp));
+      continue;
+    }
+    if (strncmp(line, "$EndElements", 12) == 0)
+      in_elems = 0;
+    if (in_nodes) {
+      int tag = atoi(line);
+      ck_assert(tag > 0 && tag < 1000);
+      pos_of[tag] = nn++;
+    } else if (in_elems) {
+      int v[64], n = 0;
+      char *p = line, *q;
+      for (long x = strtol(p, &q, 10); q != p; x = strtol(p, &q, 10)) {
+        v[n++] = (int)x;
+        p = q;
+      }
+      int type = v[1], ntags = v[2];
+      int corners = type == 4 ? 4 : type == 5 ? 8 : type == 6 ? 6 : 5;
+      if (type < 4 || type > 7) {
+        nlower++;
+        continue;
+      }
+      int k;
+      const int32_t *en = minex_mesh_elem_nodes(m, nvol, &k);
+      ck_assert_int_eq(k, corners);
+      for (int i = 0; i < k; i++)
+        ck_assert_int_eq(en[i], pos_of[v[3 + ntags + i]]);
+      nvol++;
+    }
+  }
+  fclose(fp);
+  ck_assert_int_eq(nvol, minex_mesh_nelems(m));
+  ck_assert_int_eq(minex_mesh_ignored(m), nlower);
+  minex_mesh_destroy(m);
+}
+END_TEST
+
+START_TEST(duals_equal_independent_face_matching) {
+  const char *files[] = {
+      "mesh_gmsh_mixed_v41.msh",   "mesh_gmsh_hex_v41.msh",
+      "mesh_gmsh_quadtri_v41.msh", "mesh_gmsh_quadtri_o2_v2.msh",
+      "mesh_meshio_mixed.mesh",    "mesh_gmsh_mixed.mesh"};
+  int64_t shared[6];
+  for (int f = 0; f < 6; f++) {
+    minex_mesh *m = read_mesh(files[f]);
+    minex_graph *g = NULL;
+    ck_assert_int_eq(minex_mesh_dual(m, NULL, NULL, NULL, NULL, &g), MINEX_OK);
+    shared[f] = check_dual_by_faces(m, g);
+    for (int nc = 1; nc <= 4; nc++) {
+      minex_graph *gn = NULL;
+      ck_assert_int_eq(
+          minex_mesh_dual_ncommon(m, nc, NULL, NULL, NULL, NULL, &gn),
+          MINEX_OK);
+      check_dual_ncommon(m, nc, gn);
+      minex_graph_destroy(gn);
+    }
+    minex_graph_destroy(g);
+    minex_mesh_destroy(m);
+  }
+  /* the 3 x 2 x 2 hexahedra: 2*2*2 + 3*1*2 + 3*2*1 inner faces */
+  ck_assert_int_eq(shared[1], 20);
+  /* second order gives the dual of the corners: same as linear */
+  ck_assert_int_eq(shared[2], shared[3]);
+  /* a triangle face of a prism meets a pyramid's, a quadrilateral one a
+     hexahedron's: the mixed mesh is one connected dual */
+  ck_assert_int_gt(shared[0], 79);
+}
+END_TEST
+
+START_TEST(gmsh_partitions_are_read_as_the_old_partition) {
+  minex_mesh *a = read_mesh("mesh_gmsh_mixed_part3_v2.msh");
+  minex_mesh *b = read_mesh("mesh_gmsh_mixed_part3_v41.msh");
+  ck_assert_ptr_nonnull(minex_mesh_file_partition(a));
+  ck_assert_ptr_nonnull(minex_mesh_file_partition(b));
+  minex_mesh *plain = read_mesh("mesh_gmsh_mixed_v2.msh");
+  ck_assert_ptr_null(minex_mesh_file_partition(plain));
+  minex_mesh_destroy(plain);
+  int32_t ne = minex_mesh_nelems(a), size[3] = {0, 0, 0};
+  for (int32_t e = 0; e < ne; e++) {
+    int32_t p = minex_mesh_file_partition(a)[e];
+    ck_assert(p >= 0 && p < 3);
+    size[p]++;
+  }
+  for (int p = 0; p < 3; p++)
+    ck_assert_int_gt(size[p], 0);
+  /* the same elements carry the same partition in both files */
+  sig *sa = signatures(a), *sb = signatures(b);
+  qsort(sa, (size_t)ne, sizeof *sa, sig_cmp);
+  qsort(sb, (size_t)ne, sizeof *sb, sig_cmp);
+  for (int32_t e = 0; e < ne; e++)
+    ck_assert_int_eq(sa[e].part, sb[e].part);
+  free(sa);
+  free(sb);
+  minex_mesh_destroy(a);
+  minex_mesh_destroy(b);
+}
+END_TEST
+
+/* VTK's legacy writer puts an integer cell array in a FIELD: partition =
+ * cell index % 3 over all 232 cells (lower-dimensional ones included);
+ * the indices of the volume cells come from the file's CELL_TYPES, read
+ * here. */
+START_TEST(vtk_field_partition_follows_the_cell_numbering) {
+  FILE *fp = fopen(test_data_path("mesh_vtk9_mixed_legacy.vtk"), "r");
+  ck_assert_ptr_nonnull(fp);
+  char line[256];
+  long ncells = -1;
+  while (fgets(line, sizeof line, fp))
+    if (sscanf(line, "CELL_TYPES %ld", &ncells) == 1)
+      break;
+  ck_assert_int_eq(ncells, 232);
+  int32_t want[232];
+  int nvol = 0;
+  for (long i = 0; i < ncells; i++) {
+    int t;
+    ck_assert_int_eq(fscanf(fp, "%d", &t), 1);
+    if (t == 10 || t == 12 || t == 13 || t == 14)
+      want[nvol++] = (int32_t)(i % 3);
+  }
+  fclose(fp);
+  ck_assert_int_eq(nvol, 80);
+  const char *files[] = {"mesh_vtk9_mixed_legacy.vtk",
+                         "mesh_vtk9_mixed_legacy_bin.vtk"};
+  for (int f = 0; f < 2; f++) {
+    minex_mesh *m = read_mesh(files[f]);
+    ck_assert_ptr_nonnull(minex_mesh_file_partition(m));
+    ck_assert_mem_eq(minex_mesh_file_partition(m), want, sizeof want[0] * 80);
+    ck_assert_int_eq(minex_mesh_ignored(m), 232 - 80);
+    minex_mesh_destroy(m);
+  }
+}
+END_TEST
+
+/* ------------------------------------------------------- partitioning */
+
+static void part_weights(const minex_mesh *m, const int32_t *part, int np,
+                         const double *w, double *pw) {
+  for (int p = 0; p < np; p++)
+    pw[p] = 0;
+  for (int32_t e = 0; e < minex_mesh_nelems(m); e++) {
+    ck_assert(part[e] >= 0 && part[e] < np);
+    pw[part[e]] += w ? w[e] : 1.0;
+  }
+}
+
+START_TEST(rcb_and_rib_balance_weights_and_targets) {
+  minex_mesh *m = read_mesh("mesh_gmsh_mixed_v41.msh");
+  int32_t ne = minex_mesh_nelems(m);
+  double *w = malloc(sizeof *w * (size_t)ne), wsum = 0, wmax = 0;
+  for (int32_t e = 0; e < ne; e++) {
+    /* a hexahedron weighs 6, a prism 3, a pyramid 2, a tetrahedron 1 */
+    minex_elem_type t = minex_mesh_elem_kind(m, e);
+    w[e] = t == MINEX_ELEM_HEXA      ? 6
+           : t == MINEX_ELEM_PRISM   ? 3
+           : t == MINEX_ELEM_PYRAMID ? 2
+                                     : 1;
+    wsum += w[e];
+    wmax = fmax(wmax, w[e]);
+  }
+  int32_t *part = malloc(sizeof *part * (size_t)ne);
+  const double target[4] = {1, 2, 3, 2};
+  for (int method = 0; method < 2; method++) {
+    for (int t = 0; t < 2; t++) {
+      ck_assert_int_eq(
+          minex_mesh_partition_geom(m, 4, method, w, t ? target : NULL, part),
+          MINEX_OK);
+      double pw[4];
+      part_weights(m, part, 4, w, pw);
+      for (int p = 0; p < 4; p++) {
+        double want = wsum * (t ? target[p] / 8.0 : 0.25);
+        /* two levels of cuts, each off by at most half the heaviest */
+        ck_assert_msg(fabs(pw[p] - want) <= 2 * wmax,
+                      "method %d part %d: %g "
+                      "against %g",
+                      method, p, pw[p], want);
+      }
+    }
+  }
+  /* no weights, no targets, RCB: minex_mesh_partition_rcb */
+  int32_t *p2 = malloc(sizeof *p2 * (size_t)ne);
+  ck_assert_int_eq(
+      minex_mesh_partition_geom(m, 5, MINEX_GEOM_RCB, NULL, NULL, part),
+      MINEX_OK);
+  ck_assert_int_eq(minex_mesh_partition_rcb(m, 5, p2), MINEX_OK);
+  ck_assert_mem_eq(part, p2, sizeof *part * (size_t)ne);
+  w[3] = -1;
+  ck_assert_int_eq(
+      minex_mesh_partition_geom(m, 4, MINEX_GEOM_RCB, w, NULL, part),
+      MINEX_EINVAL);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "element 3"));
+  free(p2);
+  free(part);
+  free(w);
+  minex_mesh_destroy(m);
+}
+END_TEST
+
+/* A box of tetrahedra stretched along the diagonal (1,1,0): RIB's first
+ * cut is across that axis (the halves are separated along it), RCB's is
+ * across x, which leaves them interleaved along the diagonal. */
+START_TEST(rib_cuts_across_the_principal_axis) {
+  minex_mesh *box = NULL;
+  ck_assert_int_eq(minex_gen_box(12, 2, 2, &box), MINEX_OK);
+  int32_t nn = minex_mesh_nnodes(box), ne = minex_mesh_nelems(box);
+  double *xyz = malloc(sizeof *xyz * 3 * (size_t)nn);
+  for (int32_t v = 0; v < nn; v++) {
+    const double *c = minex_mesh_coords(box) + 3 * v;
+    double x = 10 * c[0], y = c[1];
+    xyz[3 * v] = (x - y) / sqrt(2.0);
+    xyz[3 * v + 1] = (x + y) / sqrt(2.0);
+    xyz[3 * v + 2] = c[2];
+  }
+  minex_mesh *m = NULL;
+  ck_assert_int_eq(minex_mesh_create(nn, xyz, ne, MINEX_ELEM_TETRA,
+                                     minex_mesh_elems(box), &m),
+                   MINEX_OK);
+  int32_t *part = malloc(sizeof *part * (size_t)ne);
+  for (int method = 0; method < 2; method++) {
+    ck_assert_int_eq(minex_mesh_partition_geom(m, 2, method, NULL, NULL, part),
+                     MINEX_OK);
+    /* along the rotated long axis (1,1,0)/sqrt 2, i.e. x + y */
+    double max0 = -INFINITY, min1 = INFINITY;
+    for (int32_t e = 0; e < ne; e++) {
+      double c[3];
+      minex_mesh_centroid(m, e, c);
+      double s = c[0] + c[1];
+      if (part[e] == 0)
+        max0 = fmax(max0, s);
+      else
+        min1 = fmin(min1, s);
+    }
+    int separated = max0 <= min1 + 1e-9;
+    ck_assert_int_eq(separated, method == MINEX_GEOM_RIB);
+  }
+  free(part);
+  free(xyz);
+  minex_mesh_destroy(m);
+  minex_mesh_destroy(box);
+}
+END_TEST
+
+/* mesh -> weighted partition -> VTK -> read back: the same elements, and
+ * the partition written comes back as the file's partition. */
+START_TEST(mesh_partition_vtk_round_trip) {
+  const char *files[] = {"mesh_gmsh_mixed_v41.msh",
+                         "mesh_gmsh_quadtri_v41.msh"};
+  for (int f = 0; f < 2; f++) {
+    minex_mesh *m = read_mesh(files[f]);
+    int32_t ne = minex_mesh_nelems(m);
+    int32_t *part = malloc(sizeof *part * (size_t)ne);
+    int32_t *old = malloc(sizeof *old * (size_t)ne);
+    ck_assert_int_eq(
+        minex_mesh_partition_geom(m, 3, MINEX_GEOM_RIB, NULL, NULL, part),
+        MINEX_OK);
+    ck_assert_int_eq(minex_mesh_partition_rcb(m, 3, old), MINEX_OK);
+    minex_graph *g = NULL;
+    ck_assert_int_eq(minex_mesh_dual(m, NULL, NULL, NULL, NULL, &g), MINEX_OK);
+    char path[] = "/tmp/minex_kinds_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(minex_mesh_write_vtk(m, g, old, part, path), MINEX_OK);
+    minex_mesh *back = NULL;
+    ck_assert_int_eq(minex_mesh_read(path, &back), MINEX_OK);
+    remove(path);
+    ck_assert_int_eq(minex_mesh_nelems(back), ne);
+    ck_assert_int_eq(minex_mesh_nnodes(back), minex_mesh_nnodes(m));
+    ck_assert_mem_eq(minex_mesh_coords(back), minex_mesh_coords(m),
+                     sizeof(double) * 3 * (size_t)minex_mesh_nnodes(m));
+    for (int32_t e = 0; e < ne; e++) {
+      int k1, k2;
+      const int32_t *a = minex_mesh_elem_nodes(m, e, &k1);
+      const int32_t *b = minex_mesh_elem_nodes(back, e, &k2);
+      ck_assert_int_eq(minex_mesh_elem_kind(back, e),
+                       minex_mesh_elem_kind(m, e));
+      ck_assert_int_eq(k1, k2);
+      ck_assert_mem_eq(a, b, sizeof *a * (size_t)k1);
+    }
+    ck_assert_ptr_nonnull(minex_mesh_file_partition(back));
+    ck_assert_mem_eq(minex_mesh_file_partition(back), part,
+                     sizeof *part * (size_t)ne);
+    minex_mesh_destroy(back);
+    minex_graph_destroy(g);
+    free(part);
+    free(old);
+    minex_mesh_destroy(m);
+  }
+}
+END_TEST
+
+/* --------------------------------------------------- malformed inputs */
+
+static void write_file(const char *path, const char *text, size_t len) {
+  FILE *fp = fopen(path, "wb");
+  ck_assert_ptr_nonnull(fp);
+  ck_assert_uint_eq(fwrite(text, 1, len, fp), len);
+  fclose(fp);
+}
+
+START_TEST(unknown_element_types_are_errors_never_dropped) {
+  char path[] = "/tmp/minex_kinds_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  minex_mesh *m = (minex_mesh *)1;
+  /* a Gmsh polygon (type 34) */
+  const char *poly = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n3\n"
+                     "1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n$Elements\n2\n"
+                     "1 2 2 0 1 1 2 3\n2 34 2 0 1 1 2 3\n$EndElements\n";
+  write_file(path, poly, strlen(poly));
+  ck_assert_int_eq(minex_mesh_read(path, &m), MINEX_EUNSUP);
+  ck_assert_ptr_nonnull(
+      strstr(minex_last_error(), ":13: Gmsh element type 34"));
+  ck_assert_ptr_null(m);
+  /* a VTK polygon (cell type 7) */
+  const char *vtk = "# vtk DataFile Version 2.0\nt\nASCII\n"
+                    "DATASET UNSTRUCTURED_GRID\nPOINTS 3 double\n0 0 0 1 0 0 "
+                    "0 1 0\nCELLS 2 8\n3 0 1 2\n3 0 1 2\nCELL_TYPES 2\n5\n7\n";
+  write_file(path, vtk, strlen(vtk));
+  ck_assert_int_eq(minex_mesh_read(path, &m), MINEX_EUNSUP);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "VTK cell type 7"));
+  remove(path);
+}
+END_TEST
+
+/* Every truncation of the binary files (Gmsh, VTK legacy, VTK XML raw and
+ * compressed) is an error, never a crash or a mesh. */
+START_TEST(truncated_binary_files_are_rejected) {
+  const char *files[] = {
+      "mesh_gmsh_mixed_v2_bin.msh",   "mesh_gmsh_mixed_v41_bin.msh",
+      "mesh_gmsh_mixed_bin.vtk",      "mesh_meshio_mixed_bin.vtk",
+      "mesh_vtk9_mixed_raw_zlib.vtu", "mesh_vtk9_mixed_raw.vtu",
+      "mesh_meshio_mixed_zlib.vtu",   "mesh_meshio_mixed_v3.meshb",
+      "mesh_meshio_mixed_v4.meshb"};
+  char path[] = "/tmp/minex_kinds_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  for (int f = 0; f < 7; f++) {
+    FILE *fp = fopen(test_data_path(files[f]), "rb");
+    ck_assert_ptr_nonnull(fp);
+    char *buf = malloc(1 << 16);
+    size_t n = fread(buf, 1, 1 << 16, fp);
+    fclose(fp);
+    /* cut before the last section's data ends */
+    size_t stop = n > 64 ? n - 64 : 0;
+    for (size_t len = 0; len < stop; len += 7) {
+      write_file(path, buf, len);
+      minex_mesh *m = NULL;
+      int rc = minex_mesh_read(path, &m);
+      ck_assert_msg(rc != MINEX_OK, "%s cut at %zu bytes read fine", files[f],
+                    len);
+      ck_assert_ptr_null(m);
+    }
+    free(buf);
+  }
+  remove(path);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("mesh_kinds");
+  TCase *tc = tcase_create("small");
+  tcase_add_test(tc, every_file_variant_gives_the_same_mixed_mesh);
+  tcase_add_test(tc, element_ids_follow_the_files_element_order);
+  tcase_add_test(tc, duals_equal_independent_face_matching);
+  tcase_add_test(tc, gmsh_partitions_are_read_as_the_old_partition);
+  tcase_add_test(tc, vtk_field_partition_follows_the_cell_numbering);
+  tcase_add_test(tc, rcb_and_rib_balance_weights_and_targets);
+  tcase_add_test(tc, rib_cuts_across_the_principal_axis);
+  tcase_add_test(tc, mesh_partition_vtk_round_trip);
+  tcase_add_test(tc, unknown_element_types_are_errors_never_dropped);
+  tcase_add_test(tc, truncated_binary_files_are_rejected);
+  suite_add_tcase(s, tc);
+  return test_run_suite(s);
+}

@@ -103,6 +103,7 @@
 #define io_xml_capture_end minex__io_xml_capture_end
 #define io_xml_capture_error minex__io_xml_capture_error
 #define mesh_adopt minex__mesh_adopt
+#define mesh_bin_need minex__mesh_bin_need
 #define mesh_adopt_mixed minex__mesh_adopt_mixed
 #define mesh_check minex__mesh_check
 #define mesh_kind_faces minex__mesh_kind_faces

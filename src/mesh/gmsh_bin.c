@@ -18,15 +18,7 @@
 
 static int bin_need(gmsh_reader *g, uint64_t n, uint64_t size,
                     const char *what) {
-  if (size != 0 && n > (g->len - g->pos) / size)
-    return core_error(MINEX_EPARSE,
-                      "%s: offset %llu: %s: %llu records of %llu bytes "
-                      "exceed the %llu bytes left (truncated file or bad "
-                      "count)",
-                      PATH, OFF, what, (unsigned long long)n,
-                      (unsigned long long)size,
-                      (unsigned long long)(g->len - g->pos));
-  return MINEX_OK;
+  return mesh_bin_need(PATH, g->pos, g->len, n, size, what);
 }
 
 static uint64_t bin_raw(gmsh_reader *g, int size) {

@@ -36,15 +36,7 @@ static uint64_t raw(meshb_reader *b, int size) {
 }
 
 static int need(meshb_reader *b, uint64_t n, uint64_t size, const char *what) {
-  if (size != 0 && n > (b->len - b->pos) / size)
-    return core_error(MINEX_EPARSE,
-                      "%s: offset %llu: %s: %llu records of %llu bytes "
-                      "exceed the %llu bytes left (truncated file or bad "
-                      "count)",
-                      PATH, OFF, what, (unsigned long long)n,
-                      (unsigned long long)size,
-                      (unsigned long long)(b->len - b->pos));
-  return MINEX_OK;
+  return mesh_bin_need(PATH, b->pos, b->len, n, size, what);
 }
 
 static int64_t get_int(meshb_reader *b) {

@@ -610,3 +610,16 @@ int minex_mesh_read_kind(const char *path, int kind, minex_mesh **out) {
                     "Gmsh '$MeshFormat', VTK '# vtk' or '<VTKFile'",
                     path, (int)(len > 40 ? 40 : len), kw);
 }
+
+int mesh_bin_need(const char *path, size_t pos, size_t len, uint64_t n,
+                  uint64_t size, const char *what) {
+  if (size != 0 && n > (len - pos) / size)
+    return core_error(MINEX_EPARSE,
+                      "%s: offset %llu: %s: %llu records of %llu bytes "
+                      "exceed the %llu bytes left (truncated file or bad "
+                      "count)",
+                      path, (unsigned long long)pos, what,
+                      (unsigned long long)n, (unsigned long long)size,
+                      (unsigned long long)(len - pos));
+  return MINEX_OK;
+}

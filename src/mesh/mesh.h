@@ -128,4 +128,11 @@ typedef struct mesh_faces {
 } mesh_faces;
 const mesh_faces *mesh_kind_faces(minex_elem_type kind);
 
+/* Binary readers: MINEX_OK when n records of size bytes fit in the len -
+ * pos bytes left of the file at path, else MINEX_EPARSE naming the offset
+ * and what was being read (a count is checked before anything is
+ * allocated for it). */
+int mesh_bin_need(const char *path, size_t pos, size_t len, uint64_t n,
+                  uint64_t size, const char *what);
+
 #endif

@@ -52,23 +52,23 @@ typedef struct contract_chunk {
 } contract_chunk;
 
 /* A worker's scratch, reused chunk after chunk (grown as needed). */
-typedef struct contract_node {
-  int32_t par; /* union/find parent (path-halved), itself if active */
-  int32_t pad;
-  double rwgt; /* Rwgt                                              */
-} contract_node;
-
 typedef struct contract_worker {
-  int32_t cap;       /* local ids the arrays hold                     */
-  contract_node *nd; /* cap                                           */
-  int32_t *elig;     /* eligible ids in level order, -1 for a hole    */
-  int32_t *eslot;    /* base vertex whose slot each elig entry is     */
-  int32_t *epos;     /* cap: position in elig, -1 if absent           */
-  int32_t *bpart;    /* cap: cached best partner, -1 none             */
-  double *bratio;    /* cap: its Cwgt/(Rwgt_v+Rwgt_w)                 */
-  contract_acc acc;  /* gathers                                       */
-  gsl_rng *rng;      /* reseeded for every chunk                      */
-  int32_t *madj;     /* merged lists of this level's chunks           */
+  int32_t cap;      /* local ids the arrays hold                     */
+  int32_t *par;     /* cap: union/find parent (path-halved), itself
+                       if active; apart from rwgt, so that Find walks
+                       4-byte entries                                */
+  double *rwgt;     /* cap: Rwgt                                     */
+  int32_t *mark;    /* cap: gather stamp of a local id in the list  */
+  int32_t *mpos;    /* cap: its position in the gather's list        */
+  int32_t mstamp;   /* current gather                                */
+  int32_t *elig;    /* eligible ids in level order, -1 for a hole    */
+  int32_t *eslot;   /* base vertex whose slot each elig entry is     */
+  int32_t *epos;    /* cap: position in elig, -1 if absent           */
+  int32_t *bpart;   /* cap: cached best partner, -1 none             */
+  double *bratio;   /* cap: its Cwgt/(Rwgt_v+Rwgt_w)                 */
+  contract_acc acc; /* gathers                                       */
+  gsl_rng *rng;     /* reseeded for every chunk                      */
+  int32_t *madj;    /* merged lists of this level's chunks           */
   double *mcwgt;
   int64_t msize, mcap;
   int32_t *radj; /* next-level rows of this level's chunks        */

@@ -190,6 +190,12 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
  * CONTRACT_CHUNK) chunks of equal size), so that a chunk's working set
  * stays in a core's cache. The cut depends on the data only. */
 #define CONTRACT_CHUNK 16384
+/* A chunk's sweep ends once the cursor has wrapped with at least
+ * 1/CONTRACT_LEVEL_FRACTION of its vertices merged (then the next level
+ * is built). */
+#ifndef CONTRACT_LEVEL_FRACTION
+#define CONTRACT_LEVEL_FRACTION 8
+#endif
 /* Levels contract_run builds at most in one call. */
 #define CONTRACT_MAX_LEVELS 200
 

@@ -8,7 +8,10 @@
 #include <string.h>
 
 void contract_worker_free(contract_worker *wk) {
-  free(wk->nd);
+  free(wk->par);
+  free(wk->rwgt);
+  free(wk->mark);
+  free(wk->mpos);
   free(wk->elig);
   free(wk->eslot);
   free(wk->epos);
@@ -59,10 +62,9 @@ static int worker_reserve(contract_worker *wk, int32_t cap) {
   if (cap <= wk->cap)
     return MINEX_OK;
   size_t n = (size_t)cap;
-  void *p[6] = {
-      realloc(wk->nd, sizeof(contract_node) * n), NULL, NULL, NULL, NULL, NULL};
+  void *p[9] = {realloc(wk->par, sizeof(int32_t) * n)};
   if (p[0])
-    wk->nd = p[0];
+    wk->par = p[0];
   p[1] = realloc(wk->elig, sizeof(int32_t) * n);
   if (p[1])
     wk->elig = p[1];
@@ -78,7 +80,20 @@ static int worker_reserve(contract_worker *wk, int32_t cap) {
   p[5] = realloc(wk->bratio, sizeof(double) * n);
   if (p[5])
     wk->bratio = p[5];
-  for (int i = 0; i < 6; i++)
+  p[6] = realloc(wk->rwgt, sizeof(double) * n);
+  if (p[6])
+    wk->rwgt = p[6];
+  p[7] = realloc(wk->mark, sizeof(int32_t) * n);
+  if (p[7]) {
+    wk->mark = p[7];
+    /* stamps restart: the new entries hold garbage */
+    memset(wk->mark, 0, sizeof(int32_t) * n);
+    wk->mstamp = 0;
+  }
+  p[8] = realloc(wk->mpos, sizeof(int32_t) * n);
+  if (p[8])
+    wk->mpos = p[8];
+  for (int i = 0; i < 9; i++)
     if (p[i] == NULL)
       return core_error(MINEX_ENOMEM,
                         "contraction: out of memory for a chunk of %ld ids",
@@ -90,13 +105,37 @@ static int worker_reserve(contract_worker *wk, int32_t cap) {
 /* Fig. 2's lookup as path halving: every id on the path is pointed at its
  * grandparent, so chains shrink as they are walked. Iterative, so long
  * merge chains cannot overflow the stack. */
-static inline int32_t find(contract_node *nd, int32_t x) {
-  while (nd[x].par != x) {
-    int32_t p = nd[x].par;
-    nd[x].par = nd[p].par;
+static inline int32_t find(int32_t *par, int32_t x) {
+  while (par[x] != x) {
+    int32_t p = par[x];
+    par[x] = par[p];
     x = p;
   }
   return x;
+}
+
+/* A new gather: local ids are summed by a stamp per id (O(1), in the
+ * worker's arrays), ends outside the chunk by the accumulator. Both append
+ * to the accumulator's list in first-seen order. */
+static inline void gather_begin(contract_worker *wk, int64_t ends) {
+  if (++wk->mstamp == INT32_MAX) {
+    memset(wk->mark, 0, sizeof(int32_t) * (size_t)wk->cap);
+    wk->mstamp = 1;
+  }
+  contract_acc_begin(&wk->acc, ends);
+}
+
+static inline void gather_add_local(contract_worker *wk, int32_t r, double c,
+                                    int32_t *cnt) {
+  contract_acc *acc = &wk->acc;
+  if (wk->mark[r] == wk->mstamp) {
+    acc->lacc[wk->mpos[r]] += c;
+    return;
+  }
+  wk->mark[r] = wk->mstamp;
+  wk->mpos[r] = *cnt;
+  acc->list[*cnt] = r;
+  acc->lacc[(*cnt)++] = c;
 }
 
 /* The state of one sweep. */
@@ -188,7 +227,8 @@ static void elig_compact(sweep *s) {
 static int merge_pair(sweep *s, int32_t v, int32_t w) {
   contract_worker *wk = s->wk;
   contract_chunk *c = s->c;
-  contract_node *nd = wk->nd;
+  int32_t *par = wk->par;
+  const double *rwv = wk->rwgt;
   const int32_t *adj[2];
   const double *cw[2];
   int64_t len[2];
@@ -207,7 +247,7 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
   contract_acc *acc = &wk->acc;
   /* gather both lists by representative, dropping the v-w edges; ends
      outside the chunk are summed by their level id */
-  contract_acc_begin(acc, len[0] + len[1]);
+  gather_begin(wk, len[0] + len[1]);
   int32_t cnt = 0;
   double inner = 0; /* 2 * Cwgt(v,w): the v-w edges seen from both ends */
   for (int e = 0; e < 2; e++)
@@ -215,18 +255,19 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
       int32_t r =
           global[e] ? contract_chunk_local(adj[e][j], c->cs, s->m) : adj[e][j];
       if (r >= 0) {
-        r = find(nd, r);
-        if (r == v || r == w) {
+        r = find(par, r);
+        if (r == v || r == w)
           inner += cw[e][j];
-          continue;
-        }
+        else
+          gather_add_local(wk, r, cw[e][j], &cnt);
+      } else {
+        contract_acc_add(acc, r, cw[e][j], &cnt);
       }
-      contract_acc_add(acc, r, cw[e][j], &cnt);
     }
   /* M's list, and M's best partner while the weights are at hand */
   int64_t b = wk->msize;
   int32_t best_r = -1;
-  double best = -1, rw = nd[v].rwgt + nd[w].rwgt;
+  double best = -1, rw = rwv[v] + rwv[w];
   if (cnt > 0) {
     memcpy(wk->madj + b, acc->list, sizeof(int32_t) * (size_t)cnt);
     memcpy(wk->mcwgt + b, acc->lacc, sizeof(double) * (size_t)cnt);
@@ -235,7 +276,7 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
     int32_t r = acc->list[i];
     if (r < 0)
       continue;
-    double ratio = contract_pair_ratio(acc->lacc[i], rw + nd[r].rwgt);
+    double ratio = contract_pair_ratio(acc->lacc[i], rw + rwv[r]);
     if (ratio > best) {
       best = ratio;
       best_r = r;
@@ -252,8 +293,9 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
   c->child[2 * k + 1] = w;
   c->nmerge++;
   c->nactive--;
-  nd[M] = (contract_node){M, 0, rw};
-  nd[v].par = nd[w].par = M;
+  par[M] = M;
+  wk->rwgt[M] = rw;
+  par[v] = par[w] = M;
   wk->bpart[M] = best_r;
   wk->bratio[M] = best;
   wk->epos[M] = -1;
@@ -275,9 +317,9 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
  * sampling windows is gathered once. */
 static int best_partner(sweep *s, int32_t v, int32_t *out) {
   contract_worker *wk = s->wk;
-  contract_node *nd = wk->nd;
+  int32_t *par = wk->par;
   int32_t c = wk->bpart[v];
-  if (c >= 0 && nd[c].par == c) {
+  if (c >= 0 && par[c] == c) {
     *out = c;
     return MINEX_OK;
   }
@@ -290,21 +332,21 @@ static int best_partner(sweep *s, int32_t v, int32_t *out) {
   if (rc != MINEX_OK)
     return rc;
   contract_acc *acc = &wk->acc;
-  contract_acc_begin(acc, len);
+  gather_begin(wk, 0); /* local ids only: no table */
   int32_t cnt = 0;
   for (int64_t j = 0; j < len; j++) {
     int32_t r = global ? contract_chunk_local(adj[j], s->c->cs, s->m) : adj[j];
     if (r < 0)
       continue;
-    r = find(nd, r);
+    r = find(par, r);
     if (r != v)
-      contract_acc_add(acc, r, cw[j], &cnt);
+      gather_add_local(wk, r, cw[j], &cnt);
   }
   int32_t best_r = -1;
-  double best = -1, rw = nd[v].rwgt;
+  double best = -1, rw = wk->rwgt[v];
   for (int32_t k = 0; k < cnt; k++) {
     double ratio =
-        contract_pair_ratio(acc->lacc[k], rw + nd[acc->list[k]].rwgt);
+        contract_pair_ratio(acc->lacc[k], rw + wk->rwgt[acc->list[k]]);
     if (ratio > best) {
       best = ratio;
       best_r = acc->list[k];
@@ -339,14 +381,14 @@ static void next_order(sweep *s) {
     }
     if (i == m)
       break;
-    int32_t r = find(wk->nd, i);
+    int32_t r = find(wk->par, i);
     if (lnew[r] < 0 && wk->epos[r] < 0) {
       lnew[r] = k;
       c->order[k++] = r;
     }
   }
   for (int32_t x = 0; x < nid; x++)
-    lnew[x] = lnew[find(wk->nd, x)];
+    lnew[x] = lnew[find(wk->par, x)];
 }
 
 int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
@@ -364,7 +406,8 @@ int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
   c->msize = 0;
   for (int32_t i = 0; i < m; i++) {
     int eligible = base_eligible(L, c, i);
-    wk->nd[i] = (contract_node){i, 0, L->at[c->cs + i].rwgt};
+    wk->par[i] = i;
+    wk->rwgt[i] = L->at[c->cs + i].rwgt;
     wk->bpart[i] = -1;
     wk->epos[i] = eligible ? s.nelig : -1;
     if (eligible) {
@@ -431,7 +474,7 @@ int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
        active vertices then make the next compact level, so that the next
        sweep reads short clean lists of nearby ids instead of merge
        chains */
-    if (wrapped && (int64_t)8 * c->nmerge >= m)
+    if (wrapped && (int64_t)CONTRACT_LEVEL_FRACTION * c->nmerge >= m)
       break;
   }
   next_order(&s);

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Gmsh .msh binary reader (file-type 1), versions 2.x and 4.1, either byte
- * order (SPEC §7): the whole file in memory, section keywords as text
+/* Gmsh .msh binary reader (file-type 1), versions 2.x, 4.0 and 4.1, either
+ * byte order (SPEC §7): the whole file in memory, section keywords as text
  * lines, data as raw ints (4 bytes), size_t (8) and doubles (8) of the
- * writer's endianness, found from the int 1 after $MeshFormat. Every count
- * is checked against the bytes left before it is used. Node tags, element
+ * writer's endianness, found from the int 1 after $MeshFormat. 4.0 differs
+ * from 4.1: section and block counts are unsigned long (8 bytes, as a
+ * 64-bit Linux or macOS writer has them), there are no min/max tags, block
+ * headers put the entity tag before its dimension, node and element tags
+ * are ints and each node's tag precedes its coordinates. Every count is
+ * checked against the bytes left before it is used. Node tags, element
  * types and partitioned entities as in gmsh.c. */
 #include "mesh/gmsh.h"
 
@@ -117,12 +121,14 @@ static int bin_nodes(gmsh_reader *g) {
     }
     g->nnodes = n;
   } else {
-    if ((rc = bin_need(g, 4, 8, "$Nodes header")) != MINEX_OK)
+    int v40 = g->minor == 0, nh = v40 ? 2 : 4;
+    if ((rc = bin_need(g, (uint64_t)nh, 8, "$Nodes header")) != MINEX_OK)
       return rc;
     uint64_t nb = bin_size(g), total = bin_size(g);
-    bin_size(g), bin_size(g); /* min and max tags */
+    if (!v40)
+      bin_size(g), bin_size(g); /* min and max tags */
     if (total > INT32_MAX ||
-        (rc = bin_need(g, total, 32, "$Nodes")) != MINEX_OK ||
+        (rc = bin_need(g, total, v40 ? 28 : 32, "$Nodes")) != MINEX_OK ||
         (rc = bin_need(g, nb, 20, "$Nodes blocks")) != MINEX_OK)
       return rc != MINEX_OK ? rc
                             : core_error(MINEX_EPARSE,
@@ -136,10 +142,11 @@ static int bin_nodes(gmsh_reader *g) {
     for (uint64_t b = 0; b < nb; b++) {
       if ((rc = bin_need(g, 1, 20, "a node block header")) != MINEX_OK)
         return rc;
-      int64_t dim = bin_int(g);
-      bin_int(g);
+      int64_t dim = bin_int(g), etag = bin_int(g);
       int64_t param = bin_int(g);
       uint64_t cnt = bin_size(g);
+      if (v40)
+        dim = etag; /* 4.0: entity tag, then dimension */
       int extra = param ? (int)(dim > 0 && dim <= 3 ? dim : 0) : 0;
       if (cnt > total - n)
         return core_error(MINEX_EPARSE,
@@ -147,16 +154,23 @@ static int bin_nodes(gmsh_reader *g) {
                           "nodes exceeds the %llu announced",
                           PATH, OFF, (unsigned long long)cnt,
                           (unsigned long long)total);
-      if ((rc = bin_need(g, cnt, 8 * (4 + (uint64_t)extra), "a node block")) !=
-          MINEX_OK)
+      if ((rc = bin_need(g, cnt, 8 * (3 + (uint64_t)extra) + (v40 ? 4 : 8),
+                         "a node block")) != MINEX_OK)
         return rc;
-      for (uint64_t i = 0; i < cnt; i++) {
+      for (uint64_t i = 0; v40 && i < cnt; i++) { /* tag x y z [u v w] */
+        g->tags[n + i] = bin_int(g);
+        if ((rc = bin_check_node_tag(g, g->tags[n + i])) != MINEX_OK)
+          return rc;
+        bin_coord(g, (int64_t)(n + i));
+        g->pos += (size_t)(8 * extra);
+      }
+      for (uint64_t i = 0; !v40 && i < cnt; i++) {
         uint64_t t = bin_size(g);
         g->tags[n + i] = t > INT64_MAX ? -1 : (int64_t)t;
         if ((rc = bin_check_node_tag(g, g->tags[n + i])) != MINEX_OK)
           return rc;
       }
-      for (uint64_t i = 0; i < cnt; i++) {
+      for (uint64_t i = 0; !v40 && i < cnt; i++) {
         bin_coord(g, (int64_t)(n + i));
         g->pos += (size_t)(8 * extra);
       }
@@ -254,11 +268,13 @@ static int bin_elements(gmsh_reader *g) {
       n += cnt;
     }
   } else {
-    if ((rc = bin_need(g, 4, 8, "$Elements header")) != MINEX_OK)
+    int v40 = g->minor == 0, isz = v40 ? 4 : 8;
+    if ((rc = bin_need(g, v40 ? 2 : 4, 8, "$Elements header")) != MINEX_OK)
       return rc;
     uint64_t nb = bin_size(g), total = bin_size(g), n = 0;
-    bin_size(g), bin_size(g);
-    if ((rc = bin_need(g, total, 16, "$Elements")) != MINEX_OK ||
+    if (!v40)
+      bin_size(g), bin_size(g); /* min and max tags */
+    if ((rc = bin_need(g, total, 2 * (uint64_t)isz, "$Elements")) != MINEX_OK ||
         (rc = bin_need(g, nb, 20, "$Elements blocks")) != MINEX_OK)
       return rc;
     for (uint64_t b = 0; b < nb; b++) {
@@ -267,6 +283,10 @@ static int bin_elements(gmsh_reader *g) {
       int64_t dim = bin_int(g), etag = bin_int(g), type = bin_int(g);
       uint64_t cnt = bin_size(g);
       int kind = 0, nn = 0;
+      if (v40) { /* 4.0: entity tag, then dimension */
+        int64_t t = dim;
+        dim = etag, etag = t;
+      }
       if (cnt > total - n)
         return core_error(MINEX_EPARSE,
                           "%s: offset %llu: element block of %llu "
@@ -277,13 +297,13 @@ static int bin_elements(gmsh_reader *g) {
         core_error_prefix("offset %llu", OFF);
         return rc;
       }
-      if ((rc = bin_need(g, cnt, 8 * (uint64_t)(1 + nn), "an element block")) !=
-          MINEX_OK)
+      if ((rc = bin_need(g, cnt, (uint64_t)isz * (uint64_t)(1 + nn),
+                         "an element block")) != MINEX_OK)
         return rc;
       int32_t part = gmsh_entity_part(g, dim, etag);
       for (uint64_t i = 0; i < cnt; i++) {
-        int64_t et = (int64_t)bin_size(g);
-        if ((rc = bin_element(g, et, kind, nn, 8, part)) != MINEX_OK)
+        int64_t et = v40 ? bin_int(g) : (int64_t)bin_size(g);
+        if ((rc = bin_element(g, et, kind, nn, isz, part)) != MINEX_OK)
           return rc;
       }
       n += cnt;
@@ -396,7 +416,8 @@ int gmsh_parse_binary(gmsh_reader *g) {
       rc = bin_nodes(g);
     else if (strcmp(line, "$Elements") == 0)
       rc = bin_elements(g);
-    else if (strcmp(line, "$PartitionedEntities") == 0 && g->major == 4)
+    else if (strcmp(line, "$PartitionedEntities") == 0 && g->major == 4 &&
+             g->minor == 1)
       rc = bin_partitioned(g);
     else if (line[0] == '$' && strncmp(line, "$End", 4) != 0)
       rc = bin_skip(g, line);

@@ -18,3 +18,8 @@ meshio.write('mesh_meshio_mixed_v4.meshb', m2)
 m3 = meshio.Mesh(m.points, [meshio.CellBlock(c.type, c.data.astype('int32'))
                             for c in vol])
 meshio.write('mesh_meshio_mixed_v3.meshb', m3)
+# Gmsh 4.0 binary (Gmsh 4.8 writes 4.0 in ASCII only): 8-byte unsigned
+# long counts, int tags, as a 64-bit Linux writer
+from meshio.gmsh import _gmsh40
+_gmsh40.write("mesh_meshio_mixed_v40_bin.msh", m2,
+             binary=True)

@@ -222,6 +222,7 @@ static const struct {
     {"mesh_gmsh_mixed_part3_v41.msh", 0},
     {"mesh_gmsh_mixed_v2_swapped.msh", 0},
     {"mesh_meshio_mixed_v40_bin.msh", 1},
+    {"mesh_meshio_mixed_v40_bin_ulong4.msh", 1},
     {"mesh_gmsh_mixed_v41_swapped.msh", 1},
     {"mesh_meshio_mixed_ascii.vtu", 1},
     {"mesh_meshio_mixed_b64.vtu", 1},
@@ -628,13 +629,18 @@ END_TEST
  * .meshb cut between two keywords is a file without End, read (as in
  * ASCII) as the sections before the cut: fewer elements than the whole. */
 START_TEST(truncated_binary_files_are_rejected) {
-  const char *files[] = {
-      "mesh_gmsh_mixed_v2_bin.msh",     "mesh_gmsh_mixed_v41_bin.msh",
-      "mesh_gmsh_mixed_bin.vtk",        "mesh_meshio_mixed_bin.vtk",
-      "mesh_vtk9_mixed_raw_zlib.vtu",   "mesh_vtk9_mixed_raw.vtu",
-      "mesh_meshio_mixed_zlib.vtu",     "mesh_meshio_mixed_v3.meshb",
-      "mesh_meshio_mixed_v4.meshb",     "mesh_meshio_mixed_v40_bin.msh",
-      "mesh_gmsh_mixed_v41_swapped.msh"};
+  const char *files[] = {"mesh_gmsh_mixed_v2_bin.msh",
+                         "mesh_gmsh_mixed_v41_bin.msh",
+                         "mesh_gmsh_mixed_bin.vtk",
+                         "mesh_meshio_mixed_bin.vtk",
+                         "mesh_vtk9_mixed_raw_zlib.vtu",
+                         "mesh_vtk9_mixed_raw.vtu",
+                         "mesh_meshio_mixed_zlib.vtu",
+                         "mesh_meshio_mixed_v3.meshb",
+                         "mesh_meshio_mixed_v4.meshb",
+                         "mesh_meshio_mixed_v40_bin.msh",
+                         "mesh_gmsh_mixed_v41_swapped.msh",
+                         "mesh_meshio_mixed_v40_bin_ulong4.msh"};
   char path[] = "/tmp/minex_kinds_XXXXXX";
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);

@@ -152,9 +152,10 @@ static int bin_nodes(gmsh_reader *g) {
     g->nnodes = n;
   } else {
     int v40 = g->minor == 0, nh = v40 ? 2 : 4;
-    gmsh_reader t = *g;
+    gmsh_reader probe = *g;
     g->ulong = 8;
-    if (v40 && !v40_nodes_fit(&t, 8) && (t = *g, v40_nodes_fit(&t, 4)))
+    if (v40 && !v40_nodes_fit(&probe, 8) &&
+        (probe = *g, v40_nodes_fit(&probe, 4)))
       g->ulong = 4;
     uint64_t bh = 12 + (uint64_t)g->ulong; /* block header bytes */
     if ((rc = bin_need(g, (uint64_t)nh, (uint64_t)g->ulong, "$Nodes header")) !=

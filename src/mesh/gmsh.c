@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Gmsh .msh reader (SPEC §7): ASCII versions 2.x, 4.0 and 4.1 here, binary
- * 2.x and 4.1 in gmsh_bin.c after this file has read $MeshFormat. Keeps the
- * tetrahedra, hexahedra, prisms, pyramids, triangles and quadrilaterals of
+ * 2.x, 4.0 and 4.1 in gmsh_bin.c after this file has read $MeshFormat. Keeps
+ * the tetrahedra, hexahedra, prisms, pyramids, triangles and quadrilaterals of
  * every order (corners kept) through mesh_lists, which keeps the highest
  * dimension; points and lines are ignored and counted. A Gmsh type that
  * is no such element (polygons, polyhedra, order-0 and sub-elements) and
@@ -98,11 +98,6 @@ static int format_section(gmsh_reader *g) {
                       PATH, LINE, version);
   }
   if (ftype == 1) {
-    if (g->major == 4 && g->minor == 0)
-      return core_error(MINEX_EUNSUP,
-                        "%s:%lld: binary Gmsh 4.0 file: re-save "
-                        "it as 4.1 (gmsh -format msh41) or ASCII",
-                        PATH, LINE);
     if (dsize != 8)
       return core_error(MINEX_EUNSUP,
                         "%s:%lld: binary file with data-size "

@@ -38,6 +38,7 @@ typedef struct gmsh_reader {
   char *buf;        /* binary: the whole file                      */
   size_t len, pos;  /* its size and the cursor                     */
   int swap;         /* binary data of the other endianness          */
+  int ulong;        /* binary 4.0: bytes of an unsigned long (4, 8) */
 } gmsh_reader;
 
 /* Kind value of points and lines (ignored, counted) in gmsh_type_of. */

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Gmsh .msh binary reader (file-type 1), versions 2.x and 4.1, either byte
- * order (SPEC §7): the whole file in memory, section keywords as text
+/* Gmsh .msh binary reader (file-type 1), versions 2.x, 4.0 and 4.1, either
+ * byte order (SPEC §7): the whole file in memory, section keywords as text
  * lines, data as raw ints (4 bytes), size_t (8) and doubles (8) of the
- * writer's endianness, found from the int 1 after $MeshFormat. Every count
- * is checked against the bytes left before it is used. Node tags, element
+ * writer's endianness, found from the int 1 after $MeshFormat. 4.0 differs
+ * from 4.1: section and block counts are the writer's unsigned long (8
+ * bytes on 64-bit Linux and macOS, 4 on Windows: the size with which the
+ * $Nodes blocks end exactly at $EndNodes), there are no min/max tags, block
+ * headers put the entity tag before its dimension, node and element tags
+ * are ints and each node's tag precedes its coordinates. Every count is
+ * checked against the bytes left before it is used. Node tags, element
  * types and partitioned entities as in gmsh.c. */
 #include "mesh/gmsh.h"
 
@@ -36,6 +41,11 @@ static int64_t bin_int(gmsh_reader *g) { /* 4-byte signed */
 
 static uint64_t bin_size(gmsh_reader *g) {
   return bin_raw(g, 8);
+}
+
+/* A section or block count: size_t in 4.1, unsigned long in 4.0. */
+static uint64_t bin_count(gmsh_reader *g) {
+  return bin_raw(g, g->ulong);
 }
 
 static double bin_double(gmsh_reader *g) {
@@ -91,6 +101,30 @@ static int bin_coord(gmsh_reader *g, int64_t i) {
   return MINEX_OK;
 }
 
+/* 1 when the 4.0 $Nodes section at g's cursor, read with unsigned longs of
+ * ul bytes, ends exactly at $EndNodes (g is a copy: only its cursor moves).
+ * Every count is bounded by the bytes left, as in bin_nodes. */
+static int v40_nodes_fit(gmsh_reader *t, int ul) {
+  if (t->len - t->pos < 2 * (size_t)ul)
+    return 0;
+  uint64_t nb = bin_raw(t, ul);
+  bin_raw(t, ul);
+  for (uint64_t b = 0; b < nb; b++) {
+    if (t->len - t->pos < 12 + (size_t)ul)
+      return 0;
+    bin_int(t);
+    int64_t dim = bin_int(t), param = bin_int(t);
+    uint64_t cnt = bin_raw(t, ul);
+    uint64_t rec = 28 + (param && dim > 0 && dim <= 3 ? 8 * (uint64_t)dim : 0);
+    if (cnt > (t->len - t->pos) / rec)
+      return 0;
+    t->pos += (size_t)(cnt * rec);
+  }
+  while (t->pos < t->len && (t->buf[t->pos] == '\n' || t->buf[t->pos] == '\r'))
+    t->pos++;
+  return t->len - t->pos >= 9 && memcmp(t->buf + t->pos, "$EndNodes", 9) == 0;
+}
+
 static int bin_nodes(gmsh_reader *g) {
   if (g->nnodes >= 0)
     return core_error(MINEX_EPARSE, "%s: offset %llu: second $Nodes", PATH,
@@ -117,13 +151,22 @@ static int bin_nodes(gmsh_reader *g) {
     }
     g->nnodes = n;
   } else {
-    if ((rc = bin_need(g, 4, 8, "$Nodes header")) != MINEX_OK)
+    int v40 = g->minor == 0, nh = v40 ? 2 : 4;
+    gmsh_reader probe = *g;
+    g->ulong = 8;
+    if (v40 && !v40_nodes_fit(&probe, 8) &&
+        (probe = *g, v40_nodes_fit(&probe, 4)))
+      g->ulong = 4;
+    uint64_t bh = 12 + (uint64_t)g->ulong; /* block header bytes */
+    if ((rc = bin_need(g, (uint64_t)nh, (uint64_t)g->ulong, "$Nodes header")) !=
+        MINEX_OK)
       return rc;
-    uint64_t nb = bin_size(g), total = bin_size(g);
-    bin_size(g), bin_size(g); /* min and max tags */
+    uint64_t nb = bin_count(g), total = bin_count(g);
+    if (!v40)
+      bin_size(g), bin_size(g); /* min and max tags */
     if (total > INT32_MAX ||
-        (rc = bin_need(g, total, 32, "$Nodes")) != MINEX_OK ||
-        (rc = bin_need(g, nb, 20, "$Nodes blocks")) != MINEX_OK)
+        (rc = bin_need(g, total, v40 ? 28 : 32, "$Nodes")) != MINEX_OK ||
+        (rc = bin_need(g, nb, bh, "$Nodes blocks")) != MINEX_OK)
       return rc != MINEX_OK ? rc
                             : core_error(MINEX_EPARSE,
                                          "%s: offset %llu: node count %llu "
@@ -134,12 +177,13 @@ static int bin_nodes(gmsh_reader *g) {
       return rc;
     uint64_t n = 0;
     for (uint64_t b = 0; b < nb; b++) {
-      if ((rc = bin_need(g, 1, 20, "a node block header")) != MINEX_OK)
+      if ((rc = bin_need(g, 1, bh, "a node block header")) != MINEX_OK)
         return rc;
-      int64_t dim = bin_int(g);
-      bin_int(g);
+      int64_t dim = bin_int(g), etag = bin_int(g);
       int64_t param = bin_int(g);
-      uint64_t cnt = bin_size(g);
+      uint64_t cnt = bin_count(g);
+      if (v40)
+        dim = etag; /* 4.0: entity tag, then dimension */
       int extra = param ? (int)(dim > 0 && dim <= 3 ? dim : 0) : 0;
       if (cnt > total - n)
         return core_error(MINEX_EPARSE,
@@ -147,16 +191,23 @@ static int bin_nodes(gmsh_reader *g) {
                           "nodes exceeds the %llu announced",
                           PATH, OFF, (unsigned long long)cnt,
                           (unsigned long long)total);
-      if ((rc = bin_need(g, cnt, 8 * (4 + (uint64_t)extra), "a node block")) !=
-          MINEX_OK)
+      if ((rc = bin_need(g, cnt, 8 * (3 + (uint64_t)extra) + (v40 ? 4 : 8),
+                         "a node block")) != MINEX_OK)
         return rc;
-      for (uint64_t i = 0; i < cnt; i++) {
+      for (uint64_t i = 0; v40 && i < cnt; i++) { /* tag x y z [u v w] */
+        g->tags[n + i] = bin_int(g);
+        if ((rc = bin_check_node_tag(g, g->tags[n + i])) != MINEX_OK)
+          return rc;
+        bin_coord(g, (int64_t)(n + i));
+        g->pos += (size_t)(8 * extra);
+      }
+      for (uint64_t i = 0; !v40 && i < cnt; i++) {
         uint64_t t = bin_size(g);
         g->tags[n + i] = t > INT64_MAX ? -1 : (int64_t)t;
         if ((rc = bin_check_node_tag(g, g->tags[n + i])) != MINEX_OK)
           return rc;
       }
-      for (uint64_t i = 0; i < cnt; i++) {
+      for (uint64_t i = 0; !v40 && i < cnt; i++) {
         bin_coord(g, (int64_t)(n + i));
         g->pos += (size_t)(8 * extra);
       }
@@ -254,19 +305,27 @@ static int bin_elements(gmsh_reader *g) {
       n += cnt;
     }
   } else {
-    if ((rc = bin_need(g, 4, 8, "$Elements header")) != MINEX_OK)
+    int v40 = g->minor == 0, isz = v40 ? 4 : 8;
+    uint64_t bh = 12 + (uint64_t)g->ulong; /* block header bytes */
+    if ((rc = bin_need(g, v40 ? 2 : 4, (uint64_t)g->ulong,
+                       "$Elements header")) != MINEX_OK)
       return rc;
-    uint64_t nb = bin_size(g), total = bin_size(g), n = 0;
-    bin_size(g), bin_size(g);
-    if ((rc = bin_need(g, total, 16, "$Elements")) != MINEX_OK ||
-        (rc = bin_need(g, nb, 20, "$Elements blocks")) != MINEX_OK)
+    uint64_t nb = bin_count(g), total = bin_count(g), n = 0;
+    if (!v40)
+      bin_size(g), bin_size(g); /* min and max tags */
+    if ((rc = bin_need(g, total, 2 * (uint64_t)isz, "$Elements")) != MINEX_OK ||
+        (rc = bin_need(g, nb, bh, "$Elements blocks")) != MINEX_OK)
       return rc;
     for (uint64_t b = 0; b < nb; b++) {
-      if ((rc = bin_need(g, 1, 20, "an element block header")) != MINEX_OK)
+      if ((rc = bin_need(g, 1, bh, "an element block header")) != MINEX_OK)
         return rc;
       int64_t dim = bin_int(g), etag = bin_int(g), type = bin_int(g);
-      uint64_t cnt = bin_size(g);
+      uint64_t cnt = bin_count(g);
       int kind = 0, nn = 0;
+      if (v40) { /* 4.0: entity tag, then dimension */
+        int64_t t = dim;
+        dim = etag, etag = t;
+      }
       if (cnt > total - n)
         return core_error(MINEX_EPARSE,
                           "%s: offset %llu: element block of %llu "
@@ -277,13 +336,13 @@ static int bin_elements(gmsh_reader *g) {
         core_error_prefix("offset %llu", OFF);
         return rc;
       }
-      if ((rc = bin_need(g, cnt, 8 * (uint64_t)(1 + nn), "an element block")) !=
-          MINEX_OK)
+      if ((rc = bin_need(g, cnt, (uint64_t)isz * (uint64_t)(1 + nn),
+                         "an element block")) != MINEX_OK)
         return rc;
       int32_t part = gmsh_entity_part(g, dim, etag);
       for (uint64_t i = 0; i < cnt; i++) {
-        int64_t et = (int64_t)bin_size(g);
-        if ((rc = bin_element(g, et, kind, nn, 8, part)) != MINEX_OK)
+        int64_t et = v40 ? bin_int(g) : (int64_t)bin_size(g);
+        if ((rc = bin_element(g, et, kind, nn, isz, part)) != MINEX_OK)
           return rc;
       }
       n += cnt;
@@ -396,7 +455,8 @@ int gmsh_parse_binary(gmsh_reader *g) {
       rc = bin_nodes(g);
     else if (strcmp(line, "$Elements") == 0)
       rc = bin_elements(g);
-    else if (strcmp(line, "$PartitionedEntities") == 0 && g->major == 4)
+    else if (strcmp(line, "$PartitionedEntities") == 0 && g->major == 4 &&
+             g->minor == 1)
       rc = bin_partitioned(g);
     else if (line[0] == '$' && strncmp(line, "$End", 4) != 0)
       rc = bin_skip(g, line);

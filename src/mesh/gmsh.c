@@ -12,6 +12,8 @@
  * through a dense table or, when tags are very sparse, a sorted array. */
 #include "mesh/gmsh.h"
 
+#include <stdio.h>
+
 #include "core/core.h"
 
 #include <stdlib.h>
@@ -438,18 +440,24 @@ int gmsh_type_of(gmsh_reader *g, int64_t t, int *kind, int *nn) {
     *nn = gmsh_types[t].nn;
     return MINEX_OK;
   }
+  /* where: a line of a text file, an offset of a binary one */
+  char at[64];
+  if (g->binary)
+    snprintf(at, sizeof at, " offset %llu", (unsigned long long)g->pos);
+  else
+    snprintf(at, sizeof at, "%lld", (long long)LINE);
   if (t < 1 || t >= GMSH_NTYPES || (t >= 76 && t <= 78))
     return core_error(MINEX_EUNSUP,
-                      "%s:%lld: element type %lld is not a Gmsh element "
+                      "%s:%s: element type %lld is not a Gmsh element "
                       "type (1-140): refused, since no element is dropped "
                       "silently",
-                      PATH, LINE, (long long)t);
+                      PATH, at, (long long)t);
   return core_error(MINEX_EUNSUP,
-                    "%s:%lld: Gmsh element type %lld (a polygon, "
+                    "%s:%s: Gmsh element type %lld (a polygon, "
                     "polyhedron, order-0, sub- or MINI element) is not "
                     "read: only tetrahedra, hexahedra, prisms, pyramids, "
                     "triangles, quadrilaterals, lines and points",
-                    PATH, LINE, (long long)t);
+                    PATH, at, (long long)t);
 }
 
 /* Node tags of one element at s: nn tags, the first k (corners) kept. */

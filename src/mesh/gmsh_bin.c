@@ -277,10 +277,8 @@ static int bin_elements(gmsh_reader *g) {
         return rc;
       int64_t type = bin_int(g), cnt = bin_int(g), ntags = bin_int(g);
       int kind = 0, nn = 0;
-      if ((rc = gmsh_type_of(g, type, &kind, &nn)) != MINEX_OK) {
-        core_error_prefix("offset %llu", OFF);
+      if ((rc = gmsh_type_of(g, type, &kind, &nn)) != MINEX_OK)
         return rc;
-      }
       if (cnt < 0 || cnt > total - n || ntags < 0 || ntags > 1000)
         return core_error(MINEX_EPARSE,
                           "%s: offset %llu: element block of %lld "
@@ -332,10 +330,8 @@ static int bin_elements(gmsh_reader *g) {
                           "elements exceeds the %llu announced",
                           PATH, OFF, (unsigned long long)cnt,
                           (unsigned long long)total);
-      if (cnt > 0 && (rc = gmsh_type_of(g, type, &kind, &nn)) != MINEX_OK) {
-        core_error_prefix("offset %llu", OFF);
+      if (cnt > 0 && (rc = gmsh_type_of(g, type, &kind, &nn)) != MINEX_OK)
         return rc;
-      }
       if ((rc = bin_need(g, cnt, (uint64_t)isz * (uint64_t)(1 + nn),
                          "an element block")) != MINEX_OK)
         return rc;

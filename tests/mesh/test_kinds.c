@@ -729,6 +729,10 @@ START_TEST(gmsh40_binary_bad_counts_are_refused) {
     int rc = minex_mesh_read(path, &m);
     ck_assert_msg(rc != MINEX_OK && strstr(minex_last_error(), bad[i].msg),
                   "case %zu: rc %d, '%s'", i, rc, minex_last_error());
+    /* a binary file has offsets, not lines: never "path:0:" */
+    ck_assert_msg(strstr(minex_last_error(), ":0:") == NULL &&
+                      strstr(minex_last_error(), "offset ") != NULL,
+                  "case %zu: '%s'", i, minex_last_error());
     ck_assert_ptr_null(m);
   }
   remove(path);

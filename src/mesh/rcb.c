@@ -67,6 +67,26 @@ typedef struct rcb_ctx {
   int32_t *part;      /* output                           */
 } rcb_ctx;
 
+/* The axis (0, 1, 2) of the longest extent of the bounding box of the
+ * centroids of perm[lo..hi-1] (the first on ties). */
+static int longest_axis(const double *cent, const int32_t *perm, int64_t lo,
+                        int64_t hi) {
+  double bmin[3], bmax[3];
+  for (int d = 0; d < 3; d++)
+    bmin[d] = bmax[d] = cent[3 * (int64_t)perm[lo] + d];
+  for (int64_t i = lo + 1; i < hi; i++)
+    for (int d = 0; d < 3; d++) {
+      double x = cent[3 * (int64_t)perm[i] + d];
+      bmin[d] = x < bmin[d] ? x : bmin[d];
+      bmax[d] = x > bmax[d] ? x : bmax[d];
+    }
+  int a = 0;
+  for (int d = 1; d < 3; d++)
+    if (bmax[d] - bmin[d] > bmax[a] - bmin[a])
+      a = d;
+  return a;
+}
+
 static int64_t boundary(const rcb_ctx *c, int64_t p) {
   return c->n * p / c->nparts; /* both < 2^31: no overflow */
 }
@@ -81,21 +101,7 @@ static void rcb_split(rcb_ctx *c, int32_t p0, int32_t k) {
   int32_t k1 = k / 2;
   int64_t mid = boundary(c, p0 + k1);
   if (lo < mid && mid < hi) {
-    double bmin[3], bmax[3];
-    for (int d = 0; d < 3; d++)
-      bmin[d] = bmax[d] = c->cent[3 * (int64_t)c->perm[lo] + d];
-    for (int64_t i = lo + 1; i < hi; i++)
-      for (int d = 0; d < 3; d++) {
-        double x = c->cent[3 * (int64_t)c->perm[i] + d];
-        if (x < bmin[d])
-          bmin[d] = x;
-        if (x > bmax[d])
-          bmax[d] = x;
-      }
-    int axis = 0;
-    for (int d = 1; d < 3; d++)
-      if (bmax[d] - bmin[d] > bmax[axis] - bmin[axis])
-        axis = d;
+    int axis = longest_axis(c->cent, c->perm, lo, hi);
     rcb_item *a = c->tmp + lo;
     for (int64_t i = lo; i < hi; i++)
       a[i - lo] =
@@ -171,19 +177,7 @@ static double share(const geom_ctx *c, int32_t p0, int32_t p1) {
  * from the longest extent). */
 static void seg_axis(const geom_ctx *c, int64_t lo, int64_t hi,
                      double axis[3]) {
-  double bmin[3], bmax[3];
-  for (int d = 0; d < 3; d++)
-    bmin[d] = bmax[d] = c->cent[3 * (int64_t)c->perm[lo] + d];
-  for (int64_t i = lo + 1; i < hi; i++)
-    for (int d = 0; d < 3; d++) {
-      double x = c->cent[3 * (int64_t)c->perm[i] + d];
-      bmin[d] = x < bmin[d] ? x : bmin[d];
-      bmax[d] = x > bmax[d] ? x : bmax[d];
-    }
-  int a = 0;
-  for (int d = 1; d < 3; d++)
-    if (bmax[d] - bmin[d] > bmax[a] - bmin[a])
-      a = d;
+  int a = longest_axis(c->cent, c->perm, lo, hi);
   axis[0] = axis[1] = axis[2] = 0;
   axis[a] = 1;
   if (c->method != MINEX_GEOM_RIB)

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Checks that README.md shows examples/quickstart.c verbatim (without the
+# Checks that README.md shows an example (examples/quickstart.c,
+# examples/mpi_quickstart.c) verbatim (without the
 # file's opening comment), so the documented example is the tested one.
 # cmake -DREADME=... -DSOURCE=... -P check_readme.cmake
 file(READ "${SOURCE}" src)
@@ -11,6 +12,6 @@ string(SUBSTRING "${src}" ${start} -1 body)
 file(READ "${README}" readme)
 string(FIND "${readme}" "${body}" pos)
 if(pos EQUAL -1)
-  message(FATAL_ERROR "README.md does not contain examples/quickstart.c "
-          "verbatim: update the C API example in the README")
+  message(FATAL_ERROR "README.md does not contain ${SOURCE} verbatim "
+          "(without its opening comment): update the example in the README")
 endif()

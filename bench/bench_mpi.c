@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* bench_mpi: minex_mpi_repartition on a refined-ball tet box (bench_repart's
+ * gen cases: P = 64 in 4 clusters, the old partition from RCB), spread over
+ * the ranks as an application holds it: the vertices numbered part by part
+ * and every rank holding whole old parts (parts r*64/size ..). Prints per
+ * rank the peak resident memory during the call (VmHWM, reset just before
+ * it through /proc/self/clear_refs), and on rank 0 the best and worst wall
+ * time of --repeat calls and the layer's bytes and messages per phase
+ * (docs/mpi.md). Usage:
+ *   mpiexec.mpich -n R build/bench/bench_mpi [--elements N] [--repeat K]
+ *                                            [--threads T] */
+#include "minex_mpi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_P 64
+#define BENCH_CLUSTERS 4
+
+static int rank, size;
+
+static void die(const char *what) {
+  fprintf(stderr, "bench_mpi: rank %d: %s: %s\n", rank, what,
+          minex_last_error());
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+/* kB of a /proc/self/status line ("VmHWM:", "VmRSS:"), -1 if absent. */
+static long status_kb(const char *key) {
+  FILE *f = fopen("/proc/self/status", "r");
+  if (f == NULL)
+    return -1;
+  char line[256];
+  long kb = -1;
+  size_t k = strlen(key);
+  while (fgets(line, sizeof line, f) != NULL)
+    if (strncmp(line, key, k) == 0)
+      kb = strtol(line + k, NULL, 10);
+  fclose(f);
+  return kb;
+}
+
+/* Resets VmHWM to the current RSS (Linux >= 4.0); 0 on success. */
+static int reset_peak(void) {
+  FILE *f = fopen("/proc/self/clear_refs", "w");
+  if (f == NULL)
+    return -1;
+  int ok = fputs("5", f) >= 0;
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int64_t elements = 1000000;
+  int repeat = 3, threads = 1;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--elements") == 0 && i + 1 < argc)
+      elements = strtoll(argv[++i], NULL, 10);
+    else if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+      repeat = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+      threads = atoi(argv[++i]);
+    else {
+      if (rank == 0)
+        fprintf(stderr, "usage: bench_mpi [--elements N] [--repeat K] "
+                        "[--threads T]\n");
+      MPI_Finalize();
+      return 2;
+    }
+  }
+  if (elements < 6 || repeat < 1 || threads < 1 || size > BENCH_P) {
+    if (rank == 0)
+      fprintf(stderr, "bench_mpi: bad arguments (at most %d ranks)\n", BENCH_P);
+    MPI_Finalize();
+    return 2;
+  }
+  /* the case, on every rank (bench_repart's make_case) */
+  minex_mesh *mesh = NULL;
+  minex_graph *g = NULL;
+  int32_t nx = (int32_t)fmax(1.0, round(cbrt((double)elements / 6.0)));
+  minex_ball ball = {{0.3, 0.5, 0.5}, 0.15 * sqrt(3.0), 8.0, 4.0};
+  if (minex_gen_box(nx, nx, nx, &mesh) != MINEX_OK)
+    die("minex_gen_box");
+  int32_t n = minex_mesh_nelems(mesh);
+  int32_t *oldg = malloc(sizeof *oldg * (size_t)n);
+  if (oldg == NULL || minex_mesh_partition_rcb(mesh, BENCH_P, oldg) ||
+      minex_mesh_dual_ball(mesh, &ball, &g))
+    die("RCB or dual graph");
+  minex_mesh_destroy(mesh);
+  /* number the vertices part by part; rank r holds parts
+     [r*P/size, (r+1)*P/size) */
+  int64_t cnt[BENCH_P + 1] = {0};
+  for (int32_t v = 0; v < n; v++)
+    cnt[oldg[v] + 1]++;
+  for (int p = 0; p < BENCH_P; p++)
+    cnt[p + 1] += cnt[p];
+  int32_t *newid = malloc(sizeof *newid * (size_t)n);
+  int32_t *byid = malloc(sizeof *byid * (size_t)n);
+  int64_t fill[BENCH_P];
+  memcpy(fill, cnt, sizeof fill);
+  for (int32_t v = 0; v < n; v++) {
+    newid[v] = (int32_t)fill[oldg[v]]++;
+    byid[newid[v]] = v;
+  }
+  int64_t vd[BENCH_P + 1];
+  for (int r = 0; r <= size; r++)
+    vd[r] = cnt[(int64_t)r * BENCH_P / size];
+  int64_t first = vd[rank], nloc = vd[rank + 1] - vd[rank];
+  const int64_t *X = minex_graph_xadj(g);
+  const int32_t *A = minex_graph_adjncy(g);
+  int64_t nnz = 0;
+  for (int64_t i = 0; i < nloc; i++) {
+    int32_t v = byid[first + i];
+    nnz += X[v + 1] - X[v];
+  }
+  int64_t *xadj = malloc(sizeof *xadj * (size_t)(nloc + 1));
+  int64_t *adj = malloc(sizeof *adj * (size_t)(nnz + 1));
+  double *cw = malloc(sizeof *cw * (size_t)(nnz + 1));
+  double *pw = malloc(sizeof *pw * (size_t)(nloc + 1));
+  double *rw = malloc(sizeof *rw * (size_t)(nloc + 1));
+  int32_t *old = malloc(sizeof *old * (size_t)(nloc + 1));
+  int32_t *newp = malloc(sizeof *newp * (size_t)(nloc + 1));
+  if (newid == NULL || byid == NULL || xadj == NULL || adj == NULL ||
+      cw == NULL || pw == NULL || rw == NULL || old == NULL || newp == NULL)
+    die("out of memory");
+  xadj[0] = 0;
+  for (int64_t i = 0; i < nloc; i++) {
+    int32_t v = byid[first + i];
+    int64_t o = xadj[i];
+    for (int64_t j = X[v]; j < X[v + 1]; j++) {
+      adj[o + j - X[v]] = newid[A[j]];
+      cw[o + j - X[v]] = minex_graph_cwgt(g)[j];
+    }
+    xadj[i + 1] = o + X[v + 1] - X[v];
+    pw[i] = minex_graph_pwgt(g)[v];
+    rw[i] = minex_graph_rwgt(g)[v];
+    old[i] = oldg[v];
+  }
+  int64_t nedges = minex_graph_nedges(g);
+  minex_graph_destroy(g);
+  free(oldg);
+  free(newid);
+  free(byid);
+  int32_t np[BENCH_CLUSTERS];
+  double proc[BENCH_CLUSTERS] = {1, 1, 2, 2};
+  double conn[BENCH_CLUSTERS * BENCH_CLUSTERS];
+  for (int c = 0; c < BENCH_CLUSTERS; c++) {
+    np[c] = BENCH_P / BENCH_CLUSTERS;
+    for (int d = 0; d < BENCH_CLUSTERS; d++)
+      conn[c * BENCH_CLUSTERS + d] = c == d ? 1.0 : 10.0;
+  }
+  minex_config *cfg = NULL;
+  if (minex_config_create(BENCH_CLUSTERS, np, proc, conn, &cfg) != MINEX_OK)
+    die("minex_config_create");
+  minex_options o;
+  minex_options_init(&o);
+  o.nthreads = threads;
+  double best = HUGE_VAL, worst = 0;
+  long peak = -1, rss_before = status_kb("VmRSS:");
+  minex_metrics m;
+  minex_mpi_stats st;
+  int can_reset = reset_peak() == 0;
+  for (int it = 0; it < repeat; it++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t = MPI_Wtime();
+    if (minex_mpi_repartition(vd, xadj, adj, pw, rw, cw, old, cfg, &o, newp, &m,
+                              MPI_COMM_WORLD) != MINEX_OK)
+      die("minex_mpi_repartition");
+    double dt = MPI_Wtime() - t, dtmax;
+    MPI_Allreduce(&dt, &dtmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    best = fmin(best, dtmax);
+    worst = fmax(worst, dtmax);
+    if (it == 0) {
+      peak = status_kb("VmHWM:");
+      minex_mpi_last_stats(&st);
+    }
+  }
+  long all_peak[BENCH_P], all_before[BENCH_P];
+  MPI_Gather(&peak, 1, MPI_LONG, all_peak, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  MPI_Gather(&rss_before, 1, MPI_LONG, all_before, 1, MPI_LONG, 0,
+             MPI_COMM_WORLD);
+  int64_t all_n[BENCH_P];
+  MPI_Gather(&nloc, 1, MPI_INT64_T, all_n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    printf("bench_mpi: %d ranks x %d threads, %lld vertices, %lld edges, P = "
+           "%d; best of %d %.3f s, worst %.3f s; MaxQwgt %.1f, moved %lld\n",
+           size, threads, (long long)vd[size], (long long)nedges, BENCH_P,
+           repeat, best, worst, m.max_qwgt, (long long)m.moved);
+    printf("bench_mpi: phases (slowest rank, first call): check %.3f s, "
+           "gather %.3f s, solve %.3f s, scatter %.3f s\n",
+           st.seconds_check, st.seconds_gather, st.seconds_solve,
+           st.seconds_scatter);
+    printf("bench_mpi: volume (all ranks): check %lld bytes in %lld "
+           "messages, gather %lld bytes in %lld, scatter %lld bytes in "
+           "%lld; %lld collective calls per rank\n",
+           (long long)st.check_bytes, (long long)st.check_messages,
+           (long long)st.gather_bytes, (long long)st.gather_messages,
+           (long long)st.scatter_bytes, (long long)st.scatter_messages,
+           (long long)st.collective_calls);
+    for (int r = 0; r < size; r++)
+      printf("bench_mpi: rank %d: %lld vertices; RSS before the call %.1f "
+             "MiB, peak during the first call %.1f MiB%s\n",
+             r, (long long)all_n[r], all_before[r] / 1024.0,
+             all_peak[r] / 1024.0,
+             can_reset ? "" : " (VmHWM not reset: peak of the process)");
+  }
+  minex_config_destroy(cfg);
+  free(xadj);
+  free(adj);
+  free(cw);
+  free(pw);
+  free(rw);
+  free(old);
+  free(newp);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Communication helpers of the MPI layer (mpi_comm.h). */
+#include "mpi/mpi_comm.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Largest single message: MPI counts are int, so a transfer of more is
+ * cut into pieces of this many bytes. */
+#define MX_PIECE ((int64_t)1 << 30)
+
+int mx_fail(mx_comm *c, int rc, const char *fmt, ...) {
+  if (c->rc != MINEX_OK)
+    return rc; /* the first failure is the one reported */
+  c->rc = rc;
+  int off = snprintf(c->msg, sizeof c->msg, "%s: rank %d: ", c->fn, c->rank);
+  if (off < 0 || (size_t)off >= sizeof c->msg)
+    off = 0;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(c->msg + off, sizeof c->msg - (size_t)off, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
+int mx_mpi_fail(mx_comm *c, const char *what, int mpirc) {
+  char s[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(mpirc, s, &len) != MPI_SUCCESS)
+    snprintf(s, sizeof s, "MPI error %d", mpirc);
+  return mx_fail(c, MINEX_EINTERNAL, "%s failed: %s", what, s);
+}
+
+int mx_allreduce(mx_comm *c, const void *in, void *out, int count,
+                 MPI_Datatype type, MPI_Op op) {
+  c->collectives++;
+  int e = MPI_Allreduce(in, out, count, type, op, c->comm);
+  return e == MPI_SUCCESS ? MINEX_OK : mx_mpi_fail(c, "MPI_Allreduce", e);
+}
+
+int mx_bcast(mx_comm *c, void *buf, int64_t bytes, int root) {
+  for (int64_t off = 0; off < bytes; off += MX_PIECE) {
+    int64_t m = bytes - off < MX_PIECE ? bytes - off : MX_PIECE;
+    c->collectives++;
+    int e = MPI_Bcast((char *)buf + off, (int)m, MPI_BYTE, root, c->comm);
+    if (e != MPI_SUCCESS)
+      return mx_mpi_fail(c, "MPI_Bcast", e);
+  }
+  return MINEX_OK;
+}
+
+int mx_idle_barrier(mx_comm *c) {
+  MPI_Request req;
+  c->collectives++;
+  int e = MPI_Ibarrier(c->comm, &req), done = 0;
+  while (e == MPI_SUCCESS && !done) {
+    MPI_Status st;
+    e = MPI_Test(&req, &done, &st);
+    if (e == MPI_SUCCESS && !done) {
+      struct timespec ts = {0, 200000};
+      nanosleep(&ts, NULL);
+    }
+  }
+  return e == MPI_SUCCESS ? MINEX_OK : mx_mpi_fail(c, "MPI_Ibarrier", e);
+}
+
+int mx_agree(mx_comm *c) {
+  /* the lowest failing rank speaks: its code and message go to all */
+  int mine = c->rc != MINEX_OK ? c->rank : c->size, first = c->size;
+  c->collectives++;
+  int e = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm);
+  if (e != MPI_SUCCESS) {
+    /* nothing can be agreed any more: report locally */
+    mx_mpi_fail(c, "MPI_Allreduce (error agreement)", e);
+    return core_error(c->rc, "%s", c->msg);
+  }
+  if (first == c->size)
+    return MINEX_OK;
+  struct {
+    int rc;
+    char msg[sizeof c->msg];
+  } m;
+  memset(&m, 0, sizeof m);
+  if (c->rank == first) {
+    m.rc = c->rc;
+    memcpy(m.msg, c->msg, sizeof m.msg);
+  }
+  c->collectives++;
+  e = MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, c->comm);
+  if (e != MPI_SUCCESS) {
+    mx_mpi_fail(c, "MPI_Bcast (error agreement)", e);
+    return core_error(c->rc, "%s", c->msg);
+  }
+  m.msg[sizeof m.msg - 1] = '\0';
+  c->rc = m.rc;
+  memcpy(c->msg, m.msg, sizeof c->msg);
+  return core_error(m.rc, "%s", m.msg);
+}
+
+int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
+                char **rbuf, int64_t *rcount, int64_t *roff) {
+  int size = c->size, rank = c->rank;
+  *rbuf = NULL;
+  c->collectives++;
+  int e = MPI_Alltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, c->comm);
+  if (e != MPI_SUCCESS)
+    mx_mpi_fail(c, "MPI_Alltoall (exchange counts)", e);
+  int64_t npieces = 0;
+  roff[0] = 0;
+  for (int r = 0; c->rc == MINEX_OK && r < size; r++) {
+    if (rcount[r] < 0 || roff[r] > INT64_MAX - rcount[r]) {
+      mx_fail(c, MINEX_EINTERNAL, "exchange: bad count %lld from rank %d",
+              (long long)rcount[r], r);
+      break;
+    }
+    roff[r + 1] = roff[r] + rcount[r];
+    if (r != rank)
+      npieces += (rcount[r] + MX_PIECE - 1) / MX_PIECE +
+                 (scount[r] + MX_PIECE - 1) / MX_PIECE;
+  }
+  MPI_Request *req = NULL;
+  if (c->rc == MINEX_OK) {
+    *rbuf = malloc(roff[size] > 0 ? (size_t)roff[size] : 1);
+    req = malloc(sizeof *req * (size_t)(npieces > 0 ? npieces : 1));
+    if (*rbuf == NULL || req == NULL)
+      mx_fail(c, MINEX_ENOMEM,
+              "out of memory receiving %lld bytes in an exchange",
+              (long long)roff[size]);
+  }
+  int rc = mx_agree(c);
+  if (rc != MINEX_OK) {
+    free(req);
+    free(*rbuf);
+    *rbuf = NULL;
+    return rc;
+  }
+  int64_t nreq = 0, soff = 0;
+  for (int r = 0; r < size && e == MPI_SUCCESS; r++) {
+    if (r == rank) {
+      soff += scount[r];
+      continue;
+    }
+    for (int64_t off = 0; off < rcount[r] && e == MPI_SUCCESS;
+         off += MX_PIECE) {
+      int64_t m = rcount[r] - off < MX_PIECE ? rcount[r] - off : MX_PIECE;
+      e = MPI_Irecv(*rbuf + roff[r] + off, (int)m, MPI_BYTE, r,
+                    (int)(off / MX_PIECE), c->comm, &req[nreq++]);
+    }
+    for (int64_t off = 0; off < scount[r] && e == MPI_SUCCESS;
+         off += MX_PIECE) {
+      int64_t m = scount[r] - off < MX_PIECE ? scount[r] - off : MX_PIECE;
+      e = MPI_Isend(sbuf + soff + off, (int)m, MPI_BYTE, r,
+                    (int)(off / MX_PIECE), c->comm, &req[nreq++]);
+      c->bytes += m;
+      c->messages++;
+    }
+    soff += scount[r];
+  }
+  int64_t self = 0;
+  for (int r = 0; r < rank; r++)
+    self += scount[r];
+  if (scount[rank] > 0)
+    memcpy(*rbuf + roff[rank], sbuf + self, (size_t)scount[rank]);
+  /* one at a time with a status of our own (GCC 12's access warnings
+     reject MPICH's MPI_STATUSES_IGNORE) */
+  for (int64_t i = 0; i < nreq && e == MPI_SUCCESS; i++) {
+    MPI_Status st;
+    e = MPI_Wait(&req[i], &st);
+  }
+  free(req);
+  if (e != MPI_SUCCESS)
+    mx_mpi_fail(c, "point-to-point exchange", e);
+  rc = mx_agree(c);
+  if (rc != MINEX_OK) {
+    free(*rbuf);
+    *rbuf = NULL;
+  }
+  return rc;
+}

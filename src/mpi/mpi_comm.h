@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The MPI layer's communication helpers (libminex_mpi only; docs/mpi.md):
+ * a communicator with its rank and figures, collective agreement on
+ * errors, and a sparse all-to-all with 64-bit byte counts. */
+#ifndef MINEX_MPI_COMM_H
+#define MINEX_MPI_COMM_H
+
+#include "core/core.h"
+#include "minex_mpi.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One call's communicator (a duplicate of the caller's, MPI errors
+ * returned, not fatal), who we are, and the first local failure. */
+typedef struct mx_comm {
+  MPI_Comm comm;
+  int rank, size;
+  const char *fn; /* the public function, first word of every message */
+  int rc;         /* MINEX_OK or the first local failure              */
+  char msg[1024]; /* its message, "fn: rank R: ..."                   */
+  int64_t bytes, messages, collectives; /* sent by this rank           */
+} mx_comm;
+
+/* Records a local failure (the first one counts) and returns rc. */
+int mx_fail(mx_comm *c, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Records the failure of an MPI call as MINEX_EINTERNAL. */
+int mx_mpi_fail(mx_comm *c, const char *what, int mpirc);
+
+/* Collective: every rank learns the failure of the lowest failing rank
+ * (its code and message, set as every rank's last error) and returns its
+ * code; MINEX_OK when no rank failed. */
+int mx_agree(mx_comm *c);
+
+/* Collective sparse exchange: rank r sends scount[d] bytes, at sbuf +
+ * soff[d] (soff the exclusive prefix sums of scount), to every rank d, and
+ * receives rcount[s] bytes from every s into *rbuf (malloc'd, at roff[s]);
+ * counts of any size (messages of at most 1 GiB each). A local failure
+ * (memory) is recorded in c and agreed on before anything is sent, so no
+ * rank waits for a message that never comes. rcount and roff have size
+ * entries; roff gets size+1. */
+int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
+                char **rbuf, int64_t *rcount, int64_t *roff);
+
+/* Collective: waits for every rank without spinning (MPI_Ibarrier, tested
+ * every 200 us, sleeping in between): the ranks that wait for another's
+ * long phase leave their core to it when ranks share cores. */
+int mx_idle_barrier(mx_comm *c);
+
+/* Allreduce wrappers that count the call and record an MPI failure. */
+int mx_allreduce(mx_comm *c, const void *in, void *out, int count,
+                 MPI_Datatype type, MPI_Op op);
+int mx_bcast(mx_comm *c, void *buf, int64_t bytes, int root);
+
+#endif

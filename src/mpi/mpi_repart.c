@@ -1,0 +1,719 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* minex_mpi_repartition (SPEC §6, docs/mpi.md): the graph distributed over
+ * the ranks of a communicator, validated where it lies (every rank its own
+ * rows, the reverse of every edge that crosses ranks checked by the rank
+ * that holds it), then repartitioned by the per-part kernel.
+ *
+ * Stage 1 (issue 20): the kernel runs on one rank (the solver, rank 0) on
+ * the whole graph, gathered with 64-bit counts; the new owners go back to
+ * the ranks that hold the vertices and the metrics to every rank. The
+ * result is the serial library's by construction. The distributed kernel
+ * (contraction on every rank, the coarse graph gathered, expansion in
+ * synchronous rounds) replaces the solve phase in the next stage; the
+ * interface, the validation and the collective errors stay. */
+#include "driver/driver.h"
+#include "mpi/mpi_comm.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Thread_local minex_mpi_stats last_stats;
+
+void minex_mpi_last_stats(minex_mpi_stats *stats) {
+  if (stats != NULL)
+    *stats = last_stats;
+}
+
+/* FNV-1a over n bytes: equal inputs on every rank give equal hashes. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+#define FNV_START 14695981039346656037ULL
+#define FNV_VAL(h, x)                                                          \
+  do {                                                                         \
+    __typeof__(x) v_ = (x);                                                    \
+    h = fnv(h, &v_, sizeof v_);                                                \
+  } while (0)
+
+static uint64_t config_hash(const minex_config *cfg) {
+  uint64_t h = FNV_START;
+  FNV_VAL(h, cfg->nclusters);
+  FNV_VAL(h, cfg->nprocs);
+  h = fnv(h, cfg->csize, sizeof *cfg->csize * (size_t)cfg->nclusters);
+  h = fnv(h, cfg->proc, sizeof *cfg->proc * (size_t)cfg->nclusters);
+  h = fnv(h, cfg->conn,
+          sizeof *cfg->conn * (size_t)cfg->nclusters * (size_t)cfg->nclusters);
+  h = fnv(h, cfg->avail, (size_t)cfg->nprocs);
+  return h;
+}
+
+/* Every field that changes the result (not log_fn, log_ctx, qwgt_ctx;
+ * of qwgt_fn only whether it is set: addresses differ between
+ * processes). */
+static uint64_t options_hash(const minex_options *o) {
+  uint64_t h = FNV_START;
+  FNV_VAL(h, o->throttle);
+  FNV_VAL(h, o->alpha);
+  FNV_VAL(h, (int)o->remap_mode);
+  FNV_VAL(h, (int)(o->qwgt_fn != NULL));
+  FNV_VAL(h, o->coarse_per_proc);
+  FNV_VAL(h, o->coarse_target);
+  FNV_VAL(h, o->sample_size);
+  FNV_VAL(h, o->seed);
+  FNV_VAL(h, o->global_candidates);
+  FNV_VAL(h, o->max_passes);
+  FNV_VAL(h, o->throttle_auto);
+  FNV_VAL(h, o->nthrottle_candidates);
+  if (o->throttle_candidates != NULL && o->nthrottle_candidates > 0)
+    h = fnv(h, o->throttle_candidates,
+            sizeof(double) * (size_t)o->nthrottle_candidates);
+  FNV_VAL(h, o->iterations);
+  FNV_VAL(h, o->refine);
+  FNV_VAL(h, o->refine_passes);
+  FNV_VAL(h, o->scratch);
+  FNV_VAL(h, o->paper_exact);
+  FNV_VAL(h, o->ladder);
+  FNV_VAL(h, o->balance);
+  FNV_VAL(h, o->rounds);
+  return h;
+}
+
+/* The rank holding global id g (vtxdist checked, g in range). */
+static int rank_of(const int64_t *vtxdist, int size, int64_t g) {
+  int lo = 0, hi = size; /* vtxdist[lo] <= g < vtxdist[hi] */
+  while (hi - lo > 1) {
+    int mid = lo + (hi - lo) / 2;
+    if (vtxdist[mid] <= g)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* The call's arguments, and the local size. */
+typedef struct mx_args {
+  const int64_t *vtxdist, *xadj, *adjncy;
+  const double *pwgt, *rwgt, *cwgt;
+  const int32_t *old;
+  const minex_config *cfg;
+  const minex_options *opt;
+  int32_t *new_part;
+  int64_t nlocal, nnz, base, end; /* rows here; global ids [base, end)  */
+  int has[4];                     /* pwgt, rwgt, cwgt, old given        */
+} mx_args;
+
+/* vtxdist equal on every rank, non-decreasing, n <= INT32_MAX; config and
+ * options equal to rank 0's; the same weights given everywhere. */
+static int check_shared(mx_comm *c, mx_args *a) {
+  int size = c->size, rank = c->rank;
+  if (a->vtxdist == NULL)
+    mx_fail(c, MINEX_EINVAL, "vtxdist is NULL");
+  else if (a->cfg == NULL)
+    mx_fail(c, MINEX_EINVAL, "config is NULL");
+  int rc = mx_agree(c);
+  if (rc != MINEX_OK)
+    return rc;
+  int64_t *mm = malloc(sizeof *mm * 2 * ((size_t)size + 1));
+  if (mm == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (vtxdist check)");
+  if ((rc = mx_agree(c)))
+    return rc;
+  int64_t *mn = mm, *mx = mm + size + 1;
+  if (mx_allreduce(c, a->vtxdist, mn, size + 1, MPI_INT64_T, MPI_MIN) ==
+      MINEX_OK)
+    mx_allreduce(c, a->vtxdist, mx, size + 1, MPI_INT64_T, MPI_MAX);
+  for (int i = 0; c->rc == MINEX_OK && i <= size; i++)
+    if (mn[i] != mx[i])
+      mx_fail(c, MINEX_EINVAL,
+              "vtxdist[%d] differs between the ranks (%lld on one, %lld on "
+              "another; this rank has %lld)",
+              i, (long long)mn[i], (long long)mx[i], (long long)a->vtxdist[i]);
+  free(mm);
+  if ((rc = mx_agree(c)))
+    return rc;
+  const int64_t *vd = a->vtxdist;
+  if (vd[0] < 0)
+    mx_fail(c, MINEX_EINVAL, "vtxdist[0] = %lld is negative", (long long)vd[0]);
+  for (int i = 0; c->rc == MINEX_OK && i < size; i++)
+    if (vd[i + 1] < vd[i])
+      mx_fail(c, MINEX_EINVAL, "vtxdist[%d] = %lld is below vtxdist[%d] = %lld",
+              i + 1, (long long)vd[i + 1], i, (long long)vd[i]);
+  if (c->rc == MINEX_OK && vd[size] - vd[0] > INT32_MAX)
+    mx_fail(c, MINEX_EUNSUP,
+            "the graph has %lld vertices (vtxdist[%d] - vtxdist[0]); the "
+            "library takes at most %d",
+            (long long)(vd[size] - vd[0]), size, INT32_MAX);
+  if ((rc = mx_agree(c)))
+    return rc;
+  a->base = vd[0];
+  a->end = vd[size];
+  a->nlocal = vd[rank + 1] - vd[rank];
+  /* rank 0's configuration and options, and which arrays are given */
+  rc = core_check_options(a->opt);
+  if (rc != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
+  uint64_t h[2] = {config_hash(a->cfg), options_hash(a->opt)}, h0[2];
+  memcpy(h0, h, sizeof h);
+  if (mx_bcast(c, h0, sizeof h0, 0) == MINEX_OK) {
+    if (h[0] != h0[0])
+      mx_fail(c, MINEX_EINVAL,
+              "config differs from rank 0's (processors, clusters, "
+              "slowdowns or availability)");
+    else if (h[1] != h0[1])
+      mx_fail(c, MINEX_EINVAL,
+              "options differ from rank 0's (a field that changes the "
+              "result)");
+  }
+  /* given or NULL: decided by the ranks that have vertices */
+  const void *arr[4] = {a->pwgt, a->rwgt, a->cwgt, a->old};
+  static const char *const name[4] = {"pwgt", "rwgt", "cwgt", "old"};
+  int lo[4], hi[4], glo[4], ghi[4];
+  for (int i = 0; i < 4; i++) {
+    lo[i] = a->nlocal > 0 ? arr[i] != NULL : 1;
+    hi[i] = a->nlocal > 0 ? arr[i] != NULL : 0;
+  }
+  if (mx_allreduce(c, lo, glo, 4, MPI_INT, MPI_MIN) == MINEX_OK &&
+      mx_allreduce(c, hi, ghi, 4, MPI_INT, MPI_MAX) == MINEX_OK) {
+    for (int i = 0; i < 4; i++) {
+      a->has[i] = ghi[i];
+      if (glo[i] != ghi[i] && a->nlocal > 0 && arr[i] == NULL)
+        mx_fail(c, MINEX_EINVAL,
+                "%s is NULL here but given on another rank (NULL on every "
+                "rank, or on none)",
+                name[i]);
+    }
+  }
+  if (c->rc == MINEX_OK && !a->has[3] && size > a->cfg->nprocs)
+    mx_fail(c, MINEX_EINVAL,
+            "old is NULL (every vertex owned by its rank) but there are %d "
+            "ranks and %d processors",
+            size, (int)a->cfg->nprocs);
+  return mx_agree(c);
+}
+
+/* This rank's rows: offsets, ids in range and not the vertex itself,
+ * weights finite and >= 0, owners in [0, P). */
+static int check_rows(mx_comm *c, mx_args *a) {
+  int64_t n = a->nlocal, first = a->vtxdist[c->rank];
+  a->nnz = 0;
+  if (n > 0 && a->xadj == NULL)
+    return mx_fail(c, MINEX_EINVAL, "xadj is NULL (%lld local vertices)",
+                   (long long)n);
+  if (n > 0 && a->new_part == NULL)
+    return mx_fail(c, MINEX_EINVAL, "new_part is NULL (%lld local vertices)",
+                   (long long)n);
+  if (a->xadj != NULL && a->xadj[0] != 0)
+    return mx_fail(c, MINEX_EINVAL, "xadj[0] = %lld, not 0",
+                   (long long)a->xadj[0]);
+  for (int64_t v = 0; v < n; v++)
+    if (a->xadj[v + 1] < a->xadj[v])
+      return mx_fail(c, MINEX_EINVAL, "xadj[%lld] = %lld is below xadj[%lld]",
+                     (long long)(v + 1), (long long)a->xadj[v + 1],
+                     (long long)v);
+  a->nnz = n > 0 ? a->xadj[n] : 0;
+  if (a->nnz > 0 && a->adjncy == NULL)
+    return mx_fail(c, MINEX_EINVAL, "adjncy is NULL (xadj[%lld] = %lld)",
+                   (long long)n, (long long)a->nnz);
+  for (int64_t v = 0; v < n; v++)
+    for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
+      int64_t u = a->adjncy[j];
+      if (u < a->base || u >= a->end)
+        return mx_fail(c, MINEX_EGRAPH,
+                       "adjncy[%lld] = %lld is outside [%lld, %lld) "
+                       "(vtxdist[0], vtxdist[size])",
+                       (long long)j, (long long)u, (long long)a->base,
+                       (long long)a->end);
+      if (u == first + v)
+        return mx_fail(c, MINEX_EGRAPH,
+                       "adjncy[%lld]: vertex %lld lists itself (self loop)",
+                       (long long)j, (long long)u);
+    }
+  const double *w[3] = {a->pwgt, a->rwgt, a->cwgt};
+  static const char *const name[3] = {"pwgt", "rwgt", "cwgt"};
+  for (int i = 0; i < 3; i++) {
+    int64_t m = i == 2 ? a->nnz : n;
+    for (int64_t j = 0; w[i] != NULL && j < m; j++)
+      if (!isfinite(w[i][j]) || w[i][j] < 0)
+        return mx_fail(c, MINEX_EGRAPH, "%s[%lld] = %g is not finite and >= 0",
+                       name[i], (long long)j, w[i][j]);
+  }
+  for (int64_t v = 0; a->old != NULL && v < n; v++)
+    if (a->old[v] < 0 || a->old[v] >= a->cfg->nprocs)
+      return mx_fail(c, MINEX_EPART, "old[%lld] = %d is outside [0, %d)",
+                     (long long)v, (int)a->old[v], (int)a->cfg->nprocs);
+  return MINEX_OK;
+}
+
+/* One end of an edge: the neighbour's global id and the edge's Cwgt. */
+typedef struct mx_end {
+  int64_t id;
+  double w;
+} mx_end;
+
+static int end_cmp(const void *x, const void *y) {
+  const mx_end *a = x, *b = y;
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+/* An edge sent to the rank of its far end: (v far, u near, Cwgt). */
+typedef struct mx_edge {
+  int64_t v, u;
+  double w;
+} mx_edge;
+
+/* Whether row v (local, sorted) lists u; its Cwgt in *w. */
+static int row_find(const mx_end *row, int64_t len, int64_t u, double *w) {
+  int64_t lo = 0, hi = len;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (row[mid].id < u)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo < len && row[lo].id == u) {
+    *w = row[lo].w;
+    return 1;
+  }
+  return 0;
+}
+
+/* Every edge appears in both directions with the same Cwgt, no duplicate:
+ * rows sorted here, the edges to other ranks checked by the rank of their
+ * far end (one exchange of 24 bytes per cut edge end). */
+static int check_reverse(mx_comm *c, mx_args *a) {
+  int64_t n = a->nlocal, first = a->vtxdist[c->rank];
+  int size = c->size;
+  mx_end *rows = malloc(sizeof *rows * (size_t)(a->nnz > 0 ? a->nnz : 1));
+  int64_t *scount = calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  int64_t *sfill = calloc((size_t)size + 1, sizeof *sfill);
+  mx_edge *send = NULL;
+  char *recv = NULL;
+  int rc = MINEX_OK;
+  if (rows == NULL || scount == NULL || rcount == NULL || roff == NULL ||
+      sfill == NULL) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory (edge check)");
+    goto agree;
+  }
+  for (int64_t v = 0; v < n; v++) {
+    for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
+      rows[j].id = a->adjncy[j];
+      rows[j].w = a->cwgt ? a->cwgt[j] : 1.0;
+      if (rows[j].id < first || rows[j].id >= first + n)
+        scount[rank_of(a->vtxdist, size, rows[j].id)]++;
+    }
+    int64_t len = a->xadj[v + 1] - a->xadj[v];
+    qsort(rows + a->xadj[v], (size_t)len, sizeof *rows, end_cmp);
+    for (int64_t j = a->xadj[v] + 1; j < a->xadj[v + 1]; j++)
+      if (rows[j].id == rows[j - 1].id) {
+        mx_fail(c, MINEX_EGRAPH, "vertex %lld lists neighbour %lld twice",
+                (long long)(first + v), (long long)rows[j].id);
+        goto agree;
+      }
+  }
+  /* edges inside this rank */
+  for (int64_t v = 0; v < n; v++)
+    for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
+      int64_t u = rows[j].id;
+      if (u < first || u >= first + n)
+        continue;
+      double w;
+      int64_t r = u - first;
+      if (!row_find(rows + a->xadj[r], a->xadj[r + 1] - a->xadj[r], first + v,
+                    &w)) {
+        mx_fail(c, MINEX_EGRAPH,
+                "edge %lld-%lld has no reverse edge (vertex %lld does not "
+                "list %lld)",
+                (long long)(first + v), (long long)u, (long long)u,
+                (long long)(first + v));
+        goto agree;
+      }
+      if (w != rows[j].w) {
+        mx_fail(c, MINEX_EGRAPH,
+                "edge %lld-%lld has cwgt %g one way and %g the other",
+                (long long)(first + v), (long long)u, rows[j].w, w);
+        goto agree;
+      }
+    }
+  /* edges to other ranks: to the rank of the far end */
+  int64_t total = 0;
+  for (int r = 0; r < size; r++) {
+    sfill[r] = total;
+    total += scount[r];
+  }
+  send = malloc(sizeof *send * (size_t)(total > 0 ? total : 1));
+  if (send == NULL) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory (edge check, %lld cut edge ends)",
+            (long long)total);
+    goto agree;
+  }
+  for (int64_t v = 0; v < n; v++)
+    for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
+      int64_t u = rows[j].id;
+      if (u >= first && u < first + n)
+        continue;
+      mx_edge *e = &send[sfill[rank_of(a->vtxdist, size, u)]++];
+      e->v = u;
+      e->u = first + v;
+      e->w = rows[j].w;
+    }
+  for (int r = 0; r < size; r++)
+    scount[r] *= (int64_t)sizeof(mx_edge);
+agree:
+  if ((rc = mx_agree(c)) != MINEX_OK)
+    goto done;
+  if ((rc = mx_exchange(c, (const char *)send, scount, &recv, rcount, roff)))
+    goto done;
+  for (int s = 0; s < size && c->rc == MINEX_OK; s++)
+    for (int64_t off = roff[s]; off < roff[s + 1]; off += sizeof(mx_edge)) {
+      mx_edge e;
+      memcpy(&e, recv + off, sizeof e);
+      int64_t r = e.v - first;
+      double w;
+      if (r < 0 || r >= n) {
+        mx_fail(c, MINEX_EINTERNAL, "edge check: vertex %lld is not here",
+                (long long)e.v);
+        break;
+      }
+      if (!row_find(rows + a->xadj[r], a->xadj[r + 1] - a->xadj[r], e.u, &w)) {
+        mx_fail(c, MINEX_EGRAPH,
+                "edge %lld-%lld (listed by vertex %lld on rank %d) has no "
+                "reverse edge: vertex %lld here does not list %lld",
+                (long long)e.u, (long long)e.v, (long long)e.u, s,
+                (long long)e.v, (long long)e.u);
+        break;
+      }
+      if (w != e.w) {
+        mx_fail(c, MINEX_EGRAPH,
+                "edge %lld-%lld has cwgt %g on rank %d and %g here",
+                (long long)e.u, (long long)e.v, e.w, s, w);
+        break;
+      }
+    }
+  rc = mx_agree(c);
+done:
+  free(rows);
+  free(scount);
+  free(rcount);
+  free(roff);
+  free(sfill);
+  free(send);
+  free(recv);
+  return rc;
+}
+
+/* Appends n bytes at *p and advances it. */
+static void put(char **p, const void *src, size_t n) {
+  if (n > 0)
+    memcpy(*p, src, n);
+  *p += n;
+}
+
+/* Stage 1 solve: every rank's rows to the solver rank, which runs
+ * minex_repartition on the whole graph; the owners back, the metrics to
+ * all. The byte layout of a rank's rows: degrees (int64), pwgt, rwgt,
+ * cwgt (double, when given), neighbours (int32, global id - vtxdist[0]),
+ * old (int32, when given). */
+static int solve_gathered(mx_comm *c, mx_args *a, minex_metrics *metrics,
+                          minex_mpi_stats *st) {
+  int size = c->size, rank = c->rank, solver = 0;
+  int64_t n = a->nlocal, nnz = a->nnz;
+  int64_t *scount = calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  char *sbuf = NULL, *recv = NULL;
+  int64_t *xadj = NULL;
+  int32_t *adj = NULL, *old = NULL, *newp = NULL;
+  double *pw = NULL, *rw = NULL, *cw = NULL;
+  minex_graph *g = NULL;
+  minex_metrics met;
+  memset(&met, 0, sizeof met);
+  int rc = MINEX_OK;
+  double t = MPI_Wtime();
+  int64_t bytes0 = c->bytes, msgs0 = c->messages;
+  size_t mine =
+      (size_t)n * 8 + (size_t)nnz * 4 + (a->has[0] ? (size_t)n * 8 : 0) +
+      (a->has[1] ? (size_t)n * 8 : 0) + (a->has[2] ? (size_t)nnz * 8 : 0) +
+      (a->has[3] ? (size_t)n * 4 : 0);
+  if (scount == NULL || rcount == NULL || roff == NULL ||
+      (sbuf = malloc(mine > 0 ? mine : 1)) == NULL) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory packing %zu bytes of rows", mine);
+  } else {
+    char *p = sbuf;
+    for (int64_t v = 0; v < n; v++) {
+      int64_t d = a->xadj[v + 1] - a->xadj[v];
+      put(&p, &d, 8);
+    }
+    if (a->has[0])
+      put(&p, a->pwgt, (size_t)n * 8);
+    if (a->has[1])
+      put(&p, a->rwgt, (size_t)n * 8);
+    if (a->has[2])
+      put(&p, a->cwgt, (size_t)nnz * 8);
+    for (int64_t j = 0; j < nnz; j++) {
+      int32_t u = (int32_t)(a->adjncy[j] - a->base);
+      put(&p, &u, 4);
+    }
+    if (a->has[3])
+      put(&p, a->old, (size_t)n * 4);
+    scount[solver] = (int64_t)mine;
+  }
+  if ((rc = mx_agree(c)) ||
+      (rc = mx_exchange(c, sbuf, scount, &recv, rcount, roff)))
+    goto done;
+  free(sbuf);
+  sbuf = NULL;
+  st->gather_bytes = c->bytes - bytes0;
+  st->gather_messages = c->messages - msgs0;
+  st->seconds_gather = MPI_Wtime() - t;
+  t = MPI_Wtime();
+  if (rank == solver) {
+    int64_t N = a->end - a->base, NNZ = 0;
+    for (int s = 0; s < size; s++) {
+      int64_t ns = a->vtxdist[s + 1] - a->vtxdist[s];
+      const char *p = recv + roff[s];
+      for (int64_t v = 0; v < ns; v++) {
+        int64_t d;
+        memcpy(&d, p + 8 * v, 8);
+        NNZ += d;
+      }
+    }
+    xadj = malloc(sizeof *xadj * (size_t)(N + 1));
+    adj = malloc(sizeof *adj * (size_t)(NNZ > 0 ? NNZ : 1));
+    newp = malloc(sizeof *newp * (size_t)(N > 0 ? N : 1));
+    old = malloc(sizeof *old * (size_t)(N > 0 ? N : 1));
+    if (a->has[0])
+      pw = malloc(sizeof *pw * (size_t)(N > 0 ? N : 1));
+    if (a->has[1])
+      rw = malloc(sizeof *rw * (size_t)(N > 0 ? N : 1));
+    if (a->has[2])
+      cw = malloc(sizeof *cw * (size_t)(NNZ > 0 ? NNZ : 1));
+    if (xadj == NULL || adj == NULL || newp == NULL || old == NULL ||
+        (a->has[0] && pw == NULL) || (a->has[1] && rw == NULL) ||
+        (a->has[2] && cw == NULL)) {
+      mx_fail(c, MINEX_ENOMEM,
+              "out of memory assembling the graph (%lld vertices, %lld edge "
+              "ends)",
+              (long long)N, (long long)NNZ);
+      goto solved;
+    }
+    xadj[0] = 0;
+    int64_t at = 0, et = 0;
+    for (int s = 0; s < size; s++) {
+      int64_t ns = a->vtxdist[s + 1] - a->vtxdist[s], es = 0;
+      const char *p = recv + roff[s];
+      for (int64_t v = 0; v < ns; v++) {
+        int64_t d;
+        memcpy(&d, p, 8);
+        p += 8;
+        xadj[at + v + 1] = xadj[at + v] + d;
+        es += d;
+      }
+      if (a->has[0]) {
+        memcpy(pw + at, p, (size_t)ns * 8);
+        p += ns * 8;
+      }
+      if (a->has[1]) {
+        memcpy(rw + at, p, (size_t)ns * 8);
+        p += ns * 8;
+      }
+      if (a->has[2]) {
+        memcpy(cw + et, p, (size_t)es * 8);
+        p += es * 8;
+      }
+      memcpy(adj + et, p, (size_t)es * 4);
+      p += es * 4;
+      if (a->has[3])
+        memcpy(old + at, p, (size_t)ns * 4);
+      else
+        for (int64_t v = 0; v < ns; v++)
+          old[at + v] = s;
+      at += ns;
+      et += es;
+    }
+    free(recv);
+    recv = NULL;
+    int r = minex_graph_create((int32_t)N, xadj, adj, pw, rw, cw, &g);
+    free(xadj);
+    free(adj);
+    free(pw);
+    free(rw);
+    free(cw);
+    xadj = NULL;
+    adj = NULL;
+    pw = rw = cw = NULL;
+    if (r == MINEX_OK)
+      r = minex_repartition(g, a->cfg, old, a->opt, newp, &met);
+    if (r != MINEX_OK)
+      mx_fail(c, r, "%s", minex_last_error());
+  }
+solved:
+  free(recv);
+  recv = NULL;
+  /* the other ranks wait for the solver without taking its core */
+  mx_idle_barrier(c);
+  if ((rc = mx_agree(c)))
+    goto done;
+  st->seconds_solve = MPI_Wtime() - t;
+  /* the owners back to the ranks of their vertices */
+  t = MPI_Wtime();
+  bytes0 = c->bytes;
+  msgs0 = c->messages;
+  memset(scount, 0, sizeof *scount * (size_t)size);
+  if (rank == solver)
+    for (int s = 0; s < size; s++)
+      scount[s] = 4 * (a->vtxdist[s + 1] - a->vtxdist[s]);
+  if ((rc = mx_exchange(c, (const char *)newp, scount, &recv, rcount, roff)))
+    goto done;
+  if (rcount[solver] != 4 * n) {
+    mx_fail(c, MINEX_EINTERNAL, "received %lld owners for %lld vertices",
+            (long long)(rcount[solver] / 4), (long long)n);
+  }
+  if ((rc = mx_agree(c)) || (rc = mx_bcast(c, &met, sizeof met, solver)))
+    goto done;
+  if (n > 0)
+    memcpy(a->new_part, recv + roff[solver], (size_t)n * 4);
+  if (metrics != NULL)
+    *metrics = met;
+  st->scatter_bytes = c->bytes - bytes0;
+  st->scatter_messages = c->messages - msgs0;
+  st->seconds_scatter = MPI_Wtime() - t;
+  st->solver = solver;
+done:
+  minex_graph_destroy(g);
+  free(scount);
+  free(rcount);
+  free(roff);
+  free(sbuf);
+  free(recv);
+  free(xadj);
+  free(adj);
+  free(old);
+  free(newp);
+  free(pw);
+  free(rw);
+  free(cw);
+  return rc;
+}
+
+int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
+                          const int64_t *adjncy, const double *pwgt,
+                          const double *rwgt, const double *cwgt,
+                          const int32_t *old, const minex_config *config,
+                          const minex_options *options, int32_t *new_part,
+                          minex_metrics *metrics, MPI_Comm comm) {
+  static const char fn[] = "minex_mpi_repartition";
+  core_error_clear();
+  memset(&last_stats, 0, sizeof last_stats);
+  int inited = 0, finalized = 0;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  if (!inited || finalized)
+    return core_error(MINEX_EINVAL,
+                      "%s: MPI is not initialised (or already "
+                      "finalised)",
+                      fn);
+  if (comm == MPI_COMM_NULL)
+    return core_error(MINEX_EINVAL, "%s: comm is MPI_COMM_NULL", fn);
+  mx_comm c;
+  memset(&c, 0, sizeof c);
+  c.fn = fn;
+  int e = MPI_Comm_dup(comm, &c.comm);
+  if (e != MPI_SUCCESS) {
+    mx_mpi_fail(&c, "MPI_Comm_dup", e);
+    return core_error(c.rc, "%s", c.msg);
+  }
+  MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(c.comm, &c.rank);
+  MPI_Comm_size(c.comm, &c.size);
+  double t0 = MPI_Wtime();
+  minex_options opt;
+  if (options != NULL)
+    opt = *options;
+  else
+    minex_options_init(&opt);
+  /* the library's own log on rank 0 only (the solver) */
+  minex_options run = opt;
+  if (c.rank != 0)
+    run.log_fn = NULL;
+  mx_args a = {.vtxdist = vtxdist,
+               .xadj = xadj,
+               .adjncy = adjncy,
+               .pwgt = pwgt,
+               .rwgt = rwgt,
+               .cwgt = cwgt,
+               .old = old,
+               .cfg = config,
+               .opt = &run,
+               .new_part = new_part};
+  minex_mpi_stats st;
+  memset(&st, 0, sizeof st);
+  st.ranks = c.size;
+  int rc = check_shared(&c, &a);
+  if (rc == MINEX_OK) {
+    check_rows(&c, &a);
+    rc = mx_agree(&c);
+  }
+  if (rc == MINEX_OK)
+    rc = check_reverse(&c, &a);
+  st.check_bytes = c.bytes;
+  st.check_messages = c.messages;
+  st.seconds_check = MPI_Wtime() - t0;
+  if (rc == MINEX_OK)
+    rc = solve_gathered(&c, &a, metrics, &st);
+  if (rc == MINEX_OK) {
+    /* the figures summed over the ranks (times: the slowest rank) */
+    int64_t in[6] = {st.check_bytes,   st.check_messages,
+                     st.gather_bytes,  st.gather_messages,
+                     st.scatter_bytes, st.scatter_messages},
+            sum[6];
+    double tin[4] = {st.seconds_check, st.seconds_gather, st.seconds_solve,
+                     st.seconds_scatter},
+           tmax[4];
+    if ((rc = mx_allreduce(&c, in, sum, 6, MPI_INT64_T, MPI_SUM)) == MINEX_OK &&
+        (rc = mx_allreduce(&c, tin, tmax, 4, MPI_DOUBLE, MPI_MAX)) ==
+            MINEX_OK) {
+      st.check_bytes = sum[0];
+      st.check_messages = sum[1];
+      st.gather_bytes = sum[2];
+      st.gather_messages = sum[3];
+      st.scatter_bytes = sum[4];
+      st.scatter_messages = sum[5];
+      st.seconds_check = tmax[0];
+      st.seconds_gather = tmax[1];
+      st.seconds_solve = tmax[2];
+      st.seconds_scatter = tmax[3];
+      st.collective_calls = c.collectives;
+      if (c.rank == 0)
+        driver_log(
+            &opt,
+            "mpi: %d ranks, %lld vertices; check %.3f s (%lld bytes in %lld "
+            "messages), gather to rank %d %.3f s (%lld bytes, %lld "
+            "messages), solve %.3f s, scatter %.3f s (%lld bytes, %lld "
+            "messages), %lld collective calls",
+            c.size, (long long)(a.end - a.base), st.seconds_check,
+            (long long)st.check_bytes, (long long)st.check_messages, st.solver,
+            st.seconds_gather, (long long)st.gather_bytes,
+            (long long)st.gather_messages, st.seconds_solve, st.seconds_scatter,
+            (long long)st.scatter_bytes, (long long)st.scatter_messages,
+            (long long)st.collective_calls);
+      last_stats = st;
+    } else {
+      rc = mx_agree(&c);
+    }
+  }
+  MPI_Comm_free(&c.comm);
+  return rc;
+}

@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The MPI layer (issue 20) under mpiexec -n 1, 2, 3, 4 (ctest test_mpi_nN):
+ * minex_mpi_repartition on a graph spread over the ranks equals
+ * minex_repartition on the whole graph (every rank computes that
+ * reference itself) for several distributions (even, a rank without
+ * vertices, global ids above 2^31, rows in another order) and option sets;
+ * collective errors (every rank the same code and message, naming the
+ * rank at fault; outputs untouched); the ParMETIS-shaped entry points
+ * against minex_mpi_repartition with the configuration they document.
+ * A plain MPI program: prints each failure with its rank and line and
+ * exits non-zero on every rank when any rank failed. */
+#include "minex_mpi.h"
+#include "minex_parmetis.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rank, size, fails;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__);           \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      fails++;                                                                 \
+    }                                                                          \
+  } while (0)
+
+/* The whole graph, every rank the same: a refined-ball tet box. */
+typedef struct fixture {
+  minex_graph *g;
+  minex_mesh *mesh;
+  int32_t n;
+} fixture;
+
+static void fixture_make(fixture *f, int nx) {
+  memset(f, 0, sizeof *f);
+  minex_ball ball = {{0.3, 0.4, 0.5}, 0.3, 8, 4};
+  if (minex_gen_box(nx, nx, nx, &f->mesh) != MINEX_OK ||
+      minex_mesh_dual_ball(f->mesh, &ball, &f->g) != MINEX_OK) {
+    fprintf(stderr, "rank %d: fixture: %s\n", rank, minex_last_error());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  f->n = minex_graph_nvtxs(f->g);
+}
+
+static void fixture_free(fixture *f) {
+  minex_graph_destroy(f->g);
+  minex_mesh_destroy(f->mesh);
+}
+
+/* How the vertices are spread: even, or rank 1 without any (size > 1);
+ * global ids start at base. */
+static void make_vtxdist(int64_t *vd, int64_t n, int empty1, int64_t base) {
+  int holders = empty1 && size > 1 ? size - 1 : size;
+  int h = 0;
+  vd[0] = base;
+  for (int r = 0; r < size; r++) {
+    if (empty1 && size > 1 && r == 1) {
+      vd[r + 1] = vd[r];
+      continue;
+    }
+    h++;
+    vd[r + 1] = base + n * h / holders;
+  }
+}
+
+/* This rank's rows of g as minex_mpi_repartition takes them; rows of odd
+ * vertices reversed when shuffle is set (the layer must not depend on the
+ * order within a row). */
+typedef struct local {
+  int64_t vd[65], nloc, *xadj, *adj;
+  double *pw, *rw, *cw;
+} local;
+
+static void local_make(local *l, const minex_graph *g, int empty1, int64_t base,
+                       int shuffle) {
+  memset(l, 0, sizeof *l);
+  int32_t n = minex_graph_nvtxs(g);
+  make_vtxdist(l->vd, n, empty1, base);
+  int64_t first = l->vd[rank] - base;
+  l->nloc = l->vd[rank + 1] - l->vd[rank];
+  const int64_t *X = minex_graph_xadj(g);
+  const int32_t *A = minex_graph_adjncy(g);
+  const double *C = minex_graph_cwgt(g);
+  int64_t nnz = l->nloc > 0 ? X[first + l->nloc] - X[first] : 0;
+  l->xadj = malloc(sizeof(int64_t) * (size_t)(l->nloc + 1));
+  l->adj = malloc(sizeof(int64_t) * (size_t)(nnz + 1));
+  l->cw = malloc(sizeof(double) * (size_t)(nnz + 1));
+  l->pw = malloc(sizeof(double) * (size_t)(l->nloc + 1));
+  l->rw = malloc(sizeof(double) * (size_t)(l->nloc + 1));
+  l->xadj[0] = 0;
+  for (int64_t v = 0; v < l->nloc; v++) {
+    int64_t s = X[first + v], e = X[first + v + 1], o = l->xadj[v];
+    for (int64_t j = s; j < e; j++) {
+      int64_t k = shuffle && (v & 1) ? e - 1 - (j - s) : j;
+      l->adj[o + j - s] = base + A[k];
+      l->cw[o + j - s] = C[k];
+    }
+    l->xadj[v + 1] = o + e - s;
+    l->pw[v] = minex_graph_pwgt(g)[first + v];
+    l->rw[v] = minex_graph_rwgt(g)[first + v];
+  }
+}
+
+static void local_free(local *l) {
+  free(l->xadj);
+  free(l->adj);
+  free(l->pw);
+  free(l->rw);
+  free(l->cw);
+}
+
+/* 2 clusters of P/2 processors, Proc 1 and 2, Conn 1 inside, 10 between. */
+static minex_config *hetero(int32_t P) {
+  int32_t np[2] = {P / 2, P - P / 2};
+  double proc[2] = {1, 2}, conn[4] = {1, 10, 10, 1};
+  minex_config *cfg = NULL;
+  if (minex_config_create(2, np, proc, conn, &cfg) != MINEX_OK)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  return cfg;
+}
+
+/* The same string on every rank. */
+static int same_everywhere(const char *s) {
+  unsigned long h = 5381;
+  for (const char *p = s; *p; p++)
+    h = h * 33 + (unsigned char)*p;
+  unsigned long lo, hi;
+  MPI_Allreduce(&h, &lo, 1, MPI_UNSIGNED_LONG, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&h, &hi, 1, MPI_UNSIGNED_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return lo == hi;
+}
+
+static int metrics_equal(const minex_metrics *a, const minex_metrics *b) {
+  return a->max_qwgt == b->max_qwgt && a->horizon_time == b->horizon_time &&
+         a->qwgt_tot == b->qwgt_tot && a->moved == b->moved &&
+         a->cut_edges == b->cut_edges && a->cut_weight == b->cut_weight &&
+         a->coarse_nvtxs == b->coarse_nvtxs && a->candidates == b->candidates &&
+         a->returned_old == b->returned_old;
+}
+
+/* One distributed repartition against the serial one. */
+static void check_same(const char *what, const fixture *f,
+                       const minex_config *cfg, const int32_t *old_all,
+                       const minex_options *opt, int empty1, int64_t base,
+                       int shuffle) {
+  int32_t n = f->n;
+  int32_t *ref = malloc(sizeof *ref * (size_t)(n > 0 ? n : 1));
+  int32_t *own = malloc(sizeof *own * (size_t)(n > 0 ? n : 1));
+  local l;
+  local_make(&l, f->g, empty1, base, shuffle);
+  if (old_all == NULL) /* each vertex on its rank */
+    for (int r = 0; r < size; r++)
+      for (int64_t v = l.vd[r] - base; v < l.vd[r + 1] - base; v++)
+        own[v] = r;
+  const int32_t *old = old_all ? old_all : own;
+  minex_metrics mref, mdist;
+  int rc = minex_repartition(f->g, cfg, old, opt, ref, &mref);
+  CHECK(rc == MINEX_OK, "%s: serial: %s", what, minex_last_error());
+  int64_t first = l.vd[rank] - base;
+  int32_t *newp = malloc(sizeof *newp * (size_t)(l.nloc + 1));
+  rc = minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, l.rw, l.cw,
+                             old_all ? old_all + first : NULL, cfg, opt, newp,
+                             &mdist, MPI_COMM_WORLD);
+  CHECK(rc == MINEX_OK, "%s: distributed: %s", what, minex_last_error());
+  if (rc == MINEX_OK) {
+    int64_t diff = 0;
+    for (int64_t v = 0; v < l.nloc; v++)
+      diff += newp[v] != ref[first + v];
+    CHECK(diff == 0, "%s: %lld of %lld owners differ from the serial result",
+          what, (long long)diff, (long long)l.nloc);
+    CHECK(metrics_equal(&mref, &mdist),
+          "%s: metrics differ (MaxQwgt %.17g vs %.17g, T_k %.17g vs %.17g)",
+          what, mref.max_qwgt, mdist.max_qwgt, mref.horizon_time,
+          mdist.horizon_time);
+    /* every rank the same metrics */
+    CHECK(same_everywhere(what) && mdist.max_qwgt == mref.max_qwgt,
+          "%s: MaxQwgt", what);
+    minex_mpi_stats st;
+    minex_mpi_last_stats(&st);
+    CHECK(st.ranks == size, "%s: stats.ranks %d", what, (int)st.ranks);
+    /* rows move to the solver (rank 0) from every other rank with some */
+    int64_t others = l.vd[size] - l.vd[1];
+    CHECK((st.gather_bytes > 0) == (others > 0),
+          "%s: %lld bytes gathered, %lld vertices off rank 0", what,
+          (long long)st.gather_bytes, (long long)others);
+  }
+  free(ref);
+  free(own);
+  free(newp);
+  local_free(&l);
+}
+
+/* An error made on one rank: every rank returns want, the same message,
+ * which contains each of the needles; outputs untouched. */
+static void check_error(const char *what, int rc, int want, const int32_t *newp,
+                        int64_t nloc, const minex_metrics *m,
+                        const char *needle1, const char *needle2) {
+  const char *msg = minex_last_error();
+  CHECK(rc == want, "%s: rc %d (%s), want %d", what, rc, msg, want);
+  CHECK(same_everywhere(msg), "%s: messages differ between ranks: %s", what,
+        msg);
+  CHECK(strstr(msg, needle1) != NULL, "%s: '%s' lacks '%s'", what, msg,
+        needle1);
+  CHECK(needle2 == NULL || strstr(msg, needle2) != NULL, "%s: '%s' lacks '%s'",
+        what, msg, needle2);
+  for (int64_t v = 0; v < nloc; v++)
+    if (newp[v] != -7) {
+      CHECK(0, "%s: new_part[%lld] written on error", what, (long long)v);
+      break;
+    }
+  CHECK(m->max_qwgt == -7, "%s: metrics written on error", what);
+}
+
+static void test_errors(const fixture *f, const minex_config *cfg,
+                        const int32_t *old_all) {
+  local l;
+  local_make(&l, f->g, 0, 0, 0);
+  int64_t first = l.vd[rank];
+  int32_t *newp = malloc(sizeof *newp * (size_t)(l.nloc + 1));
+  int32_t *old = malloc(sizeof *old * (size_t)(l.nloc + 1));
+  memcpy(old, old_all + first, sizeof *old * (size_t)l.nloc);
+  minex_metrics m;
+  char want[64];
+  int last = size - 1, rc;
+#define RESET()                                                                \
+  do {                                                                         \
+    for (int64_t v = 0; v < l.nloc; v++)                                       \
+      newp[v] = -7;                                                            \
+    m.max_qwgt = -7;                                                           \
+  } while (0)
+#define CALL(vd, adj, pw, cw, o, c)                                            \
+  minex_mpi_repartition(vd, l.xadj, adj, pw, l.rw, cw, o, c, NULL, newp, &m,   \
+                        MPI_COMM_WORLD)
+
+  /* a neighbour id out of range on the last rank */
+  RESET();
+  int64_t keep = l.adj[0];
+  if (rank == last)
+    l.adj[0] = 5000000000LL;
+  rc = CALL(l.vd, l.adj, l.pw, l.cw, old, cfg);
+  l.adj[0] = keep;
+  snprintf(want, sizeof want, "rank %d: adjncy[0] = 5000000000", last);
+  check_error("adjncy out of range", rc, MINEX_EGRAPH, newp, l.nloc, &m, want,
+              NULL);
+
+  /* an owner out of range on rank 0 */
+  RESET();
+  int32_t keep_old = old[3];
+  if (rank == 0)
+    old[3] = 99;
+  rc = CALL(l.vd, l.adj, l.pw, l.cw, old, cfg);
+  old[3] = keep_old;
+  check_error("old out of range", rc, MINEX_EPART, newp, l.nloc, &m,
+              "rank 0: old[3] = 99", NULL);
+
+  /* a cut edge whose Cwgt differs on the two ranks */
+  if (size > 1) {
+    int64_t j = -1;
+    for (int64_t k = 0; rank == last && k < l.xadj[l.nloc] && j < 0; k++)
+      if (l.adj[k] < l.vd[rank])
+        j = k;
+    RESET();
+    double kc = j >= 0 ? l.cw[j] : 0;
+    if (j >= 0)
+      l.cw[j] += 0.5;
+    rc = CALL(l.vd, l.adj, l.pw, l.cw, old, cfg);
+    if (j >= 0)
+      l.cw[j] = kc;
+    snprintf(want, sizeof want, "on rank %d", last);
+    check_error("asymmetric cwgt across ranks", rc, MINEX_EGRAPH, newp, l.nloc,
+                &m, "cwgt", want);
+  }
+
+  /* a vertex that lists a neighbour which does not list it back */
+  RESET();
+  keep = l.adj[1];
+  if (rank == 0)
+    l.adj[1] = l.adj[0]; /* a duplicate, and edge to adj[1] lost */
+  rc = CALL(l.vd, l.adj, l.pw, l.cw, old, cfg);
+  l.adj[1] = keep;
+  check_error("duplicate neighbour", rc, MINEX_EGRAPH, newp, l.nloc, &m,
+              "rank 0: vertex 0 lists neighbour", "twice");
+
+  /* vtxdist not the same everywhere */
+  if (size > 1) {
+    RESET();
+    int64_t vd2[65];
+    memcpy(vd2, l.vd, sizeof vd2);
+    if (rank == last)
+      vd2[size] += 1;
+    rc = CALL(vd2, l.adj, l.pw, l.cw, old, cfg);
+    check_error("vtxdist differs", rc, MINEX_EINVAL, newp, l.nloc, &m,
+                "vtxdist[", "differs between the ranks");
+  }
+
+  /* another machine on one rank */
+  RESET();
+  minex_config *other = hetero(6);
+  rc = CALL(l.vd, l.adj, l.pw, l.cw, old, rank == last ? other : cfg);
+  snprintf(want, sizeof want, "rank %d: config differs", last);
+  if (size > 1)
+    check_error("config differs", rc, MINEX_EINVAL, newp, l.nloc, &m, want,
+                NULL);
+  minex_config_destroy(other);
+
+  /* pwgt given on some ranks only */
+  if (size > 1) {
+    RESET();
+    rc = CALL(l.vd, l.adj, rank == last ? NULL : l.pw, l.cw, old, cfg);
+    snprintf(want, sizeof want, "rank %d: pwgt is NULL", last);
+    check_error("pwgt on some ranks", rc, MINEX_EINVAL, newp, l.nloc, &m, want,
+                NULL);
+  }
+#undef CALL
+#undef RESET
+  free(newp);
+  free(old);
+  local_free(&l);
+}
+
+/* options.log_fn: called on rank 0 only, with the layer's figures line
+ * and the library's log. */
+static void count_log(const char *msg, void *ctx) {
+  int *c = ctx;
+  c[0]++;
+  if (strncmp(msg, "mpi: ", 5) == 0 && strstr(msg, "gather to rank 0"))
+    c[1]++;
+}
+
+static void test_log(const fixture *f, const minex_config *cfg,
+                     const int32_t *old_all) {
+  local l;
+  local_make(&l, f->g, 0, 0, 0);
+  int32_t *newp = malloc(sizeof *newp * (size_t)(l.nloc + 1));
+  int counts[2] = {0, 0};
+  minex_options o;
+  minex_options_init(&o);
+  o.log_fn = count_log;
+  o.log_ctx = counts;
+  int rc = minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, l.rw, l.cw,
+                                 old_all + l.vd[rank], cfg, &o, newp, NULL,
+                                 MPI_COMM_WORLD);
+  CHECK(rc == MINEX_OK, "log: %s", minex_last_error());
+  if (rank == 0)
+    CHECK(counts[0] > 1 && counts[1] == 1,
+          "log on rank 0: %d lines, %d figures lines", counts[0], counts[1]);
+  else
+    CHECK(counts[0] == 0, "log called on rank %d (%d lines)", rank, counts[0]);
+  free(newp);
+  local_free(&l);
+}
+
+/* The graph of no vertex: what the serial library does on it. */
+static void test_empty(const minex_config *cfg) {
+  int64_t vd[65];
+  for (int r = 0; r <= size; r++)
+    vd[r] = 7;
+  minex_metrics md, ms;
+  minex_graph *g = NULL;
+  int64_t x0 = 0;
+  int rs = minex_graph_create(0, &x0, NULL, NULL, NULL, NULL, &g);
+  int32_t dummy = 0;
+  if (rs == MINEX_OK)
+    rs = minex_repartition(g, cfg, &dummy, NULL, &dummy, &ms);
+  minex_graph_destroy(g);
+  int rc = minex_mpi_repartition(vd, NULL, NULL, NULL, NULL, NULL, NULL, cfg,
+                                 NULL, NULL, &md, MPI_COMM_WORLD);
+  CHECK(rc == rs, "empty graph: rc %d (%s), serial %d", rc, minex_last_error(),
+        rs);
+  CHECK(rc != MINEX_OK || md.max_qwgt == ms.max_qwgt, "empty graph: MaxQwgt");
+}
+
+/* minex_parmetis_adaptive_repart(64) against minex_mpi_repartition with
+ * the documented configuration: one cluster per run of equal tpwgts, Proc
+ * = (sum / nparts) / share, Conn 1; Rwgt = vsize / itr when itr < 1. */
+static void test_parmetis(const fixture *f, int32_t P, const int32_t *old_all,
+                          int wide, int numflag, float itr, int coupled) {
+  local l;
+  local_make(&l, f->g, 0, 0, 0);
+  int64_t n = l.nloc, nnz = l.xadj[n], first = l.vd[rank];
+  float *tp = malloc(sizeof *tp * (size_t)P);
+  double *tpd = malloc(sizeof *tpd * (size_t)P);
+  for (int32_t p = 0; p < P; p++) {
+    tp[p] = p < P / 2 ? 2.0f / (3.0f * (float)P) : 4.0f / (3.0f * (float)P);
+    tpd[p] = tp[p];
+  }
+  /* the expected configuration, computed as documented */
+  double sum = 0;
+  for (int32_t p = 0; p < P; p++)
+    sum += wide ? tpd[p] : (double)tp[p];
+  int32_t np[2] = {P / 2, P - P / 2};
+  double proc[2] = {(sum / P) / (wide ? tpd[0] : (double)tp[0]),
+                    (sum / P) / (wide ? tpd[P - 1] : (double)tp[P - 1])};
+  double conn[4] = {1, 1, 1, 1};
+  minex_config *cfg = NULL;
+  minex_config_create(2, np, proc, conn, &cfg);
+  minex_options o;
+  minex_options_init(&o);
+  o.iterations = itr >= 1 ? (int32_t)lround(itr) : 1;
+  o.seed = 11;
+  double *rw = malloc(sizeof *rw * (size_t)(n + 1));
+  for (int64_t v = 0; v < n; v++)
+    rw[v] = l.rw[v] / (itr < 1 ? (double)itr : 1.0);
+  int32_t *oldl = malloc(sizeof *oldl * (size_t)(n + 1));
+  for (int64_t v = 0; v < n; v++)
+    oldl[v] = coupled ? rank : old_all[first + v];
+  int32_t *want = malloc(sizeof *want * (size_t)(n + 1));
+  minex_metrics m;
+  int rc = minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, rw, l.cw, oldl, cfg,
+                                 &o, want, &m, MPI_COMM_WORLD);
+  CHECK(rc == MINEX_OK, "parmetis reference: %s", minex_last_error());
+  /* the ParMETIS-shaped call: integer weights, numflag numbering */
+  int64_t *i64 = malloc(sizeof *i64 *
+                        (size_t)(2 * (n + 1) + nnz + 3 * n + nnz + size + 1));
+  int64_t *vd = i64, *xadj = vd + size + 1, *adj = xadj + n + 1,
+          *vwgt = adj + nnz, *vsize = vwgt + n, *adjwgt = vsize + n,
+          *part = adjwgt + nnz;
+  for (int r = 0; r <= size; r++)
+    vd[r] = l.vd[r] + numflag;
+  for (int64_t v = 0; v <= n; v++)
+    xadj[v] = l.xadj[v] + numflag;
+  for (int64_t j = 0; j < nnz; j++) {
+    adj[j] = l.adj[j] + numflag;
+    adjwgt[j] = (int64_t)l.cw[j];
+  }
+  for (int64_t v = 0; v < n; v++) {
+    vwgt[v] = (int64_t)l.pw[v];
+    vsize[v] = (int64_t)l.rw[v];
+    part[v] = oldl[v] + numflag;
+  }
+  int64_t wgtflag = 3, nf = numflag, ncon = 1, nparts = P, edgecut = -1;
+  int64_t options[4] = {1, 0, 11,
+                        coupled ? MINEX_PARMETIS_PSR_COUPLED
+                                : MINEX_PARMETIS_PSR_UNCOUPLED};
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int prc;
+  if (wide) {
+    double ditr = itr;
+    prc = minex_parmetis_adaptive_repart64(
+        vd, xadj, adj, vwgt, vsize, adjwgt, &wgtflag, &nf, &ncon, &nparts, tpd,
+        NULL, &ditr, options, &edgecut, part, &comm);
+  } else {
+    int32_t *i32 = malloc(sizeof *i32 *
+                          (size_t)(2 * (n + 1) + nnz + 3 * n + nnz + size + 1));
+    int64_t total = 2 * (n + 1) + nnz + 3 * n + nnz + size + 1;
+    for (int64_t i = 0; i < total; i++)
+      i32[i] = (int32_t)i64[i];
+    int32_t *vd3 = i32, *x3 = vd3 + size + 1, *a3 = x3 + n + 1, *vw3 = a3 + nnz,
+            *vs3 = vw3 + n, *aw3 = vs3 + n, *p3 = aw3 + nnz;
+    int32_t wf = 3, nf3 = numflag, nc = 1, npt = P, ec = -1;
+    int32_t opt3[4] = {1, 0, 11, (int32_t)options[3]};
+    float fub = 1.05f, fitr = itr;
+    prc = minex_parmetis_adaptive_repart(vd3, x3, a3, vw3, vs3, aw3, &wf, &nf3,
+                                         &nc, &npt, tp, &fub, &fitr, opt3, &ec,
+                                         p3, &comm);
+    for (int64_t v = 0; v < n; v++)
+      part[v] = p3[v];
+    edgecut = ec;
+    free(i32);
+  }
+  CHECK(prc == MINEX_PARMETIS_OK, "parmetis (wide %d numflag %d itr %g): %d %s",
+        wide, numflag, (double)itr, prc, minex_last_error());
+  if (prc == MINEX_PARMETIS_OK && rc == MINEX_OK) {
+    int64_t diff = 0;
+    for (int64_t v = 0; v < n; v++)
+      diff += part[v] - numflag != want[v];
+    CHECK(diff == 0, "parmetis (wide %d numflag %d itr %g): %lld owners differ",
+          wide, numflag, (double)itr, (long long)diff);
+    CHECK(edgecut == llround(m.cut_weight), "parmetis: edgecut %lld vs %.17g",
+          (long long)edgecut, m.cut_weight);
+  }
+  /* ncon = 2 is refused on every rank alike */
+  int64_t two = 2;
+  double ditr = 1;
+  prc = minex_parmetis_adaptive_repart64(
+      vd, xadj, adj, vwgt, vsize, adjwgt, &wgtflag, &nf, &two, &nparts, tpd,
+      NULL, &ditr, options, &edgecut, part, &comm);
+  CHECK(prc == MINEX_PARMETIS_ERROR_INPUT &&
+            minex_parmetis_last_error() == MINEX_EUNSUP &&
+            strstr(minex_last_error(), "ncon = 2") != NULL,
+        "parmetis ncon 2: %d %s", prc, minex_last_error());
+  free(i64);
+  free(tp);
+  free(tpd);
+  free(rw);
+  free(oldl);
+  free(want);
+  minex_config_destroy(cfg);
+  local_free(&l);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 64) {
+    if (rank == 0)
+      fprintf(stderr, "test_mpi: at most 64 ranks\n");
+    MPI_Finalize();
+    return 1;
+  }
+  fixture f;
+  fixture_make(&f, 7); /* 2,058 tets */
+  int32_t P = 8;
+  minex_config *cfg = hetero(P);
+  int32_t *old = malloc(sizeof *old * (size_t)f.n);
+  if (minex_mesh_partition_rcb(f.mesh, P, old) != MINEX_OK)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  minex_options o;
+  minex_options_init(&o);
+  check_same("defaults, even", &f, cfg, old, &o, 0, 0, 0);
+  check_same("defaults, rank 1 empty, ids from 3e9, rows reversed", &f, cfg,
+             old, &o, 1, 3000000000LL, 1);
+  o.iterations = 10; /* the ladder, the refinement, the scratch candidate */
+  check_same("k = 10", &f, cfg, old, &o, 1, 0, 0);
+  minex_options_init(&o);
+  o.paper_exact = 1;
+  o.alpha = 1;
+  o.throttle_auto = 1;
+  check_same("paper_exact, alpha 1, throttle_auto", &f, cfg, old, &o, 0,
+             1LL << 40, 0);
+  minex_options_init(&o);
+  o.nthreads = 2;
+  o.seed = 5;
+  check_same("2 threads, seed 5", &f, cfg, old, &o, 0, 0, 1);
+  /* old NULL: every vertex on its rank; P = 4 >= ranks */
+  minex_config *four = hetero(4);
+  minex_options_init(&o);
+  check_same("old = rank, P = 4", &f, four, NULL, &o, 0, 0, 0);
+  minex_config_destroy(four);
+  test_errors(&f, cfg, old);
+  test_log(&f, cfg, old);
+  test_empty(cfg);
+  test_parmetis(&f, P, old, 0, 0, 1000.0f, 0);
+  test_parmetis(&f, P, old, 1, 1, 0.25f, 0);
+  test_parmetis(&f, size, old, 1, 0, 1.0f, 1);
+  int all = 0;
+  MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("test_mpi on %d ranks: %s (%d failed checks)\n", size,
+           all == 0 ? "passed" : "FAILED", all);
+  free(old);
+  minex_config_destroy(cfg);
+  fixture_free(&f);
+  MPI_Finalize();
+  return all == 0 ? 0 : 1;
+}

@@ -8,7 +8,7 @@
  * time of --repeat calls and the layer's bytes and messages per phase
  * (docs/mpi.md). Usage:
  *   mpiexec.mpich -n R build/bench/bench_mpi [--elements N] [--repeat K]
- *                                            [--threads T] */
+ *                                            [--threads T] [--iters K] */
 #include "minex_mpi.h"
 
 #include <math.h>
@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int64_t elements = 1000000;
-  int repeat = 3, threads = 1;
+  int repeat = 3, threads = 1, iters = 1;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--elements") == 0 && i + 1 < argc)
       elements = strtoll(argv[++i], NULL, 10);
@@ -64,15 +64,18 @@ int main(int argc, char **argv) {
       repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       threads = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
+      iters = atoi(argv[++i]);
     else {
       if (rank == 0)
         fprintf(stderr, "usage: bench_mpi [--elements N] [--repeat K] "
-                        "[--threads T]\n");
+                        "[--threads T] [--iters K]\n");
       MPI_Finalize();
       return 2;
     }
   }
-  if (elements < 6 || repeat < 1 || threads < 1 || size > BENCH_P) {
+  if (elements < 6 || repeat < 1 || threads < 1 || iters < 1 ||
+      size > BENCH_P) {
     if (rank == 0)
       fprintf(stderr, "bench_mpi: bad arguments (at most %d ranks)\n", BENCH_P);
     MPI_Finalize();
@@ -159,6 +162,7 @@ int main(int argc, char **argv) {
   minex_options o;
   minex_options_init(&o);
   o.nthreads = threads;
+  o.iterations = iters;
   double best = HUGE_VAL, worst = 0;
   long peak = -1, rss_before = status_kb("VmRSS:");
   minex_metrics m;
@@ -187,9 +191,11 @@ int main(int argc, char **argv) {
   MPI_Gather(&nloc, 1, MPI_INT64_T, all_n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     printf("bench_mpi: %d ranks x %d threads, %lld vertices, %lld edges, P = "
-           "%d; best of %d %.3f s, worst %.3f s; MaxQwgt %.1f, moved %lld\n",
+           "%d, k = %d; best of %d %.3f s, worst %.3f s; MaxQwgt %.1f, T_k "
+           "%.1f, moved %lld\n",
            size, threads, (long long)vd[size], (long long)nedges, BENCH_P,
-           repeat, best, worst, m.max_qwgt, (long long)m.moved);
+           iters, repeat, best, worst, m.max_qwgt, m.horizon_time,
+           (long long)m.moved);
     printf("bench_mpi: phases (slowest rank, first call): check %.3f s, "
            "gather %.3f s, solve %.3f s, scatter %.3f s\n",
            st.seconds_check, st.seconds_gather, st.seconds_solve,

@@ -327,10 +327,15 @@ typedef struct minex_options {
                             MINEX_ROUNDS_AUTO (default): the expansion in
                             rounds, the balance and refinement passes as
                             heap passes (their first scan on the threads);
-                            _ON: those passes in rounds too (every test on
-                            the threads; T_k up to 13% higher on the peer
-                            benchmark); _OFF: the paper's expansion, one
-                            merge at a time. paper_exact: off          */
+                            _ON: those passes in rounds too, and a move
+                            re-tested against the loads only (a vertex a
+                            neighbour of which moved earlier in the round
+                            waits for the next): every test on the
+                            threads, the rule the distributed kernel can
+                            replay (docs/mpi.md); T_k geomean +0.3% on the
+                            peer benchmark, one row +7.8%; _OFF: the
+                            paper's expansion, one merge at a time.
+                            paper_exact: off                          */
   int32_t nthreads;      /* OpenMP threads of minex_repartition, in [0,
                             MINEX_NTHREADS_MAX]; 0: one per processor of the
                             node (omp_get_num_procs). Default 1, so that a

@@ -54,3 +54,25 @@ if(MINEX_BUILD_TESTS AND TARGET minex_tool)
   set_tests_properties(peers_zoltan_smoke PROPERTIES
     ENVIRONMENT "LSAN_OPTIONS=detect_leaks=0")
 endif()
+
+# peer_zoltan_mpi: Zoltan PHG on R ranks beside bench_mpi (docs/mpi.md).
+# Linked to libminex (which uses no MPI) to build and score the case; run
+# with mpiexec.openmpi.
+add_executable(peer_zoltan_mpi peer_zoltan_mpi.c)
+target_include_directories(peer_zoltan_mpi BEFORE PRIVATE
+  ${MINEX_OMPI_INCLUDE_DIR} ${MINEX_ZOLTAN_INCLUDE_DIR})
+target_link_libraries(peer_zoltan_mpi PRIVATE minex
+  ${MINEX_ZOLTAN_LIBRARY} ${MINEX_OMPI_LIBRARY})
+if(MATH_LIBRARY)
+  target_link_libraries(peer_zoltan_mpi PRIVATE ${MATH_LIBRARY})
+endif()
+find_program(MINEX_OMPI_EXEC mpiexec.openmpi)
+if(MINEX_BUILD_TESTS AND MINEX_OMPI_EXEC)
+  # CI runs as root, which Open MPI refuses unless told; LeakSanitizer off
+  # as for peer_zoltan (Open MPI's MPI_Init leaks in unloaded plugins)
+  add_test(NAME peers_zoltan_mpi_smoke
+    COMMAND ${MINEX_OMPI_EXEC} --oversubscribe -n 2
+            $<TARGET_FILE:peer_zoltan_mpi> --elements 6000 --repeat 1)
+  set_tests_properties(peers_zoltan_mpi_smoke PROPERTIES TIMEOUT 300
+    ENVIRONMENT "LSAN_OPTIONS=detect_leaks=0;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+endif()

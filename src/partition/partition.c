@@ -29,7 +29,8 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->interior = ws->interior;
   pc->nsc = opt->nthreads > 1 ? opt->nthreads : 1;
   /* the passes in rounds only when asked for: against the heap passes
-     they lost up to 13% of T_k on the peer benchmark's rows */
+     they lose 0.3% of T_k on the peer benchmark (geometric mean; one row
+     7.8%), docs/algorithm.md */
   pc->rounds = !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON;
   pc->sc = calloc((size_t)pc->nsc, sizeof *pc->sc);
   int rc = pc->sc && pc->interior

@@ -74,6 +74,13 @@ int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
     for (int32_t i = 0; i < nm; i++) {
       int32_t x = rw->mv[i].id;
       partition_choice ch;
+      /* options.rounds ON (the distributed kernel's rule, docs/mpi.md): a
+         move is re-tested against the loads only, never against a
+         neighbourhood changed in this round: a vertex a neighbour of
+         which moved earlier in the round (so queued already) waits for
+         the next one */
+      if (pc->rounds && mark[x] == stamp && round < budget)
+        continue;
       if (!partition_best_move(pc, x, &ch))
         continue;
       /* defer: a move that got worse than the next one waits for the

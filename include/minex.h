@@ -42,7 +42,8 @@ MINEX_API unsigned minex_version_hex(void);
   X(ESCHEMA, -8, "document violates the XML schema")                           \
   X(EUNSUP, -9, "unsupported input")                                           \
   X(ENOPROC, -10, "no available processor")                                    \
-  X(EINTERNAL, -11, "internal consistency check failed")
+  X(EINTERNAL, -11, "internal consistency check failed")                       \
+  X(ECALLBACK, -12, "a user callback failed")
 
 typedef enum minex_errno {
 #define MINEX_ERRNO_ENUM_(name, code, msg) MINEX_##name = code,

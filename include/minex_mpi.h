@@ -78,6 +78,118 @@ typedef struct minex_mpi_stats {
  * (all zero before the first); stats NULL is a no-op. */
 MINEX_API void minex_mpi_last_stats(minex_mpi_stats *stats);
 
+/* ------------------------------------------------------------- migration */
+/* Moving the data after a repartition (issue 21, docs/migration.md). */
+
+/* The rank that holds part p once the data have moved, for P parts on
+ * size ranks: part_rank[p] when given, else the block rule p * size / P
+ * (parts = ranks: part p on rank p; more parts than ranks: consecutive
+ * parts, a cluster's processors, on one rank). */
+
+/* Import and export lists of one rank (Zoltan_Invert_Lists gives the
+ * same): which local vertices leave and where to, which arrive and from
+ * where. Exports are in local order (ascending global id), imports by
+ * source rank, then global id: the order in which data are unpacked. */
+typedef struct minex_mpi_lists {
+  int64_t nexport;      /* local vertices whose new part is on another rank */
+  int64_t *export_gid;  /* their global ids                               */
+  int64_t *export_lid;  /* their local index (global id - vtxdist[rank])  */
+  int32_t *export_rank; /* the rank they go to                            */
+  int32_t *export_part; /* their new part                                 */
+  int64_t nimport;      /* vertices arriving here                         */
+  int64_t *import_gid;  /* their global ids                               */
+  int32_t *import_rank; /* the rank they come from                        */
+  int32_t *import_part; /* their new part (a part held here)              */
+  int64_t nkeep;        /* local vertices that stay on this rank          */
+} minex_mpi_lists;
+
+/* Builds this rank's lists from the new owner of each local vertex
+ * (new_part, nlocal = vtxdist[rank+1] - vtxdist[rank] entries in [0,
+ * nparts)); part_rank (nparts entries in [0, size), equal on every rank)
+ * may be NULL (the block rule above). Collective. Returns MINEX_OK,
+ * MINEX_EINVAL, MINEX_EPART (an owner out of range, naming rank and
+ * vertex) or MINEX_ENOMEM, the same on every rank; on error *out is
+ * NULL. */
+MINEX_API int minex_mpi_lists_create(const int64_t *vtxdist,
+                                     const int32_t *new_part, int32_t nparts,
+                                     const int32_t *part_rank,
+                                     minex_mpi_lists **out, MPI_Comm comm);
+/* Frees the lists; NULL is a no-op. */
+MINEX_API void minex_mpi_lists_destroy(minex_mpi_lists *lists);
+
+/* The new part of every neighbour of every local vertex (adjncy order,
+ * xadj[nlocal] entries into nbr_part): what a code needs to rebuild its
+ * halos. One exchange with the neighbouring ranks. Collective; the codes
+ * of minex_mpi_lists_create. */
+MINEX_API int minex_mpi_neighbour_parts(const int64_t *vtxdist,
+                                        const int64_t *xadj,
+                                        const int64_t *adjncy,
+                                        const int32_t *new_part,
+                                        int32_t *nbr_part, MPI_Comm comm);
+
+/* The application's data of a vertex, through callbacks (Zoltan_Migrate's
+ * query functions). Each returns 0 on success; anything else fails the
+ * migration on every rank with MINEX_ECALLBACK naming the callback, the
+ * vertex and the rank. Sizes may differ per vertex and may be 0. Either
+ * the single-vertex or the multi-vertex form of each is set (multi wins).
+ *   size    bytes of vertex gid (local index lid) that move
+ *   pack    writes them into buf (bytes as size gave), for rank dest
+ *   unpack  takes them from buf, arrived from rank src
+ * The multi forms take n vertices at once; pack_multi writes vertex i at
+ * buf + offset[i], unpack_multi reads it there. */
+typedef struct minex_mpi_migrate_fns {
+  int (*size)(void *ctx, int64_t gid, int64_t lid, size_t *bytes);
+  int (*pack)(void *ctx, int64_t gid, int64_t lid, int dest, void *buf,
+              size_t bytes);
+  int (*unpack)(void *ctx, int64_t gid, int src, const void *buf, size_t bytes);
+  int (*size_multi)(void *ctx, int64_t n, const int64_t *gid,
+                    const int64_t *lid, size_t *bytes);
+  int (*pack_multi)(void *ctx, int64_t n, const int64_t *gid,
+                    const int64_t *lid, const int32_t *dest,
+                    const size_t *bytes, const size_t *offset, void *buf);
+  int (*unpack_multi)(void *ctx, int64_t n, const int64_t *gid,
+                      const int32_t *src, const size_t *bytes,
+                      const size_t *offset, const void *buf);
+  void *ctx; /* passed to every callback */
+} minex_mpi_migrate_fns;
+
+/* Moves every exported vertex's data to its new rank and unpacks every
+ * import, each exactly once, imports unpacked in list order (source rank,
+ * then global id). max_bytes bounds the bytes this rank holds in pack and
+ * receive buffers at once (0: no bound: everything packed, one exchange,
+ * everything unpacked, as Zoltan_Migrate); with a bound the ranks exchange
+ * pairwise, step d between rank r and ranks r+d and r-d, in pieces of at
+ * most max_bytes / 2 each way (a vertex larger than that travels alone).
+ * Collective. Returns MINEX_OK, MINEX_EINVAL, MINEX_ECALLBACK or
+ * MINEX_ENOMEM, the same on every rank. */
+MINEX_API int minex_mpi_migrate(const minex_mpi_lists *lists,
+                                const minex_mpi_migrate_fns *fns,
+                                size_t max_bytes, MPI_Comm comm);
+
+/* The latency-tolerant migration of SPEC §6, split-phase, non-blocking MPI
+ * only: begin packs and posts every send and receive (steps 1-2) and
+ * returns; the application computes what waits for nothing (step 3)
+ * between calls to progress, which unpacks the messages that have arrived
+ * (step 4; whole messages, each source's vertices in global id order) and
+ * tells when all are in; end waits for the rest and frees everything.
+ * Boundary data of the application's own halo exchange are its own
+ * non-blocking messages, posted beside (docs/migration.md). Collective:
+ * every rank calls begin, progress until done (or not at all) and end.
+ * Errors as minex_mpi_migrate; after a failed begin, *out is NULL and end
+ * need not be called. */
+typedef struct minex_mpi_migration minex_mpi_migration;
+MINEX_API int minex_mpi_migrate_begin(const minex_mpi_lists *lists,
+                                      const minex_mpi_migrate_fns *fns,
+                                      MPI_Comm comm, minex_mpi_migration **out);
+/* Unpacks what has arrived; *done = 1 once every import is unpacked.
+ * *unpacked (may be NULL) receives the number of vertices unpacked by this
+ * call. Local: no rank waits for another. */
+MINEX_API int minex_mpi_migrate_progress(minex_mpi_migration *m, int *done,
+                                         int64_t *unpacked);
+/* Waits for every send and receive, unpacks what is left, agrees on
+ * errors with every rank, frees m. Collective. */
+MINEX_API int minex_mpi_migrate_end(minex_mpi_migration *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,7 +56,7 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   echo "== valgrind"
   vg_fail=0
   for t in "$root"/build-test/tests/*/test_*; do
-    case "$(basename "$t")" in test_tool | test_mpi) continue ;; esac
+    case "$(basename "$t")" in test_tool | test_mpi | test_migrate) continue ;; esac
     [ -x "$t" ] || continue
     rc=0
     CK_FORK=no CK_EXCLUDE_TAGS=slow valgrind -q --error-exitcode=99 \
@@ -75,21 +75,23 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   done
   # the MPI layer on 2 ranks, each under valgrind; only MPI_Init's
   # third-party leak is suppressed (tests/valgrind-mpi.supp)
-  t="$root/build-test/tests/mpi/test_mpi"
-  if [ -x "$t" ]; then
+  for t in "$root"/build-test/tests/mpi/test_mpi \
+    "$root"/build-test/tests/mpi/test_migrate; do
+    [ -x "$t" ] || continue
     rc=0
+    log="$root/build-test/valgrind-$(basename "$t").log"
     timeout 1200 mpiexec.mpich -n 2 valgrind -q --error-exitcode=99 \
       --leak-check=full --errors-for-leak-kinds=definite,indirect \
-      --suppressions="$root/tests/valgrind-mpi.supp" "$t" \
-      >"$root/build-test/valgrind-test_mpi.log" 2>&1 || rc=$?
+      --suppressions="$root/tests/valgrind-mpi.supp" "$t" >"$log" 2>&1 ||
+      rc=$?
     if [ "$rc" = 0 ]; then
-      echo "valgrind clean: test_mpi (2 ranks)"
+      echo "valgrind clean: $(basename "$t") (2 ranks)"
     else
-      echo "valgrind FAILED: test_mpi on 2 ranks (log below)"
-      cat "$root/build-test/valgrind-test_mpi.log"
+      echo "valgrind FAILED: $(basename "$t") on 2 ranks (log below)"
+      cat "$log"
       vg_fail=1
     fi
-  fi
+  done
   [ "$vg_fail" = 0 ] || exit 1
   took valgrind
 fi

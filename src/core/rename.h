@@ -122,10 +122,15 @@
 #define mx_agree minex__mx_agree
 #define mx_allreduce minex__mx_allreduce
 #define mx_bcast minex__mx_bcast
+#define mx_check_vtxdist minex__mx_check_vtxdist
+#define mx_close minex__mx_close
 #define mx_exchange minex__mx_exchange
 #define mx_fail minex__mx_fail
 #define mx_idle_barrier minex__mx_idle_barrier
 #define mx_mpi_fail minex__mx_mpi_fail
+#define mx_open minex__mx_open
+#define mx_rank_of minex__mx_rank_of
+#define mx_start minex__mx_start
 #define partition_balance minex__partition_balance
 #define partition_best_move minex__partition_best_move
 #define partition_best_move_in minex__partition_best_move_in

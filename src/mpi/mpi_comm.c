@@ -180,3 +180,85 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   }
   return rc;
 }
+
+int mx_rank_of(const int64_t *vtxdist, int size, int64_t g) {
+  int lo = 0, hi = size; /* vtxdist[lo] <= g < vtxdist[hi] */
+  while (hi - lo > 1) {
+    int mid = lo + (hi - lo) / 2;
+    if (vtxdist[mid] <= g)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+int mx_check_vtxdist(mx_comm *c, const int64_t *vd) {
+  int size = c->size, rc;
+  int64_t *mm = malloc(sizeof *mm * 2 * ((size_t)size + 1));
+  if (mm == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (vtxdist check)");
+  if ((rc = mx_agree(c))) {
+    free(mm);
+    return rc;
+  }
+  int64_t *mn = mm, *mx = mm + size + 1;
+  if (mx_allreduce(c, vd, mn, size + 1, MPI_INT64_T, MPI_MIN) == MINEX_OK)
+    mx_allreduce(c, vd, mx, size + 1, MPI_INT64_T, MPI_MAX);
+  for (int i = 0; c->rc == MINEX_OK && i <= size; i++)
+    if (mn[i] != mx[i])
+      mx_fail(c, MINEX_EINVAL,
+              "vtxdist[%d] differs between the ranks (%lld on one, %lld on "
+              "another; this rank has %lld)",
+              i, (long long)mn[i], (long long)mx[i], (long long)vd[i]);
+  free(mm);
+  if ((rc = mx_agree(c)))
+    return rc;
+  if (vd[0] < 0)
+    mx_fail(c, MINEX_EINVAL, "vtxdist[0] = %lld is negative", (long long)vd[0]);
+  for (int i = 0; c->rc == MINEX_OK && i < size; i++)
+    if (vd[i + 1] < vd[i])
+      mx_fail(c, MINEX_EINVAL, "vtxdist[%d] = %lld is below vtxdist[%d] = %lld",
+              i + 1, (long long)vd[i + 1], i, (long long)vd[i]);
+  if (c->rc == MINEX_OK && vd[size] - vd[0] > INT32_MAX)
+    mx_fail(c, MINEX_EUNSUP,
+            "the graph has %lld vertices (vtxdist[%d] - vtxdist[0]); the "
+            "library takes at most %d",
+            (long long)(vd[size] - vd[0]), size, INT32_MAX);
+  return mx_agree(c);
+}
+
+void mx_open(mx_comm *c, const char *fn) {
+  memset(c, 0, sizeof *c);
+  c->fn = fn;
+  c->comm = MPI_COMM_NULL;
+}
+
+/* A duplicate of comm with MPI errors returned; MINEX_EINVAL when MPI is
+ * not running or comm is null (local: nothing can be agreed then). */
+int mx_start(mx_comm *c, MPI_Comm comm) {
+  int inited = 0, finalized = 0;
+  MPI_Initialized(&inited);
+  MPI_Finalized(&finalized);
+  if (!inited || finalized)
+    return core_error(MINEX_EINVAL,
+                      "%s: MPI is not initialised (or already finalised)",
+                      c->fn);
+  if (comm == MPI_COMM_NULL)
+    return core_error(MINEX_EINVAL, "%s: comm is MPI_COMM_NULL", c->fn);
+  int e = MPI_Comm_dup(comm, &c->comm);
+  if (e != MPI_SUCCESS) {
+    c->comm = MPI_COMM_NULL;
+    mx_mpi_fail(c, "MPI_Comm_dup", e);
+    return core_error(c->rc, "%s", c->msg);
+  }
+  MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(c->comm, &c->rank);
+  MPI_Comm_size(c->comm, &c->size);
+  return MINEX_OK;
+}
+
+void mx_close(mx_comm *c) {
+  if (c->comm != MPI_COMM_NULL)
+    MPI_Comm_free(&c->comm);
+}

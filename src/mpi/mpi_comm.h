@@ -22,6 +22,14 @@ typedef struct mx_comm {
   int64_t bytes, messages, collectives; /* sent by this rank           */
 } mx_comm;
 
+/* A call's context: mx_open names the public function (first word of
+ * every message); mx_start checks that MPI runs and comm is not null
+ * (MINEX_EINVAL, local: nothing can be agreed then) and duplicates comm
+ * with MPI errors returned; mx_close frees the duplicate. */
+void mx_open(mx_comm *c, const char *fn);
+int mx_start(mx_comm *c, MPI_Comm comm);
+void mx_close(mx_comm *c);
+
 /* Records a local failure (the first one counts) and returns rc. */
 int mx_fail(mx_comm *c, int rc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -48,6 +56,14 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
  * every 200 us, sleeping in between): the ranks that wait for another's
  * long phase leave their core to it when ranks share cores. */
 int mx_idle_barrier(mx_comm *c);
+
+/* Collective: vtxdist (size+1 entries, not NULL on any rank) equal on
+ * every rank, vtxdist[0] >= 0, non-decreasing, at most INT32_MAX
+ * vertices; MINEX_EINVAL / MINEX_EUNSUP naming the entry. */
+int mx_check_vtxdist(mx_comm *c, const int64_t *vtxdist);
+
+/* The rank holding global id g (vtxdist checked, g in range). */
+int mx_rank_of(const int64_t *vtxdist, int size, int64_t g);
 
 /* Allreduce wrappers that count the call and record an MPI failure. */
 int mx_allreduce(mx_comm *c, const void *in, void *out, int count,

@@ -87,19 +87,6 @@ static uint64_t options_hash(const minex_options *o) {
   return h;
 }
 
-/* The rank holding global id g (vtxdist checked, g in range). */
-static int rank_of(const int64_t *vtxdist, int size, int64_t g) {
-  int lo = 0, hi = size; /* vtxdist[lo] <= g < vtxdist[hi] */
-  while (hi - lo > 1) {
-    int mid = lo + (hi - lo) / 2;
-    if (vtxdist[mid] <= g)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /* The call's arguments, and the local size. */
 typedef struct mx_args {
   const int64_t *vtxdist, *xadj, *adjncy;
@@ -123,38 +110,9 @@ static int check_shared(mx_comm *c, mx_args *a) {
   int rc = mx_agree(c);
   if (rc != MINEX_OK)
     return rc;
-  int64_t *mm = malloc(sizeof *mm * 2 * ((size_t)size + 1));
-  if (mm == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (vtxdist check)");
-  if ((rc = mx_agree(c)))
-    return rc;
-  int64_t *mn = mm, *mx = mm + size + 1;
-  if (mx_allreduce(c, a->vtxdist, mn, size + 1, MPI_INT64_T, MPI_MIN) ==
-      MINEX_OK)
-    mx_allreduce(c, a->vtxdist, mx, size + 1, MPI_INT64_T, MPI_MAX);
-  for (int i = 0; c->rc == MINEX_OK && i <= size; i++)
-    if (mn[i] != mx[i])
-      mx_fail(c, MINEX_EINVAL,
-              "vtxdist[%d] differs between the ranks (%lld on one, %lld on "
-              "another; this rank has %lld)",
-              i, (long long)mn[i], (long long)mx[i], (long long)a->vtxdist[i]);
-  free(mm);
-  if ((rc = mx_agree(c)))
+  if ((rc = mx_check_vtxdist(c, a->vtxdist)))
     return rc;
   const int64_t *vd = a->vtxdist;
-  if (vd[0] < 0)
-    mx_fail(c, MINEX_EINVAL, "vtxdist[0] = %lld is negative", (long long)vd[0]);
-  for (int i = 0; c->rc == MINEX_OK && i < size; i++)
-    if (vd[i + 1] < vd[i])
-      mx_fail(c, MINEX_EINVAL, "vtxdist[%d] = %lld is below vtxdist[%d] = %lld",
-              i + 1, (long long)vd[i + 1], i, (long long)vd[i]);
-  if (c->rc == MINEX_OK && vd[size] - vd[0] > INT32_MAX)
-    mx_fail(c, MINEX_EUNSUP,
-            "the graph has %lld vertices (vtxdist[%d] - vtxdist[0]); the "
-            "library takes at most %d",
-            (long long)(vd[size] - vd[0]), size, INT32_MAX);
-  if ((rc = mx_agree(c)))
-    return rc;
   a->base = vd[0];
   a->end = vd[size];
   a->nlocal = vd[rank + 1] - vd[rank];
@@ -312,7 +270,7 @@ static int check_reverse(mx_comm *c, mx_args *a) {
       rows[j].id = a->adjncy[j];
       rows[j].w = a->cwgt ? a->cwgt[j] : 1.0;
       if (rows[j].id < first || rows[j].id >= first + n)
-        scount[rank_of(a->vtxdist, size, rows[j].id)]++;
+        scount[mx_rank_of(a->vtxdist, size, rows[j].id)]++;
     }
     int64_t len = a->xadj[v + 1] - a->xadj[v];
     qsort(rows + a->xadj[v], (size_t)len, sizeof *rows, end_cmp);
@@ -364,7 +322,7 @@ static int check_reverse(mx_comm *c, mx_args *a) {
       int64_t u = rows[j].id;
       if (u >= first && u < first + n)
         continue;
-      mx_edge *e = &send[sfill[rank_of(a->vtxdist, size, u)]++];
+      mx_edge *e = &send[sfill[mx_rank_of(a->vtxdist, size, u)]++];
       e->v = u;
       e->u = first + v;
       e->w = rows[j].w;
@@ -617,27 +575,11 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   static const char fn[] = "minex_mpi_repartition";
   core_error_clear();
   memset(&last_stats, 0, sizeof last_stats);
-  int inited = 0, finalized = 0;
-  MPI_Initialized(&inited);
-  MPI_Finalized(&finalized);
-  if (!inited || finalized)
-    return core_error(MINEX_EINVAL,
-                      "%s: MPI is not initialised (or already "
-                      "finalised)",
-                      fn);
-  if (comm == MPI_COMM_NULL)
-    return core_error(MINEX_EINVAL, "%s: comm is MPI_COMM_NULL", fn);
   mx_comm c;
-  memset(&c, 0, sizeof c);
-  c.fn = fn;
-  int e = MPI_Comm_dup(comm, &c.comm);
-  if (e != MPI_SUCCESS) {
-    mx_mpi_fail(&c, "MPI_Comm_dup", e);
-    return core_error(c.rc, "%s", c.msg);
-  }
-  MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(c.comm, &c.rank);
-  MPI_Comm_size(c.comm, &c.size);
+  mx_open(&c, fn);
+  int rc = mx_start(&c, comm);
+  if (rc != MINEX_OK)
+    return rc;
   double t0 = MPI_Wtime();
   minex_options opt;
   if (options != NULL)
@@ -661,7 +603,7 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   minex_mpi_stats st;
   memset(&st, 0, sizeof st);
   st.ranks = c.size;
-  int rc = check_shared(&c, &a);
+  rc = check_shared(&c, &a);
   if (rc == MINEX_OK) {
     check_rows(&c, &a);
     rc = mx_agree(&c);
@@ -714,6 +656,6 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
       rc = mx_agree(&c);
     }
   }
-  MPI_Comm_free(&c.comm);
+  mx_close(&c);
   return rc;
 }

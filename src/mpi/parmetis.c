@@ -123,23 +123,11 @@ static int pm_run(const pm_in *in) {
   if (in->comm == NULL || *in->comm == MPI_COMM_NULL)
     return to_parmetis(
         core_error(MINEX_EINVAL, "%s: comm is NULL or MPI_COMM_NULL", fn));
-  int inited = 0, finalized = 0;
-  MPI_Initialized(&inited);
-  MPI_Finalized(&finalized);
-  if (!inited || finalized)
-    return to_parmetis(core_error(
-        MINEX_EINVAL, "%s: MPI is not initialised (or already finalised)", fn));
   mx_comm c;
-  memset(&c, 0, sizeof c);
-  c.fn = fn;
-  int e = MPI_Comm_dup(*in->comm, &c.comm);
-  if (e != MPI_SUCCESS) {
-    mx_mpi_fail(&c, "MPI_Comm_dup", e);
-    return to_parmetis(core_error(c.rc, "%s", c.msg));
-  }
-  MPI_Comm_set_errhandler(c.comm, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(c.comm, &c.rank);
-  MPI_Comm_size(c.comm, &c.size);
+  mx_open(&c, fn);
+  int started = mx_start(&c, *in->comm);
+  if (started != MINEX_OK)
+    return to_parmetis(started);
   int w = in->wide, rc;
   int64_t *vd = NULL, *xadj = NULL, *adj = NULL;
   double *pw = NULL, *rw = NULL, *cw = NULL;
@@ -283,7 +271,7 @@ done:
   free(cw);
   free(old);
   free(newp);
-  MPI_Comm_free(&c.comm);
+  mx_close(&c);
   return to_parmetis(rc);
 }
 

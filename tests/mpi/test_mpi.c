@@ -17,17 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, fails;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "rank %d: %s:%d: ", rank, __FILE__, __LINE__);           \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      fails++;                                                                 \
-    }                                                                          \
-  } while (0)
+#include "mpi_check.h"
 
 /* The whole graph, every rank the same: a refined-ball tet box. */
 typedef struct fixture {

@@ -1,0 +1,846 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Moving the data after a repartition (minex_mpi.h "migration", issue 21,
+ * docs/migration.md): import/export lists, the new parts of neighbours,
+ * the pack/unpack migration (one exchange, or pairwise in bounded pieces)
+ * and its split-phase, latency-tolerant form. */
+#include "mpi/mpi_comm.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The rank that holds part p (minex_mpi.h). */
+static int part_home(const int32_t *part_rank, int32_t nparts, int size,
+                     int32_t p) {
+  return part_rank ? part_rank[p] : (int)((int64_t)p * size / nparts);
+}
+
+void minex_mpi_lists_destroy(minex_mpi_lists *l) {
+  if (l == NULL)
+    return;
+  free(l->export_gid);
+  free(l->export_lid);
+  free(l->export_rank);
+  free(l->export_part);
+  free(l->import_gid);
+  free(l->import_rank);
+  free(l->import_part);
+  free(l);
+}
+
+/* What travels to the new rank of an exported vertex. */
+typedef struct mx_rec {
+  int64_t gid;
+  int32_t part, pad;
+} mx_rec;
+
+int minex_mpi_lists_create(const int64_t *vtxdist, const int32_t *new_part,
+                           int32_t nparts, const int32_t *part_rank,
+                           minex_mpi_lists **out, MPI_Comm comm) {
+  mx_comm c;
+  mx_open(&c, "minex_mpi_lists_create");
+  core_error_clear();
+  if (out == NULL)
+    return core_error(MINEX_EINVAL, "%s: out is NULL", c.fn);
+  *out = NULL;
+  int rc = mx_start(&c, comm);
+  if (rc != MINEX_OK)
+    return rc;
+  int size = c.size, rank = c.rank;
+  minex_mpi_lists *l = NULL;
+  int64_t *scount = NULL, *rcount = NULL, *roff = NULL, *fill = NULL;
+  mx_rec *send = NULL;
+  char *recv = NULL;
+  if (vtxdist == NULL)
+    mx_fail(&c, MINEX_EINVAL, "vtxdist is NULL");
+  else if (nparts < 1)
+    mx_fail(&c, MINEX_EINVAL, "nparts = %d (must be >= 1)", (int)nparts);
+  if ((rc = mx_agree(&c)) || (rc = mx_check_vtxdist(&c, vtxdist)))
+    goto done;
+  int64_t n = vtxdist[rank + 1] - vtxdist[rank], first = vtxdist[rank];
+  if (n > 0 && new_part == NULL)
+    mx_fail(&c, MINEX_EINVAL, "new_part is NULL (%lld local vertices)",
+            (long long)n);
+  for (int32_t p = 0; part_rank != NULL && p < nparts && c.rc == MINEX_OK; p++)
+    if (part_rank[p] < 0 || part_rank[p] >= size)
+      mx_fail(&c, MINEX_EINVAL, "part_rank[%d] = %d is outside [0, %d)", (int)p,
+              (int)part_rank[p], size);
+  for (int64_t v = 0; c.rc == MINEX_OK && v < n; v++)
+    if (new_part[v] < 0 || new_part[v] >= nparts)
+      mx_fail(&c, MINEX_EPART, "new_part[%lld] = %d is outside [0, %d)",
+              (long long)v, (int)new_part[v], (int)nparts);
+  /* the same parts-to-ranks map everywhere (rank 0's); every rank takes
+     part in the broadcasts, so failures are agreed on first */
+  if ((rc = mx_agree(&c)))
+    goto done;
+  int32_t np0 = nparts;
+  int given = part_rank != NULL, given0 = given;
+  if (mx_bcast(&c, &np0, sizeof np0, 0) == MINEX_OK &&
+      mx_bcast(&c, &given0, sizeof given0, 0) == MINEX_OK &&
+      (np0 != nparts || given0 != given))
+    mx_fail(&c, MINEX_EINVAL,
+            "nparts or part_rank differs from rank 0's (nparts %d there, %d "
+            "here)",
+            (int)np0, (int)nparts);
+  if ((rc = mx_agree(&c)))
+    goto done;
+  if (given) {
+    int32_t *pr0 = malloc(sizeof *pr0 * (size_t)nparts);
+    if (pr0 == NULL)
+      mx_fail(&c, MINEX_ENOMEM, "out of memory (part_rank)");
+    else
+      memcpy(pr0, part_rank, sizeof *pr0 * (size_t)nparts);
+    if ((rc = mx_agree(&c)) == MINEX_OK &&
+        mx_bcast(&c, pr0, (int64_t)sizeof *pr0 * nparts, 0) == MINEX_OK &&
+        memcmp(pr0, part_rank, sizeof *pr0 * (size_t)nparts) != 0)
+      mx_fail(&c, MINEX_EINVAL, "part_rank differs from rank 0's");
+    free(pr0);
+    if (rc != MINEX_OK || (rc = mx_agree(&c)))
+      goto done;
+  }
+  l = calloc(1, sizeof *l);
+  scount = calloc((size_t)size, sizeof *scount);
+  rcount = calloc((size_t)size, sizeof *rcount);
+  roff = calloc((size_t)size + 1, sizeof *roff);
+  fill = calloc((size_t)size + 1, sizeof *fill);
+  if (!l || !scount || !rcount || !roff || !fill) {
+    mx_fail(&c, MINEX_ENOMEM, "out of memory (lists)");
+    goto agree;
+  }
+  for (int64_t v = 0; v < n; v++) {
+    int d = part_home(part_rank, nparts, size, new_part[v]);
+    if (d != rank) {
+      scount[d]++;
+      l->nexport++;
+    }
+  }
+  l->nkeep = n - l->nexport;
+  size_t ne = (size_t)(l->nexport > 0 ? l->nexport : 1);
+  l->export_gid = malloc(sizeof *l->export_gid * ne);
+  l->export_lid = malloc(sizeof *l->export_lid * ne);
+  l->export_rank = malloc(sizeof *l->export_rank * ne);
+  l->export_part = malloc(sizeof *l->export_part * ne);
+  send = malloc(sizeof *send * ne);
+  if (!l->export_gid || !l->export_lid || !l->export_rank || !l->export_part ||
+      !send) {
+    mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld exports)",
+            (long long)l->nexport);
+    goto agree;
+  }
+  for (int r = 0; r < size; r++)
+    fill[r + 1] = fill[r] + scount[r];
+  int64_t k = 0;
+  for (int64_t v = 0; v < n; v++) {
+    int d = part_home(part_rank, nparts, size, new_part[v]);
+    if (d == rank)
+      continue;
+    l->export_gid[k] = first + v;
+    l->export_lid[k] = v;
+    l->export_rank[k] = d;
+    l->export_part[k++] = new_part[v];
+    send[fill[d]++] = (mx_rec){first + v, new_part[v], 0};
+  }
+  for (int r = 0; r < size; r++)
+    scount[r] *= (int64_t)sizeof(mx_rec);
+agree:
+  if ((rc = mx_agree(&c)) ||
+      (rc = mx_exchange(&c, (const char *)send, scount, &recv, rcount, roff)))
+    goto done;
+  l->nimport = roff[size] / (int64_t)sizeof(mx_rec);
+  size_t ni = (size_t)(l->nimport > 0 ? l->nimport : 1);
+  l->import_gid = malloc(sizeof *l->import_gid * ni);
+  l->import_rank = malloc(sizeof *l->import_rank * ni);
+  l->import_part = malloc(sizeof *l->import_part * ni);
+  if (!l->import_gid || !l->import_rank || !l->import_part)
+    mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld imports)",
+            (long long)l->nimport);
+  for (int s = 0, i = 0; c.rc == MINEX_OK && s < size; s++)
+    for (int64_t off = roff[s]; off < roff[s + 1]; off += sizeof(mx_rec)) {
+      mx_rec r;
+      memcpy(&r, recv + off, sizeof r);
+      l->import_gid[i] = r.gid;
+      l->import_rank[i] = s;
+      l->import_part[i++] = r.part;
+    }
+  if ((rc = mx_agree(&c)))
+    goto done;
+  *out = l;
+  l = NULL;
+done:
+  minex_mpi_lists_destroy(l);
+  free(scount);
+  free(rcount);
+  free(roff);
+  free(fill);
+  free(send);
+  free(recv);
+  mx_close(&c);
+  return rc;
+}
+
+int minex_mpi_neighbour_parts(const int64_t *vtxdist, const int64_t *xadj,
+                              const int64_t *adjncy, const int32_t *new_part,
+                              int32_t *nbr_part, MPI_Comm comm) {
+  mx_comm c;
+  mx_open(&c, "minex_mpi_neighbour_parts");
+  core_error_clear();
+  int rc = mx_start(&c, comm);
+  if (rc != MINEX_OK)
+    return rc;
+  int size = c.size, rank = c.rank;
+  int64_t *scount = NULL, *rcount = NULL, *roff = NULL, *fill = NULL;
+  int64_t *ask = NULL, *where = NULL, *bcount = NULL, *boff = NULL;
+  char *recv = NULL, *back = NULL;
+  int32_t *answer = NULL;
+  if (vtxdist == NULL)
+    mx_fail(&c, MINEX_EINVAL, "vtxdist is NULL");
+  if ((rc = mx_agree(&c)) || (rc = mx_check_vtxdist(&c, vtxdist)))
+    goto done;
+  int64_t n = vtxdist[rank + 1] - vtxdist[rank], first = vtxdist[rank];
+  int64_t nnz = n > 0 && xadj != NULL ? xadj[n] : 0;
+  if (n > 0 && (xadj == NULL || new_part == NULL ||
+                (nnz > 0 && (adjncy == NULL || nbr_part == NULL))))
+    mx_fail(&c, MINEX_EINVAL,
+            "xadj, adjncy, new_part or nbr_part is NULL (%lld local "
+            "vertices)",
+            (long long)n);
+  for (int64_t j = 0; c.rc == MINEX_OK && j < nnz; j++)
+    if (adjncy[j] < vtxdist[0] || adjncy[j] >= vtxdist[size])
+      mx_fail(&c, MINEX_EGRAPH, "adjncy[%lld] = %lld is outside [%lld, %lld)",
+              (long long)j, (long long)adjncy[j], (long long)vtxdist[0],
+              (long long)vtxdist[size]);
+  if ((rc = mx_agree(&c)))
+    goto done;
+  scount = calloc((size_t)size, sizeof *scount);
+  rcount = calloc((size_t)size, sizeof *rcount);
+  roff = calloc((size_t)size + 1, sizeof *roff);
+  fill = calloc((size_t)size + 1, sizeof *fill);
+  bcount = calloc((size_t)size, sizeof *bcount);
+  boff = calloc((size_t)size + 1, sizeof *boff);
+  if (!scount || !rcount || !roff || !fill || !bcount || !boff) {
+    mx_fail(&c, MINEX_ENOMEM, "out of memory (neighbour parts)");
+    goto agree;
+  }
+  int64_t nask = 0;
+  for (int64_t j = 0; j < nnz; j++)
+    if (adjncy[j] < first || adjncy[j] >= first + n) {
+      scount[mx_rank_of(vtxdist, size, adjncy[j])]++;
+      nask++;
+    }
+  ask = malloc(sizeof *ask * (size_t)(nask > 0 ? nask : 1));
+  where = malloc(sizeof *where * (size_t)(nask > 0 ? nask : 1));
+  if (ask == NULL || where == NULL) {
+    mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld remote neighbours)",
+            (long long)nask);
+    goto agree;
+  }
+  for (int r = 0; r < size; r++)
+    fill[r + 1] = fill[r] + scount[r];
+  for (int64_t j = 0; j < nnz; j++) {
+    int64_t u = adjncy[j];
+    if (u >= first && u < first + n) {
+      nbr_part[j] = new_part[u - first];
+      continue;
+    }
+    int64_t at = fill[mx_rank_of(vtxdist, size, u)]++;
+    ask[at] = u;
+    where[at] = j;
+  }
+  for (int r = 0; r < size; r++)
+    scount[r] *= 8;
+agree:
+  /* the ids asked for, then their parts back in the same order */
+  if ((rc = mx_agree(&c)) ||
+      (rc = mx_exchange(&c, (const char *)ask, scount, &recv, rcount, roff)))
+    goto done;
+  answer = malloc(sizeof *answer * (size_t)(roff[size] / 8 + 1));
+  if (answer == NULL)
+    mx_fail(&c, MINEX_ENOMEM, "out of memory (neighbour parts)");
+  for (int64_t i = 0; c.rc == MINEX_OK && i < roff[size] / 8; i++) {
+    int64_t u;
+    memcpy(&u, recv + 8 * i, 8);
+    if (u < first || u >= first + n) {
+      mx_fail(&c, MINEX_EINTERNAL, "asked for vertex %lld, not here",
+              (long long)u);
+      break;
+    }
+    answer[i] = new_part[u - first];
+  }
+  for (int r = 0; r < size; r++)
+    bcount[r] = rcount[r] / 2; /* 4 bytes back per 8 asked */
+  if ((rc = mx_agree(&c)) ||
+      (rc = mx_exchange(&c, (const char *)answer, bcount, &back, rcount, boff)))
+    goto done;
+  for (int64_t i = 0; i < boff[size] / 4; i++)
+    memcpy(&nbr_part[where[i]], back + 4 * i, 4);
+done:
+  free(scount);
+  free(rcount);
+  free(roff);
+  free(fill);
+  free(bcount);
+  free(boff);
+  free(ask);
+  free(where);
+  free(recv);
+  free(back);
+  free(answer);
+  mx_close(&c);
+  return rc;
+}
+
+/* ------------------------------------------------------------- migrate */
+
+/* The exports of one rank ordered by destination (then global id), with
+ * their sizes and offsets in the pack buffer. */
+typedef struct mx_plan {
+  int64_t n;          /* exports                                        */
+  int64_t *gid, *lid; /* by destination, then global id                 */
+  int32_t *dest;
+  size_t *bytes, *offset;
+  int64_t *dstart; /* size+1: exports to rank d at dstart[d].. */
+  size_t *dbytes;  /* size: bytes to rank d                    */
+  /* imports: their sizes (list order) and offsets per source */
+  size_t *ibytes, *ioffset;
+  int64_t *sstart; /* size+1: imports from rank s at sstart[s]..      */
+  size_t *sbytes;  /* size: bytes from rank s                         */
+} mx_plan;
+
+static void plan_free(mx_plan *p) {
+  free(p->gid);
+  free(p->lid);
+  free(p->dest);
+  free(p->bytes);
+  free(p->offset);
+  free(p->dstart);
+  free(p->dbytes);
+  free(p->ibytes);
+  free(p->ioffset);
+  free(p->sstart);
+  free(p->sbytes);
+  memset(p, 0, sizeof *p);
+}
+
+static int fns_check(mx_comm *c, const minex_mpi_lists *l,
+                     const minex_mpi_migrate_fns *f) {
+  if (l == NULL || f == NULL)
+    return mx_fail(c, MINEX_EINVAL, "lists or fns is NULL");
+  if ((f->size == NULL && f->size_multi == NULL) ||
+      (f->pack == NULL && f->pack_multi == NULL) ||
+      (f->unpack == NULL && f->unpack_multi == NULL))
+    return mx_fail(c, MINEX_EINVAL,
+                   "fns: size, pack and unpack (or their _multi forms) must "
+                   "be set");
+  return MINEX_OK;
+}
+
+/* The plan: exports by destination, their sizes (the size callback), the
+ * sizes sent to the receivers (one exchange of 8 bytes per vertex), the
+ * imports' sizes and offsets. Collective; agreed. */
+static int plan_make(mx_comm *c, const minex_mpi_lists *l,
+                     const minex_mpi_migrate_fns *f, mx_plan *p) {
+  int size = c->size;
+  memset(p, 0, sizeof *p);
+  int64_t n = l->nexport;
+  size_t m = (size_t)(n > 0 ? n : 1);
+  int64_t *scount = calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  char *recv = NULL;
+  int rc;
+  p->n = n;
+  p->gid = malloc(sizeof *p->gid * m);
+  p->lid = malloc(sizeof *p->lid * m);
+  p->dest = malloc(sizeof *p->dest * m);
+  p->bytes = malloc(sizeof *p->bytes * m);
+  p->offset = malloc(sizeof *p->offset * m);
+  p->dstart = calloc((size_t)size + 1, sizeof *p->dstart);
+  p->dbytes = calloc((size_t)size, sizeof *p->dbytes);
+  p->sstart = calloc((size_t)size + 1, sizeof *p->sstart);
+  p->sbytes = calloc((size_t)size, sizeof *p->sbytes);
+  size_t mi = (size_t)(l->nimport > 0 ? l->nimport : 1);
+  p->ibytes = malloc(sizeof *p->ibytes * mi);
+  p->ioffset = malloc(sizeof *p->ioffset * mi);
+  if (!scount || !rcount || !roff || !p->gid || !p->lid || !p->dest ||
+      !p->bytes || !p->offset || !p->dstart || !p->dbytes || !p->sstart ||
+      !p->sbytes || !p->ibytes || !p->ioffset) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory (%lld exports)", (long long)n);
+    goto agree;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    int32_t d = l->export_rank[i];
+    if (d < 0 || d >= size || d == c->rank) {
+      mx_fail(c, MINEX_EINVAL,
+              "lists: export_rank[%lld] = %d is not another "
+              "rank",
+              (long long)i, (int)d);
+      goto agree;
+    }
+    p->dstart[d + 1]++;
+  }
+  for (int d = 0; d < size; d++)
+    p->dstart[d + 1] += p->dstart[d];
+  {
+    int64_t *at = malloc(sizeof *at * ((size_t)size + 1));
+    if (at == NULL) {
+      mx_fail(c, MINEX_ENOMEM, "out of memory (plan)");
+      goto agree;
+    }
+    memcpy(at, p->dstart, sizeof *at * ((size_t)size + 1));
+    for (int64_t i = 0; i < n; i++) { /* stable: gid order kept per rank */
+      int64_t k = at[l->export_rank[i]]++;
+      p->gid[k] = l->export_gid[i];
+      p->lid[k] = l->export_lid[i];
+      p->dest[k] = l->export_rank[i];
+    }
+    free(at);
+  }
+  if (f->size_multi) {
+    int e = n > 0 ? f->size_multi(f->ctx, n, p->gid, p->lid, p->bytes) : 0;
+    if (e != 0)
+      mx_fail(c, MINEX_ECALLBACK, "size_multi returned %d (%lld vertices)", e,
+              (long long)n);
+  } else {
+    for (int64_t i = 0; i < n && c->rc == MINEX_OK; i++) {
+      int e = f->size(f->ctx, p->gid[i], p->lid[i], &p->bytes[i]);
+      if (e != 0)
+        mx_fail(c, MINEX_ECALLBACK, "size returned %d for vertex %lld", e,
+                (long long)p->gid[i]);
+    }
+  }
+  for (int64_t i = 0; c->rc == MINEX_OK && i < n; i++) {
+    p->offset[i] = p->dbytes[p->dest[i]];
+    if (p->bytes[i] > SIZE_MAX / 2 - p->dbytes[p->dest[i]]) {
+      mx_fail(c, MINEX_EINVAL, "vertex %lld: %zu bytes: too large",
+              (long long)p->gid[i], p->bytes[i]);
+      break;
+    }
+    p->dbytes[p->dest[i]] += p->bytes[i];
+  }
+  for (int d = 0; d < size; d++)
+    scount[d] = 8 * (p->dstart[d + 1] - p->dstart[d]);
+agree:
+  if ((rc = mx_agree(c)) || (rc = mx_exchange(c, (const char *)p->bytes, scount,
+                                              &recv, rcount, roff)))
+    goto done;
+  if (roff[size] / 8 != l->nimport)
+    mx_fail(c, MINEX_EINVAL,
+            "lists: %lld imports listed, %lld arrive (lists of another "
+            "call?)",
+            (long long)l->nimport, (long long)(roff[size] / 8));
+  for (int s = 0; c->rc == MINEX_OK && s < size; s++) {
+    p->sstart[s + 1] = roff[s + 1] / 8;
+    size_t off = 0;
+    for (int64_t i = roff[s] / 8; i < roff[s + 1] / 8; i++) {
+      uint64_t b;
+      memcpy(&b, recv + 8 * i, 8);
+      if (l->import_rank[i] != s) {
+        mx_fail(c, MINEX_EINVAL,
+                "lists: import %lld is listed from rank %d, "
+                "arrives from %d",
+                (long long)i, (int)l->import_rank[i], s);
+        break;
+      }
+      p->ibytes[i] = (size_t)b;
+      p->ioffset[i] = off;
+      off += (size_t)b;
+    }
+    p->sbytes[s] = off;
+  }
+  rc = mx_agree(c);
+done:
+  free(scount);
+  free(rcount);
+  free(roff);
+  free(recv);
+  if (rc != MINEX_OK)
+    plan_free(p);
+  return rc;
+}
+
+/* Packs exports [a, b) (all to one rank) into buf; offsets relative to
+ * the first one's. Records a callback failure. */
+static void pack_range(mx_comm *c, const minex_mpi_migrate_fns *f,
+                       const mx_plan *p, int64_t a, int64_t b, char *buf) {
+  size_t base = a < b ? p->offset[a] : 0;
+  if (f->pack_multi) {
+    size_t *off = malloc(sizeof *off * (size_t)(b - a + 1));
+    if (off == NULL) {
+      mx_fail(c, MINEX_ENOMEM, "out of memory (pack offsets)");
+      return;
+    }
+    for (int64_t i = a; i < b; i++)
+      off[i - a] = p->offset[i] - base;
+    int e = b > a ? f->pack_multi(f->ctx, b - a, p->gid + a, p->lid + a,
+                                  p->dest + a, p->bytes + a, off, buf)
+                  : 0;
+    free(off);
+    if (e != 0)
+      mx_fail(c, MINEX_ECALLBACK, "pack_multi returned %d (%lld vertices)", e,
+              (long long)(b - a));
+    return;
+  }
+  for (int64_t i = a; i < b; i++) {
+    int e = f->pack(f->ctx, p->gid[i], p->lid[i], p->dest[i],
+                    buf + (p->offset[i] - base), p->bytes[i]);
+    if (e != 0) {
+      mx_fail(c, MINEX_ECALLBACK, "pack returned %d for vertex %lld", e,
+              (long long)p->gid[i]);
+      return;
+    }
+  }
+}
+
+/* Unpacks imports [a, b) (all from one rank) from buf. */
+static void unpack_range(mx_comm *c, const minex_mpi_migrate_fns *f,
+                         const minex_mpi_lists *l, const mx_plan *p, int64_t a,
+                         int64_t b, const char *buf) {
+  size_t base = a < b ? p->ioffset[a] : 0;
+  if (f->unpack_multi) {
+    size_t *off = malloc(sizeof *off * (size_t)(b - a + 1));
+    if (off == NULL) {
+      mx_fail(c, MINEX_ENOMEM, "out of memory (unpack offsets)");
+      return;
+    }
+    for (int64_t i = a; i < b; i++)
+      off[i - a] = p->ioffset[i] - base;
+    int e = b > a ? f->unpack_multi(f->ctx, b - a, l->import_gid + a,
+                                    l->import_rank + a, p->ibytes + a, off, buf)
+                  : 0;
+    free(off);
+    if (e != 0)
+      mx_fail(c, MINEX_ECALLBACK, "unpack_multi returned %d (%lld vertices)", e,
+              (long long)(b - a));
+    return;
+  }
+  for (int64_t i = a; i < b; i++) {
+    int e = f->unpack(f->ctx, l->import_gid[i], l->import_rank[i],
+                      buf + (p->ioffset[i] - base), p->ibytes[i]);
+    if (e != 0) {
+      mx_fail(c, MINEX_ECALLBACK, "unpack returned %d for vertex %lld", e,
+              (long long)l->import_gid[i]);
+      return;
+    }
+  }
+}
+
+/* Everything at once: pack all, one exchange, unpack all. */
+static int migrate_all(mx_comm *c, const minex_mpi_lists *l,
+                       const minex_mpi_migrate_fns *f, const mx_plan *p) {
+  int size = c->size, rc;
+  size_t total = 0;
+  for (int d = 0; d < size; d++)
+    total += p->dbytes[d];
+  char *buf = malloc(total > 0 ? total : 1), *recv = NULL;
+  int64_t *scount = calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  if (!buf || !scount || !rcount || !roff)
+    mx_fail(c, MINEX_ENOMEM, "out of memory packing %zu bytes", total);
+  size_t at = 0;
+  for (int d = 0; d < size && c->rc == MINEX_OK; d++) {
+    pack_range(c, f, p, p->dstart[d], p->dstart[d + 1], buf + at);
+    scount[d] = (int64_t)p->dbytes[d];
+    at += p->dbytes[d];
+  }
+  if ((rc = mx_agree(c)) ||
+      (rc = mx_exchange(c, buf, scount, &recv, rcount, roff)))
+    goto done;
+  free(buf);
+  buf = NULL;
+  for (int s = 0; s < size && c->rc == MINEX_OK; s++)
+    unpack_range(c, f, l, p, p->sstart[s], p->sstart[s + 1], recv + roff[s]);
+  rc = mx_agree(c);
+done:
+  free(buf);
+  free(recv);
+  free(scount);
+  free(rcount);
+  free(roff);
+  return rc;
+}
+
+/* The end (exclusive) of the piece that starts at export/import i of the
+ * range [i, end): as many as fit in half bytes (at least one). */
+static int64_t piece_end(const size_t *bytes, int64_t i, int64_t end,
+                         size_t half) {
+  size_t sum = bytes[i];
+  int64_t j = i + 1;
+  while (j < end && sum + bytes[j] <= half)
+    sum += bytes[j++];
+  return j;
+}
+
+/* Bounded: step d exchanges with ranks r+d (send) and r-d (receive), in
+ * pieces of at most max/2 bytes each way (a larger vertex alone); both
+ * sides cut the same pieces from the sizes they share. The two piece
+ * buffers are allocated once, before the steps (agreed); a piece carries a
+ * trailing status byte, so a rank that failed to pack still sends every
+ * piece its partner waits for, and the partner does not unpack it. */
+static int migrate_bounded(mx_comm *c, const minex_mpi_lists *l,
+                           const minex_mpi_migrate_fns *f, const mx_plan *p,
+                           size_t max) {
+  int size = c->size, rank = c->rank;
+  size_t half = max / 2 > 0 ? max / 2 : 1, cap = half;
+  for (int64_t i = 0; i < p->n; i++)
+    cap = p->bytes[i] > cap ? p->bytes[i] : cap;
+  for (int64_t i = 0; i < l->nimport; i++)
+    cap = p->ibytes[i] > cap ? p->ibytes[i] : cap;
+  char *sbuf = NULL, *rbuf = NULL;
+  if (cap >= INT_MAX)
+    mx_fail(c, MINEX_EUNSUP,
+            "a piece of %zu bytes: MPI counts stop at 2 GiB (a smaller "
+            "max_bytes, or smaller vertices)",
+            cap);
+  else if ((sbuf = malloc(cap + 1)) == NULL || (rbuf = malloc(cap + 1)) == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (two pieces of %zu bytes)", cap);
+  int rc = mx_agree(c);
+  for (int d = 1; d < size && rc == MINEX_OK; d++) {
+    int to = (rank + d) % size, from = (rank - d + size) % size;
+    int64_t si = p->dstart[to], se = p->dstart[to + 1];
+    int64_t ri = p->sstart[from], re = p->sstart[from + 1];
+    while (si < se || ri < re) {
+      int64_t sj = si < se ? piece_end(p->bytes, si, se, half) : si;
+      int64_t rj = ri < re ? piece_end(p->ibytes, ri, re, half) : ri;
+      size_t sb =
+          sj > si ? p->offset[sj - 1] + p->bytes[sj - 1] - p->offset[si] : 0;
+      size_t rb =
+          rj > ri ? p->ioffset[rj - 1] + p->ibytes[rj - 1] - p->ioffset[ri] : 0;
+      if (sj > si) {
+        if (c->rc == MINEX_OK)
+          pack_range(c, f, p, si, sj, sbuf);
+        sbuf[sb] = c->rc == MINEX_OK ? 0 : 1;
+      }
+      MPI_Request req[2];
+      int nr = 0, e = MPI_SUCCESS;
+      if (rj > ri)
+        e = MPI_Irecv(rbuf, (int)rb + 1, MPI_BYTE, from, d, c->comm,
+                      &req[nr++]);
+      if (e == MPI_SUCCESS && sj > si) {
+        e = MPI_Isend(sbuf, (int)sb + 1, MPI_BYTE, to, d, c->comm, &req[nr++]);
+        c->bytes += (int64_t)sb + 1;
+        c->messages++;
+      }
+      for (int k = 0; k < nr && e == MPI_SUCCESS; k++) {
+        MPI_Status st;
+        e = MPI_Wait(&req[k], &st);
+      }
+      if (e != MPI_SUCCESS) {
+        mx_mpi_fail(c, "pairwise exchange", e);
+        rc = c->rc; /* the partners may wait: nothing more can be agreed */
+        break;
+      }
+      /* a piece its sender failed to pack is not unpacked (the sender's
+         failure is what the final agreement reports) */
+      if (rj > ri && rbuf[rb] == 0 && c->rc == MINEX_OK)
+        unpack_range(c, f, l, p, ri, rj, rbuf);
+      si = sj;
+      ri = rj;
+    }
+  }
+  free(sbuf);
+  free(rbuf);
+  return mx_agree(c);
+}
+
+int minex_mpi_migrate(const minex_mpi_lists *lists,
+                      const minex_mpi_migrate_fns *fns, size_t max_bytes,
+                      MPI_Comm comm) {
+  mx_comm c;
+  mx_open(&c, "minex_mpi_migrate");
+  core_error_clear();
+  int rc = mx_start(&c, comm);
+  if (rc != MINEX_OK)
+    return rc;
+  mx_plan p;
+  memset(&p, 0, sizeof p);
+  fns_check(&c, lists, fns);
+  if ((rc = mx_agree(&c)) == MINEX_OK &&
+      (rc = plan_make(&c, lists, fns, &p)) == MINEX_OK)
+    rc = max_bytes == 0 ? migrate_all(&c, lists, fns, &p)
+                        : migrate_bounded(&c, lists, fns, &p, max_bytes);
+  plan_free(&p);
+  mx_close(&c);
+  return rc;
+}
+
+/* ----------------------------------------------- split-phase (SPEC §6) */
+
+struct minex_mpi_migration {
+  mx_comm c;
+  const minex_mpi_lists *l;
+  minex_mpi_migrate_fns f;
+  mx_plan p;
+  char *sbuf, *rbuf;    /* every export packed; every import's room   */
+  size_t *roff;         /* size+1: source s's data at rbuf + roff[s]  */
+  MPI_Request *sreq;    /* size: the send to each rank (or NULL req)  */
+  MPI_Request *rreq;    /* size: the receive from each rank           */
+  unsigned char *rdone; /* size: 1 once source s is unpacked          */
+  int pending;          /* receives not unpacked yet                  */
+};
+
+static void migration_free(minex_mpi_migration *m) {
+  plan_free(&m->p);
+  free(m->sbuf);
+  free(m->rbuf);
+  free(m->roff);
+  free(m->sreq);
+  free(m->rreq);
+  free(m->rdone);
+  mx_close(&m->c);
+  free(m);
+}
+
+int minex_mpi_migrate_begin(const minex_mpi_lists *lists,
+                            const minex_mpi_migrate_fns *fns, MPI_Comm comm,
+                            minex_mpi_migration **out) {
+  core_error_clear();
+  if (out == NULL)
+    return core_error(MINEX_EINVAL, "minex_mpi_migrate_begin: out is NULL");
+  *out = NULL;
+  minex_mpi_migration *m = calloc(1, sizeof *m);
+  if (m == NULL)
+    return core_error(MINEX_ENOMEM, "minex_mpi_migrate_begin: out of memory");
+  mx_comm *c = &m->c;
+  mx_open(c, "minex_mpi_migrate_begin");
+  int rc = mx_start(c, comm);
+  if (rc != MINEX_OK) {
+    free(m);
+    return rc;
+  }
+  int size = c->size;
+  m->l = lists;
+  if (fns != NULL)
+    m->f = *fns;
+  fns_check(c, lists, fns);
+  if ((rc = mx_agree(c)) || (rc = plan_make(c, lists, fns, &m->p)))
+    goto fail;
+  const mx_plan *p = &m->p;
+  size_t stotal = 0, rtotal = 0;
+  for (int r = 0; r < size; r++) {
+    if (p->dbytes[r] >= INT_MAX || p->sbytes[r] >= INT_MAX)
+      mx_fail(c, MINEX_EUNSUP,
+              "%zu bytes for one rank: the split-phase driver sends one "
+              "message per rank, at most 2 GiB (minex_mpi_migrate with "
+              "max_bytes has no such limit)",
+              p->dbytes[r] > p->sbytes[r] ? p->dbytes[r] : p->sbytes[r]);
+    stotal += p->dbytes[r];
+    rtotal += p->sbytes[r];
+  }
+  m->sbuf = malloc(stotal > 0 ? stotal : 1);
+  m->rbuf = malloc(rtotal > 0 ? rtotal : 1);
+  m->roff = calloc((size_t)size + 1, sizeof *m->roff);
+  m->sreq = malloc(sizeof *m->sreq * (size_t)size);
+  m->rreq = malloc(sizeof *m->rreq * (size_t)size);
+  m->rdone = calloc((size_t)size, 1);
+  if (!m->sbuf || !m->rbuf || !m->roff || !m->sreq || !m->rreq || !m->rdone)
+    mx_fail(c, MINEX_ENOMEM,
+            "out of memory (%zu bytes to send, %zu to "
+            "receive)",
+            stotal, rtotal);
+  /* step 1: every export packed (step 2, the boundary data, is the
+     application's own messages) */
+  size_t at = 0;
+  for (int d = 0; d < size && c->rc == MINEX_OK; d++) {
+    pack_range(c, &m->f, p, p->dstart[d], p->dstart[d + 1], m->sbuf + at);
+    at += p->dbytes[d];
+  }
+  if ((rc = mx_agree(c)))
+    goto fail;
+  for (int r = 0; r < size; r++) {
+    m->roff[r + 1] = m->roff[r] + p->sbytes[r];
+    m->sreq[r] = m->rreq[r] = MPI_REQUEST_NULL;
+  }
+  int e = MPI_SUCCESS;
+  for (int s = 0; s < size && e == MPI_SUCCESS; s++)
+    if (p->sbytes[s] > 0) {
+      e = MPI_Irecv(m->rbuf + m->roff[s], (int)p->sbytes[s], MPI_BYTE, s, 11,
+                    c->comm, &m->rreq[s]);
+      m->pending++;
+    } else {
+      m->rdone[s] = 1;
+    }
+  at = 0;
+  for (int d = 0; d < size && e == MPI_SUCCESS; d++) {
+    if (p->dbytes[d] > 0) {
+      e = MPI_Isend(m->sbuf + at, (int)p->dbytes[d], MPI_BYTE, d, 11, c->comm,
+                    &m->sreq[d]);
+      c->bytes += (int64_t)p->dbytes[d];
+      c->messages++;
+    }
+    at += p->dbytes[d];
+  }
+  if (e != MPI_SUCCESS)
+    mx_mpi_fail(c, "posting the migration's messages", e);
+  /* an MPI failure here is local: end reports it */
+  c->fn = "minex_mpi_migrate";
+  *out = m;
+  return MINEX_OK;
+fail:
+  migration_free(m);
+  return rc;
+}
+
+/* Unpacks source s once its message is in. */
+static void take(minex_mpi_migration *m, int s, int64_t *unpacked) {
+  m->rdone[s] = 1;
+  m->pending--;
+  if (m->c.rc != MINEX_OK)
+    return;
+  unpack_range(&m->c, &m->f, m->l, &m->p, m->p.sstart[s], m->p.sstart[s + 1],
+               m->rbuf + m->roff[s]);
+  if (unpacked)
+    *unpacked += m->p.sstart[s + 1] - m->p.sstart[s];
+}
+
+int minex_mpi_migrate_progress(minex_mpi_migration *m, int *done,
+                               int64_t *unpacked) {
+  core_error_clear();
+  if (unpacked)
+    *unpacked = 0;
+  if (m == NULL || done == NULL)
+    return core_error(MINEX_EINVAL,
+                      "minex_mpi_migrate_progress: m or done is NULL");
+  for (int s = 0; s < m->c.size; s++) {
+    if (m->rdone[s])
+      continue;
+    int flag = 0;
+    MPI_Status st;
+    int e = MPI_Test(&m->rreq[s], &flag, &st);
+    if (e != MPI_SUCCESS) {
+      mx_mpi_fail(&m->c, "MPI_Test", e);
+      break;
+    }
+    if (flag)
+      take(m, s, unpacked);
+  }
+  *done = m->pending == 0;
+  /* local: a failure is the rank's own until end agrees on it */
+  return m->c.rc == MINEX_OK ? MINEX_OK : core_error(m->c.rc, "%s", m->c.msg);
+}
+
+int minex_mpi_migrate_end(minex_mpi_migration *m) {
+  core_error_clear();
+  if (m == NULL)
+    return core_error(MINEX_EINVAL, "minex_mpi_migrate_end: m is NULL");
+  mx_comm *c = &m->c;
+  for (int s = 0; s < c->size; s++) {
+    if (m->rdone[s])
+      continue;
+    MPI_Status st;
+    int e = MPI_Wait(&m->rreq[s], &st);
+    if (e != MPI_SUCCESS)
+      mx_mpi_fail(c, "MPI_Wait (receive)", e);
+    take(m, s, NULL);
+  }
+  for (int d = 0; d < c->size; d++) {
+    MPI_Status st;
+    int e = MPI_Wait(&m->sreq[d], &st);
+    if (e != MPI_SUCCESS)
+      mx_mpi_fail(c, "MPI_Wait (send)", e);
+  }
+  int rc = mx_agree(c);
+  migration_free(m);
+  return rc;
+}

@@ -8,9 +8,16 @@
  * time of --repeat calls and the layer's bytes and messages per phase
  * (docs/mpi.md). Usage:
  *   mpiexec.mpich -n R build/bench/bench_mpi [--elements N] [--repeat K]
- *                                            [--threads T] [--iters K] */
+ *                                            [--threads T] [--iters K]
+ *                                            [--migrate B]
+ * --migrate B: then moves B bytes per unit of Rwgt of every vertex to its
+ * new rank (minex_mpi_migrate), all at once, in 1 MiB pieces and
+ * split-phase beside a computation, and prints the time, throughput, peak
+ * memory and the share of the migration hidden behind the computation
+ * (docs/migration.md). */
 #include "minex_mpi.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +58,160 @@ static int reset_peak(void) {
   return fclose(f) == 0 && ok ? 0 : -1;
 }
 
+/* --migrate: a vertex's data are Rwgt * unit bytes. */
+typedef struct mig_ctx {
+  const double *rw;
+  size_t unit;
+  int64_t got; /* bytes unpacked */
+  unsigned sum;
+} mig_ctx;
+
+static int mig_size(void *ctx, int64_t gid, int64_t lid, size_t *bytes) {
+  const mig_ctx *m = ctx;
+  (void)gid;
+  *bytes = (size_t)m->rw[lid] * m->unit;
+  return 0;
+}
+
+static int mig_pack(void *ctx, int64_t gid, int64_t lid, int dest, void *buf,
+                    size_t bytes) {
+  (void)ctx;
+  (void)lid;
+  (void)dest;
+  memset(buf, (int)(gid & 0xff), bytes);
+  return 0;
+}
+
+static int mig_unpack(void *ctx, int64_t gid, int src, const void *buf,
+                      size_t bytes) {
+  mig_ctx *m = ctx;
+  (void)gid;
+  (void)src;
+  m->got += (int64_t)bytes;
+  if (bytes > 0)
+    m->sum += ((const unsigned char *)buf)[bytes - 1];
+  return 0;
+}
+
+/* The application's work between progress calls: flops per element. */
+static double work(int64_t from, int64_t to, int flops) {
+  double x = 0;
+  for (int64_t i = from; i < to; i++)
+    for (int k = 0; k < flops; k++)
+      x = x * 0.999999 + (double)(i + k) * 1e-9;
+  return x;
+}
+
+static double max_all(double x) {
+  double m;
+  MPI_Allreduce(&x, &m, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return m;
+}
+
+/* Moves the data after the repartition (docs/migration.md figures). */
+static void bench_migrate(const int64_t *vd, const int32_t *newp,
+                          const double *rw, long unit) {
+  int64_t n = vd[rank + 1] - vd[rank];
+  minex_mpi_lists *l = NULL;
+  double t = MPI_Wtime();
+  if (minex_mpi_lists_create(vd, newp, BENCH_P, NULL, &l, MPI_COMM_WORLD))
+    die("minex_mpi_lists_create");
+  double t_lists = max_all(MPI_Wtime() - t);
+  mig_ctx mc = {rw, (size_t)unit, 0, 0};
+  minex_mpi_migrate_fns f = {0};
+  f.size = mig_size;
+  f.pack = mig_pack;
+  f.unpack = mig_unpack;
+  f.ctx = &mc;
+  int64_t sent = 0;
+  for (int64_t i = 0; i < l->nexport; i++)
+    sent += (int64_t)rw[l->export_lid[i]] * unit;
+  int64_t moved = 0, in_out = 0;
+  MPI_Allreduce(&sent, &moved, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  double t_all = 0, t_bounded = 0;
+  long peak_all = 0, peak_bounded = 0, base = status_kb("VmRSS:");
+  for (int mode = 0; mode < 2; mode++) {
+    /* freed memory back to the system first (glibc), so that the peak
+       counts what the migration allocates, not pages reused */
+    malloc_trim(0);
+    base = status_kb("VmRSS:");
+    reset_peak();
+    mc.got = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t = MPI_Wtime();
+    if (minex_mpi_migrate(l, &f, mode == 0 ? 0 : (size_t)1 << 20,
+                          MPI_COMM_WORLD))
+      die("minex_mpi_migrate");
+    double dt = max_all(MPI_Wtime() - t);
+    long pk = status_kb("VmHWM:") - base, pkmax;
+    MPI_Allreduce(&pk, &pkmax, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    if (mode == 0) {
+      t_all = dt;
+      peak_all = pkmax;
+    } else {
+      t_bounded = dt;
+      peak_bounded = pkmax;
+    }
+  }
+  int64_t mine = sent + mc.got, most = 0;
+  MPI_Allreduce(&mine, &most, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  in_out = most;
+  /* the computation alone, sized to about the migration's time */
+  int flops = 16;
+  for (;;) {
+    t = MPI_Wtime();
+    volatile double sink = work(0, n, flops);
+    (void)sink;
+    double tc = max_all(MPI_Wtime() - t);
+    if (tc >= t_all || flops >= 1 << 20)
+      break;
+    flops *= 2;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  t = MPI_Wtime();
+  volatile double sink = work(0, n, flops);
+  double t_comp = max_all(MPI_Wtime() - t);
+  /* split-phase: the computation in slices, progress between them */
+  MPI_Barrier(MPI_COMM_WORLD);
+  t = MPI_Wtime();
+  minex_mpi_migration *m = NULL;
+  if (minex_mpi_migrate_begin(l, &f, MPI_COMM_WORLD, &m))
+    die("minex_mpi_migrate_begin");
+  int done = 0;
+  for (int64_t a = 0; a < n; a += 1024) {
+    sink = work(a, a + 1024 < n ? a + 1024 : n, flops);
+    if (!done && minex_mpi_migrate_progress(m, &done, NULL))
+      die("minex_mpi_migrate_progress");
+  }
+  if (minex_mpi_migrate_end(m))
+    die("minex_mpi_migrate_end");
+  double t_split = max_all(MPI_Wtime() - t);
+  (void)sink;
+  double hidden = (t_all + t_comp - t_split) / t_all;
+  hidden = hidden < 0 ? 0 : hidden > 1 ? 1 : hidden;
+  if (rank == 0) {
+    printf("bench_mpi: migration of %ld bytes per unit of Rwgt: %.1f MiB "
+           "moved in all (the most one rank sends and receives: %.1f MiB); "
+           "lists %.3f s\n",
+           unit, moved / 1048576.0, in_out / 1048576.0, t_lists);
+    printf("bench_mpi: all at once %.3f s (%.0f MB/s per rank), peak +%.1f "
+           "MiB; 1 MiB pieces %.3f s, peak +%.1f MiB\n",
+           t_all, t_all > 0 ? in_out / t_all / 1e6 : 0.0, peak_all / 1024.0,
+           t_bounded, peak_bounded / 1024.0);
+    printf("bench_mpi: split-phase beside %.3f s of computation: %.3f s in "
+           "all (migration alone %.3f s): %.0f%% of the migration hidden\n",
+           t_comp, t_split, t_all, 100 * hidden);
+  }
+  minex_mpi_lists_destroy(l);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int64_t elements = 1000000;
   int repeat = 3, threads = 1, iters = 1;
+  long migrate_unit = 0; /* --migrate B: B bytes of data per unit of Rwgt */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--elements") == 0 && i + 1 < argc)
       elements = strtoll(argv[++i], NULL, 10);
@@ -66,16 +221,18 @@ int main(int argc, char **argv) {
       threads = atoi(argv[++i]);
     else if (strcmp(argv[i], "--iters") == 0 && i + 1 < argc)
       iters = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--migrate") == 0 && i + 1 < argc)
+      migrate_unit = atol(argv[++i]);
     else {
       if (rank == 0)
         fprintf(stderr, "usage: bench_mpi [--elements N] [--repeat K] "
-                        "[--threads T] [--iters K]\n");
+                        "[--threads T] [--iters K] [--migrate B]\n");
       MPI_Finalize();
       return 2;
     }
   }
   if (elements < 6 || repeat < 1 || threads < 1 || iters < 1 ||
-      size > BENCH_P) {
+      migrate_unit < 0 || size > BENCH_P) {
     if (rank == 0)
       fprintf(stderr, "bench_mpi: bad arguments (at most %d ranks)\n", BENCH_P);
     MPI_Finalize();
@@ -214,6 +371,8 @@ int main(int argc, char **argv) {
              all_peak[r] / 1024.0,
              can_reset ? "" : " (VmHWM not reset: peak of the process)");
   }
+  if (migrate_unit > 0)
+    bench_migrate(vd, newp, rw, migrate_unit);
   minex_config_destroy(cfg);
   free(xadj);
   free(adj);

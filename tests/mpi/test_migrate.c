@@ -157,8 +157,10 @@ static void check_arrivals(const char *what, const minex_mpi_lists *l,
   }
   int64_t *a = malloc(sizeof *a * (size_t)(s->n + 1));
   int64_t *b = malloc(sizeof *b * (size_t)(s->n + 1));
-  memcpy(a, s->gid, sizeof *a * (size_t)s->n);
-  memcpy(b, l->import_gid, sizeof *b * (size_t)s->n);
+  if (s->n > 0) {
+    memcpy(a, s->gid, sizeof *a * (size_t)s->n);
+    memcpy(b, l->import_gid, sizeof *b * (size_t)s->n);
+  }
   qsort(a, (size_t)s->n, sizeof *a, gid_cmp);
   qsort(b, (size_t)s->n, sizeof *b, gid_cmp);
   int64_t diff = 0;
@@ -280,7 +282,8 @@ static void scenario(int scen, const int64_t *vd, int32_t P) {
     for (int64_t v = 0; v < n; v++)
       if (home(np[v], P) == rank)
         now[k++] = first + v;
-    memcpy(now + k, s.gid, sizeof *now * (size_t)s.n);
+    if (s.n > 0)
+      memcpy(now + k, s.gid, sizeof *now * (size_t)s.n);
     uint64_t after = data_sum(now, k + s.n);
     CHECK(after == before, "%s: the data summed over the ranks changed", what);
     free(now);

@@ -190,6 +190,20 @@ MINEX_API int minex_mpi_migrate_progress(minex_mpi_migration *m, int *done,
  * errors with every rank, frees m. Collective. */
 MINEX_API int minex_mpi_migrate_end(minex_mpi_migration *m);
 
+/* The split-phase migration driven by a compute callback (SPEC §6 steps
+ * 1-6 in one call): begin; then, until every import is unpacked and
+ * compute has no work left, compute(ctx, unpacked, &more) is called with
+ * the number of vertices the last progress unpacked (the application
+ * computes what waits for nothing, or what those arrivals made ready, and
+ * sets *more = 0 when it has nothing left that can run before the rest
+ * arrives) and progress between the calls; then end. compute returning
+ * non-zero fails the call on every rank with MINEX_ECALLBACK (end is still
+ * reached: no rank hangs). Collective; errors as minex_mpi_migrate. */
+MINEX_API int minex_mpi_migrate_overlap(
+    const minex_mpi_lists *lists, const minex_mpi_migrate_fns *fns,
+    int (*compute)(void *ctx, int64_t unpacked, int *more), void *ctx,
+    MPI_Comm comm);
+
 #ifdef __cplusplus
 }
 #endif

@@ -844,3 +844,42 @@ int minex_mpi_migrate_end(minex_mpi_migration *m) {
   migration_free(m);
   return rc;
 }
+
+int minex_mpi_migrate_overlap(const minex_mpi_lists *lists,
+                              const minex_mpi_migrate_fns *fns,
+                              int (*compute)(void *ctx, int64_t unpacked,
+                                             int *more),
+                              void *ctx, MPI_Comm comm) {
+  if (compute == NULL) {
+    /* local, before anything collective: every rank passes the same
+       function in a correct program, and a NULL one fails alike */
+    core_error_clear();
+    return core_error(MINEX_EINVAL,
+                      "minex_mpi_migrate_overlap: compute is NULL");
+  }
+  minex_mpi_migration *m = NULL;
+  int rc = minex_mpi_migrate_begin(lists, fns, comm, &m);
+  if (rc != MINEX_OK)
+    return rc;
+  int done = 0, more = 1;
+  int64_t got = 0;
+  for (;;) {
+    if (more) {
+      int e = compute(ctx, got, &more);
+      got = 0;
+      if (e != 0) {
+        mx_fail(&m->c, MINEX_ECALLBACK, "compute returned %d", e);
+        break;
+      }
+    }
+    if (done && !more)
+      break;
+    if (!done) {
+      if (minex_mpi_migrate_progress(m, &done, &got) != MINEX_OK)
+        break; /* recorded in m: end agrees on it */
+      if (got > 0)
+        more = 1; /* what arrived may have made work ready */
+    }
+  }
+  return minex_mpi_migrate_end(m);
+}

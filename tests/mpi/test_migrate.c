@@ -109,6 +109,28 @@ static int cb_unpack_multi(void *ctx, int64_t n, const int64_t *gid,
   return 0;
 }
 
+/* The overlap driver's compute callback: n units of work in slices of
+ * 100, and the arrivals it is told of counted. */
+typedef struct compute_state {
+  int64_t n, done, told, calls;
+} compute_state;
+
+static int compute(void *ctx, int64_t unpacked, int *more) {
+  compute_state *c = ctx;
+  c->told += unpacked;
+  c->calls++;
+  c->done += c->n - c->done < 100 ? c->n - c->done : 100;
+  *more = c->done < c->n;
+  return 0;
+}
+
+static int compute_fails(void *ctx, int64_t unpacked, int *more) {
+  (void)ctx;
+  (void)unpacked;
+  *more = 0;
+  return rank == size - 1 ? 2 : 0;
+}
+
 /* The scenarios: the new part of every vertex, known to every rank. */
 enum { RANDOM, ALL_MOVE, NONE_MOVE, FROM_ONE };
 
@@ -236,9 +258,9 @@ static void scenario(int scen, const int64_t *vd, int32_t P) {
     mine[v] = first + v;
   uint64_t before = data_sum(mine, n);
   /* every way of moving it */
-  for (int way = 0; way < 5; way++) {
-    static const char *const wname[] = {"single", "multi", "bounded 16",
-                                        "bounded 1", "split-phase"};
+  for (int way = 0; way < 6; way++) {
+    static const char *const wname[] = {
+        "single", "multi", "bounded 16", "bounded 1", "split-phase", "overlap"};
     snprintf(what, sizeof what, "%s, %s", name[scen], wname[way]);
     seen s;
     memset(&s, 0, sizeof s);
@@ -258,6 +280,13 @@ static void scenario(int scen, const int64_t *vd, int32_t P) {
       rc = minex_mpi_migrate(l, &f, 0, MPI_COMM_WORLD);
     } else if (way <= 3) {
       rc = minex_mpi_migrate(l, &f, way == 2 ? 16 : 1, MPI_COMM_WORLD);
+    } else if (way == 5) {
+      compute_state cs = {n, 0, 0, 0};
+      rc = minex_mpi_migrate_overlap(l, &f, compute, &cs, MPI_COMM_WORLD);
+      CHECK(cs.done == n && cs.told == l->nimport,
+            "%s: compute did %lld of %lld, was told of %lld arrivals of %lld",
+            what, (long long)cs.done, (long long)n, (long long)cs.told,
+            (long long)l->nimport);
     } else {
       minex_mpi_migration *m = NULL;
       rc = minex_mpi_migrate_begin(l, &f, MPI_COMM_WORLD, &m);
@@ -319,6 +348,24 @@ static void scenario(int scen, const int64_t *vd, int32_t P) {
       free(s.gid);
       free(s.src);
     }
+  }
+  /* a compute callback failing on the last rank */
+  if (scen == RANDOM) {
+    seen s;
+    memset(&s, 0, sizeof s);
+    s.fail_gid = -1;
+    minex_mpi_migrate_fns f = {0};
+    f.ctx = &s;
+    f.size = cb_size;
+    f.pack = cb_pack;
+    f.unpack = cb_unpack;
+    rc = minex_mpi_migrate_overlap(l, &f, compute_fails, NULL, MPI_COMM_WORLD);
+    char want[64];
+    snprintf(want, sizeof want, "rank %d: compute returned 2", size - 1);
+    CHECK(rc == MINEX_ECALLBACK && strstr(minex_last_error(), want),
+          "compute fails: rc %d, '%s'", rc, minex_last_error());
+    free(s.gid);
+    free(s.src);
   }
   minex_mpi_lists_destroy(l);
   free(mine);

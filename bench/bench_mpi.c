@@ -15,6 +15,7 @@
  * split-phase beside a computation, and prints the time, throughput, peak
  * memory and the share of the migration hidden behind the computation
  * (docs/migration.md). */
+#include "dist_case.h"
 #include "minex_mpi.h"
 
 #include <malloc.h>
@@ -23,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BENCH_P 64
-#define BENCH_CLUSTERS 4
+#define BENCH_P DIST_P
 
 static int rank, size;
 
@@ -238,84 +238,18 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  /* the case, on every rank (bench_repart's make_case) */
-  minex_mesh *mesh = NULL;
-  minex_graph *g = NULL;
-  int32_t nx = (int32_t)fmax(1.0, round(cbrt((double)elements / 6.0)));
-  minex_ball ball = {{0.3, 0.5, 0.5}, 0.15 * sqrt(3.0), 8.0, 4.0};
-  if (minex_gen_box(nx, nx, nx, &mesh) != MINEX_OK)
-    die("minex_gen_box");
-  int32_t n = minex_mesh_nelems(mesh);
-  int32_t *oldg = malloc(sizeof *oldg * (size_t)n);
-  if (oldg == NULL || minex_mesh_partition_rcb(mesh, BENCH_P, oldg) ||
-      minex_mesh_dual_ball(mesh, &ball, &g))
-    die("RCB or dual graph");
-  minex_mesh_destroy(mesh);
-  /* number the vertices part by part; rank r holds parts
-     [r*P/size, (r+1)*P/size) */
-  int64_t cnt[BENCH_P + 1] = {0};
-  for (int32_t v = 0; v < n; v++)
-    cnt[oldg[v] + 1]++;
-  for (int p = 0; p < BENCH_P; p++)
-    cnt[p + 1] += cnt[p];
-  int32_t *newid = malloc(sizeof *newid * (size_t)n);
-  int32_t *byid = malloc(sizeof *byid * (size_t)n);
-  int64_t fill[BENCH_P];
-  memcpy(fill, cnt, sizeof fill);
-  for (int32_t v = 0; v < n; v++) {
-    newid[v] = (int32_t)fill[oldg[v]]++;
-    byid[newid[v]] = v;
-  }
-  int64_t vd[BENCH_P + 1];
-  for (int r = 0; r <= size; r++)
-    vd[r] = cnt[(int64_t)r * BENCH_P / size];
-  int64_t first = vd[rank], nloc = vd[rank + 1] - vd[rank];
-  const int64_t *X = minex_graph_xadj(g);
-  const int32_t *A = minex_graph_adjncy(g);
-  int64_t nnz = 0;
-  for (int64_t i = 0; i < nloc; i++) {
-    int32_t v = byid[first + i];
-    nnz += X[v + 1] - X[v];
-  }
-  int64_t *xadj = malloc(sizeof *xadj * (size_t)(nloc + 1));
-  int64_t *adj = malloc(sizeof *adj * (size_t)(nnz + 1));
-  double *cw = malloc(sizeof *cw * (size_t)(nnz + 1));
-  double *pw = malloc(sizeof *pw * (size_t)(nloc + 1));
-  double *rw = malloc(sizeof *rw * (size_t)(nloc + 1));
-  int32_t *old = malloc(sizeof *old * (size_t)(nloc + 1));
+  /* the case, on every rank (bench/dist_case.h) */
+  dist_case dc;
+  if (dist_case_make(elements, rank, size, &dc) != MINEX_OK)
+    die("the case");
+  int64_t nedges = minex_graph_nedges(dc.g);
+  dist_case_drop_whole(&dc); /* each rank keeps its rows only */
+  const int64_t *vd = dc.vd;
+  int64_t nloc = dc.nloc;
   int32_t *newp = malloc(sizeof *newp * (size_t)(nloc + 1));
-  if (newid == NULL || byid == NULL || xadj == NULL || adj == NULL ||
-      cw == NULL || pw == NULL || rw == NULL || old == NULL || newp == NULL)
-    die("out of memory");
-  xadj[0] = 0;
-  for (int64_t i = 0; i < nloc; i++) {
-    int32_t v = byid[first + i];
-    int64_t o = xadj[i];
-    for (int64_t j = X[v]; j < X[v + 1]; j++) {
-      adj[o + j - X[v]] = newid[A[j]];
-      cw[o + j - X[v]] = minex_graph_cwgt(g)[j];
-    }
-    xadj[i + 1] = o + X[v + 1] - X[v];
-    pw[i] = minex_graph_pwgt(g)[v];
-    rw[i] = minex_graph_rwgt(g)[v];
-    old[i] = oldg[v];
-  }
-  int64_t nedges = minex_graph_nedges(g);
-  minex_graph_destroy(g);
-  free(oldg);
-  free(newid);
-  free(byid);
-  int32_t np[BENCH_CLUSTERS];
-  double proc[BENCH_CLUSTERS] = {1, 1, 2, 2};
-  double conn[BENCH_CLUSTERS * BENCH_CLUSTERS];
-  for (int c = 0; c < BENCH_CLUSTERS; c++) {
-    np[c] = BENCH_P / BENCH_CLUSTERS;
-    for (int d = 0; d < BENCH_CLUSTERS; d++)
-      conn[c * BENCH_CLUSTERS + d] = c == d ? 1.0 : 10.0;
-  }
   minex_config *cfg = NULL;
-  if (minex_config_create(BENCH_CLUSTERS, np, proc, conn, &cfg) != MINEX_OK)
-    die("minex_config_create");
+  if (newp == NULL || dist_case_config(&cfg) != MINEX_OK)
+    die("the machine");
   minex_options o;
   minex_options_init(&o);
   o.nthreads = threads;
@@ -328,8 +262,8 @@ int main(int argc, char **argv) {
   for (int it = 0; it < repeat; it++) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
-    if (minex_mpi_repartition(vd, xadj, adj, pw, rw, cw, old, cfg, &o, newp, &m,
-                              MPI_COMM_WORLD) != MINEX_OK)
+    if (minex_mpi_repartition(vd, dc.xadj, dc.adj, dc.pw, dc.rw, dc.cw, dc.old,
+                              cfg, &o, newp, &m, MPI_COMM_WORLD) != MINEX_OK)
       die("minex_mpi_repartition");
     double dt = MPI_Wtime() - t, dtmax;
     MPI_Allreduce(&dt, &dtmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
@@ -372,14 +306,9 @@ int main(int argc, char **argv) {
              can_reset ? "" : " (VmHWM not reset: peak of the process)");
   }
   if (migrate_unit > 0)
-    bench_migrate(vd, newp, rw, migrate_unit);
+    bench_migrate(vd, newp, dc.rw, migrate_unit);
   minex_config_destroy(cfg);
-  free(xadj);
-  free(adj);
-  free(cw);
-  free(pw);
-  free(rw);
-  free(old);
+  dist_case_free(&dc);
   free(newp);
   MPI_Finalize();
   return 0;

@@ -12,6 +12,7 @@
  * mpiexec.openmpi (docs/mpi.md, "Against Zoltan on the same ranks").
  *   mpiexec.openmpi -n R peer_zoltan_mpi [--elements N] [--repeat K]
  *                   [--iters K] [--mult M] */
+#include "dist_case.h"
 #include "minex.h"
 
 #include <mpi.h>
@@ -22,18 +23,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BENCH_P 64
-#define BENCH_CLUSTERS 4
+#define BENCH_P DIST_P
 
 static int rank, size;
 
-/* This rank's rows (global ids numbered part by part). */
+/* This rank's rows (global ids numbered part by part), and Rwgt as the
+ * integer object sizes Zoltan takes. */
 typedef struct zdata {
-  int64_t first, nloc, *vd;
-  int64_t *xadj;
-  int32_t *adj;
-  double *pw, *cw;
-  int *bytes, *old;
+  const dist_case *c;
+  int *bytes;
 } zdata;
 
 static int rank_of(const int64_t *vd, int64_t g) {
@@ -50,19 +48,19 @@ static int rank_of(const int64_t *vd, int64_t g) {
 
 static int num_obj(void *data, int *ierr) {
   *ierr = ZOLTAN_OK;
-  return (int)((const zdata *)data)->nloc;
+  return (int)((const zdata *)data)->c->nloc;
 }
 
 static void obj_list(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gids,
                      ZOLTAN_ID_PTR lids, int wdim, float *wgts, int *ierr) {
-  const zdata *d = data;
+  const dist_case *c = ((const zdata *)data)->c;
   (void)ngid;
   (void)nlid;
-  for (int64_t i = 0; i < d->nloc; i++) {
-    gids[i] = (ZOLTAN_ID_TYPE)(d->first + i);
+  for (int64_t i = 0; i < c->nloc; i++) {
+    gids[i] = (ZOLTAN_ID_TYPE)(c->first + i);
     lids[i] = (ZOLTAN_ID_TYPE)i;
     if (wdim == 1)
-      wgts[i] = (float)d->pw[i];
+      wgts[i] = (float)c->pw[i];
   }
   *ierr = ZOLTAN_OK;
 }
@@ -70,12 +68,12 @@ static void obj_list(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gids,
 static void part_multi(void *data, int ngid, int nlid, int n,
                        ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *parts,
                        int *ierr) {
-  const zdata *d = data;
+  const dist_case *c = ((const zdata *)data)->c;
   (void)ngid;
   (void)nlid;
   (void)gids;
   for (int i = 0; i < n; i++)
-    parts[i] = d->old[lids[i]];
+    parts[i] = c->old[lids[i]];
   *ierr = ZOLTAN_OK;
 }
 
@@ -94,12 +92,12 @@ static void obj_size_multi(void *data, int ngid, int nlid, int n,
 static void num_edges_multi(void *data, int ngid, int nlid, int n,
                             ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *nedges,
                             int *ierr) {
-  const zdata *d = data;
+  const dist_case *c = ((const zdata *)data)->c;
   (void)ngid;
   (void)nlid;
   (void)gids;
   for (int i = 0; i < n; i++)
-    nedges[i] = (int)(d->xadj[lids[i] + 1] - d->xadj[lids[i]]);
+    nedges[i] = (int)(c->xadj[lids[i] + 1] - c->xadj[lids[i]]);
   *ierr = ZOLTAN_OK;
 }
 
@@ -107,18 +105,18 @@ static void edge_list_multi(void *data, int ngid, int nlid, int n,
                             ZOLTAN_ID_PTR gids, ZOLTAN_ID_PTR lids, int *nedges,
                             ZOLTAN_ID_PTR nbor, int *nbor_procs, int wdim,
                             float *ewgts, int *ierr) {
-  const zdata *d = data;
+  const dist_case *c = ((const zdata *)data)->c;
   (void)ngid;
   (void)nlid;
   (void)gids;
   (void)nedges;
   size_t k = 0;
   for (int i = 0; i < n; i++)
-    for (int64_t j = d->xadj[lids[i]]; j < d->xadj[lids[i] + 1]; j++, k++) {
-      nbor[k] = (ZOLTAN_ID_TYPE)d->adj[j];
-      nbor_procs[k] = rank_of(d->vd, d->adj[j]);
+    for (int64_t j = c->xadj[lids[i]]; j < c->xadj[lids[i] + 1]; j++, k++) {
+      nbor[k] = (ZOLTAN_ID_TYPE)c->adj[j];
+      nbor_procs[k] = rank_of(c->vd, c->adj[j]);
       if (wdim == 1)
-        ewgts[k] = (float)d->cw[j];
+        ewgts[k] = (float)c->cw[j];
     }
   *ierr = ZOLTAN_OK;
 }
@@ -153,85 +151,28 @@ int main(int argc, char **argv) {
   float version;
   if (Zoltan_Initialize(argc, argv, &version) != ZOLTAN_OK)
     die("Zoltan_Initialize failed");
-  /* the case (bench_mpi's) */
-  minex_mesh *mesh = NULL;
-  minex_graph *g = NULL;
-  int32_t nx = (int32_t)fmax(1.0, round(cbrt((double)elements / 6.0)));
-  minex_ball ball = {{0.3, 0.5, 0.5}, 0.15 * sqrt(3.0), 8.0, 4.0};
-  if (minex_gen_box(nx, nx, nx, &mesh) != MINEX_OK)
+  /* the case (bench/dist_case.h, bench_mpi's) */
+  dist_case dc;
+  if (dist_case_make(elements, rank, size, &dc) != MINEX_OK)
     die(minex_last_error());
-  int32_t n = minex_mesh_nelems(mesh);
-  int32_t *oldg = malloc(sizeof *oldg * (size_t)n);
-  if (oldg == NULL || minex_mesh_partition_rcb(mesh, BENCH_P, oldg) ||
-      minex_mesh_dual_ball(mesh, &ball, &g))
-    die(minex_last_error());
-  minex_mesh_destroy(mesh);
-  int64_t cnt[BENCH_P + 1] = {0}, fill[BENCH_P];
-  for (int32_t v = 0; v < n; v++)
-    cnt[oldg[v] + 1]++;
-  for (int p = 0; p < BENCH_P; p++)
-    cnt[p + 1] += cnt[p];
-  memcpy(fill, cnt, sizeof fill);
-  int32_t *newid = malloc(sizeof *newid * (size_t)n);
-  int32_t *byid = malloc(sizeof *byid * (size_t)n);
-  if (newid == NULL || byid == NULL)
+  const int64_t *vd = dc.vd;
+  int32_t n = minex_graph_nvtxs(dc.g);
+  zdata d = {&dc, malloc(sizeof(int) * (size_t)(dc.nloc + 1))};
+  if (d.bytes == NULL)
     die("out of memory");
-  for (int32_t v = 0; v < n; v++) {
-    newid[v] = (int32_t)fill[oldg[v]]++;
-    byid[newid[v]] = v;
-  }
-  int64_t vd[BENCH_P + 1];
-  for (int r = 0; r <= size; r++)
-    vd[r] = cnt[(int64_t)r * BENCH_P / size];
-  zdata d = {
-      vd[rank], vd[rank + 1] - vd[rank], vd, NULL, NULL, NULL, NULL, NULL,
-      NULL};
-  const int64_t *X = minex_graph_xadj(g);
-  const int32_t *A = minex_graph_adjncy(g);
-  int64_t nnz = 0;
-  for (int64_t i = 0; i < d.nloc; i++)
-    nnz += X[byid[d.first + i] + 1] - X[byid[d.first + i]];
-  d.xadj = malloc(sizeof *d.xadj * (size_t)(d.nloc + 1));
-  d.adj = malloc(sizeof *d.adj * (size_t)(nnz + 1));
-  d.cw = malloc(sizeof *d.cw * (size_t)(nnz + 1));
-  d.pw = malloc(sizeof *d.pw * (size_t)(d.nloc + 1));
-  d.bytes = malloc(sizeof *d.bytes * (size_t)(d.nloc + 1));
-  d.old = malloc(sizeof *d.old * (size_t)(d.nloc + 1));
-  if (!d.xadj || !d.adj || !d.cw || !d.pw || !d.bytes || !d.old)
-    die("out of memory");
-  d.xadj[0] = 0;
-  for (int64_t i = 0; i < d.nloc; i++) {
-    int32_t v = byid[d.first + i];
-    int64_t o = d.xadj[i];
-    for (int64_t j = X[v]; j < X[v + 1]; j++) {
-      d.adj[o + j - X[v]] = newid[A[j]];
-      d.cw[o + j - X[v]] = minex_graph_cwgt(g)[j];
-    }
-    d.xadj[i + 1] = o + X[v + 1] - X[v];
-    d.pw[i] = minex_graph_pwgt(g)[v];
-    d.bytes[i] = (int)minex_graph_rwgt(g)[v]; /* 1 or 9: integers */
-    d.old[i] = oldg[v];
-  }
-  /* the machine (bench_repart's): part sizes 1/Proc */
-  int32_t np[BENCH_CLUSTERS];
-  double proc[BENCH_CLUSTERS] = {1, 1, 2, 2};
-  double conn[BENCH_CLUSTERS * BENCH_CLUSTERS];
-  for (int c = 0; c < BENCH_CLUSTERS; c++) {
-    np[c] = BENCH_P / BENCH_CLUSTERS;
-    for (int e = 0; e < BENCH_CLUSTERS; e++)
-      conn[c * BENCH_CLUSTERS + e] = c == e ? 1.0 : 10.0;
-  }
+  for (int64_t i = 0; i < dc.nloc; i++)
+    d.bytes[i] = (int)dc.rw[i]; /* 1 or 9: integers */
   minex_config *cfg = NULL;
-  if (minex_config_create(BENCH_CLUSTERS, np, proc, conn, &cfg) != MINEX_OK)
+  if (dist_case_config(&cfg) != MINEX_OK)
     die(minex_last_error());
   int ids[BENCH_P], widx[BENCH_P];
   float sizes[BENCH_P];
   for (int p = 0; p < BENCH_P; p++) {
     ids[p] = p;
     widx[p] = 0;
-    sizes[p] = (float)(1.0 / proc[p / (BENCH_P / BENCH_CLUSTERS)]);
+    sizes[p] = (float)(1.0 / dist_proc[p / (BENCH_P / DIST_CLUSTERS)]);
   }
-  int32_t *newl = malloc(sizeof *newl * (size_t)(d.nloc + 1));
+  int32_t *newl = malloc(sizeof *newl * (size_t)(dc.nloc + 1));
   double best = HUGE_VAL, worst = 0;
   char buf[64];
   for (int it = 0; it < repeat; it++) {
@@ -274,11 +215,11 @@ int main(int argc, char **argv) {
     MPI_Allreduce(&dt, &dtmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     best = fmin(best, dtmax);
     worst = fmax(worst, dtmax);
-    for (int64_t i = 0; i < d.nloc; i++)
-      newl[i] = d.old[i];
+    for (int64_t i = 0; i < dc.nloc; i++)
+      newl[i] = dc.old[i];
     for (int i = 0; i < nexp; i++) {
-      int64_t l = (int64_t)egid[i] - d.first;
-      if (l < 0 || l >= d.nloc || epart[i] < 0 || epart[i] >= BENCH_P)
+      int64_t l = (int64_t)egid[i] - dc.first;
+      if (l < 0 || l >= dc.nloc || epart[i] < 0 || epart[i] >= BENCH_P)
         die("Zoltan exported an object that is not here");
       newl[l] = epart[i];
     }
@@ -294,20 +235,20 @@ int main(int argc, char **argv) {
     displs[r] = (int)vd[r];
   }
   int32_t *all = rank == 0 ? malloc(sizeof *all * (size_t)n) : NULL;
-  MPI_Gatherv(newl, (int)d.nloc, MPI_INT32_T, all, counts, displs, MPI_INT32_T,
+  MPI_Gatherv(newl, (int)dc.nloc, MPI_INT32_T, all, counts, displs, MPI_INT32_T,
               0, MPI_COMM_WORLD);
   if (rank == 0) {
     int32_t *newg = malloc(sizeof *newg * (size_t)n);
     for (int32_t v = 0; v < n; v++)
-      newg[v] = all[newid[v]];
+      newg[v] = all[dc.newid[v]];
     minex_options o;
     minex_options_init(&o);
     minex_metrics m1, mk;
     o.iterations = 1;
-    if (minex_evaluate(g, cfg, oldg, newg, &o, &m1) != MINEX_OK)
+    if (minex_evaluate(dc.g, cfg, dc.old_all, newg, &o, &m1) != MINEX_OK)
       die(minex_last_error());
     o.iterations = iters;
-    if (minex_evaluate(g, cfg, oldg, newg, &o, &mk) != MINEX_OK)
+    if (minex_evaluate(dc.g, cfg, dc.old_all, newg, &o, &mk) != MINEX_OK)
       die(minex_last_error());
     printf("peer_zoltan_mpi: %d ranks, %d vertices, Zoltan %.2f PHG "
            "repartition (multiplier %g): best of %d %.3f s, worst %.3f s; "
@@ -321,17 +262,9 @@ int main(int argc, char **argv) {
   free(counts);
   free(displs);
   free(newl);
-  free(d.xadj);
-  free(d.adj);
-  free(d.cw);
-  free(d.pw);
   free(d.bytes);
-  free(d.old);
-  free(newid);
-  free(byid);
-  free(oldg);
+  dist_case_free(&dc);
   minex_config_destroy(cfg);
-  minex_graph_destroy(g);
   MPI_Finalize();
   return 0;
 }

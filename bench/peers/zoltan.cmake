@@ -58,9 +58,10 @@ endif()
 # peer_zoltan_mpi: Zoltan PHG on R ranks beside bench_mpi (docs/mpi.md).
 # Linked to libminex (which uses no MPI) to build and score the case; run
 # with mpiexec.openmpi.
-add_executable(peer_zoltan_mpi peer_zoltan_mpi.c)
+add_executable(peer_zoltan_mpi peer_zoltan_mpi.c ../dist_case.c)
 target_include_directories(peer_zoltan_mpi BEFORE PRIVATE
   ${MINEX_OMPI_INCLUDE_DIR} ${MINEX_ZOLTAN_INCLUDE_DIR})
+target_include_directories(peer_zoltan_mpi PRIVATE ${PROJECT_SOURCE_DIR}/bench)
 target_link_libraries(peer_zoltan_mpi PRIVATE minex
   ${MINEX_ZOLTAN_LIBRARY} ${MINEX_OMPI_LIBRARY})
 if(MATH_LIBRARY)

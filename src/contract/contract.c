@@ -56,6 +56,73 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   return MINEX_OK;
 }
 
+int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
+                            const int32_t *old, int64_t goff, int64_t gn,
+                            int32_t nghost, const int64_t *ghost_gid,
+                            const int32_t *ghost_rank,
+                            const contract_comm *comm) {
+  memset(ws, 0, sizeof *ws);
+  int32_t n = g->nvtxs;
+  size_t n2 = 2 * (size_t)n + (size_t)nghost + 1;
+  ws->g = g;
+  ws->n = n;
+  ws->vtot = n;
+  ws->nactive = n;
+  ws->lvcap = 16;
+  ws->comm = comm;
+  ws->lv = calloc((size_t)ws->lvcap, sizeof(contract_level));
+  ws->parent = malloc(sizeof(int32_t) * n2);
+  ws->owner = malloc(sizeof(int32_t) * n2);
+  ws->interior = calloc(n2, 1);
+  ws->map = malloc(sizeof(int32_t) * n2);
+  int rc = ws->lv && ws->parent && ws->owner && ws->interior && ws->map
+               ? contract_acc_reserve(&ws->acc, (int64_t)n2)
+               : core_error(MINEX_ENOMEM,
+                            "contraction: out of memory for %d vertices and %d "
+                            "ghosts",
+                            (int)n, (int)nghost);
+  if (rc == MINEX_OK)
+    rc = contract_level_alloc(&ws->lv[0], n);
+  contract_level *L = ws->lv ? &ws->lv[0] : NULL;
+  if (rc == MINEX_OK) {
+    L->ghost_gid = malloc(sizeof(int64_t) * ((size_t)nghost + 1));
+    L->ghost_rank = malloc(sizeof(int32_t) * ((size_t)nghost + 1));
+    if (L->ghost_gid == NULL || L->ghost_rank == NULL)
+      rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
+                      (int)nghost);
+  }
+  if (rc != MINEX_OK) {
+    ws->nlevels = ws->nlevels_kept = ws->lv ? 1 : 0;
+    contract_ws_destroy(ws);
+    return rc;
+  }
+  ws->nlevels = ws->nlevels_kept = 1;
+  if (nghost > 0) {
+    memcpy(L->ghost_gid, ghost_gid, sizeof(int64_t) * (size_t)nghost);
+    memcpy(L->ghost_rank, ghost_rank, sizeof(int32_t) * (size_t)nghost);
+  }
+  L->nghost = nghost;
+  L->goff = goff;
+  L->gnbase = gn;
+  L->xadj = g->xadj;
+  L->adj = g->adjncy;
+  L->cwgt = g->cwgt;
+  for (int32_t v = 0; v < n; v++) {
+    double c = 0;
+    int eligible = 0;
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
+      int32_t u = g->adjncy[j];
+      c += g->cwgt[j];
+      eligible |= u < n && old[u] == old[v]; /* a ghost: another part */
+    }
+    L->at[v] = (contract_attr){g->pwgt[v], g->rwgt[v], c, old[v], 0};
+    ws->parent[v] = v;
+    ws->owner[v] = old[v];
+    ws->nvalid += eligible;
+  }
+  return MINEX_OK;
+}
+
 int contract_view_create(contract_ws *view, const contract_ws *ws) {
   *view = *ws;
   view->is_view = 1;
@@ -306,7 +373,9 @@ static int chunk_rows(contract_worker *all, const contract_level *L,
       int32_t y = l >= 0 ? aoff + c->lnew[l] : map[-1 - l];
       if (y == self) /* an end merged into the vertex itself */
         continue;
-      eligible |= l >= 0 || L->at[-1 - l].old == c->part;
+      /* a ghost (id >= 2 nbase) is on another rank: another part */
+      eligible |= l >= 0 || ((int64_t)(-1 - l) < 2 * (int64_t)L->nbase &&
+                             L->at[-1 - l].old == c->part);
       contract_acc_add(&wk->acc, y, cw[j], &cnt);
     }
     if (cnt > 0) {
@@ -343,6 +412,160 @@ static void par_region(contract_ws *ws, contract_chunk *ch, int32_t nch,
   ws->par.span += span;
 }
 
+static int i64_cmp(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The first entry of a[0..n-1] (ascending) that is >= key. */
+static int64_t i64_lower(const int64_t *a, int64_t n, int64_t key) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* Spread over ranks, once the merges of level L (K here) and the next
+ * level's ids of L's base vertices (map) are known: the global numbering
+ * of L's merges and of the next level N (A vertices here), and N's ghosts.
+ * Each rank sends, for each base vertex with an end on rank t, (its global
+ * id, the global id of its representative in N) to t; rows are symmetric,
+ * so a rank receives its ghosts exactly, in id order. map[2 nb + g] then
+ * gets the id in N of ghost g's representative. Collective. */
+static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
+                          int32_t K, int32_t A) {
+  const contract_comm *cm = ws->comm;
+  int size = cm->size, rank = cm->rank;
+  int32_t nb = L->nbase, ng = L->nghost, *map = ws->map;
+  int64_t mine[2] = {K, A}, *all = NULL, *pairs = NULL, *recv = NULL;
+  int64_t *cnt = calloc((size_t)size, sizeof *cnt);
+  int64_t *rcnt = calloc((size_t)size, sizeof *rcnt);
+  int64_t *off = calloc((size_t)size + 1, sizeof *off);
+  int64_t *noff = calloc((size_t)size + 1, sizeof *noff);
+  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
+  int64_t *newg = malloc(sizeof(int64_t) * ((size_t)ng + 1));
+  int64_t *uniq = malloc(sizeof(int64_t) * ((size_t)ng + 1));
+  int32_t *seen = malloc(sizeof(int32_t) * ((size_t)size + 1));
+  int rc = cnt && rcnt && off && noff && pos && newg && uniq && seen
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "contraction: out of memory");
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, mine, sizeof mine, (void **)&all, cnt)) !=
+          MINEX_OK)
+    goto out;
+  int64_t moff = 0;
+  for (int r = 0; r < size; r++) {
+    off[r + 1] = off[r] + all[2 * r + 1];
+    moff += r < rank ? all[2 * r] : 0;
+  }
+  L->gmoff = moff;
+  N->goff = off[rank];
+  N->gnbase = off[size];
+  /* the pairs, grouped by destination, base vertices in id order */
+  for (int r = 0; r < size; r++)
+    seen[r] = -1, cnt[r] = 0;
+  int64_t npairs = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int32_t x = 0; x < nb; x++)
+      for (int64_t j = L->xadj[x]; j < L->xadj[x + 1]; j++) {
+        int64_t u = (int64_t)L->adj[j] - 2 * (int64_t)nb;
+        if (u < 0 || seen[L->ghost_rank[u]] == x)
+          continue;
+        int t = L->ghost_rank[u];
+        seen[t] = x;
+        if (pass == 0) {
+          cnt[t]++;
+          npairs++;
+        } else {
+          pairs[2 * pos[t]] = L->goff + x;
+          pairs[2 * pos[t] + 1] = N->goff + map[x];
+          pos[t]++;
+        }
+      }
+    if (pass == 0) {
+      pairs = malloc(sizeof(int64_t) * (2 * (size_t)npairs + 1));
+      if (pairs == NULL) {
+        rc = core_error(MINEX_ENOMEM,
+                        "contraction: out of memory for %lld "
+                        "ghost ids",
+                        (long long)npairs);
+        break;
+      }
+      pos[0] = 0;
+      for (int r = 0; r < size; r++) {
+        pos[r + 1] = pos[r] + cnt[r];
+        seen[r] = -1;
+        cnt[r] *= 16;
+      }
+    }
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, pairs, cnt, (void **)&recv, rcnt)) !=
+          MINEX_OK)
+    goto out;
+  /* the ghosts, from each source's block in order: pos[r] where block r
+     is read, off[r] now where it ends (the next level's offsets move to
+     noff) */
+  pos[0] = 0;
+  for (int r = 0; r < size; r++)
+    pos[r + 1] = pos[r] + rcnt[r] / 16;
+  for (int r = 0; r <= size; r++) {
+    noff[r] = off[r];
+    off[r] = r < size ? pos[r + 1] : 0;
+  }
+  for (int32_t g = 0; g < ng; g++) {
+    int t = L->ghost_rank[g];
+    if (pos[t] >= off[t] || recv[2 * pos[t]] != L->ghost_gid[g]) {
+      rc = core_error(MINEX_EINTERNAL,
+                      "contraction: rank %d: ghost %lld of level %d not "
+                      "announced by rank %d (rows not symmetric)",
+                      rank, (long long)L->ghost_gid[g], (int)(ws->nlevels - 1),
+                      t);
+      goto out;
+    }
+    newg[g] = uniq[g] = recv[2 * pos[t] + 1];
+    pos[t]++;
+  }
+  for (int r = 0; r < size; r++)
+    if (pos[r] != off[r]) { /* a pair that matches no ghost */
+      rc = core_error(MINEX_EINTERNAL,
+                      "contraction: rank %d: rank %d announced vertex %lld "
+                      "of level %d, not a ghost here (rows not symmetric)",
+                      rank, r, (long long)recv[2 * pos[r]],
+                      (int)(ws->nlevels - 1));
+      goto out;
+    }
+  qsort(uniq, (size_t)ng, sizeof *uniq, i64_cmp);
+  int32_t nu = 0;
+  for (int32_t g = 0; g < ng; g++)
+    if (nu == 0 || uniq[nu - 1] != uniq[g])
+      uniq[nu++] = uniq[g];
+  N->ghost_gid = malloc(sizeof(int64_t) * ((size_t)nu + 1));
+  N->ghost_rank = malloc(sizeof(int32_t) * ((size_t)nu + 1));
+  if (N->ghost_gid == NULL || N->ghost_rank == NULL) {
+    rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
+                    (int)nu);
+    goto out;
+  }
+  N->nghost = nu;
+  for (int32_t g = 0; g < nu; g++) {
+    N->ghost_gid[g] = uniq[g];
+    N->ghost_rank[g] = (int32_t)(i64_lower(noff + 1, size, uniq[g] + 1));
+  }
+  for (int32_t g = 0; g < ng; g++)
+    map[2 * nb + g] = 2 * A + (int32_t)i64_lower(uniq, nu, newg[g]);
+out:
+  free(cnt), free(rcnt), free(off), free(noff), free(pos);
+  free(newg), free(uniq), free(seen);
+  free(all), free(pairs), free(recv);
+  return rc;
+}
+
 /* Writes the merges of the chunks into the current level L (in chunk
  * order) and builds the next level from their active vertices. */
 static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
@@ -357,7 +580,8 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   int64_t *roff = malloc(sizeof(int64_t) * ((size_t)nch + 1));
   if (!moff || !aoff || !soff || !roff) {
     free(moff), free(aoff), free(soff), free(roff);
-    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+    int rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
+    return ws->comm ? ws->comm->agree(ws->comm->ctx, rc) : rc;
   }
   moff[0] = aoff[0] = 0;
   soff[0] = 0;
@@ -374,7 +598,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
         realloc(ws->lv, sizeof(contract_level) * 2 * (size_t)ws->lvcap);
     if (a == NULL) {
       rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
-      goto out;
+      goto early;
     }
     memset(a + ws->lvcap, 0, sizeof(contract_level) * (size_t)ws->lvcap);
     ws->lv = a;
@@ -382,7 +606,8 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     L = contract_cur(ws);
   }
   contract_level *N = &ws->lv[ws->nlevels];
-  contract_attr *at = realloc(L->at, sizeof(contract_attr) * ((size_t)nb + K));
+  contract_attr *at =
+      realloc(L->at, sizeof(contract_attr) * ((size_t)nb + (size_t)K + 1));
   if (at != NULL)
     L->at = at;
   L->child = malloc(sizeof(int32_t) * (2 * (size_t)K + 1));
@@ -395,7 +620,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     rc = core_error(MINEX_ENOMEM,
                     "contraction: out of memory for a level of %d merges",
                     (int)K);
-    goto out;
+    goto early;
   }
   N->lower = malloc(sizeof(int32_t) * ((size_t)A + 1));
   N->own_xadj = malloc(sizeof(int64_t) * ((size_t)A + 1));
@@ -403,7 +628,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     rc = core_error(MINEX_ENOMEM,
                     "contraction: out of memory for a level of %d vertices",
                     (int)A);
-    goto out;
+    goto early;
   }
   L->mcap = S;
   L->cap = nb + K;
@@ -439,7 +664,10 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     c->secs = core_wtime() - tu;
   }
   par_region(ws, ch, nch, tr);
-  /* the new rows, once every map entry is in */
+  /* the new rows, once every map entry is in (spread over ranks: the
+     ghosts' too) */
+  if (ws->comm != NULL && (rc = ghost_renumber(ws, L, N, K, A)) != MINEX_OK)
+    goto out;
   tr = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
   for (int32_t i = 0; i < nch; i++) {
@@ -502,6 +730,10 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     ws->parent[k] = k;
     ws->owner[k] = N->at[k].old;
   }
+  goto out;
+early:
+  if (ws->comm != NULL) /* the ranks in ghost_renumber learn it there */
+    ws->comm->agree(ws->comm->ctx, rc);
 out:
   /* a level left unfinished is not in the workspace: free it here */
   if (rc != MINEX_OK && ws->nlevels < ws->lvcap)
@@ -570,6 +802,71 @@ static void slices_give(const slices *sl, contract_chunk *c) {
   c->at = sl->at + cs;
 }
 
+/* Spread over ranks: v[0..n-1] summed over the ranks (collective). */
+static int dist_sum(const contract_comm *cm, int64_t *v, int n) {
+  int64_t *all = NULL;
+  int64_t *cnt = calloc((size_t)cm->size, sizeof *cnt);
+  int rc =
+      cnt ? MINEX_OK : core_error(MINEX_ENOMEM, "contraction: out of memory");
+  if ((rc = cm->agree(cm->ctx, rc)) == MINEX_OK &&
+      (rc = cm->allgather(cm->ctx, v, 8 * (int64_t)n, (void **)&all, cnt)) ==
+          MINEX_OK)
+    for (int i = 0; i < n; i++) {
+      v[i] = 0;
+      for (int r = 0; r < cm->size; r++)
+        v[i] += all[(size_t)r * (size_t)n + (size_t)i];
+    }
+  free(all);
+  free(cnt);
+  return rc;
+}
+
+/* A chunk's figures for the targets (chunk_targets), as sent to every
+ * rank. */
+typedef struct chunk_fig {
+  int32_t m, nelig;
+  double wgt;
+} chunk_fig;
+
+/* Spread over ranks: the targets of this rank's chunks, shared among every
+ * rank's chunks in rank order (the whole level's chunk order) as
+ * chunk_targets shares them on one process. Collective. */
+static int chunk_targets_dist(const contract_comm *cm, contract_chunk *ch,
+                              int32_t nch, int64_t target) {
+  chunk_fig *mine = malloc(sizeof *mine * ((size_t)nch + 1)), *all = NULL;
+  int64_t *cnt = calloc((size_t)cm->size, sizeof *cnt);
+  contract_chunk *every = NULL;
+  int rc = mine && cnt ? MINEX_OK
+                       : core_error(MINEX_ENOMEM, "contraction: out of memory");
+  for (int32_t c = 0; rc == MINEX_OK && c < nch; c++)
+    mine[c] = (chunk_fig){ch[c].ce - ch[c].cs, ch[c].nelig, ch[c].wgt};
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, mine, (int64_t)sizeof *mine * nch,
+                          (void **)&all, cnt)) != MINEX_OK)
+    goto out;
+  int64_t nall = 0, first = 0;
+  for (int r = 0; r < cm->size; r++) {
+    first += r < cm->rank ? cnt[r] / (int64_t)sizeof *mine : 0;
+    nall += cnt[r] / (int64_t)sizeof *mine;
+  }
+  if ((every = calloc((size_t)nall + 1, sizeof *every)) == NULL) {
+    rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %lld chunks",
+                    (long long)nall);
+    goto out;
+  }
+  for (int64_t c = 0; c < nall; c++) {
+    every[c].ce = all[c].m;
+    every[c].nelig = all[c].nelig;
+    every[c].wgt = all[c].wgt;
+  }
+  if ((rc = chunk_targets(every, (int32_t)nall, target)) == MINEX_OK)
+    for (int32_t c = 0; c < nch; c++)
+      ch[c].target = every[first + c].target;
+out:
+  free(mine), free(all), free(cnt), free(every);
+  return rc;
+}
+
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                  unsigned long seed, int nthreads) {
   if (sample_size < 1 || sample_size > MINEX_SAMPLE_SIZE_MAX)
@@ -577,47 +874,59 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                       "contraction: sample size %ld outside "
                       "[1, %d]",
                       (long)sample_size, MINEX_SAMPLE_SIZE_MAX);
-  if (ws->nactive <= target || ws->nvalid == 0)
-    return MINEX_OK;
+  const contract_comm *cm = ws->comm;
+  /* active and eligible vertices, of every rank when spread */
+  int64_t tot[2] = {ws->nactive, ws->nvalid};
+  int rc = cm ? dist_sum(cm, tot, 2) : MINEX_OK;
+  if (rc != MINEX_OK || tot[0] <= target || tot[1] == 0)
+    return rc;
   int nt = nthreads > 1 ? nthreads : 1;
   contract_worker *wk = calloc((size_t)nt, sizeof *wk);
   slices sl;
   memset(&sl, 0, sizeof sl);
-  if (wk == NULL)
-    return core_error(MINEX_ENOMEM, "contraction: out of memory");
-  int rc = slices_alloc(&sl, contract_cur(ws)->nbase);
+  rc = wk ? slices_alloc(&sl, contract_cur(ws)->nbase)
+          : core_error(MINEX_ENOMEM, "contraction: out of memory");
+  if (cm)
+    rc = cm->agree(cm->ctx, rc);
   for (int32_t round = 0; rc == MINEX_OK && round < CONTRACT_MAX_LEVELS &&
-                          ws->nactive > target && ws->nvalid > 0;
+                          tot[0] > target && tot[1] > 0;
        round++) {
     contract_level *L = contract_cur(ws);
     contract_chunk *ch = NULL;
     int32_t nch = 0, *work = NULL;
-    if ((rc = make_chunks(L, &ch, &nch)) != MINEX_OK)
-      break;
-    if ((work = work_order(ch, nch)) == NULL) {
-      free(ch);
+    if ((rc = make_chunks(L, &ch, &nch)) == MINEX_OK &&
+        (work = work_order(ch, nch)) == NULL)
       rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
+    if (rc == MINEX_OK) {
+      for (int t = 0; t < nt; t++)
+        wk[t].msize = 0;
+      double tr = core_wtime();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+      for (int32_t i = 0; i < nch; i++) {
+        double tu = core_wtime();
+        contract_chunk *c = &ch[work[i]];
+        c->nelig = contract_chunk_eligible(L, c);
+        double w = 0; /* in the chunk's order: the same sum on any thread */
+        for (int32_t x = c->cs; x < c->ce; x++)
+          w += L->at[x].pwgt;
+        c->wgt = w;
+        c->secs = core_wtime() - tu;
+      }
+      par_region(ws, ch, nch, tr);
+    }
+    if (cm)
+      rc = cm->agree(cm->ctx, rc);
+    if (rc != MINEX_OK) {
+      free(ch);
+      free(work);
       break;
     }
-    for (int t = 0; t < nt; t++)
-      wk[t].msize = 0;
-    double tr = core_wtime();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-    for (int32_t i = 0; i < nch; i++) {
-      double tu = core_wtime();
-      contract_chunk *c = &ch[work[i]];
-      c->nelig = contract_chunk_eligible(L, c);
-      double w = 0; /* in the chunk's order: the same sum on any thread */
-      for (int32_t x = c->cs; x < c->ce; x++)
-        w += L->at[x].pwgt;
-      c->wgt = w;
-      c->secs = core_wtime() - tu;
-    }
-    par_region(ws, ch, nch, tr);
     int32_t level = ws->nlevels - 1;
     double t0 = core_wtime();
-    if ((rc = chunk_targets(ch, nch, target)) == MINEX_OK) {
-      tr = core_wtime();
+    rc = cm ? chunk_targets_dist(cm, ch, nch, target)
+            : chunk_targets(ch, nch, target);
+    if (rc == MINEX_OK) {
+      double tr = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
       for (int32_t i = 0; i < nch; i++) {
         double tu = core_wtime();
@@ -635,19 +944,27 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
       rc = chunks_status(ch, nch);
     }
     double t1 = core_wtime();
-    int32_t merges = 0;
+    int64_t merges = 0;
     for (int32_t c = 0; c < nch && rc == MINEX_OK; c++)
       merges += ch[c].nmerge;
+    if (cm && (rc = cm->agree(cm->ctx, rc)) == MINEX_OK)
+      rc = dist_sum(cm, &merges, 1);
     if (rc == MINEX_OK && merges > 0)
       rc = assemble(ws, ch, nch, work, wk, nt);
+    if (cm) /* a rank's rows may have failed after the exchange */
+      rc = cm->agree(cm->ctx, rc);
     ws->seconds_sweep += t1 - t0;
     ws->seconds_levels += core_wtime() - t1;
     free(ch);
     free(work);
-    if (merges == 0)
+    if (rc != MINEX_OK || merges == 0)
       break;
+    tot[0] = ws->nactive;
+    tot[1] = ws->nvalid;
+    if (cm)
+      rc = dist_sum(cm, tot, 2);
   }
-  for (int t = 0; t < nt; t++)
+  for (int t = 0; wk && t < nt; t++)
     contract_worker_free(&wk[t]);
   free(wk);
   slices_free(&sl);

@@ -52,7 +52,40 @@ typedef struct contract_level {
   int32_t frozen_nmerge; /* nmerge and msize when contract_freeze ended:  */
   int64_t frozen_msize;  /* what contract_rewind restores                 */
   contract_attr *at;     /* cap: weights and old owner of each local id    */
+  /* Spread over ranks (contract_comm; all 0 on one process): the level's
+     base vertices are global ids goff..goff+nbase-1 of gnbase; its merges
+     are merges gmoff.. of the level's; an edge end on another rank (a
+     ghost) is local id 2*nbase + g, g indexing ghost_gid (ascending
+     global ids) and ghost_rank. No merge has a ghost as a child. */
+  int64_t goff, gmoff, gnbase;
+  int32_t nghost;
+  int64_t *ghost_gid;
+  int32_t *ghost_rank;
 } contract_level;
+
+/* The collective operations of a contraction spread over several
+ * processes (ranks, docs/mpi.md "Stage 2"), given by the MPI layer so that
+ * this library stays free of MPI. Every function is collective and returns
+ * the same code on every rank. The ranks hold whole old parts, in part
+ * order (rank r's parts all come before rank r+1's): a same-owner pair
+ * never spans two ranks. */
+typedef struct contract_comm {
+  void *ctx;
+  int rank, size;
+  /* The failure of the lowest failing rank (rc is this rank's code, with
+     its message as minex_last_error()): its code on every rank, its
+     message as every rank's last error; MINEX_OK when none failed. */
+  int (*agree)(void *ctx, int rc);
+  /* Every rank's `bytes` bytes, concatenated in rank order into *out
+     (malloc'd, freed by the caller); count[r] = rank r's bytes. */
+  int (*allgather)(void *ctx, const void *in, int64_t bytes, void **out,
+                   int64_t *count);
+  /* scount[d] bytes to every rank d (sbuf in rank order); *rbuf gets
+     (malloc'd, freed by the caller) rcount[s] bytes from every rank s,
+     in rank order. */
+  int (*exchange)(void *ctx, const void *sbuf, const int64_t *scount,
+                  void **rbuf, int64_t *rcount);
+} contract_comm;
 
 /* A slot of the edge accumulator (see contract_acc_add). */
 typedef struct contract_slot {
@@ -112,10 +145,12 @@ typedef struct contract_ws {
                             the children of an undone merge and down to
                             the level below)                             */
   /* scratch */
-  int32_t *map;     /* 2n: new ids when a level is built; a stack    */
-  contract_acc acc; /* the gathers of the partition and expansion    */
-  int is_view;      /* 1: a view (contract_view_create): the levels'
-                       arrays belong to the workspace it was made of  */
+  int32_t *map;              /* 2n: new ids when a level is built; a stack    */
+  contract_acc acc;          /* the gathers of the partition and expansion    */
+  int is_view;               /* 1: a view (contract_view_create): the levels'
+                                arrays belong to the workspace it was made of  */
+  const contract_comm *comm; /* NULL, or the ranks this one works with
+                                (contract_ws_create_dist)            */
 } contract_ws;
 
 /* A view of a frozen workspace for one more candidate on another thread
@@ -130,6 +165,19 @@ int contract_view_create(contract_ws *view, const contract_ws *ws);
 int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old);
 void contract_ws_destroy(contract_ws *ws);
+
+/* The workspace of one rank of a contraction spread over ranks (comm):
+ * g holds this rank's vertices, global ids goff..goff+n-1 of gn, whole old
+ * parts (old[v], in part order over the ranks), rows in global id order
+ * with an end on another rank written 2n + g (ghost g: global id
+ * ghost_gid[g], ascending, on rank ghost_rank[g]; copied). contract_run
+ * then makes the merges the whole graph's contract_run makes, this rank's
+ * share of them (SPEC §6). MINEX_ENOMEM with a message. */
+int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
+                            const int32_t *old, int64_t goff, int64_t gn,
+                            int32_t nghost, const int64_t *ghost_gid,
+                            const int32_t *ghost_rank,
+                            const contract_comm *comm);
 
 /* The current level (the graph being contracted, partitioned or
  * expanded). */
@@ -213,7 +261,11 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
  * order, are the level's, and the active vertices become the next level
  * (a CSR of their own, ends resolved, parallel edges added up). The chunks
  * run on up to nthreads OpenMP threads, largest first; the result does not
- * depend on nthreads. May be called again with a smaller target. */
+ * depend on nthreads. May be called again with a smaller target. On a
+ * workspace of contract_ws_create_dist, a collective call of every rank
+ * (target, sample_size and seed equal everywhere): the targets are shared
+ * among all ranks' chunks and the ghosts' new ids exchanged level by
+ * level, so that the merges are the whole graph's. */
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                  unsigned long seed, int nthreads);
 

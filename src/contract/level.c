@@ -32,6 +32,8 @@ void contract_level_free(contract_level *L) {
   free(L->madj);
   free(L->mcwgt);
   free(L->at);
+  free(L->ghost_gid);
+  free(L->ghost_rank);
   memset(L, 0, sizeof *L);
 }
 

@@ -33,6 +33,7 @@
 #define contract_worker_free minex__contract_worker_free
 #define contract_worker_reserve minex__contract_worker_reserve
 #define contract_ws_create minex__contract_ws_create
+#define contract_ws_create_dist minex__contract_ws_create_dist
 #define contract_ws_destroy minex__contract_ws_destroy
 #define core_check_options minex__core_check_options
 #define core_check_part minex__core_check_part
@@ -124,6 +125,9 @@
 #define mx_bcast minex__mx_bcast
 #define mx_check_vtxdist minex__mx_check_vtxdist
 #define mx_close minex__mx_close
+#define mx_contract_comm minex__mx_contract_comm
+#define mx_dist_create minex__mx_dist_create
+#define mx_dist_destroy minex__mx_dist_destroy
 #define mx_exchange minex__mx_exchange
 #define mx_fail minex__mx_fail
 #define mx_idle_barrier minex__mx_idle_barrier

@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Stage 2 of minex_mpi_repartition (docs/mpi.md "Stage 2"): the graph on
+ * its parts' home ranks in the per-part layout, and the contraction's
+ * collective operations. */
+#include "mpi/mpi_dist.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* contract_comm.agree */
+static int cc_agree(void *ctx, int rc) {
+  mx_comm *c = ctx;
+  if (rc != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
+  return mx_agree(c);
+}
+
+/* contract_comm.allgather: the counts, then the bytes (MPI_Allgatherv's
+ * int counts: at most INT_MAX bytes in all, ample for the per-chunk and
+ * per-rank figures the contraction gathers). */
+static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
+                        int64_t *count) {
+  mx_comm *c = ctx;
+  int size = c->size;
+  *out = NULL;
+  c->collectives++;
+  int e = MPI_Allgather(&bytes, 1, MPI_INT64_T, count, 1, MPI_INT64_T, c->comm);
+  if (e != MPI_SUCCESS)
+    mx_mpi_fail(c, "MPI_Allgather (counts)", e);
+  int *cnt = malloc(sizeof *cnt * ((size_t)size + 1));
+  int *off = malloc(sizeof *off * ((size_t)size + 1));
+  int64_t total = 0;
+  for (int r = 0; e == MPI_SUCCESS && r < size; r++)
+    total += count[r];
+  if (e == MPI_SUCCESS && total > INT_MAX)
+    mx_fail(c, MINEX_EUNSUP, "allgather of %lld bytes (at most %d)",
+            (long long)total, INT_MAX);
+  else if (e == MPI_SUCCESS &&
+           (cnt == NULL || off == NULL ||
+            (*out = malloc(total > 0 ? (size_t)total : 1)) == NULL))
+    mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
+            (long long)total);
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK) {
+    int o = 0;
+    for (int r = 0; r < size; r++) {
+      cnt[r] = (int)count[r];
+      off[r] = o;
+      o += cnt[r];
+    }
+    c->collectives++;
+    c->bytes += bytes * (size - 1);
+    c->messages += size - 1;
+    e = MPI_Allgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
+                       c->comm);
+    if (e != MPI_SUCCESS)
+      mx_mpi_fail(c, "MPI_Allgatherv", e);
+    rc = mx_agree(c);
+  }
+  free(cnt);
+  free(off);
+  if (rc != MINEX_OK) {
+    free(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+/* contract_comm.exchange */
+static int cc_exchange(void *ctx, const void *sbuf, const int64_t *scount,
+                       void **rbuf, int64_t *rcount) {
+  mx_comm *c = ctx;
+  int64_t *roff = malloc(sizeof *roff * ((size_t)c->size + 1));
+  if (roff == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (exchange)");
+  int rc = mx_agree(c);
+  char *r = NULL;
+  if (rc == MINEX_OK)
+    rc = mx_exchange(c, sbuf, scount, &r, rcount, roff);
+  free(roff);
+  *rbuf = r;
+  return rc;
+}
+
+void mx_contract_comm(mx_comm *c, contract_comm *cc) {
+  cc->ctx = c;
+  cc->rank = c->rank;
+  cc->size = c->size;
+  cc->agree = cc_agree;
+  cc->allgather = cc_allgather;
+  cc->exchange = cc_exchange;
+}
+
+void mx_dist_destroy(mx_dist *d) {
+  free(d->first);
+  free(d->g.xadj);
+  free(d->g.adjncy);
+  free(d->g.pwgt);
+  free(d->g.rwgt);
+  free(d->g.cwgt);
+  free(d->old);
+  free(d->input);
+  free(d->ghost_gid);
+  free(d->ghost_rank);
+  memset(d, 0, sizeof *d);
+}
+
+/* An edge end in layout ids (row sorting). */
+typedef struct mx_lend {
+  int64_t id;
+  double w;
+} mx_lend;
+
+static int lend_cmp(const void *a, const void *b) {
+  int64_t x = ((const mx_lend *)a)->id, y = ((const mx_lend *)b)->id;
+  return (x > y) - (x < y);
+}
+
+static int i64_cmp(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The index of the pair whose key (even entries of p, ascending) is key,
+ * or -1. */
+static int64_t pair_find(const int64_t *p, int64_t n, int64_t key) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (p[2 * mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && p[2 * lo] == key ? lo : -1;
+}
+
+/* The old part of layout id x (first ascending). */
+static int32_t part_of(const int64_t *first, int32_t nparts, int64_t x) {
+  int32_t lo = 0, hi = nparts; /* first[lo] <= x < first[hi] */
+  while (hi - lo > 1) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (first[mid] <= x)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* A vertex's record on its way home: layout id, input id, Pwgt, Rwgt, old
+ * part, degree; then (neighbour layout id, Cwgt) per edge. */
+typedef struct mx_vrec {
+  int64_t id, input;
+  double pwgt, rwgt;
+  int32_t old, deg;
+} mx_vrec;
+
+/* Step 1: the layout id of each local vertex (first[] and the counts of
+ * the lower ranks per part), and of each neighbour on another rank (asked
+ * of nobody: every rank sends its boundary vertices' ids to the ranks
+ * that hold their neighbours; rows are symmetric). */
+static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
+                      const int64_t *adjncy, const int32_t *old, mx_dist *d,
+                      int64_t *lid, int64_t **far, int64_t *nfar) {
+  int size = c->size, rank = c->rank;
+  int32_t P = d->nparts;
+  int64_t base = vtxdist[rank], n = vtxdist[rank + 1] - base;
+  int64_t *cnt = calloc((size_t)P + 1, sizeof *cnt);
+  int64_t *before = calloc((size_t)P + 1, sizeof *before);
+  int64_t *tot = calloc((size_t)P + 1, sizeof *tot);
+  int64_t *scount = calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
+  int64_t *seen = malloc(sizeof *seen * ((size_t)size + 1));
+  int64_t *pairs = NULL;
+  char *recv = NULL;
+  d->first = malloc(sizeof *d->first * ((size_t)P + 1));
+  if (!cnt || !before || !tot || !scount || !rcount || !roff || !pos || !seen ||
+      !d->first)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (layout of %d parts)", (int)P);
+  for (int64_t v = 0; c->rc == MINEX_OK && v < n; v++)
+    cnt[old ? old[v] : rank]++;
+  int rc = mx_agree(c);
+  if (rc != MINEX_OK)
+    goto out;
+  c->collectives += 2;
+  int e = MPI_Exscan(cnt, before, P, MPI_INT64_T, MPI_SUM, c->comm);
+  if (e == MPI_SUCCESS)
+    e = MPI_Allreduce(cnt, tot, P, MPI_INT64_T, MPI_SUM, c->comm);
+  if (e != MPI_SUCCESS)
+    mx_mpi_fail(c, "MPI_Exscan/MPI_Allreduce (part counts)", e);
+  if ((rc = mx_agree(c)) != MINEX_OK)
+    goto out;
+  if (rank == 0) /* MPI_Exscan leaves rank 0's result undefined */
+    memset(before, 0, sizeof *before * (size_t)P);
+  d->first[0] = 0;
+  for (int32_t p = 0; p < P; p++) {
+    d->first[p + 1] = d->first[p] + tot[p];
+    cnt[p] = d->first[p] + before[p]; /* the next id of part p here */
+  }
+  for (int64_t v = 0; v < n; v++)
+    lid[v] = cnt[old ? old[v] : rank]++;
+  /* (input id, layout id) of each boundary vertex, to each rank that
+     holds a neighbour, in input id order */
+  int64_t npairs = 0;
+  for (int pass = 0; pass < 2 && c->rc == MINEX_OK; pass++) {
+    for (int r = 0; r < size; r++)
+      seen[r] = -1;
+    for (int64_t v = 0; v < n; v++)
+      for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+        int64_t u = adjncy[j];
+        if (u >= base && u < base + n)
+          continue;
+        int t = mx_rank_of(vtxdist, size, u);
+        if (seen[t] == v)
+          continue;
+        seen[t] = v;
+        if (pass == 0) {
+          scount[t] += 16;
+          npairs++;
+        } else {
+          pairs[2 * pos[t]] = base + v;
+          pairs[2 * pos[t] + 1] = lid[v];
+          pos[t]++;
+        }
+      }
+    if (pass == 0) {
+      if ((pairs = malloc(16 * (size_t)npairs + 16)) == NULL)
+        mx_fail(c, MINEX_ENOMEM, "out of memory (%lld boundary ids)",
+                (long long)npairs);
+      for (int r = 0; r < size; r++)
+        pos[r + 1] = pos[r] + scount[r] / 16;
+    }
+  }
+  if ((rc = mx_agree(c)) != MINEX_OK ||
+      (rc = mx_exchange(c, (const char *)pairs, scount, &recv, rcount, roff)) !=
+          MINEX_OK)
+    goto out;
+  /* sources in rank order, each in input id order: ascending */
+  *far = (int64_t *)(void *)recv;
+  *nfar = roff[size] / 16;
+  recv = NULL;
+out:
+  free(cnt), free(before), free(tot), free(scount), free(rcount), free(roff);
+  free(pos), free(seen), free(pairs), free(recv);
+  return rc;
+}
+
+int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
+                   const int64_t *adjncy, const double *pwgt,
+                   const double *rwgt, const double *cwgt, const int32_t *old,
+                   int32_t nparts, mx_dist *d) {
+  memset(d, 0, sizeof *d);
+  d->nparts = nparts;
+  int size = c->size, rank = c->rank;
+  int64_t base = vtxdist[rank], nin = vtxdist[rank + 1] - base;
+  int64_t *lid = malloc(sizeof *lid * ((size_t)nin + 1));
+  int64_t *far = NULL, nfar = 0;
+  int64_t *scount = calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
+  char *sbuf = NULL, *recv = NULL;
+  mx_lend *ends = NULL;
+  if (!lid || !scount || !rcount || !roff || !pos)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (layout of %lld rows)",
+            (long long)nin);
+  int rc = mx_agree(c);
+  if (rc != MINEX_OK || (rc = layout_ids(c, vtxdist, xadj, adjncy, old, d, lid,
+                                         &far, &nfar)) != MINEX_OK)
+    goto out;
+  /* this rank's parts and layout ids */
+  d->plo = nparts;
+  d->phi = 0;
+  for (int32_t p = 0; p < nparts; p++)
+    if (mx_home_rank(p, nparts, size) == rank) {
+      d->plo = p < d->plo ? p : d->plo;
+      d->phi = p + 1;
+    }
+  if (d->phi <= d->plo)
+    d->plo = d->phi = 0;
+  d->goff = d->first[d->plo];
+  d->gn = d->first[nparts];
+  int64_t n = d->first[d->phi] - d->goff;
+  /* the records, grouped by home rank */
+  for (int64_t v = 0; v < nin; v++) {
+    int t = mx_home_rank(old ? old[v] : rank, nparts, size);
+    scount[t] += (int64_t)sizeof(mx_vrec) + 16 * (xadj[v + 1] - xadj[v]);
+  }
+  for (int r = 0; r < size; r++)
+    pos[r + 1] = pos[r] + scount[r];
+  if ((sbuf = malloc(pos[size] > 0 ? (size_t)pos[size] : 1)) == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory packing %lld bytes of rows",
+            (long long)pos[size]);
+  for (int64_t v = 0; c->rc == MINEX_OK && v < nin; v++) {
+    int32_t p = old ? old[v] : rank;
+    int t = mx_home_rank(p, nparts, size);
+    mx_vrec h = {lid[v],
+                 base + v,
+                 pwgt ? pwgt[v] : 1.0,
+                 rwgt ? rwgt[v] : 1.0,
+                 p,
+                 (int32_t)(xadj[v + 1] - xadj[v])};
+    memcpy(sbuf + pos[t], &h, sizeof h);
+    pos[t] += (int64_t)sizeof h;
+    for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+      int64_t u = adjncy[j], ul;
+      if (u >= base && u < base + nin) {
+        ul = lid[u - base];
+      } else {
+        int64_t k = pair_find(far, nfar, u);
+        if (k < 0) {
+          mx_fail(c, MINEX_EINTERNAL,
+                  "vertex %lld: neighbour %lld's layout id not received",
+                  (long long)(base + v), (long long)u);
+          break;
+        }
+        ul = far[2 * k + 1];
+      }
+      mx_lend en = {ul, cwgt ? cwgt[j] : 1.0};
+      memcpy(sbuf + pos[t], &en, sizeof en);
+      pos[t] += (int64_t)sizeof en;
+    }
+  }
+  free(far);
+  far = NULL;
+  if ((rc = mx_agree(c)) != MINEX_OK ||
+      (rc = mx_exchange(c, sbuf, scount, &recv, rcount, roff)) != MINEX_OK)
+    goto out;
+  free(sbuf);
+  sbuf = NULL;
+  /* the rows in place: degrees first, then the rows */
+  int64_t nnz = 0;
+  minex_graph *g = &d->g;
+  g->nvtxs = (int32_t)n;
+  g->xadj = calloc((size_t)n + 1, sizeof *g->xadj);
+  g->pwgt = malloc(sizeof *g->pwgt * ((size_t)n + 1));
+  g->rwgt = malloc(sizeof *g->rwgt * ((size_t)n + 1));
+  d->old = malloc(sizeof *d->old * ((size_t)n + 1));
+  d->input = malloc(sizeof *d->input * ((size_t)n + 1));
+  if (!g->xadj || !g->pwgt || !g->rwgt || !d->old || !d->input) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory for %lld rows", (long long)n);
+    goto agree;
+  }
+  for (int64_t o = 0; o < roff[size];) {
+    mx_vrec h;
+    memcpy(&h, recv + o, sizeof h);
+    int64_t x = h.id - d->goff;
+    if (x < 0 || x >= n || h.deg < 0) {
+      mx_fail(c, MINEX_EINTERNAL, "layout id %lld outside [%lld, %lld)",
+              (long long)h.id, (long long)d->goff, (long long)(d->goff + n));
+      goto agree;
+    }
+    g->xadj[x + 1] = h.deg;
+    g->pwgt[x] = h.pwgt;
+    g->rwgt[x] = h.rwgt;
+    d->old[x] = h.old;
+    d->input[x] = h.input;
+    nnz += h.deg;
+    o += (int64_t)sizeof h + 16 * (int64_t)h.deg;
+  }
+  for (int64_t x = 0; x < n; x++)
+    g->xadj[x + 1] += g->xadj[x];
+  ends = malloc(sizeof *ends * ((size_t)nnz + 1));
+  g->adjncy = malloc(sizeof *g->adjncy * ((size_t)nnz + 1));
+  g->cwgt = malloc(sizeof *g->cwgt * ((size_t)nnz + 1));
+  d->ghost_gid = malloc(sizeof *d->ghost_gid * ((size_t)nnz + 1));
+  if (!ends || !g->adjncy || !g->cwgt || !d->ghost_gid) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory for %lld edge ends",
+            (long long)nnz);
+    goto agree;
+  }
+  for (int64_t o = 0; o < roff[size];) {
+    mx_vrec h;
+    memcpy(&h, recv + o, sizeof h);
+    int64_t x = h.id - d->goff;
+    memcpy(ends + g->xadj[x], recv + o + sizeof h, 16 * (size_t)h.deg);
+    o += (int64_t)sizeof h + 16 * (int64_t)h.deg;
+  }
+  free(recv);
+  recv = NULL;
+  /* rows sorted by layout id; the ghosts, ascending, numbered 2n + g */
+  int64_t ng = 0;
+  for (int64_t x = 0; x < n; x++) {
+    qsort(ends + g->xadj[x], (size_t)(g->xadj[x + 1] - g->xadj[x]),
+          sizeof *ends, lend_cmp);
+    for (int64_t j = g->xadj[x]; j < g->xadj[x + 1]; j++)
+      if (ends[j].id < d->goff || ends[j].id >= d->goff + n)
+        d->ghost_gid[ng++] = ends[j].id;
+  }
+  qsort(d->ghost_gid, (size_t)ng, sizeof *d->ghost_gid, i64_cmp);
+  int64_t nu = 0;
+  for (int64_t k = 0; k < ng; k++)
+    if (nu == 0 || d->ghost_gid[nu - 1] != d->ghost_gid[k])
+      d->ghost_gid[nu++] = d->ghost_gid[k];
+  if (2 * n + nu >= INT32_MAX) {
+    mx_fail(c, MINEX_EUNSUP,
+            "%lld vertices and %lld ghosts on this rank (2n + ghosts must "
+            "stay below 2^31)",
+            (long long)n, (long long)nu);
+    goto agree;
+  }
+  d->nghost = (int32_t)nu;
+  if ((d->ghost_rank = malloc(sizeof *d->ghost_rank * ((size_t)nu + 1))) ==
+      NULL) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory for %lld ghosts", (long long)nu);
+    goto agree;
+  }
+  for (int64_t k = 0; k < nu; k++)
+    d->ghost_rank[k] =
+        mx_home_rank(part_of(d->first, nparts, d->ghost_gid[k]), nparts, size);
+  for (int64_t j = 0; j < nnz; j++) {
+    int64_t u = ends[j].id;
+    if (u >= d->goff && u < d->goff + n) {
+      g->adjncy[j] = (int32_t)(u - d->goff);
+    } else {
+      int64_t lo = 0, hi = nu;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (d->ghost_gid[mid] < u)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      g->adjncy[j] = (int32_t)(2 * n + lo);
+    }
+    g->cwgt[j] = ends[j].w;
+  }
+agree:
+  rc = mx_agree(c);
+out:
+  free(lid), free(far), free(scount), free(rcount), free(roff), free(pos);
+  free(sbuf), free(recv), free(ends);
+  if (rc != MINEX_OK)
+    mx_dist_destroy(d);
+  return rc;
+}

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Stage 2 of the MPI layer (docs/mpi.md "Stage 2") under mpiexec -n 1, 2,
+ * 3, 4 (ctest test_dist_nN), against the serial kernel that every rank
+ * also runs on the whole graph:
+ * - mx_dist_create: each rank holds its home parts (p * size / nparts) in
+ *   the serial per-part layout (layout_create): the same layout ids,
+ *   weights, old parts and rows (order and Cwgt), ghosts named by layout
+ *   id and home rank;
+ * - contract_run on contract_ws_create_dist: level by level the merges of
+ *   the serial contract_run on the whole graph (children, records, merged
+ *   lists), this rank's share of them, and the next levels' rows, ghosts
+ *   and lower ids; for several part counts (a rank without parts),
+ *   distributions (a rank without input rows, ids above 2^31), seeds and
+ *   thread counts.
+ * Links the library's internals (a static build). Prints each failure with
+ * its rank and line and exits non-zero on every rank when any failed. */
+#include "contract/contract.h"
+#include "driver/layout.h"
+#include "mpi/mpi_dist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_check.h"
+
+/* The whole graph, the same on every rank: a refined-ball tet box, and its
+ * old partition (RCB into nparts). */
+typedef struct fixture {
+  minex_mesh *mesh;
+  minex_graph *g;
+  int32_t n;
+} fixture;
+
+static void fixture_make(fixture *f, int nx) {
+  memset(f, 0, sizeof *f);
+  minex_ball ball = {{0.3, 0.4, 0.5}, 0.3, 8, 4};
+  if (minex_gen_box(nx, nx, nx, &f->mesh) != MINEX_OK ||
+      minex_mesh_dual_ball(f->mesh, &ball, &f->g) != MINEX_OK) {
+    fprintf(stderr, "rank %d: fixture: %s\n", rank, minex_last_error());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  f->n = minex_graph_nvtxs(f->g);
+}
+
+/* vtxdist: even, or rank 1 without rows (size > 1); ids from base. */
+static void make_vtxdist(int64_t *vd, int64_t n, int empty1, int64_t base) {
+  int holders = empty1 && size > 1 ? size - 1 : size, h = 0;
+  vd[0] = base;
+  for (int r = 0; r < size; r++) {
+    if (empty1 && size > 1 && r == 1) {
+      vd[r + 1] = vd[r];
+      continue;
+    }
+    h++;
+    vd[r + 1] = base + n * h / holders;
+  }
+}
+
+/* Level s's local id y as the serial level id. */
+static int64_t gid(const contract_level *L, int32_t y) {
+  if (y < L->nbase)
+    return L->goff + y;
+  if (y < L->nbase + L->nmerge)
+    return L->gnbase + L->gmoff + (y - L->nbase);
+  return L->ghost_gid[y - 2 * L->nbase];
+}
+
+static int attr_eq(const contract_attr *a, const contract_attr *b) {
+  return a->pwgt == b->pwgt && a->rwgt == b->rwgt && a->ctot == b->ctot &&
+         a->old == b->old;
+}
+
+/* The distributed hierarchy d (this rank's share) against the serial one
+ * s; returns the failures found (each printed). */
+static int compare(const contract_ws *s, const contract_ws *d,
+                   const char *what) {
+  int f0 = fails;
+  CHECK(s->nlevels == d->nlevels, "%s: %d levels, serial %d", what,
+        (int)d->nlevels, (int)s->nlevels);
+  for (int32_t l = 0; l < s->nlevels && l < d->nlevels && fails == f0; l++) {
+    const contract_level *S = &s->lv[l], *D = &d->lv[l];
+    CHECK(D->gnbase == S->nbase, "%s: level %d: %lld base vertices, serial %d",
+          what, (int)l, (long long)D->gnbase, (int)S->nbase);
+    CHECK(D->goff >= 0 && D->goff + D->nbase <= S->nbase &&
+              D->gmoff + D->nmerge <= S->nmerge,
+          "%s: level %d: share [%lld, +%d), merges [%lld, +%d) outside", what,
+          (int)l, (long long)D->goff, (int)D->nbase, (long long)D->gmoff,
+          (int)D->nmerge);
+    if (fails != f0)
+      break;
+    /* the ghosts: ascending, elsewhere */
+    for (int32_t g = 0; g < D->nghost; g++) {
+      CHECK(g == 0 || D->ghost_gid[g] > D->ghost_gid[g - 1],
+            "%s: level %d: ghosts not ascending at %d", what, (int)l, (int)g);
+      CHECK(D->ghost_gid[g] < D->goff || D->ghost_gid[g] >= D->goff + D->nbase,
+            "%s: level %d: ghost %lld is held here", what, (int)l,
+            (long long)D->ghost_gid[g]);
+    }
+    /* records and rows of the base vertices */
+    for (int32_t x = 0; x < D->nbase && fails == f0; x++) {
+      int64_t X = D->goff + x;
+      CHECK(attr_eq(&D->at[x], &S->at[X]), "%s: level %d: vertex %lld's record",
+            what, (int)l, (long long)X);
+      int64_t dl = D->xadj[x + 1] - D->xadj[x],
+              sl = S->xadj[X + 1] - S->xadj[X];
+      CHECK(dl == sl, "%s: level %d: vertex %lld: degree %lld, serial %lld",
+            what, (int)l, (long long)X, (long long)dl, (long long)sl);
+      for (int64_t j = 0; j < dl && j < sl && fails == f0; j++) {
+        int32_t y = D->adj[D->xadj[x] + j];
+        CHECK(gid(D, y) == S->adj[S->xadj[X] + j] &&
+                  D->cwgt[D->xadj[x] + j] == S->cwgt[S->xadj[X] + j],
+              "%s: level %d: vertex %lld: end %lld is %lld (%g), serial %d "
+              "(%g)",
+              what, (int)l, (long long)X, (long long)j, (long long)gid(D, y),
+              D->cwgt[D->xadj[x] + j], S->adj[S->xadj[X] + j],
+              S->cwgt[S->xadj[X] + j]);
+      }
+      if (l > 0)
+        CHECK(gid(&d->lv[l - 1], D->lower[x]) == S->lower[X],
+              "%s: level %d: vertex %lld's lower id %lld, serial %d", what,
+              (int)l, (long long)X, (long long)gid(&d->lv[l - 1], D->lower[x]),
+              S->lower[X]);
+    }
+    /* the merges */
+    for (int32_t j = 0; j < D->nmerge && fails == f0; j++) {
+      int64_t J = D->gmoff + j;
+      for (int k = 0; k < 2; k++)
+        CHECK(gid(D, D->child[2 * j + k]) == S->child[2 * J + k],
+              "%s: level %d: merge %lld: child %lld, serial %d", what, (int)l,
+              (long long)J, (long long)gid(D, D->child[2 * j + k]),
+              S->child[2 * J + k]);
+      CHECK(attr_eq(&D->at[D->nbase + j], &S->at[S->nbase + J]),
+            "%s: level %d: merge %lld's record", what, (int)l, (long long)J);
+      CHECK(D->mlen[j] == S->mlen[J],
+            "%s: level %d: merge %lld: list of %d, "
+            "serial %d",
+            what, (int)l, (long long)J, (int)D->mlen[j], (int)S->mlen[J]);
+      for (int32_t e = 0; e < D->mlen[j] && e < S->mlen[J] && fails == f0; e++)
+        CHECK(gid(D, D->madj[D->mstart[j] + e]) == S->madj[S->mstart[J] + e] &&
+                  D->mcwgt[D->mstart[j] + e] == S->mcwgt[S->mstart[J] + e],
+              "%s: level %d: merge %lld: list entry %d", what, (int)l,
+              (long long)J, (int)e);
+    }
+  }
+  return fails - f0;
+}
+
+/* One case: the graph of f spread by vtxdist (empty1, base), old = RCB
+ * into nparts; layout and contraction checked for each seed and thread
+ * count. */
+static void run_case(const fixture *f, int32_t nparts, int empty1,
+                     int64_t base) {
+  char what[160];
+  int64_t *vd = malloc(sizeof *vd * ((size_t)size + 1));
+  int32_t *old = malloc(sizeof *old * (size_t)f->n);
+  make_vtxdist(vd, f->n, empty1, base);
+  if (minex_mesh_partition_rcb(f->mesh, nparts, old) != MINEX_OK) {
+    CHECK(0, "rcb: %s", minex_last_error());
+    free(vd), free(old);
+    return;
+  }
+  /* this rank's input rows, global ids */
+  int64_t lo = vd[rank] - base, nl = vd[rank + 1] - vd[rank];
+  const int64_t *X = minex_graph_xadj(f->g);
+  const int32_t *adj = minex_graph_adjncy(f->g);
+  int64_t nnz = X[lo + nl] - X[lo];
+  int64_t *xadj = malloc(sizeof *xadj * ((size_t)nl + 1));
+  int64_t *adjncy = malloc(sizeof *adjncy * ((size_t)nnz + 1));
+  for (int64_t v = 0; v <= nl; v++)
+    xadj[v] = X[lo + v] - X[lo];
+  for (int64_t j = 0; j < nnz; j++)
+    adjncy[j] = base + adj[X[lo] + j];
+  const double *pw = minex_graph_pwgt(f->g) + lo,
+               *rw = minex_graph_rwgt(f->g) + lo,
+               *cw = minex_graph_cwgt(f->g) + X[lo];
+
+  layout lay;
+  if (layout_create(&lay, f->g, old, nparts, 1) != MINEX_OK) {
+    CHECK(0, "layout_create: %s", minex_last_error());
+    goto out;
+  }
+  mx_comm c;
+  mx_dist d;
+  mx_open(&c, "test_dist");
+  if (mx_start(&c, MPI_COMM_WORLD) != MINEX_OK) {
+    CHECK(0, "mx_start: %s", minex_last_error());
+    layout_destroy(&lay);
+    goto out;
+  }
+  int rc =
+      mx_dist_create(&c, vd, xadj, adjncy, pw, rw, cw, old + lo, nparts, &d);
+  snprintf(what, sizeof what, "P %d, empty1 %d, base %lld", (int)nparts, empty1,
+           (long long)base);
+  CHECK(rc == MINEX_OK, "%s: mx_dist_create: %s", what, minex_last_error());
+  if (rc == MINEX_OK) {
+    /* the layout: this rank's home parts, the serial ids, rows, weights */
+    int32_t plo = nparts, phi = 0;
+    for (int32_t p = 0; p < nparts; p++)
+      if (mx_home_rank(p, nparts, size) == rank)
+        plo = p < plo ? p : plo, phi = p + 1;
+    int64_t n = d.g.nvtxs;
+    CHECK(d.gn == f->n, "%s: %lld vertices, expected %d", what, (long long)d.gn,
+          (int)f->n);
+    if (phi > plo)
+      CHECK(d.goff == lay.first[plo] && d.goff + n == lay.first[phi],
+            "%s: ids [%lld, %lld), parts %d..%d are [%d, %d)", what,
+            (long long)d.goff, (long long)(d.goff + n), (int)plo, (int)phi - 1,
+            lay.first[plo], lay.first[phi]);
+    else
+      CHECK(n == 0, "%s: %lld vertices on a rank without parts", what,
+            (long long)n);
+    for (int64_t x = 0; x < n && fails == 0; x++) {
+      int64_t L = d.goff + x, in = d.input[x] - base;
+      CHECK(in >= 0 && in < f->n && lay.perm[in] == L,
+            "%s: layout id %lld holds input %lld (perm %d)", what, (long long)L,
+            (long long)d.input[x], in >= 0 && in < f->n ? lay.perm[in] : -1);
+      CHECK(d.old[x] == lay.old[L] && d.g.pwgt[x] == lay.g.pwgt[L] &&
+                d.g.rwgt[x] == lay.g.rwgt[L],
+            "%s: layout id %lld: old or weights", what, (long long)L);
+      int64_t dl = d.g.xadj[x + 1] - d.g.xadj[x],
+              sl = lay.g.xadj[L + 1] - lay.g.xadj[L];
+      CHECK(dl == sl, "%s: layout id %lld: degree %lld, serial %lld", what,
+            (long long)L, (long long)dl, (long long)sl);
+      for (int64_t j = 0; j < dl && j < sl; j++) {
+        int32_t y = d.g.adjncy[d.g.xadj[x] + j];
+        int64_t Y = y < n ? d.goff + y : d.ghost_gid[y - 2 * n];
+        CHECK(Y == lay.g.adjncy[lay.g.xadj[L] + j] &&
+                  d.g.cwgt[d.g.xadj[x] + j] == lay.g.cwgt[lay.g.xadj[L] + j],
+              "%s: layout id %lld: end %lld", what, (long long)L, (long long)j);
+        if (y >= n) {
+          int32_t g = y - 2 * (int32_t)n, p = lay.old[Y];
+          CHECK(d.ghost_rank[g] == mx_home_rank(p, nparts, size) &&
+                    d.ghost_rank[g] != rank,
+                "%s: ghost %lld on rank %d, part %d's home is %d", what,
+                (long long)Y, (int)d.ghost_rank[g], (int)p,
+                mx_home_rank(p, nparts, size));
+        }
+      }
+    }
+    /* the contraction, serial against spread */
+    int64_t target = 64 * (int64_t)nparts;
+    if (target > f->n / 4)
+      target = f->n / 4;
+    contract_comm cc;
+    mx_contract_comm(&c, &cc);
+    for (unsigned long seed = 1; seed <= 7; seed += 6)
+      for (int nt = 1; nt <= 2; nt++) {
+        contract_ws s, w;
+        snprintf(what, sizeof what,
+                 "P %d, empty1 %d, base %lld, seed %lu, %d threads",
+                 (int)nparts, empty1, (long long)base, seed, nt);
+        int rs = contract_ws_create(&s, &lay.g, lay.old);
+        if (rs == MINEX_OK)
+          rs = contract_run(&s, (int32_t)target, 4, seed, 1);
+        int rd =
+            contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
+                                    d.ghost_gid, d.ghost_rank, &cc);
+        if (rd == MINEX_OK)
+          rd = contract_run(&w, (int32_t)target, 4, seed, nt);
+        CHECK(rs == MINEX_OK && rd == MINEX_OK, "%s: contract_run: %s", what,
+              minex_last_error());
+        if (rs == MINEX_OK && rd == MINEX_OK) {
+          CHECK(s.nlevels > 2, "%s: only %d levels", what, (int)s.nlevels);
+          compare(&s, &w, what);
+        }
+        contract_ws_destroy(&s);
+        contract_ws_destroy(&w);
+      }
+    mx_dist_destroy(&d);
+  }
+  mx_close(&c);
+  layout_destroy(&lay);
+out:
+  free(vd), free(old), free(xadj), free(adjncy);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  fixture f;
+  fixture_make(&f, 12);
+  run_case(&f, 8, 0, 0);
+  run_case(&f, 3, 0, 0);
+  run_case(&f, 5, 1, 3000000000LL);
+  run_case(&f, 1, 0, 0);
+  minex_graph_destroy(f.g);
+  minex_mesh_destroy(f.mesh);
+  int all = 0;
+  MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("test_dist: %s (%d failures over %d ranks)\n",
+           all ? "FAILED" : "passed", all, size);
+  MPI_Finalize();
+  return all ? 1 : 0;
+}

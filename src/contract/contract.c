@@ -123,6 +123,22 @@ int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
   return MINEX_OK;
 }
 
+int contract_ws_create_coarse(contract_ws *ws, const minex_graph *g,
+                              const contract_attr *at) {
+  int32_t *old = malloc(sizeof(int32_t) * ((size_t)g->nvtxs + 1));
+  if (old == NULL)
+    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  for (int32_t v = 0; v < g->nvtxs; v++)
+    old[v] = at[v].old;
+  int rc = contract_ws_create(ws, g, old);
+  free(old);
+  if (rc == MINEX_OK) {
+    memcpy(ws->lv[0].at, at, sizeof *at * (size_t)g->nvtxs);
+    rc = contract_freeze(ws);
+  }
+  return rc;
+}
+
 int contract_view_create(contract_ws *view, const contract_ws *ws) {
   *view = *ws;
   view->is_view = 1;

@@ -166,6 +166,14 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old);
 void contract_ws_destroy(contract_ws *ws);
 
+/* A frozen workspace of one level given whole: the contracted graph g
+ * (rows as the level's, g's arrays used in place) with its vertices'
+ * records at (copied: weights as the contraction summed them, old owner).
+ * The MPI layer's copy of the coarse graph on every rank. MINEX_ENOMEM
+ * with a message. */
+int contract_ws_create_coarse(contract_ws *ws, const minex_graph *g,
+                              const contract_attr *at);
+
 /* The workspace of one rank of a contraction spread over ranks (comm):
  * g holds this rank's vertices, global ids goff..goff+n-1 of gn, whole old
  * parts (old[v], in part order over the ranks), rows in global id order

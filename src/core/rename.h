@@ -33,6 +33,7 @@
 #define contract_worker_free minex__contract_worker_free
 #define contract_worker_reserve minex__contract_worker_reserve
 #define contract_ws_create minex__contract_ws_create
+#define contract_ws_create_coarse minex__contract_ws_create_coarse
 #define contract_ws_create_dist minex__contract_ws_create_dist
 #define contract_ws_destroy minex__contract_ws_destroy
 #define core_check_options minex__core_check_options
@@ -50,6 +51,7 @@
 #define costmodel_loads_create minex__costmodel_loads_create
 #define costmodel_loads_create_k minex__costmodel_loads_create_k
 #define costmodel_loads_destroy minex__costmodel_loads_destroy
+#define costmodel_loads_refresh minex__costmodel_loads_refresh
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
 #define costmodel_min_var minex__costmodel_min_var
 #define costmodel_scratch_create minex__costmodel_scratch_create
@@ -59,6 +61,8 @@
 #define costmodel_snapshot_take minex__costmodel_snapshot_take
 #define costmodel_tree_set minex__costmodel_tree_set
 #define costmodel_unit minex__costmodel_unit
+#define costmodel_unit_from minex__costmodel_unit_from
+#define costmodel_unit_sums minex__costmodel_unit_sums
 #define driver_ladder_horizon minex__driver_ladder_horizon
 #define driver_ladder_wanted minex__driver_ladder_wanted
 #define driver_log minex__driver_log
@@ -125,9 +129,13 @@
 #define mx_bcast minex__mx_bcast
 #define mx_check_vtxdist minex__mx_check_vtxdist
 #define mx_close minex__mx_close
+#define mx_coarse_destroy minex__mx_coarse_destroy
 #define mx_contract_comm minex__mx_contract_comm
+#define mx_dist_coarse minex__mx_dist_coarse
 #define mx_dist_create minex__mx_dist_create
 #define mx_dist_destroy minex__mx_dist_destroy
+#define mx_dist_loads minex__mx_dist_loads
+#define mx_dist_unit minex__mx_dist_unit
 #define mx_exchange minex__mx_exchange
 #define mx_fail minex__mx_fail
 #define mx_idle_barrier minex__mx_idle_barrier

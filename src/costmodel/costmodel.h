@@ -125,6 +125,22 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
  * the evaluator does when they overflow. */
 int costmodel_unit(const minex_graph *g, const minex_config *cfg,
                    const int32_t *old, const minex_options *opt, double *unit);
+
+/* costmodel_unit in two steps, for processes that each hold whole old
+ * parts (the MPI layer): the per-part sums of Pwgt, Rwgt and the rows'
+ * Cwgt of g's vertices, added into sums[3 part[v] + 0, 1, 2] (each part's
+ * vertices in g's order); then the unit from the old loads (built with
+ * unit 1 and part = old) and the sums of every part. */
+void costmodel_unit_sums(const minex_graph *g, const int32_t *part,
+                         double *sums);
+void costmodel_unit_from(const costmodel_loads *ld, const double *sums,
+                         double *unit);
+
+/* Recomputes what the loads derive from their per-processor Wgt, Comm and
+ * Remap (Qwgt, QwgtTot, the minimum structures), after the caller set
+ * those (the MPI layer: every process's share added up). Errors as
+ * costmodel_loads_create_k, which then destroys ld. */
+int costmodel_loads_refresh(costmodel_loads *ld);
 void costmodel_loads_destroy(costmodel_loads *ld);
 
 /* Qwgt under horizon k from its three per-iteration parts: the alpha

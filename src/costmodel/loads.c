@@ -152,6 +152,14 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
         ld->remap[o] += rc;
     }
   }
+  return costmodel_loads_refresh(ld);
+}
+
+int costmodel_loads_refresh(costmodel_loads *ld) {
+  const minex_config *cfg = ld->cfg;
+  int32_t P = ld->nprocs;
+  double k = ld->iters;
+  ld->qwgt_tot = ld->qwgt_tot_mag = 0;
   for (int32_t i = 0; i < 2 * ld->tsize; i++)
     ld->tree[i] = INFINITY;
   double qmax = 0;
@@ -196,29 +204,55 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
   return MINEX_OK;
 }
 
+void costmodel_unit_sums(const minex_graph *g, const int32_t *part,
+                         double *sums) {
+  for (int32_t v = 0; v < g->nvtxs; v++) {
+    double *s = sums + 3 * (size_t)part[v];
+    s[0] += g->pwgt[v];
+    s[1] += g->rwgt[v];
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
+      s[2] += g->cwgt[j];
+  }
+}
+
 int costmodel_unit(const minex_graph *g, const minex_config *cfg,
                    const int32_t *old, const minex_options *opt, double *unit) {
   costmodel_loads ld;
   int rc = costmodel_loads_create(&ld, g, cfg, old, old, opt);
   if (rc != MINEX_OK)
     return rc;
-  double tot = 0;
-  for (int32_t p = 0; p < ld.nprocs; p++)
-    tot += ld.qwgt[p];
-  double mean = ld.nprocs > 0 ? tot / ld.nprocs : 0, k = ld.iters;
-  int32_t ld_nprocs = ld.nprocs;
+  double *sums = calloc(3 * (size_t)cfg->nprocs + 1, sizeof *sums);
+  if (sums == NULL) {
+    costmodel_loads_destroy(&ld);
+    return core_error(MINEX_ENOMEM, "cost model: out of memory");
+  }
+  costmodel_unit_sums(g, old, sums);
+  costmodel_unit_from(&ld, sums, unit);
+  free(sums);
   costmodel_loads_destroy(&ld);
+  return MINEX_OK;
+}
+
+void costmodel_unit_from(const costmodel_loads *ld, const double *sums,
+                         double *unit) {
+  const minex_config *cfg = ld->cfg;
+  double tot = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    tot += ld->qwgt[p];
+  double mean = ld->nprocs > 0 ? tot / ld->nprocs : 0, k = ld->iters;
+  int32_t ld_nprocs = ld->nprocs;
   /* an upper bound of any load of any partition, in the caller's units:
      every vertex's processing, remapping and communication on one
      processor at the largest slowdowns (a partition the candidates may
-     reach, e.g. a remapping 1e60 times heavier than the old loads) */
+     reach, e.g. a remapping 1e60 times heavier than the old loads); the
+     sums per old part first, then in part order, so that processes that
+     hold whole parts find the same figures */
   double wp = 0, wr = 0, wc = 0, sp = 0, sc = 0;
-  for (int32_t v = 0; v < g->nvtxs; v++) {
-    wp += g->pwgt[v];
-    wr += g->rwgt[v];
+  for (int32_t p = 0; p < ld->nprocs; p++) {
+    wp += sums[3 * (size_t)p];
+    wr += sums[3 * (size_t)p + 1];
+    wc += sums[3 * (size_t)p + 2];
   }
-  for (int64_t j = 0; j < g->xadj[g->nvtxs]; j++)
-    wc += g->cwgt[j];
   for (int32_t c = 0; c < cfg->nclusters; c++)
     sp = fmax(sp, cfg->proc[c]);
   for (size_t i = 0; i < (size_t)cfg->nclusters * (size_t)cfg->nclusters; i++)
@@ -234,7 +268,6 @@ int costmodel_unit(const minex_graph *g, const minex_config *cfg,
     e = cap - ilogb(big);
   e = e > 1000 ? 1000 : e < -1000 ? -1000 : e;
   *unit = ldexp(1.0, e);
-  return MINEX_OK;
 }
 
 void costmodel_loads_destroy(costmodel_loads *ld) {

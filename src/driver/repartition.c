@@ -197,11 +197,13 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
      and old renumbered, every partition below is in its ids until the
      result is mapped back */
   double tl = core_wtime();
-  if ((rc = costmodel_unit(g, cfg, old, &opt, &unit)) ||
-      (rc = layout_create(&lay, g, old, cfg->nprocs, nt)))
+  if ((rc = layout_create(&lay, g, old, cfg->nprocs, nt)))
     goto done;
   const minex_graph *G = &lay.g;
   const int32_t *O = lay.old;
+  /* on the layout, part by part: what the MPI layer finds on its ranks */
+  if ((rc = costmodel_unit(G, cfg, O, &opt, &unit)))
+    goto done;
   driver_log(&opt, "layout: %d parts in %.3f s on %d threads", (int)cfg->nprocs,
              core_wtime() - tl, nt);
   if ((rc = contract_start(G, cfg, O, &opt, nt, &ws, &secs_diff)))

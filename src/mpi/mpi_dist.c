@@ -438,3 +438,208 @@ out:
     mx_dist_destroy(d);
   return rc;
 }
+
+void mx_coarse_destroy(mx_coarse *co) {
+  contract_ws_destroy(&co->ws);
+  free(co->g.xadj);
+  free(co->g.adjncy);
+  free(co->g.pwgt);
+  free(co->g.rwgt);
+  free(co->g.cwgt);
+  free(co->at);
+  memset(co, 0, sizeof *co);
+}
+
+int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co) {
+  memset(co, 0, sizeof *co);
+  const contract_level *L = contract_cur(w);
+  int32_t nb = L->nbase;
+  int64_t nnz = L->xadj[nb] - L->xadj[0];
+  /* this rank's rows: their count, records, degrees, then (global id,
+     Cwgt) per end */
+  size_t bytes =
+      8 + (size_t)nb * (sizeof(contract_attr) + 8) + (size_t)nnz * 16;
+  char *mine = malloc(bytes), *all = NULL;
+  int64_t *count = calloc((size_t)c->size, sizeof *count);
+  if (mine == NULL || count == NULL) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory packing the contracted graph");
+  } else {
+    char *p = mine;
+    int64_t m = nb;
+    memcpy(p, &m, 8);
+    p += 8;
+    if (nb > 0)
+      memcpy(p, L->at, sizeof(contract_attr) * (size_t)nb);
+    p += sizeof(contract_attr) * (size_t)nb;
+    for (int32_t x = 0; x < nb; x++) {
+      int64_t deg = L->xadj[x + 1] - L->xadj[x];
+      memcpy(p, &deg, 8);
+      p += 8;
+    }
+    for (int32_t x = 0; x < nb; x++)
+      for (int64_t j = L->xadj[x]; j < L->xadj[x + 1]; j++) {
+        int32_t y = L->adj[j];
+        int64_t gid = y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb];
+        memcpy(p, &gid, 8);
+        memcpy(p + 8, &L->cwgt[j], 8);
+        p += 16;
+      }
+  }
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK)
+    rc = cc_allgather(c, mine, (int64_t)bytes, (void **)&all, count);
+  free(mine);
+  if (rc != MINEX_OK) {
+    free(count);
+    return rc;
+  }
+  /* the ranks' shares in rank order: global id order */
+  int64_t N = L->gnbase, total = 0;
+  for (int r = 0; r < c->size; r++)
+    total += count[r];
+  int64_t NNZ =
+      (total - 8 * c->size - N * (int64_t)(sizeof(contract_attr) + 8)) / 16;
+  minex_graph *g = &co->g;
+  g->nvtxs = (int32_t)N;
+  g->xadj = malloc(sizeof *g->xadj * ((size_t)N + 1));
+  g->adjncy = malloc(sizeof *g->adjncy * ((size_t)NNZ + 1));
+  g->cwgt = malloc(sizeof *g->cwgt * ((size_t)NNZ + 1));
+  g->pwgt = malloc(sizeof *g->pwgt * ((size_t)N + 1));
+  g->rwgt = malloc(sizeof *g->rwgt * ((size_t)N + 1));
+  co->at = malloc(sizeof *co->at * ((size_t)N + 1));
+  if (!g->xadj || !g->adjncy || !g->cwgt || !g->pwgt || !g->rwgt || !co->at) {
+    mx_fail(c, MINEX_ENOMEM,
+            "out of memory for the contracted graph (%lld vertices)",
+            (long long)N);
+    goto done;
+  }
+  int64_t v = 0, e = 0, o = 0;
+  g->xadj[0] = 0;
+  for (int r = 0; r < c->size; r++) {
+    const char *p = all + o;
+    int64_t m;
+    memcpy(&m, p, 8);
+    p += 8;
+    if (m < 0 || v + m > N) {
+      mx_fail(c, MINEX_EINTERNAL, "rank %d sent %lld coarse vertices", r,
+              (long long)m);
+      goto done;
+    }
+    if (m > 0)
+      memcpy(co->at + v, p, sizeof(contract_attr) * (size_t)m);
+    p += sizeof(contract_attr) * (size_t)m;
+    const char *ends = p + 8 * (size_t)m;
+    for (int64_t i = 0; i < m; i++) {
+      int64_t deg;
+      memcpy(&deg, p + 8 * (size_t)i, 8);
+      if (deg < 0 || e + deg > NNZ) {
+        mx_fail(c, MINEX_EINTERNAL, "rank %d sent a row of %lld ends", r,
+                (long long)deg);
+        goto done;
+      }
+      for (int64_t j = 0; j < deg; j++, ends += 16, e++) {
+        int64_t gid;
+        memcpy(&gid, ends, 8);
+        memcpy(&g->cwgt[e], ends + 8, 8);
+        g->adjncy[e] = (int32_t)gid;
+      }
+      g->pwgt[v + i] = co->at[v + i].pwgt;
+      g->rwgt[v + i] = co->at[v + i].rwgt;
+      g->xadj[v + i + 1] = e;
+    }
+    v += m;
+    o += count[r];
+  }
+  if (v != N || e != NNZ)
+    mx_fail(c, MINEX_EINTERNAL,
+            "contracted graph of %lld vertices and %lld ends, expected %lld "
+            "and %lld",
+            (long long)v, (long long)e, (long long)N, (long long)NNZ);
+  else if ((rc = contract_ws_create_coarse(&co->ws, g, co->at)) != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
+done:
+  free(all);
+  free(count);
+  rc = mx_agree(c);
+  if (rc != MINEX_OK)
+    mx_coarse_destroy(co);
+  return rc;
+}
+
+/* The old part of every local id of d's level 0: its vertices' and, at
+ * 2n + g, its ghosts' (malloc'd). */
+static int32_t *parts_with_ghosts(const mx_dist *d) {
+  int32_t n = d->g.nvtxs;
+  int32_t *part =
+      malloc(sizeof *part * (2 * (size_t)n + (size_t)d->nghost + 1));
+  if (part == NULL)
+    return NULL;
+  for (int32_t x = 0; x < n; x++)
+    part[x] = part[n + x] = d->old[x];
+  for (int32_t k = 0; k < d->nghost; k++)
+    part[2 * n + k] = part_of(d->first, d->nparts, d->ghost_gid[k]);
+  return part;
+}
+
+int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
+                  const minex_options *opt, double k, double unit,
+                  costmodel_loads *ld) {
+  int32_t P = cfg->nprocs;
+  memset(ld, 0, sizeof *ld);
+  int32_t *part = parts_with_ghosts(d);
+  double *in = malloc(sizeof *in * (3 * (size_t)P + 1));
+  double *out = malloc(sizeof *out * (3 * (size_t)P + 1));
+  int made = 0, r;
+  if (part == NULL || in == NULL || out == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (loads of %d processors)", (int)P);
+  else if ((r = costmodel_loads_create_k(ld, &d->g, cfg, d->old, part, opt, k,
+                                         unit)) != MINEX_OK)
+    mx_fail(c, r, "%s", minex_last_error());
+  else
+    made = 1;
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK) {
+    memcpy(in, ld->wgt, sizeof *in * (size_t)P);
+    memcpy(in + P, ld->comm, sizeof *in * (size_t)P);
+    memcpy(in + 2 * (size_t)P, ld->remap, sizeof *in * (size_t)P);
+    /* one rank gives each entry, the others 0: exact in any order */
+    rc = mx_allreduce(c, in, out, 3 * P, MPI_DOUBLE, MPI_SUM);
+  }
+  if (rc == MINEX_OK) {
+    memcpy(ld->wgt, out, sizeof *in * (size_t)P);
+    memcpy(ld->comm, out + P, sizeof *in * (size_t)P);
+    memcpy(ld->remap, out + 2 * (size_t)P, sizeof *in * (size_t)P);
+    if ((r = costmodel_loads_refresh(ld)) != MINEX_OK) { /* ld destroyed */
+      made = 0;
+      mx_fail(c, r, "%s", minex_last_error());
+    }
+    rc = mx_agree(c);
+  }
+  if (rc != MINEX_OK && made)
+    costmodel_loads_destroy(ld);
+  free(part), free(in), free(out);
+  return rc;
+}
+
+int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
+                 const minex_options *opt, double *unit) {
+  costmodel_loads ld;
+  int32_t P = cfg->nprocs;
+  int rc = mx_dist_loads(c, d, cfg, opt,
+                         opt->iterations > 1 ? (double)opt->iterations : 1.0,
+                         1.0, &ld);
+  if (rc != MINEX_OK)
+    return rc;
+  double *in = calloc(3 * (size_t)P + 1, sizeof *in);
+  double *out = calloc(3 * (size_t)P + 1, sizeof *out);
+  if (in == NULL || out == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (unit)");
+  else
+    costmodel_unit_sums(&d->g, d->old, in);
+  if ((rc = mx_agree(c)) == MINEX_OK &&
+      (rc = mx_allreduce(c, in, out, 3 * P, MPI_DOUBLE, MPI_SUM)) == MINEX_OK)
+    costmodel_unit_from(&ld, out, unit);
+  costmodel_loads_destroy(&ld);
+  free(in), free(out);
+  return rc;
+}

@@ -10,6 +10,7 @@
 #define MINEX_MPI_DIST_H
 
 #include "contract/contract.h"
+#include "costmodel/costmodel.h"
 #include "mpi/mpi_comm.h"
 
 /* One rank's share of the graph in layout ids. */
@@ -42,6 +43,32 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                    const double *rwgt, const double *cwgt, const int32_t *old,
                    int32_t nparts, mx_dist *d);
 void mx_dist_destroy(mx_dist *d);
+
+/* The contracted graph on every rank (step 3): the current level of w (a
+ * contraction spread over the ranks, contract_ws_create_dist), gathered
+ * whole in its global ids, rows and records as the serial contraction
+ * made them. */
+typedef struct mx_coarse {
+  minex_graph g;     /* rows in global ids (arrays owned)               */
+  contract_attr *at; /* records of its vertices                       */
+  contract_ws ws;    /* a frozen workspace of that one level            */
+} mx_coarse;
+
+/* Collective: gathers w's current level on every rank into *co. */
+int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co);
+void mx_coarse_destroy(mx_coarse *co);
+
+/* Collective: the loads of the old partition under horizon k in units of
+ * 1/unit, every rank's share added up (each processor's figures come from
+ * the one rank that holds its old part, so the sum is exact and equal to
+ * the serial library's on the whole layout). */
+int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
+                  const minex_options *opt, double k, double unit,
+                  costmodel_loads *ld);
+
+/* Collective: costmodel_unit of the whole graph (on the serial layout). */
+int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
+                 const minex_options *opt, double *unit);
 
 /* The contraction's collective operations on c (cc->ctx = c). */
 void mx_contract_comm(mx_comm *c, contract_comm *cc);

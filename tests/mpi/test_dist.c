@@ -17,6 +17,7 @@
 #include "contract/contract.h"
 #include "driver/layout.h"
 #include "mpi/mpi_dist.h"
+#include "partition/partition.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,78 @@ static int compare(const contract_ws *s, const contract_ws *d,
   return fails - f0;
 }
 
+static int loads_eq(const costmodel_loads *a, const costmodel_loads *b) {
+  size_t P = (size_t)a->nprocs;
+  return a->nprocs == b->nprocs && a->qwgt_tot == b->qwgt_tot &&
+         !memcmp(a->wgt, b->wgt, P * 8) && !memcmp(a->comm, b->comm, P * 8) &&
+         !memcmp(a->remap, b->remap, P * 8) && !memcmp(a->qwgt, b->qwgt, P * 8);
+}
+
+/* Step 3 against the serial kernel: the unit, the contracted graph on every
+ * rank (s frozen here), the old loads, and the partition of the contracted
+ * graph run on every rank. */
+static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
+                         contract_ws *s, const contract_ws *w,
+                         const minex_config *cfg, const minex_options *opt,
+                         const char *what) {
+  double us = 0, ud = -1, k = opt->iterations;
+  int rc = costmodel_unit(&lay->g, cfg, lay->old, opt, &us);
+  int rd = mx_dist_unit(c, d, cfg, opt, &ud);
+  CHECK(rc == MINEX_OK && rd == MINEX_OK && us == ud,
+        "%s: unit %g, serial %g (%s)", what, ud, us, minex_last_error());
+  mx_coarse co;
+  if (contract_freeze(s) != MINEX_OK || mx_dist_coarse(c, w, &co) != MINEX_OK) {
+    CHECK(0, "%s: coarse graph: %s", what, minex_last_error());
+    return;
+  }
+  const contract_level *S = contract_cur(s);
+  CHECK(co.g.nvtxs == S->nbase, "%s: %d coarse vertices, serial %d", what,
+        (int)co.g.nvtxs, (int)S->nbase);
+  for (int32_t x = 0; x < co.g.nvtxs && x < S->nbase; x++) {
+    CHECK(attr_eq(&co.at[x], &S->at[x]), "%s: coarse vertex %d's record", what,
+          (int)x);
+    int64_t len = co.g.xadj[x + 1] - co.g.xadj[x];
+    CHECK(len == S->xadj[x + 1] - S->xadj[x] &&
+              !memcmp(co.g.adjncy + co.g.xadj[x], S->adj + S->xadj[x],
+                      4 * (size_t)len) &&
+              !memcmp(co.g.cwgt + co.g.xadj[x], S->cwgt + S->xadj[x],
+                      8 * (size_t)len),
+          "%s: coarse vertex %d's row", what, (int)x);
+  }
+  costmodel_loads ls, ldd;
+  partition_ctx ps, pd;
+  memset(&ps, 0, sizeof ps);
+  memset(&pd, 0, sizeof pd);
+  rc = costmodel_loads_create_k(&ls, &lay->g, cfg, lay->old, lay->old, opt, k,
+                                us);
+  rd = mx_dist_loads(c, d, cfg, opt, k, ud, &ldd);
+  CHECK(rc == MINEX_OK && rd == MINEX_OK, "%s: loads: %s", what,
+        minex_last_error());
+  if (rc == MINEX_OK && rd == MINEX_OK) {
+    CHECK(loads_eq(&ls, &ldd), "%s: old loads differ", what);
+    if (partition_ctx_create(&ps, s, &ls, opt) == MINEX_OK &&
+        partition_ctx_create(&pd, &co.ws, &ldd, opt) == MINEX_OK &&
+        partition_run(&ps, 4) == MINEX_OK &&
+        partition_run(&pd, 4) == MINEX_OK) {
+      CHECK(ps.moves == pd.moves && (ps.moves > 0 || ls.nprocs == 1),
+            "%s: %lld coarse moves, serial %lld", what, (long long)pd.moves,
+            (long long)ps.moves);
+      CHECK(!memcmp(s->owner, co.ws.owner, 4 * (size_t)S->nbase),
+            "%s: coarse owners differ", what);
+      CHECK(loads_eq(&ls, &ldd), "%s: loads after the coarse partition", what);
+    } else {
+      CHECK(0, "%s: coarse partition: %s", what, minex_last_error());
+    }
+    partition_ctx_destroy(&ps);
+    partition_ctx_destroy(&pd);
+  }
+  if (rc == MINEX_OK)
+    costmodel_loads_destroy(&ls);
+  if (rd == MINEX_OK)
+    costmodel_loads_destroy(&ldd);
+  mx_coarse_destroy(&co);
+}
+
 /* One case: the graph of f spread by vtxdist (empty1, base), old = RCB
  * into nparts; layout and contraction checked for each seed and thread
  * count. */
@@ -174,6 +247,18 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
                *rw = minex_graph_rwgt(f->g) + lo,
                *cw = minex_graph_cwgt(f->g) + X[lo];
 
+  /* two clusters, the second at half speed and far (one when nparts = 1) */
+  int32_t csize[2] = {(nparts + 1) / 2, nparts / 2};
+  double proc[2] = {1, 2}, conn[4] = {1, 4, 4, 1};
+  minex_config *cfg = NULL;
+  minex_options opt;
+  minex_options_init(&opt);
+  opt.iterations = 10;
+  if (minex_config_create(nparts > 1 ? 2 : 1, csize, proc, conn, &cfg) !=
+      MINEX_OK) {
+    CHECK(0, "config: %s", minex_last_error());
+    goto out;
+  }
   layout lay;
   if (layout_create(&lay, f->g, old, nparts, 1) != MINEX_OK) {
     CHECK(0, "layout_create: %s", minex_last_error());
@@ -261,7 +346,8 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
               minex_last_error());
         if (rs == MINEX_OK && rd == MINEX_OK) {
           CHECK(s.nlevels > 2, "%s: only %d levels", what, (int)s.nlevels);
-          compare(&s, &w, what);
+          if (compare(&s, &w, what) == 0)
+            check_coarse(&c, &lay, &d, &s, &w, cfg, &opt, what);
         }
         contract_ws_destroy(&s);
         contract_ws_destroy(&w);
@@ -271,6 +357,7 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
   mx_close(&c);
   layout_destroy(&lay);
 out:
+  minex_config_destroy(cfg);
   free(vd), free(old), free(xadj), free(adjncy);
 }
 

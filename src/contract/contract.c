@@ -573,8 +573,16 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
     N->ghost_gid[g] = uniq[g];
     N->ghost_rank[g] = (int32_t)(i64_lower(noff + 1, size, uniq[g] + 1));
   }
-  for (int32_t g = 0; g < ng; g++)
-    map[2 * nb + g] = 2 * A + (int32_t)i64_lower(uniq, nu, newg[g]);
+  free(L->ghost_up);
+  if ((L->ghost_up = malloc(sizeof(int32_t) * ((size_t)ng + 1))) == NULL) {
+    rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
+                    (int)ng);
+    goto out;
+  }
+  for (int32_t g = 0; g < ng; g++) {
+    L->ghost_up[g] = (int32_t)i64_lower(uniq, nu, newg[g]);
+    map[2 * nb + g] = 2 * A + L->ghost_up[g];
+  }
 out:
   free(cnt), free(rcnt), free(off), free(noff), free(pos);
   free(newg), free(uniq), free(seen);

@@ -61,6 +61,8 @@ typedef struct contract_level {
   int32_t nghost;
   int64_t *ghost_gid;
   int32_t *ghost_rank;
+  int32_t *ghost_up; /* nghost: the next level's ghost each one is in
+                        (NULL on the last level)                      */
 } contract_level;
 
 /* The collective operations of a contraction spread over several

@@ -34,6 +34,7 @@ void contract_level_free(contract_level *L) {
   free(L->at);
   free(L->ghost_gid);
   free(L->ghost_rank);
+  free(L->ghost_up);
   memset(L, 0, sizeof *L);
 }
 
@@ -215,11 +216,21 @@ static void level_down(contract_ws *ws) {
   unsigned char *flag = (unsigned char *)ws->acc.lacc;
   memcpy(own, ws->owner, sizeof(int32_t) * (size_t)m);
   memcpy(flag, ws->interior, (size_t)m);
+  /* spread over ranks: the ghosts' owners too (U's after its vertices) */
+  if (U->nghost > 0)
+    memcpy(own + m, ws->owner + 2 * (size_t)m,
+           sizeof(int32_t) * (size_t)U->nghost);
   for (int32_t k = 0; k < m; k++) {
     int32_t x = U->lower[k];
     ws->parent[x] = x;
     ws->owner[x] = own[k];
     ws->interior[x] = flag[k];
+  }
+  for (int32_t g = 0; g < D->nghost; g++) {
+    int32_t x = 2 * D->nbase + g;
+    ws->parent[x] = x;
+    ws->owner[x] = own[m + D->ghost_up[g]];
+    ws->interior[x] = 0;
   }
   for (int32_t j = D->nmerge - 1; j >= 0; j--) {
     int32_t M = D->nbase + j;
@@ -273,11 +284,22 @@ int contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
 
 int32_t contract_undo_level(contract_ws *ws, int32_t *ids) {
   contract_level *L = contract_cur(ws);
-  while (L->nmerge == 0) {
-    if (ws->nlevels == 1)
-      return -1;
-    level_down(ws);
-    L = contract_cur(ws);
+  if (ws->comm != NULL) {
+    /* spread over ranks: one level down on every rank, also where this
+       rank made no merge on it (every level has merges somewhere) */
+    if (L->nmerge == 0) {
+      if (ws->nlevels == 1)
+        return -1;
+      level_down(ws);
+      L = contract_cur(ws);
+    }
+  } else {
+    while (L->nmerge == 0) {
+      if (ws->nlevels == 1)
+        return -1;
+      level_down(ws);
+      L = contract_cur(ws);
+    }
   }
   /* the restored base vertices: those merged away, in id order */
   int32_t n = 0;

@@ -134,6 +134,7 @@
 #define mx_dist_coarse minex__mx_dist_coarse
 #define mx_dist_create minex__mx_dist_create
 #define mx_dist_destroy minex__mx_dist_destroy
+#define mx_dist_from_coarse minex__mx_dist_from_coarse
 #define mx_dist_loads minex__mx_dist_loads
 #define mx_dist_unit minex__mx_dist_unit
 #define mx_exchange minex__mx_exchange
@@ -164,10 +165,12 @@
 #define partition_heap_remove minex__partition_heap_remove
 #define partition_heap_set minex__partition_heap_set
 #define partition_loads_max minex__partition_loads_max
+#define partition_move_rule minex__partition_move_rule
 #define partition_passes_rounds minex__partition_passes_rounds
 #define partition_refine minex__partition_refine
 #define partition_remap_max minex__partition_remap_max
 #define partition_rounds minex__partition_rounds
+#define partition_rounds_dist minex__partition_rounds_dist
 #define partition_rounds_reset minex__partition_rounds_reset
 #define partition_rounds_ws_create minex__partition_rounds_ws_create
 #define partition_rounds_ws_destroy minex__partition_rounds_ws_destroy

@@ -60,6 +60,8 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
   partition_rounds_ws rw;
   int rc = ids ? partition_rounds_ws_create(&rw, 2 * n)
                : core_error(MINEX_ENOMEM, "expansion: out of memory");
+  if (ws->comm != NULL) /* spread over ranks: every rank learns it */
+    rc = ws->comm->agree(ws->comm->ctx, rc);
   if (rc != MINEX_OK) {
     free(ids);
     return rc;
@@ -67,7 +69,9 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
   int32_t nt;
   while ((nt = contract_undo_level(ws, ids)) >= 0) {
 #ifdef MINEX_CHECKS
-    if ((rc = partition_check_phase(ws, pc->ld, pc, "during expansion")))
+    /* (the checks read the whole graph: one process only) */
+    if (ws->comm == NULL &&
+        (rc = partition_check_phase(ws, pc->ld, pc, "during expansion")))
       break;
 #endif
     /* the level's marks start afresh (local ids changed with the level);
@@ -75,7 +79,13 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
        round r - 1's moves (SPEC §3: "when one moves, its border
        neighbours are tested too") */
     partition_rounds_reset(&rw, contract_nids(ws));
-    partition_rounds(pc, &rw, ids, nt, budget, NULL, 0, 0);
+    if (ws->comm == NULL) {
+      partition_rounds(pc, &rw, ids, nt, budget, NULL, 0, 0);
+    } else { /* spread over ranks (docs/mpi.md, options.rounds ON) */
+      int64_t moves;
+      if ((rc = partition_rounds_dist(pc, &rw, ids, nt, budget, &moves)))
+        break;
+    }
   }
   partition_rounds_ws_destroy(&rw);
   free(ids);

@@ -643,3 +643,19 @@ int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
   free(in), free(out);
   return rc;
 }
+
+void mx_dist_from_coarse(contract_ws *w, const mx_coarse *co) {
+  const contract_level *L = contract_cur(w);
+  int32_t nb = L->nbase;
+  for (int32_t x = 0; x < nb; x++) {
+    w->parent[x] = x;
+    w->owner[x] = co->ws.owner[L->goff + x];
+    w->interior[x] = co->ws.interior[L->goff + x];
+  }
+  for (int32_t g = 0; g < L->nghost; g++) {
+    int32_t x = 2 * nb + g;
+    w->parent[x] = x;
+    w->owner[x] = co->ws.owner[L->ghost_gid[g]];
+    w->interior[x] = 0;
+  }
+}

@@ -58,6 +58,11 @@ typedef struct mx_coarse {
 int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co);
 void mx_coarse_destroy(mx_coarse *co);
 
+/* The owners and interior flags of the partition of the contracted graph
+ * (co's workspace) to the top level of w (frozen), its ghosts' owners
+ * included: where the expansion on the ranks starts. Local. */
+void mx_dist_from_coarse(contract_ws *w, const mx_coarse *co);
+
 /* Collective: the loads of the old partition under horizon k in units of
  * 1/unit, every rank's share added up (each processor's figures come from
  * the one rank that holds its old part, so the sum is exact and equal to

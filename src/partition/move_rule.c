@@ -86,25 +86,32 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
 int partition_best_move_in(partition_ctx *pc, partition_scratch *sc, int32_t x,
                            partition_choice *ch) {
   const contract_ws *ws = pc->ws;
-  const contract_level *L = contract_cur(ws);
+  int32_t p = ws->owner[x], nn = -1;
+  if (!pc->interior[x]) {
+    nn = partition_gather_owners_in(pc, sc, x);
+    pc->interior[x] = nn == 0 || (nn == 1 && sc->nbr[0].owner == p);
+  }
+  return partition_move_rule(pc, sc, &contract_cur(ws)->at[x], p,
+                             pc->interior[x], nn, ch);
+}
+
+int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
+                        const contract_attr *a, int32_t p, int interior,
+                        int32_t nn, partition_choice *ch) {
   const costmodel_loads *ld = pc->ld;
   const minex_config *cf = pc->cfg;
-  int32_t p = ws->owner[x];
   int forced = !cf->avail[p];
   double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
   int global = forced || (pc->global && pc->refine != 1 && ld->qwgt[p] > mean);
-  int32_t nn;
-  if (pc->interior[x]) {
-    /* all edges lead to p: the only candidate is the global one */
+  if (nn < 0) {
+    /* interior before the test: all edges lead to p, the only candidate
+       is the global one */
     if (!global)
       return 0;
-    sc->nbr[0] = (costmodel_nbr){p, L->at[x].ctot};
+    sc->nbr[0] = (costmodel_nbr){p, a->ctot};
     nn = 1;
-  } else {
-    nn = partition_gather_owners_in(pc, sc, x);
-    pc->interior[x] = nn == 0 || (nn == 1 && sc->nbr[0].owner == p);
-    if (pc->interior[x] && !global)
-      return 0;
+  } else if (interior && !global) {
+    return 0;
   }
   int32_t nc = 0;
   for (int32_t i = 0; i < nn; i++) {
@@ -125,7 +132,6 @@ int partition_best_move_in(partition_ctx *pc, partition_scratch *sc, int32_t x,
   }
   if (nc == 0)
     return 0;
-  const contract_attr *a = &L->at[x];
   costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
   costmodel_move m, best = {0}, fallback = {0};
   int have = 0, have_fb = 0;

@@ -155,3 +155,280 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
   free(lock);
   return MINEX_OK;
 }
+
+/* A move found by a round's scan, as every rank receives it: the vertex's
+ * global id and record, its owner, the scan's Gain, whether it was
+ * interior after the scan, and its edges. */
+typedef struct rec_head {
+  int64_t gid;
+  double gain, pwgt, rwgt, ctot;
+  int32_t old, cur, forced, interior, deg, pad;
+} rec_head;
+
+/* An edge of it: the neighbour's global id, its owner at the scan, Cwgt. */
+typedef struct rec_edge {
+  int64_t gid;
+  double cwgt;
+  int32_t owner, pad;
+} rec_edge;
+
+static int rec_cmp(const void *a, const void *b) {
+  const rec_head *x = *(const rec_head *const *)a;
+  const rec_head *y = *(const rec_head *const *)b;
+  if (x->forced != y->forced)
+    return x->forced ? -1 : 1;
+  if (x->gain != y->gain)
+    return x->gain < y->gain ? -1 : 1;
+  return (x->gid > y->gid) - (x->gid < y->gid);
+}
+
+/* The owners that changed in a round, by global id (open addressing). */
+typedef struct moved_tab {
+  int64_t *key;
+  int32_t *val;
+  int64_t mask;
+} moved_tab;
+
+static int64_t tab_slot(const moved_tab *t, int64_t k) {
+  uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ull;
+  int64_t i = (int64_t)(h >> 20) & t->mask;
+  while (t->key[i] != -1 && t->key[i] != k)
+    i = (i + 1) & t->mask;
+  return i;
+}
+
+/* The owner of edge e now: its owner at the scan unless it moved since. */
+static int32_t edge_owner(const moved_tab *t, const rec_edge *e, int *moved) {
+  int64_t i = tab_slot(t, e->gid);
+  if (t->key[i] == e->gid) {
+    *moved = 1;
+    return t->val[i];
+  }
+  return e->owner;
+}
+
+/* x's neighbour owners from its edges (first seen first, Cwgt summed in
+ * row order, as partition_gather_owners_in): sc->nbr; returns their
+ * number; *changed: whether a neighbour moved in this round. */
+static int32_t rec_gather(partition_scratch *sc, int32_t nprocs,
+                          const moved_tab *t, const rec_head *h,
+                          const rec_edge *e, int *changed) {
+  if (++sc->stamp == INT32_MAX) {
+    memset(sc->nbr_stamp, 0, sizeof(int32_t) * (size_t)nprocs);
+    sc->stamp = 1;
+  }
+  int32_t nn = 0;
+  *changed = 0;
+  for (int32_t j = 0; j < h->deg; j++) {
+    int32_t o = edge_owner(t, &e[j], changed);
+    if (sc->nbr_stamp[o] != sc->stamp) {
+      sc->nbr_stamp[o] = sc->stamp;
+      sc->nbr_at[o] = nn;
+      sc->nbr[nn].owner = o;
+      sc->nbr[nn++].cwgt = 0;
+    }
+    sc->nbr[sc->nbr_at[o]].cwgt += e[j].cwgt;
+  }
+  return nn;
+}
+
+/* The local id of global id g here: own (< nbase), a ghost (2 nbase + k),
+ * or -1. */
+static int32_t local_of(const contract_level *L, int64_t g) {
+  if (g >= L->goff && g < L->goff + L->nbase)
+    return (int32_t)(g - L->goff);
+  int64_t lo = 0, hi = L->nghost;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (L->ghost_gid[mid] < g)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < L->nghost && L->ghost_gid[lo] == g ? 2 * L->nbase + (int32_t)lo
+                                                 : -1;
+}
+
+int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
+                          int32_t *ids, int32_t n, int32_t budget,
+                          int64_t *moves) {
+  contract_ws *ws = pc->ws;
+  const contract_comm *cm = ws->comm;
+  const contract_level *L = contract_cur(ws);
+  int32_t nb = L->nbase, *mark = rw->mark, P = pc->ld->nprocs;
+  partition_scratch *sc = &pc->sc[0];
+  int64_t *cnt = calloc((size_t)cm->size, sizeof *cnt);
+  char *mine = NULL, *all = NULL;
+  const rec_head **order = NULL;
+  moved_tab tab = {NULL, NULL, 0};
+  int rc = cnt ? MINEX_OK : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  *moves = 0;
+  for (int32_t round = 0; round <= budget; round++) {
+    /* every rank's ids left? */
+    int64_t left = n, *lefts = NULL;
+    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+        (rc = cm->allgather(cm->ctx, &left, 8, (void **)&lefts, cnt)) !=
+            MINEX_OK)
+      break;
+    left = 0;
+    for (int r = 0; r < cm->size; r++)
+      left += lefts[r];
+    free(lefts);
+    if (left == 0)
+      break;
+    /* the scan, then this rank's moves with their edges */
+    partition_scan(pc, ids, n, rw->prop);
+    size_t bytes = 0;
+    for (int32_t i = 0; i < n; i++)
+      if (rw->prop[i].to >= 0) {
+        const int32_t *adj;
+        const double *cw;
+        int64_t len;
+        contract_edges(ws, ids[i], &adj, &cw, &len);
+        bytes += sizeof(rec_head) + sizeof(rec_edge) * (size_t)len;
+      }
+    free(mine);
+    if ((mine = malloc(bytes + 1)) == NULL)
+      rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
+                      bytes);
+    char *p = mine;
+    for (int32_t i = 0; rc == MINEX_OK && i < n; i++) {
+      if (rw->prop[i].to < 0)
+        continue;
+      int32_t x = ids[i];
+      const int32_t *adj;
+      const double *cw;
+      int64_t len;
+      contract_edges(ws, x, &adj, &cw, &len);
+      const contract_attr *a = &L->at[x];
+      rec_head h = {L->goff + x,
+                    rw->prop[i].gain,
+                    a->pwgt,
+                    a->rwgt,
+                    a->ctot,
+                    a->old,
+                    ws->owner[x],
+                    rw->prop[i].forced,
+                    pc->interior[x],
+                    (int32_t)len,
+                    0};
+      memcpy(p, &h, sizeof h);
+      p += sizeof h;
+      for (int64_t j = 0; j < len; j++) {
+        int32_t y = adj[j];
+        rec_edge e = {y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb], cw[j],
+                      ws->owner[y], 0};
+        memcpy(p, &e, sizeof e);
+        p += sizeof e;
+      }
+    }
+    free(all);
+    all = NULL;
+    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+        (rc = cm->allgather(cm->ctx, mine, (int64_t)bytes, (void **)&all,
+                            cnt)) != MINEX_OK)
+      break;
+    /* every rank's moves in the serial order */
+    int64_t total = 0, nrec = 0;
+    for (int r = 0; r < cm->size; r++)
+      total += cnt[r];
+    for (int64_t o = 0; o < total; nrec++) {
+      rec_head h;
+      memcpy(&h, all + o, sizeof h);
+      o += (int64_t)sizeof h + (int64_t)sizeof(rec_edge) * h.deg;
+    }
+    free(order);
+    free(tab.key);
+    free(tab.val);
+    int64_t tsize = 16;
+    while (tsize < 2 * nrec + 2)
+      tsize *= 2;
+    order = malloc(sizeof *order * ((size_t)nrec + 1));
+    tab.key = malloc(sizeof *tab.key * (size_t)tsize);
+    tab.val = malloc(sizeof *tab.val * (size_t)tsize);
+    tab.mask = tsize - 1;
+    if (!order || !tab.key || !tab.val) {
+      rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
+                      (long long)nrec);
+      continue; /* agreed at the top of the next round */
+    }
+    for (int64_t i = 0; i < tsize; i++)
+      tab.key[i] = -1;
+    /* the records are 8-byte aligned: the allgather's buffer is malloc'd
+       and every record's size is a multiple of 8 */
+    nrec = 0;
+    for (int64_t o = 0; o < total; nrec++) {
+      const rec_head *h = (const rec_head *)(const void *)(all + o);
+      order[nrec] = h;
+      o += (int64_t)sizeof *h + (int64_t)sizeof(rec_edge) * h->deg;
+    }
+    qsort(order, (size_t)nrec, sizeof *order, rec_cmp);
+    int32_t stamp = ++rw->stamp, next = 0;
+    for (int64_t i = 0; i < nrec; i++) {
+      const rec_head *h = order[i];
+      const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
+      int32_t xl = local_of(L, h->gid);
+      int home = xl >= 0 && xl < nb, changed;
+      /* the neighbourhood now; a vertex a neighbour of which moved in
+         this round waits for the next one (partition_rounds' rule) */
+      int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
+      if (changed && round < budget)
+        continue;
+      int interior = h->interior && !changed;
+      partition_choice ch;
+      int found;
+      const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
+      if (interior) {
+        found = partition_move_rule(pc, sc, &a, h->cur, 1, -1, &ch);
+      } else {
+        interior = nn == 0 || (nn == 1 && sc->nbr[0].owner == h->cur);
+        if (home)
+          pc->interior[xl] = (unsigned char)interior;
+        found = partition_move_rule(pc, sc, &a, h->cur, interior, nn, &ch);
+      }
+      if (!found)
+        continue;
+      /* executed as partition_execute would, on every rank */
+      int32_t q = ch.move.to;
+      nn = rec_gather(sc, P, &tab, h, e, &changed);
+      costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
+      costmodel_move m;
+      if (!pc->cfg->avail[h->cur])
+        pc->forced_moves++;
+      costmodel_eval_move(pc->ld, &v, q, &m);
+      costmodel_apply(pc->ld);
+      pc->moves++;
+      (*moves)++;
+      int64_t s = tab_slot(&tab, h->gid);
+      tab.key[s] = h->gid;
+      tab.val[s] = q;
+      if (xl >= 0) {
+        ws->owner[xl] = q;
+        pc->interior[xl] = 0;
+      }
+      if (home)
+        mark[xl] = -stamp;
+      /* its neighbours here: no longer interior; queued for the next
+         round */
+      for (int32_t j = 0; j < h->deg; j++) {
+        int32_t r = local_of(L, e[j].gid);
+        if (r < 0)
+          continue;
+        pc->interior[r] = 0;
+        if (round < budget && r < nb && mark[r] != stamp && mark[r] != -stamp) {
+          mark[r] = stamp;
+          ids[next++] = r;
+        }
+      }
+    }
+    /* a vertex that moved after it was queued waits */
+    int32_t k = 0;
+    for (int32_t i = 0; i < next; i++)
+      if (mark[ids[i]] == stamp)
+        ids[k++] = ids[i];
+    qsort(ids, (size_t)k, sizeof(int32_t), id_cmp);
+    n = k;
+  }
+  free(cnt), free(mine), free(all), free(order), free(tab.key), free(tab.val);
+  return cm->agree(cm->ctx, rc);
+}

@@ -16,6 +16,7 @@
  * its rank and line and exits non-zero on every rank when any failed. */
 #include "contract/contract.h"
 #include "driver/layout.h"
+#include "expand/expand.h"
 #include "mpi/mpi_dist.h"
 #include "partition/partition.h"
 
@@ -153,11 +154,13 @@ static int loads_eq(const costmodel_loads *a, const costmodel_loads *b) {
          !memcmp(a->remap, b->remap, P * 8) && !memcmp(a->qwgt, b->qwgt, P * 8);
 }
 
-/* Step 3 against the serial kernel: the unit, the contracted graph on every
- * rank (s frozen here), the old loads, and the partition of the contracted
- * graph run on every rank. */
+/* Steps 3 and 4 against the serial kernel: the unit, the contracted graph
+ * on every rank (s frozen here), the old loads, the partition of the
+ * contracted graph run on every rank, and the expansion in rounds spread
+ * over the ranks (options.rounds ON): the same owners of every vertex and
+ * the same loads, bit for bit. */
 static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
-                         contract_ws *s, const contract_ws *w,
+                         contract_ws *s, contract_ws *w,
                          const minex_config *cfg, const minex_options *opt,
                          const char *what) {
   double us = 0, ud = -1, k = opt->iterations;
@@ -205,6 +208,43 @@ static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
       CHECK(!memcmp(s->owner, co.ws.owner, 4 * (size_t)S->nbase),
             "%s: coarse owners differ", what);
       CHECK(loads_eq(&ls, &ldd), "%s: loads after the coarse partition", what);
+      /* the expansion: serial on s, spread on w from the coarse owners */
+      partition_ctx pw;
+      memset(&pw, 0, sizeof pw);
+      int es = expand_rounds(&ps, 16);
+      int ew = contract_freeze(w);
+      if (ew == MINEX_OK)
+        ew = partition_ctx_create(&pw, w, &ldd, opt);
+      if (ew == MINEX_OK) {
+        mx_dist_from_coarse(w, &co);
+        ew = expand_rounds(&pw, 16);
+      }
+      CHECK(es == MINEX_OK && ew == MINEX_OK, "%s: expansion: %s", what,
+            minex_last_error());
+      if (es == MINEX_OK && ew == MINEX_OK) {
+        const contract_level *W = contract_cur(w);
+        CHECK(s->nlevels == 1 && w->nlevels == 1,
+              "%s: expansion ended on "
+              "levels %d and %d",
+              what, (int)s->nlevels, (int)w->nlevels);
+        CHECK(ps.moves == pd.moves + pw.moves &&
+                  (pw.moves > 0 || ls.nprocs == 1),
+              "%s: %lld moves in all, serial %lld", what,
+              (long long)(pd.moves + pw.moves), (long long)ps.moves);
+        int32_t bad = -1;
+        for (int32_t x = 0; x < W->nbase && bad < 0; x++)
+          if (w->owner[x] != s->owner[W->goff + x])
+            bad = x;
+        CHECK(bad < 0, "%s: vertex %lld on %d, serial %d", what,
+              (long long)(W->goff + bad), bad < 0 ? 0 : w->owner[bad],
+              bad < 0 ? 0 : s->owner[W->goff + bad]);
+        for (int32_t g = 0; g < W->nghost && bad < 0; g++)
+          if (w->owner[2 * W->nbase + g] != s->owner[W->ghost_gid[g]])
+            bad = g;
+        CHECK(bad < 0, "%s: a ghost's owner differs", what);
+        CHECK(loads_eq(&ls, &ldd), "%s: loads after the expansion", what);
+      }
+      partition_ctx_destroy(&pw);
     } else {
       CHECK(0, "%s: coarse partition: %s", what, minex_last_error());
     }
@@ -254,6 +294,7 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
   minex_options opt;
   minex_options_init(&opt);
   opt.iterations = 10;
+  opt.rounds = MINEX_ROUNDS_ON;
   if (minex_config_create(nparts > 1 ? 2 : 1, csize, proc, conn, &cfg) !=
       MINEX_OK) {
     CHECK(0, "config: %s", minex_last_error());

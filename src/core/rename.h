@@ -144,6 +144,7 @@
 #define mx_open minex__mx_open
 #define mx_rank_of minex__mx_rank_of
 #define mx_start minex__mx_start
+#define mx_wait minex__mx_wait
 #define partition_balance minex__partition_balance
 #define partition_best_move minex__partition_best_move
 #define partition_best_move_in minex__partition_best_move_in

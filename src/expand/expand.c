@@ -83,7 +83,8 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
       partition_rounds(pc, &rw, ids, nt, budget, NULL, 0, 0);
     } else { /* spread over ranks (docs/mpi.md, options.rounds ON) */
       int64_t moves;
-      if ((rc = partition_rounds_dist(pc, &rw, ids, nt, budget, &moves)))
+      if ((rc = partition_rounds_dist(pc, &rw, ids, nt, budget, NULL, 0, 0,
+                                      &moves)))
         break;
     }
   }

@@ -37,7 +37,10 @@ int mx_mpi_fail(mx_comm *c, const char *what, int mpirc) {
 int mx_allreduce(mx_comm *c, const void *in, void *out, int count,
                  MPI_Datatype type, MPI_Op op) {
   c->collectives++;
-  int e = MPI_Allreduce(in, out, count, type, op, c->comm);
+  MPI_Request req;
+  int e = MPI_Iallreduce(in, out, count, type, op, c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(&req);
   return e == MPI_SUCCESS ? MINEX_OK : mx_mpi_fail(c, "MPI_Allreduce", e);
 }
 
@@ -52,18 +55,30 @@ int mx_bcast(mx_comm *c, void *buf, int64_t bytes, int root) {
   return MINEX_OK;
 }
 
-int mx_idle_barrier(mx_comm *c) {
-  MPI_Request req;
-  c->collectives++;
-  int e = MPI_Ibarrier(c->comm, &req), done = 0;
-  while (e == MPI_SUCCESS && !done) {
+int mx_wait(MPI_Request *req) {
+  int e = MPI_SUCCESS, done = 0;
+  long pause = 0; /* ns */
+  for (int tests = 0; e == MPI_SUCCESS; tests++) {
     MPI_Status st;
-    e = MPI_Test(&req, &done, &st);
-    if (e == MPI_SUCCESS && !done) {
-      struct timespec ts = {0, 200000};
+    e = MPI_Test(req, &done, &st);
+    if (done || e != MPI_SUCCESS)
+      break;
+    if (tests >= MX_WAIT_SPIN) {
+      pause = pause == 0 ? 2000 : pause * 2;
+      pause = pause > MX_WAIT_MAX_NS ? MX_WAIT_MAX_NS : pause;
+      struct timespec ts = {0, pause};
       nanosleep(&ts, NULL);
     }
   }
+  return e;
+}
+
+int mx_idle_barrier(mx_comm *c) {
+  MPI_Request req;
+  c->collectives++;
+  int e = MPI_Ibarrier(c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(&req);
   return e == MPI_SUCCESS ? MINEX_OK : mx_mpi_fail(c, "MPI_Ibarrier", e);
 }
 
@@ -71,7 +86,10 @@ int mx_agree(mx_comm *c) {
   /* the lowest failing rank speaks: its code and message go to all */
   int mine = c->rc != MINEX_OK ? c->rank : c->size, first = c->size;
   c->collectives++;
-  int e = MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm);
+  MPI_Request req;
+  int e = MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(&req);
   if (e != MPI_SUCCESS) {
     /* nothing can be agreed any more: report locally */
     mx_mpi_fail(c, "MPI_Allreduce (error agreement)", e);
@@ -89,7 +107,9 @@ int mx_agree(mx_comm *c) {
     memcpy(m.msg, c->msg, sizeof m.msg);
   }
   c->collectives++;
-  e = MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, c->comm);
+  e = MPI_Ibcast(&m, (int)sizeof m, MPI_BYTE, first, c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(&req);
   if (e != MPI_SUCCESS) {
     mx_mpi_fail(c, "MPI_Bcast (error agreement)", e);
     return core_error(c->rc, "%s", c->msg);
@@ -105,7 +125,11 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   int size = c->size, rank = c->rank;
   *rbuf = NULL;
   c->collectives++;
-  int e = MPI_Alltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, c->comm);
+  MPI_Request creq;
+  int e = MPI_Ialltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, c->comm,
+                        &creq);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(&creq);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Alltoall (exchange counts)", e);
   int64_t npieces = 0;
@@ -166,10 +190,8 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
     memcpy(*rbuf + roff[rank], sbuf + self, (size_t)scount[rank]);
   /* one at a time with a status of our own (GCC 12's access warnings
      reject MPICH's MPI_STATUSES_IGNORE) */
-  for (int64_t i = 0; i < nreq && e == MPI_SUCCESS; i++) {
-    MPI_Status st;
-    e = MPI_Wait(&req[i], &st);
-  }
+  for (int64_t i = 0; i < nreq && e == MPI_SUCCESS; i++)
+    e = mx_wait(&req[i]);
   free(req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "point-to-point exchange", e);

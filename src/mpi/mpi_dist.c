@@ -25,7 +25,11 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
   int size = c->size;
   *out = NULL;
   c->collectives++;
-  int e = MPI_Allgather(&bytes, 1, MPI_INT64_T, count, 1, MPI_INT64_T, c->comm);
+  MPI_Request req;
+  int e = MPI_Iallgather(&bytes, 1, MPI_INT64_T, count, 1, MPI_INT64_T, c->comm,
+                         &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(&req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Allgather (counts)", e);
   int *cnt = malloc(sizeof *cnt * ((size_t)size + 1));
@@ -52,8 +56,10 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
     c->collectives++;
     c->bytes += bytes * (size - 1);
     c->messages += size - 1;
-    e = MPI_Allgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
-                       c->comm);
+    e = MPI_Iallgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
+                        c->comm, &req);
+    if (e == MPI_SUCCESS)
+      e = mx_wait(&req);
     if (e != MPI_SUCCESS)
       mx_mpi_fail(c, "MPI_Allgatherv", e);
     rc = mx_agree(c);
@@ -187,9 +193,14 @@ static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   if (rc != MINEX_OK)
     goto out;
   c->collectives += 2;
-  int e = MPI_Exscan(cnt, before, P, MPI_INT64_T, MPI_SUM, c->comm);
+  MPI_Request req;
+  int e = MPI_Iexscan(cnt, before, P, MPI_INT64_T, MPI_SUM, c->comm, &req);
   if (e == MPI_SUCCESS)
-    e = MPI_Allreduce(cnt, tot, P, MPI_INT64_T, MPI_SUM, c->comm);
+    e = mx_wait(&req);
+  if (e == MPI_SUCCESS)
+    e = MPI_Iallreduce(cnt, tot, P, MPI_INT64_T, MPI_SUM, c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(&req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Exscan/MPI_Allreduce (part counts)", e);
   if ((rc = mx_agree(c)) != MINEX_OK)

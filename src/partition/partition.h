@@ -206,16 +206,18 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
                         const contract_attr *a, int32_t p, int interior,
                         int32_t nn, partition_choice *ch);
 
-/* partition_rounds (options.rounds ON, no lock, no deferral) on a
- * contraction spread over ranks (pc->ws->comm): each rank tests its own
+/* partition_rounds (options.rounds ON) on a contraction spread over ranks
+ * (pc->ws->comm), lock and deferral as there: each rank tests its own
  * ids; the moves found, with each vertex's edges (neighbour's global id,
  * owner, Cwgt), are gathered on every rank and applied there in the
  * serial order (forced, Gain, global id), each re-tested from its record
  * against the loads, so that every rank keeps the same loads and the
  * owners of its vertices and ghosts; the result is the serial one.
- * Collective; MINEX_ENOMEM (agreed) on failure. *moves gets the moves. */
+ * Collective; MINEX_ENOMEM (agreed) on failure. *moves gets the moves
+ * (every rank's). */
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           int32_t *ids, int32_t n, int32_t budget,
+                          int32_t *lock, int32_t lockstamp, int defer,
                           int64_t *moves);
 
 /* The passes of partition_balance / partition_refine (the gate set by the

@@ -131,6 +131,8 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
   partition_rounds_ws rw;
   int rc = ids && lock ? partition_rounds_ws_create(&rw, nids)
                        : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (ws->comm != NULL) /* spread over ranks: every rank learns it */
+    rc = ws->comm->agree(ws->comm->ctx, rc);
   if (rc != MINEX_OK) {
     free(ids);
     free(lock);
@@ -147,13 +149,20 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
       if (ws->parent[x] == x)
         ids[n++] = x;
     /* a vertex moves at most once per pass, as in the heap passes */
-    if (partition_rounds(pc, &rw, ids, n, budget, lock, pass + 1, 1) == 0)
+    int64_t moves;
+    if (ws->comm == NULL) {
+      moves = partition_rounds(pc, &rw, ids, n, budget, lock, pass + 1, 1);
+    } else if ((rc = partition_rounds_dist(pc, &rw, ids, n, budget, lock,
+                                           pass + 1, 1, &moves)) != MINEX_OK) {
+      break; /* every rank's moves: the same count everywhere */
+    }
+    if (moves == 0)
       break;
   }
   partition_rounds_ws_destroy(&rw);
   free(ids);
   free(lock);
-  return MINEX_OK;
+  return rc;
 }
 
 /* A move found by a round's scan, as every rank receives it: the vertex's
@@ -251,6 +260,7 @@ static int32_t local_of(const contract_level *L, int64_t g) {
 
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           int32_t *ids, int32_t n, int32_t budget,
+                          int32_t *lock, int32_t lockstamp, int defer,
                           int64_t *moves) {
   contract_ws *ws = pc->ws;
   const contract_comm *cm = ws->comm;
@@ -264,19 +274,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   int rc = cnt ? MINEX_OK : core_error(MINEX_ENOMEM, "rounds: out of memory");
   *moves = 0;
   for (int32_t round = 0; round <= budget; round++) {
-    /* every rank's ids left? */
-    int64_t left = n, *lefts = NULL;
-    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-        (rc = cm->allgather(cm->ctx, &left, 8, (void **)&lefts, cnt)) !=
-            MINEX_OK)
-      break;
-    left = 0;
-    for (int r = 0; r < cm->size; r++)
-      left += lefts[r];
-    free(lefts);
-    if (left == 0)
-      break;
-    /* the scan, then this rank's moves with their edges */
+    /* the scan, then this rank's moves with their edges (a round in
+       which no rank finds one is the last: no ids are left anywhere) */
     partition_scan(pc, ids, n, rw->prop);
     size_t bytes = 0;
     for (int32_t i = 0; i < n; i++)
@@ -332,6 +331,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     int64_t total = 0, nrec = 0;
     for (int r = 0; r < cm->size; r++)
       total += cnt[r];
+    if (total == 0)
+      break;
     for (int64_t o = 0; o < total; nrec++) {
       rec_head h;
       memcpy(&h, all + o, sizeof h);
@@ -388,6 +389,16 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
       }
       if (!found)
         continue;
+      /* defer: a move that got worse than the next one waits for the next
+         round (partition_rounds' rule) */
+      if (defer && round < budget && i + 1 < nrec && !ch.forced &&
+          (order[i + 1]->forced || ch.move.gain > order[i + 1]->gain)) {
+        if (home && mark[xl] != stamp) {
+          mark[xl] = stamp;
+          ids[next++] = xl;
+        }
+        continue;
+      }
       /* executed as partition_execute would, on every rank */
       int32_t q = ch.move.to;
       nn = rec_gather(sc, P, &tab, h, e, &changed);
@@ -406,8 +417,11 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
         ws->owner[xl] = q;
         pc->interior[xl] = 0;
       }
-      if (home)
+      if (home) {
         mark[xl] = -stamp;
+        if (lock)
+          lock[xl] = lockstamp;
+      }
       /* its neighbours here: no longer interior; queued for the next
          round */
       for (int32_t j = 0; j < h->deg; j++) {
@@ -415,7 +429,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
         if (r < 0)
           continue;
         pc->interior[r] = 0;
-        if (round < budget && r < nb && mark[r] != stamp && mark[r] != -stamp) {
+        if (round < budget && r < nb && mark[r] != stamp && mark[r] != -stamp &&
+            (lock == NULL || lock[r] != lockstamp)) {
           mark[r] = stamp;
           ids[next++] = r;
         }

@@ -53,6 +53,7 @@
 #define costmodel_loads_destroy minex__costmodel_loads_destroy
 #define costmodel_loads_refresh minex__costmodel_loads_refresh
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
+#define costmodel_metrics_from_loads minex__costmodel_metrics_from_loads
 #define costmodel_min_var minex__costmodel_min_var
 #define costmodel_scratch_create minex__costmodel_scratch_create
 #define costmodel_scratch_destroy minex__costmodel_scratch_destroy
@@ -63,9 +64,13 @@
 #define costmodel_unit minex__costmodel_unit
 #define costmodel_unit_from minex__costmodel_unit_from
 #define costmodel_unit_sums minex__costmodel_unit_sums
+#define driver_balance_wanted minex__driver_balance_wanted
+#define driver_choose_throttle minex__driver_choose_throttle
 #define driver_ladder_horizon minex__driver_ladder_horizon
 #define driver_ladder_wanted minex__driver_ladder_wanted
 #define driver_log minex__driver_log
+#define driver_max_qwgt minex__driver_max_qwgt
+#define driver_refine_wanted minex__driver_refine_wanted
 #define driver_run_candidate minex__driver_run_candidate
 #define driver_run_scratch minex__driver_run_scratch
 #define driver_scratch_wanted minex__driver_scratch_wanted
@@ -143,6 +148,8 @@
 #define mx_mpi_fail minex__mx_mpi_fail
 #define mx_open minex__mx_open
 #define mx_rank_of minex__mx_rank_of
+#define mx_solve_dist minex__mx_solve_dist
+#define mx_stage2_applies minex__mx_stage2_applies
 #define mx_start minex__mx_start
 #define mx_wait minex__mx_wait
 #define partition_balance minex__partition_balance

@@ -136,6 +136,12 @@ void costmodel_unit_sums(const minex_graph *g, const int32_t *part,
 void costmodel_unit_from(const costmodel_loads *ld, const double *sums,
                          double *unit);
 
+/* The metrics that come from the loads alone (minex_evaluate's: MaxQwgt,
+ * MinQwgt, QwgtTot, MinVar, LoadImb, the maxima of Wgt, Comm, Remap,
+ * SteadyMax, T_k; lower_bound holds sum 1/Proc, to be divided into the sum
+ * of Pwgt), in the loads' units; m's other fields are left as they are. */
+void costmodel_metrics_from_loads(const costmodel_loads *ld, minex_metrics *m);
+
 /* Recomputes what the loads derive from their per-processor Wgt, Comm and
  * Remap (Qwgt, QwgtTot, the minimum structures), after the caller set
  * those (the MPI layer: every process's share added up). Errors as

@@ -21,7 +21,7 @@ int costmodel_check_args(const char *fn, const minex_graph *g,
   return opt ? core_check_options(opt) : MINEX_OK;
 }
 
-static void metrics_from_loads(const costmodel_loads *ld, minex_metrics *m) {
+void costmodel_metrics_from_loads(const costmodel_loads *ld, minex_metrics *m) {
   const minex_config *cf = ld->cfg;
   m->max_qwgt = 0;
   m->min_qwgt = 0;
@@ -86,7 +86,7 @@ int minex_evaluate(const minex_graph *g, const minex_config *cfg,
   }
   minex_metrics r;
   memset(&r, 0, sizeof r);
-  metrics_from_loads(&ld, &r);
+  costmodel_metrics_from_loads(&ld, &r);
   double sum_pwgt = 0;
   for (int32_t v = 0; v < g->nvtxs; v++) {
     sum_pwgt += g->pwgt[v];

@@ -23,10 +23,6 @@
 #define CHECK_PHASE(ws, ld, pc, phase) MINEX_OK
 #endif
 
-/* Tests per restored pair beyond the pair itself (SPEC §3: "when one
- * moves, its border neighbours are tested too"). */
-#define EXPAND_BUDGET 16
-
 void driver_log(const minex_options *o, const char *fmt, ...) {
   if (o->log_fn == NULL)
     return;
@@ -39,7 +35,7 @@ void driver_log(const minex_options *o, const char *fmt, ...) {
 }
 
 /* MaxQwgt of the loads under horizon k (whatever k they were built for). */
-static double driver_max_qwgt(const costmodel_loads *ld, double k) {
+double driver_max_qwgt(const costmodel_loads *ld, double k) {
   double m = 0;
   for (int32_t p = 0; p < ld->nprocs; p++)
     if (ld->cfg->avail[p])
@@ -69,7 +65,7 @@ static void force_off_unavailable(partition_ctx *pc) {
  * interior flags), and returns the candidate with the lowest MaxQwgt in
  * *best (the first of equals, so the order of the candidates breaks
  * ties). */
-static int choose_throttle(partition_ctx *pc, const minex_options *opt,
+int driver_choose_throttle(partition_ctx *pc, const minex_options *opt,
                            double *best) {
   static const double builtin[MINEX_THROTTLE_AUTO_COUNT] =
       MINEX_THROTTLE_AUTO_SET;
@@ -111,7 +107,7 @@ static int choose_throttle(partition_ctx *pc, const minex_options *opt,
  * run of `minex sim` summed 66,882 with the paper's rule alone and 57,137
  * with them, 62,604 without repartitioning); on one cluster they left the
  * simulation's later steps a slightly worse start (739,853 -> 745,117). */
-static int balance_wanted(const minex_options *o, const minex_config *cfg) {
+int driver_balance_wanted(const minex_options *o, const minex_config *cfg) {
   if (o->paper_exact || o->balance == MINEX_BALANCE_OFF)
     return 0;
   if (o->balance == MINEX_BALANCE_ON)
@@ -158,7 +154,7 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
   cd->coarse_nvtxs = ws->nactive;
   if (opt.throttle_auto) {
     double t;
-    if ((rc = choose_throttle(&pc, &opt, &t)))
+    if ((rc = driver_choose_throttle(&pc, &opt, &t)))
       goto done;
     pc.throttle = opt.throttle = t;
   }
@@ -184,7 +180,7 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
   force_off_unavailable(&pc);
   driver_log(&opt, "expansion: %lld moves in %.3f s",
              (long long)(pc.moves - cd->coarse_moves), core_wtime() - t3);
-  if (balance_wanted(&opt, cfg)) {
+  if (driver_balance_wanted(&opt, cfg)) {
     int64_t before = pc.moves;
     double tb = core_wtime();
     if ((rc = partition_balance(&pc, MINEX_BALANCE_PASSES)))

@@ -13,6 +13,7 @@
 
 #include "contract/contract.h"
 #include "costmodel/costmodel.h"
+#include "partition/partition.h"
 
 /* What one candidate's run reports besides its partition (loads in the
  * caller's units). */
@@ -33,6 +34,27 @@ typedef struct candidate {
   double throttle;          /* ThroTTle used (the chosen one under auto)   */
   core_par par;             /* its parallel regions (the tests' scans)     */
 } candidate;
+
+/* Tests per restored pair beyond the pair itself (SPEC §3: "when one
+ * moves, its border neighbours are tested too"). */
+#define EXPAND_BUDGET 16
+
+/* MaxQwgt of the loads under horizon k (whatever k they were built for). */
+double driver_max_qwgt(const costmodel_loads *ld, double k);
+
+/* throttle_auto (issue 3): partitions the contracted graph of pc with
+ * each candidate ThroTTle from the same start, rolls every trial back, and
+ * returns the one with the lowest MaxQwgt in *best (the first of equals). */
+int driver_choose_throttle(partition_ctx *pc, const minex_options *opt,
+                           double *best);
+
+/* Whether the balance moves run (options.balance; AUTO: processors in more
+ * than one cluster). */
+int driver_balance_wanted(const minex_options *o, const minex_config *cfg);
+
+/* Whether the refinement passes run (options.refine; AUTO: from
+ * MINEX_REFINE_AUTO_ITERATIONS). */
+int driver_refine_wanted(const minex_options *o);
 
 /* A progress line to o->log_fn (nothing without one). */
 void driver_log(const minex_options *o, const char *fmt, ...)

@@ -22,3 +22,9 @@ int driver_ladder_wanted(const minex_options *o) {
 double driver_ladder_horizon(double k, int j) {
   return k / pow(MINEX_LADDER_STEP, j + 1);
 }
+
+int driver_refine_wanted(const minex_options *o) {
+  return !o->paper_exact && (o->refine == MINEX_REFINE_ON ||
+                             (o->refine == MINEX_REFINE_AUTO &&
+                              o->iterations >= MINEX_REFINE_AUTO_ITERATIONS));
+}

@@ -174,10 +174,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   int all_avail = 1;
   for (int32_t v = 0; v < n && all_avail; v++)
     all_avail = cfg->avail[old[v]];
-  int refine =
-      !opt.paper_exact && (opt.refine == MINEX_REFINE_ON ||
-                           (opt.refine == MINEX_REFINE_AUTO &&
-                            opt.iterations >= MINEX_REFINE_AUTO_ITERATIONS));
+  int refine = driver_refine_wanted(&opt);
   size_t bytes = sizeof(int32_t) * ((size_t)n + 1);
   int32_t k = opt.iterations > 1 ? opt.iterations : 1;
   int32_t *scr = NULL;

@@ -75,6 +75,20 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
 int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
                  const minex_options *opt, double *unit);
 
+/* Whether stage 2 runs the call (mpi_stage2.c): options.rounds ON, no
+ * ladder, no from-scratch candidate, every processor available; else
+ * stage 1 (the graph gathered on one rank). */
+int mx_stage2_applies(const minex_config *cfg, const minex_options *opt);
+
+/* Collective: minex_mpi_repartition's solve in stage 2 (arguments checked
+ * before): the new owner of every local vertex into new_part, the metrics
+ * on every rank. */
+int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
+                  const int64_t *adjncy, const double *pwgt, const double *rwgt,
+                  const double *cwgt, const int32_t *old,
+                  const minex_config *cfg, const minex_options *opt,
+                  int32_t *new_part, minex_metrics *metrics);
+
 /* The contraction's collective operations on c (cc->ctx = c). */
 void mx_contract_comm(mx_comm *c, contract_comm *cc);
 

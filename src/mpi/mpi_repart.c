@@ -13,6 +13,7 @@
  * interface, the validation and the collective errors stay. */
 #include "driver/driver.h"
 #include "mpi/mpi_comm.h"
+#include "mpi/mpi_dist.h"
 
 #include <limits.h>
 #include <math.h>
@@ -613,8 +614,19 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   st.check_bytes = c.bytes;
   st.check_messages = c.messages;
   st.seconds_check = MPI_Wtime() - t0;
-  if (rc == MINEX_OK)
+  if (rc == MINEX_OK && mx_stage2_applies(config, &run)) {
+    /* stage 2: every rank works on its home parts (docs/mpi.md) */
+    double ts = MPI_Wtime();
+    int64_t b0 = c.bytes, m0 = c.messages;
+    st.solver = -1;
+    rc = mx_solve_dist(&c, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old, config,
+                       &run, new_part, metrics);
+    st.seconds_solve = MPI_Wtime() - ts;
+    st.gather_bytes = c.bytes - b0;
+    st.gather_messages = c.messages - m0;
+  } else if (rc == MINEX_OK) {
     rc = solve_gathered(&c, &a, metrics, &st);
+  }
   if (rc == MINEX_OK) {
     /* the figures summed over the ranks (times: the slowest rank) */
     int64_t in[6] = {st.check_bytes,   st.check_messages,

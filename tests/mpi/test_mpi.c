@@ -133,7 +133,30 @@ static int metrics_equal(const minex_metrics *a, const minex_metrics *b) {
          a->returned_old == b->returned_old;
 }
 
-/* One distributed repartition against the serial one. */
+static int close_to(double a, double b) {
+  return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+/* Stage 2 (options.rounds ON, docs/mpi.md): the counts equal, the sums of
+ * doubles up to rounding (added per old part, not in input order). */
+static int metrics_close(const minex_metrics *a, const minex_metrics *b) {
+  return close_to(a->max_qwgt, b->max_qwgt) &&
+         close_to(a->horizon_time, b->horizon_time) &&
+         close_to(a->qwgt_tot, b->qwgt_tot) &&
+         close_to(a->steady_max, b->steady_max) &&
+         close_to(a->max_remap, b->max_remap) &&
+         close_to(a->total_v, b->total_v) && close_to(a->max_v, b->max_v) &&
+         close_to(a->lower_bound, b->lower_bound) && a->moved == b->moved &&
+         a->cut_edges == b->cut_edges &&
+         close_to(a->cut_weight, b->cut_weight) &&
+         a->coarse_nvtxs == b->coarse_nvtxs && a->candidates == b->candidates &&
+         a->returned_old == b->returned_old &&
+         a->coarse_moves == b->coarse_moves &&
+         a->expand_moves == b->expand_moves;
+}
+
+/* One distributed repartition against the serial one (stage 2 when the
+ * options ask for it: mx_stage2_applies). */
 static void check_same(const char *what, const fixture *f,
                        const minex_config *cfg, const int32_t *old_all,
                        const minex_options *opt, int empty1, int64_t base,
@@ -163,21 +186,37 @@ static void check_same(const char *what, const fixture *f,
       diff += newp[v] != ref[first + v];
     CHECK(diff == 0, "%s: %lld of %lld owners differ from the serial result",
           what, (long long)diff, (long long)l.nloc);
-    CHECK(metrics_equal(&mref, &mdist),
-          "%s: metrics differ (MaxQwgt %.17g vs %.17g, T_k %.17g vs %.17g)",
-          what, mref.max_qwgt, mdist.max_qwgt, mref.horizon_time,
-          mdist.horizon_time);
-    /* every rank the same metrics */
-    CHECK(same_everywhere(what) && mdist.max_qwgt == mref.max_qwgt,
-          "%s: MaxQwgt", what);
     minex_mpi_stats st;
     minex_mpi_last_stats(&st);
     CHECK(st.ranks == size, "%s: stats.ranks %d", what, (int)st.ranks);
-    /* rows move to the solver (rank 0) from every other rank with some */
-    int64_t others = l.vd[size] - l.vd[1];
-    CHECK((st.gather_bytes > 0) == (others > 0),
-          "%s: %lld bytes gathered, %lld vertices off rank 0", what,
-          (long long)st.gather_bytes, (long long)others);
+    char fig[256];
+    snprintf(fig, sizeof fig, "%a %a %a %a %lld %lld", mdist.max_qwgt,
+             mdist.horizon_time, mdist.qwgt_tot, mdist.cut_weight,
+             (long long)mdist.moved, (long long)mdist.expand_moves);
+    CHECK(same_everywhere(fig), "%s: metrics differ between ranks (%s)", what,
+          fig);
+    CHECK((st.solver < 0) == (opt->rounds == MINEX_ROUNDS_ON),
+          "%s: stage %d ran", what, st.solver < 0 ? 2 : 1);
+    if (st.solver < 0) { /* stage 2 */
+      CHECK(metrics_close(&mref, &mdist),
+            "%s: metrics not those of the serial call (MaxQwgt %.17g vs "
+            "%.17g, T_k %.17g vs %.17g, moves %lld+%lld vs %lld+%lld)",
+            what, mref.max_qwgt, mdist.max_qwgt, mref.horizon_time,
+            mdist.horizon_time, (long long)mref.coarse_moves,
+            (long long)mref.expand_moves, (long long)mdist.coarse_moves,
+            (long long)mdist.expand_moves);
+    } else {
+      CHECK(metrics_equal(&mref, &mdist),
+            "%s: metrics differ (MaxQwgt %.17g vs %.17g, T_k %.17g vs %.17g)",
+            what, mref.max_qwgt, mdist.max_qwgt, mref.horizon_time,
+            mdist.horizon_time);
+      CHECK(mdist.max_qwgt == mref.max_qwgt, "%s: MaxQwgt", what);
+      /* rows move to the solver (rank 0) from every other rank with some */
+      int64_t others = l.vd[size] - l.vd[1];
+      CHECK((st.gather_bytes > 0) == (others > 0),
+            "%s: %lld bytes gathered, %lld vertices off rank 0", what,
+            (long long)st.gather_bytes, (long long)others);
+    }
   }
   free(ref);
   free(own);
@@ -518,10 +557,25 @@ int main(int argc, char **argv) {
   o.nthreads = 2;
   o.seed = 5;
   check_same("2 threads, seed 5", &f, cfg, old, &o, 0, 0, 1);
+  /* stage 2: the kernel spread over the ranks (options.rounds ON) */
+  minex_options_init(&o);
+  o.rounds = MINEX_ROUNDS_ON;
+  check_same("stage 2: rounds on", &f, cfg, old, &o, 0, 0, 0);
+  check_same("stage 2: rank 1 empty, ids from 3e9, rows reversed", &f, cfg, old,
+             &o, 1, 3000000000LL, 1);
+  o.iterations = 10;
+  o.ladder = MINEX_LADDER_OFF;
+  o.scratch = MINEX_SCRATCH_OFF;
+  o.throttle_auto = 1;
+  o.seed = 3;
+  check_same("stage 2: k = 10, throttle_auto, seed 3", &f, cfg, old, &o, 0, 0,
+             0);
   /* old NULL: every vertex on its rank; P = 4 >= ranks */
   minex_config *four = hetero(4);
   minex_options_init(&o);
   check_same("old = rank, P = 4", &f, four, NULL, &o, 0, 0, 0);
+  o.rounds = MINEX_ROUNDS_ON;
+  check_same("stage 2: old = rank, P = 4", &f, four, NULL, &o, 0, 0, 0);
   minex_config_destroy(four);
   test_errors(&f, cfg, old);
   test_log(&f, cfg, old);

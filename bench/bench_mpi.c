@@ -212,6 +212,7 @@ int main(int argc, char **argv) {
   int64_t elements = 1000000;
   int repeat = 3, threads = 1, iters = 1;
   long migrate_unit = 0; /* --migrate B: B bytes of data per unit of Rwgt */
+  int rounds = MINEX_ROUNDS_AUTO; /* --rounds on: stage 2 (docs/mpi.md) */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--elements") == 0 && i + 1 < argc)
       elements = strtoll(argv[++i], NULL, 10);
@@ -223,10 +224,14 @@ int main(int argc, char **argv) {
       iters = atoi(argv[++i]);
     else if (strcmp(argv[i], "--migrate") == 0 && i + 1 < argc)
       migrate_unit = atol(argv[++i]);
+    else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
+      rounds = strcmp(argv[++i], "on") == 0 ? MINEX_ROUNDS_ON
+                                            : MINEX_ROUNDS_AUTO;
     else {
       if (rank == 0)
         fprintf(stderr, "usage: bench_mpi [--elements N] [--repeat K] "
-                        "[--threads T] [--iters K] [--migrate B]\n");
+                        "[--threads T] [--iters K] [--migrate B] "
+                        "[--rounds on]\n");
       MPI_Finalize();
       return 2;
     }
@@ -254,6 +259,11 @@ int main(int argc, char **argv) {
   minex_options_init(&o);
   o.nthreads = threads;
   o.iterations = iters;
+  o.rounds = rounds;
+  if (rounds == MINEX_ROUNDS_ON) { /* stage 2 runs the diffusive run only */
+    o.ladder = MINEX_LADDER_OFF;
+    o.scratch = MINEX_SCRATCH_OFF;
+  }
   double best = HUGE_VAL, worst = 0;
   long peak = -1, rss_before = status_kb("VmRSS:");
   minex_metrics m;

@@ -43,6 +43,15 @@ extern "C" {
  * equals minex_repartition's on the whole graph (global id order) with the
  * same configuration and options, for any number of ranks.
  *
+ * How (docs/mpi.md): under options.rounds = MINEX_ROUNDS_ON, with the
+ * ladder and the from-scratch candidate not run (OFF, or AUTO at k = 1 and
+ * alpha = 0) and every processor available, every rank works on the old
+ * parts it is home to (part p on rank p * size / P: the vertices of other
+ * parts move there once) and no rank holds the whole graph ("stage 2");
+ * the metrics' sums over vertices are then added per old part, equal to
+ * the serial ones up to rounding. Otherwise the graph is gathered on rank
+ * 0, which runs minex_repartition ("stage 1"). */
+ *
  * Errors are collective: every rank returns the same code, and
  * minex_last_error() gives every rank the same message, which names the
  * rank and the argument at fault ("minex_mpi_repartition: rank 2:
@@ -66,12 +75,15 @@ MINEX_API int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
  * figures of docs/mpi.md; also printed through options.log_fn). */
 typedef struct minex_mpi_stats {
   int64_t check_bytes, check_messages;     /* validation (reverse edges) */
-  int64_t gather_bytes, gather_messages;   /* the graph to its solver rank */
+  int64_t gather_bytes, gather_messages;   /* stage 1: the graph to its
+                                              solver rank; stage 2: all the
+                                              kernel's traffic            */
   int64_t scatter_bytes, scatter_messages; /* the new owners back          */
   int64_t collective_calls;                /* reductions and broadcasts    */
   double seconds_check, seconds_gather, seconds_solve, seconds_scatter;
   int32_t ranks;  /* size of the communicator                  */
-  int32_t solver; /* the rank that ran the kernel (stage 1)   */
+  int32_t solver; /* the rank that ran the kernel (stage 1), or -1:
+                     every rank (stage 2)                     */
 } minex_mpi_stats;
 
 /* Copies the figures of the calling thread's last minex_mpi_repartition

@@ -50,7 +50,7 @@ extern "C" {
  * parts move there once) and no rank holds the whole graph ("stage 2");
  * the metrics' sums over vertices are then added per old part, equal to
  * the serial ones up to rounding. Otherwise the graph is gathered on rank
- * 0, which runs minex_repartition ("stage 1"). */
+ * 0, which runs minex_repartition ("stage 1").
  *
  * Errors are collective: every rank returns the same code, and
  * minex_last_error() gives every rank the same message, which names the

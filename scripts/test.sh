@@ -76,7 +76,8 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   # the MPI layer on 2 ranks, each under valgrind; only MPI_Init's
   # third-party leak is suppressed (tests/valgrind-mpi.supp)
   for t in "$root"/build-test/tests/mpi/test_mpi \
-    "$root"/build-test/tests/mpi/test_migrate; do
+    "$root"/build-test/tests/mpi/test_migrate \
+    "$root"/build-test/tests/mpi/test_dist; do
     [ -x "$t" ] || continue
     rc=0
     log="$root/build-test/valgrind-$(basename "$t").log"

@@ -86,6 +86,7 @@
 #define io_atomic_open minex__io_atomic_open
 #define io_config_schema minex__io_config_schema
 #define io_config_schema_len minex__io_config_schema_len
+#define io_eisel_lemire minex__io_eisel_lemire
 #define io_format_double minex__io_format_double
 #define io_locale_c minex__io_locale_c
 #define io_locale_restore minex__io_locale_restore

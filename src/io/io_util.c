@@ -330,63 +330,106 @@ int io_parse_i64(const char *s, char **end, int64_t *out) {
   return 0;
 }
 
-/* The token s[span] (a decimal_span) as strtod reads it when Clinger's
- * fast path applies: at most 19 significant digits making an integer m <=
- * 2^53 and a power of ten p <= 22, both exact doubles, so that the one
- * IEEE operation m * 10^p or m / 10^p is the correctly rounded value,
- * strtod's. 0 done, -1 not applicable (strtod then). */
-static int fast_double(const char *s, size_t span, double *out) {
+/* m * 10^q by Clinger's fast path: m <= 2^53 and |q| <= 22 are exact
+ * doubles, so the one IEEE operation m * 10^q or m / 10^-q is the
+ * correctly rounded value, strtod's. 0 done, -1 not applicable. */
+static int clinger(uint64_t m, int64_t q, int neg, double *out) {
 #if FLT_EVAL_METHOD == 0
   static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  const char *t = s, *stop = s + span;
-  int neg = *t == '-', nd = 0, p = 0, frac = 0;
-  uint64_t m = 0;
-  if (*t == '-' || *t == '+')
-    t++;
-  for (; t < stop && (*t == '.' || (*t >= '0' && *t <= '9')); t++) {
-    if (*t == '.') {
-      frac = 1;
-      continue;
-    }
-    if (nd > 0 || *t != '0')
-      if (++nd > 19)
-        return -1;
-    m = 10 * m + (uint64_t)(*t - '0');
-    p -= frac;
-  }
-  if (t < stop) { /* e or E, sign, digits */
-    int eneg = *++t == '-', x = 0;
-    for (t += *t == '-' || *t == '+'; t < stop; t++) {
-      if (x > 1000)
-        return -1;
-      x = 10 * x + (*t - '0');
-    }
-    p += eneg ? -x : x;
-  }
-  if (m > (uint64_t)1 << 53 || p < -22 || p > 22)
+  if (m > (uint64_t)1 << 53 || q < -22 || q > 22)
     return -1;
-  double v = p < 0 ? (double)m / p10[-p] : (double)m * p10[p];
+  double v = q < 0 ? (double)m / p10[-q] : (double)m * p10[q];
   *out = neg ? -v : v;
   return 0;
 #else
-  (void)s, (void)span, (void)out;
+  (void)m, (void)q, (void)neg, (void)out;
   return -1;
 #endif
+}
+
+/* The number of the token s (no leading blanks) in one pass, as strtod
+ * reads it, when one of the exact fast ways decides it: zero, Clinger's
+ * fast path, Eisel-Lemire (eisel_lemire.c). The token is what
+ * decimal_span(s, 1) accepts; its first 19 significant digits make m (<
+ * 10^19 < 2^64), the others are dropped, so that the value lies in [m, m
+ * + 1) * 10^q; when some dropped digit is not 0, m and m + 1 must give the
+ * same double. Returns 0 done (*end after the token), 1 for strtod (*end
+ * after the token too), -1 when s is not such a token followed by the end
+ * or a blank. */
+static int fast_double(const char *s, const char **end, double *out) {
+  const char *t = s;
+  int neg = *t == '-', nd = 0, trunc = 0;
+  uint64_t m = 0;
+  int64_t q = 0;
+  size_t ndig = 0;
+  if (*t == '-' || *t == '+')
+    t++;
+  for (; *t >= '0' && *t <= '9'; t++, ndig++) {
+    unsigned d = (unsigned)(*t - '0');
+    if (nd < 19) {
+      m = 10 * m + d;
+      nd += nd > 0 || d != 0; /* leading zeros leave m = 0 */
+    } else {
+      q++;
+      trunc |= d != 0;
+    }
+  }
+  if (*t == '.')
+    for (t++; *t >= '0' && *t <= '9'; t++, ndig++) {
+      unsigned d = (unsigned)(*t - '0');
+      if (nd < 19) {
+        m = 10 * m + d;
+        nd += nd > 0 || d != 0;
+        q--;
+      } else {
+        trunc |= d != 0;
+      }
+    }
+  if (ndig == 0)
+    return -1;
+  if (*t == 'e' || *t == 'E') { /* an exponent only when digits follow */
+    const char *x = t + 1;
+    int eneg = *x == '-';
+    if (*x == '-' || *x == '+')
+      x++;
+    if (*x >= '0' && *x <= '9') {
+      int64_t e = 0;
+      for (; *x >= '0' && *x <= '9'; x++)
+        if (e < 1000000) /* beyond any double either way */
+          e = 10 * e + (*x - '0');
+      q += eneg ? -e : e;
+      t = x;
+    }
+  }
+  if (*t != '\0' && !isspace((unsigned char)*t))
+    return -1;
+  *end = t;
+  if (m == 0) {
+    *out = neg ? -0.0 : 0.0;
+    return 0;
+  }
+  if (!trunc && clinger(m, q, neg, out) == 0)
+    return 0;
+  double lo, hi;
+  if (io_eisel_lemire(m, q, neg, &lo) != 0)
+    return 1;
+  if (trunc && (io_eisel_lemire(m + 1, q, neg, &hi) != 0 || hi != lo))
+    return 1;
+  *out = lo;
+  return 0;
 }
 
 int io_parse_double(const char *s, char **end, double *out) {
   while (*s == ' ' || *s == '\t')
     s++;
-  size_t span = decimal_span(s, 1);
-  if (span == 0)
-    return -1;
-  if ((s[span] == '\0' || isspace((unsigned char)s[span])) &&
-      fast_double(s, span, out) == 0) {
-    if (end)
-      *end = (char *)s + span;
-    return 0;
+  const char *stop;
+  int fast = fast_double(s, &stop, out);
+  if (fast <= 0) {
+    if (fast == 0 && end)
+      *end = (char *)stop;
+    return fast;
   }
   char *e;
   locale_t prev = io_locale_c();
@@ -396,10 +439,8 @@ int io_parse_double(const char *s, char **end, double *out) {
   io_locale_restore(prev);
   /* ERANGE: overflow, or underflow to a subnormal or zero; subnormals
      are finite doubles and kept, a non-zero token read as 0 is not */
-  if (e != s + span || !isfinite(v) ||
+  if (e != stop || !isfinite(v) ||
       (err == ERANGE && (v == 0 || fabs(v) >= DBL_MIN)))
-    return -1;
-  if (*e != '\0' && !isspace((unsigned char)*e))
     return -1;
   *out = v;
   if (end)

@@ -67,6 +67,11 @@ void io_locale_restore(locale_t prev);
  * Leading blanks are skipped. */
 int io_parse_i64(const char *s, char **end, int64_t *out);
 int io_parse_double(const char *s, char **end, double *out);
+/* m * 10^q (q an integer, m < 2^64), negated when neg, as the correctly
+ * rounded double, by the Eisel-Lemire algorithm (eisel_lemire.c): 0 done,
+ * -1 when it cannot decide or the result would not be a normal double or
+ * zero (then strtod's is the answer). */
+int io_eisel_lemire(uint64_t m, int64_t q, int neg, double *out);
 /* Why the token at s is not a number that io_parse_i64 (real = 0) or
  * io_parse_double (real = 1) accepts: a static phrase for messages ("is
  * hexadecimal (only decimal numbers are read)", "is out of range", ...). */

@@ -96,6 +96,7 @@
 #define io_reader_close minex__io_reader_close
 #define io_reader_next minex__io_reader_next
 #define io_reader_open minex__io_reader_open
+#define io_reader_tell minex__io_reader_tell
 #define io_rest_blank minex__io_rest_blank
 #define io_xml_capture_begin minex__io_xml_capture_begin
 #define io_xml_capture_end minex__io_xml_capture_end

@@ -34,11 +34,15 @@ int io_atomic_commit(io_atomic *af);
 void io_atomic_abort(io_atomic *af);
 
 typedef struct io_reader {
-  FILE *fp;         /* input                                         */
+  FILE *fp;         /* input, read through its descriptor (read(2))  */
   const char *path; /* for messages                                  */
-  char *line;       /* current line (getline buffer), NUL-terminated */
-  size_t cap;       /* buffer capacity                               */
+  char *line;       /* current line (inside buf), NUL-terminated     */
   int64_t lineno;   /* 1-based number of the current line            */
+  char *buf;        /* bytes read: buf[pos, len) not yet returned    */
+  size_t cap, pos, len;
+  size_t nul;   /* index of the first NUL byte in buf[pos, len), or len */
+  int64_t base; /* file offset of buf[0] */
+  int eof;
 } io_reader;
 
 /* Opens path for reading. MINEX_OK or MINEX_EIO. */
@@ -47,6 +51,8 @@ int io_reader_open(io_reader *r, const char *path);
  * line was read, 0 at end of file, MINEX_EIO on a read error, MINEX_EPARSE
  * when the line holds a NUL byte (which would silently cut it short). */
 int io_reader_next(io_reader *r);
+/* File offset of the byte after the current line (its newline included). */
+int64_t io_reader_tell(const io_reader *r);
 void io_reader_close(io_reader *r);
 
 /* Number text is locale-independent: the library reads and writes '.' as

@@ -93,6 +93,7 @@
 #define io_number_problem minex__io_number_problem
 #define io_parse_double minex__io_parse_double
 #define io_parse_i64 minex__io_parse_i64
+#define io_parse_i64_line minex__io_parse_i64_line
 #define io_reader_close minex__io_reader_close
 #define io_reader_next minex__io_reader_next
 #define io_reader_open minex__io_reader_open

@@ -33,6 +33,7 @@ int io_atomic_commit(io_atomic *af);
 /* Closes and removes the temporary (after a failed write). */
 void io_atomic_abort(io_atomic *af);
 
+#define IO_READER_PAD 16
 typedef struct io_reader {
   FILE *fp;         /* input, read through its descriptor (read(2))  */
   const char *path; /* for messages                                  */
@@ -72,6 +73,10 @@ void io_locale_restore(locale_t prev);
  * in range); *end (may be NULL) receives the position after the token.
  * Leading blanks are skipped. */
 int io_parse_i64(const char *s, char **end, int64_t *out);
+/* io_parse_i64 for s inside the current line of an io_reader, which may
+ * load up to 8 bytes at once past the token (the reader keeps
+ * IO_READER_PAD defined bytes after the end of its data). */
+int io_parse_i64_line(const char *s, char **end, int64_t *out);
 int io_parse_double(const char *s, char **end, double *out);
 /* m * 10^q (q an integer, m < 2^64), negated when neg, as the correctly
  * rounded double, by the Eisel-Lemire algorithm (eisel_lemire.c): 0 done,

@@ -41,7 +41,7 @@ static int next_line(gmsh_reader *g, const char *sec) {
 /* Reads n integers from *s onwards. */
 static int ints(gmsh_reader *g, char **s, int n, int64_t *v, const char *what) {
   for (int i = 0; i < n; i++)
-    if (io_parse_i64(*s, s, &v[i]) != 0) {
+    if (io_parse_i64_line(*s, s, &v[i]) != 0) {
       if (g->r.line[0] == '$')
         return core_error(MINEX_EPARSE,
                           "%s:%lld: '%.40s' where %s was "

@@ -61,26 +61,62 @@ START_TEST(integers_are_strtolls_within_int64) {
                       (cases[i].rc != 0 || v == cases[i].v),
                   "'%s'", cases[i].s);
   }
-  /* random tokens near the limits and of random characters */
+  /* random tokens near the limits, of 1 to 24 digits and of random
+     characters */
   srand(3);
-  char buf[40];
-  for (int it = 0; it < 200000; it++) {
-    if (it % 2)
+  char buf[40 + IO_READER_PAD] = {0};
+  for (int it = 0; it < 300000; it++) {
+    if (it % 3 == 1)
       snprintf(buf, sizeof buf, "%s92233720368547758%d%s",
                rand() % 2 ? "-" : "", rand() % 100, rand() % 2 ? " 1" : "");
-    else {
+    else if (it % 3 == 2) {
+      int nd = 1 + rand() % 24, n = rand() % 2 ? 0 : sprintf(buf, "-");
+      for (int i = 0; i < nd; i++)
+        buf[n++] = (char)('0' + rand() % 10);
+      buf[n++] = " \tx\n-."[rand() % 6];
+      buf[n] = '\0';
+    } else {
       int len = rand() % 22;
       for (int i = 0; i < len; i++)
         buf[i] = "0123456789-+ \tx."[rand() % 16];
       buf[len] = '\0';
     }
-    int64_t a = 7, b = 7;
-    char *ea = NULL, *eb = NULL;
+    int64_t a = 7, b = 7, c = 7;
+    char *ea = NULL, *eb = NULL, *ec = NULL;
     int ra = ref_i64(buf, &ea, &a), rb = io_parse_i64(buf, &eb, &b);
-    ck_assert_msg(ra == rb && (ra != 0 || (a == b && ea == eb)), "'%s'", buf);
+    if (!(ra == rb && (ra != 0 || (a == b && ea == eb))))
+      ck_abort_msg("'%s'", buf);
+    /* the line form, which loads 8 bytes at once (padding after the NUL
+       as io_reader keeps it) */
+    int rc = io_parse_i64_line(buf, &ec, &c);
+    if (!(rc == rb && (rc != 0 || (c == b && ec == eb))))
+      ck_abort_msg("line form: '%s'", buf);
   }
 }
 END_TEST
+
+/* x as mesh writers print it (mode 0-4: %.16g as Gmsh, %.17g, %g with 1
+ * to 17 digits, fixed with 0 to 19 decimals, %e with 0 to 24), r picking
+ * the precision */
+static void print_like_writers(char *buf, size_t cap, double x, int mode,
+                               int r) {
+  switch (mode) {
+  case 0:
+    snprintf(buf, cap, "%.16g", x);
+    break;
+  case 1:
+    snprintf(buf, cap, "%.17g", x);
+    break;
+  case 2:
+    snprintf(buf, cap, "%.*g", 1 + r % 17, x);
+    break;
+  case 3:
+    snprintf(buf, cap, "%.*f", r % 20, x);
+    break;
+  default:
+    snprintf(buf, cap, r % 2 ? "%.*e" : "%.*E", r % 25, x);
+  }
+}
 
 static void same_double(const char *s) {
   char *ea, *eb = NULL;
@@ -124,22 +160,7 @@ START_TEST(doubles_are_strtods_bit_for_bit) {
     double x = (double)rand() / RAND_MAX * pow(10, rand() % 40 - 20);
     if (rand() % 2)
       x = -x;
-    switch (it % 5) {
-    case 0:
-      snprintf(buf, sizeof buf, "%.16g", x);
-      break;
-    case 1:
-      snprintf(buf, sizeof buf, "%.17g", x);
-      break;
-    case 2:
-      snprintf(buf, sizeof buf, "%.*g", 1 + rand() % 17, x);
-      break;
-    case 3:
-      snprintf(buf, sizeof buf, "%.*f", rand() % 20, x);
-      break;
-    default:
-      snprintf(buf, sizeof buf, "%.*e", rand() % 18, x);
-    }
+    print_like_writers(buf, sizeof buf, x, it % 5, rand());
     same_double(buf);
   }
 }
@@ -285,20 +306,8 @@ static void random_tokens(long count) {
         bits = rnd() % 2 ? (uint64_t)1 << 63 : 0; /* +-0 */
         memcpy(&x, &bits, sizeof x);
       }
-      int p = rnd_int(1, 25);
-      switch (rnd() % 4) {
-      case 0:
-        snprintf(buf, sizeof buf, "%.17g", x);
-        break;
-      case 1:
-        snprintf(buf, sizeof buf, "%.16g", x);
-        break;
-      case 2:
-        snprintf(buf, sizeof buf, "%.*g", p, x);
-        break;
-      default:
-        snprintf(buf, sizeof buf, "%.*E", p - 1, x);
-      }
+      print_like_writers(buf, sizeof buf, x, (int)(rnd() % 5),
+                         (int)(rnd() >> 33));
       break;
     }
     case 4: /* halfway, just above, just below */

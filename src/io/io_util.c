@@ -390,17 +390,9 @@ static int i64_rest(const char *s, const char *t, uint64_t v, int n, char **end,
 
 /* [-]digits in one pass (what decimal_span and strtoll accept together,
  * without strtoll's locale and errno: a third of an ASCII mesh's read
- * time); a value outside int64_t is refused, as strtoll's ERANGE was. */
-int io_parse_i64(const char *s, char **end, int64_t *out) {
-  while (*s == ' ' || *s == '\t')
-    s++;
-  const char *t = s + (*s == '-');
-  if (*t < '0' || *t > '9')
-    return -1;
-  return i64_rest(s, t, 0, 0, end, out);
-}
-
-int io_parse_i64_line(const char *s, char **end, int64_t *out) {
+ * time); a value outside int64_t is refused, as strtoll's ERANGE was.
+ * line: s is in an io_reader line, 8 bytes may be loaded at once. */
+static int parse_i64(const char *s, char **end, int64_t *out, int line) {
   while (*s == ' ' || *s == '\t')
     s++;
   const char *t = s + (*s == '-');
@@ -412,20 +404,31 @@ int io_parse_i64_line(const char *s, char **end, int64_t *out) {
      and stays 3 after adding 6 (a carry out of a byte >= 0xfa reaches only
      bytes after it, past the first non-digit); the digits, moved to the
      top of the word behind zeros, make their number in three multiplies */
-  const uint64_t ones = 0x0101010101010101ULL;
-  uint64_t w;
-  memcpy(&w, t, 8);
-  uint64_t bad = ((w & 0xF0 * ones) ^ 0x30 * ones) |
-                 (((w + 0x06 * ones) & 0xF0 * ones) ^ 0x30 * ones);
-  int n = bad ? __builtin_ctzll(bad) / 8 : 8; /* >= 1 */
-  uint64_t v = (w - 0x30 * ones) << (8 * (8 - n));
-  v = (v & 0x0F * ones) * 2561 >> 8;
-  v = (v & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
-  v = (v & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
-  return i64_rest(s, t + n, (uint32_t)v, n, end, out);
+  if (line) {
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t w;
+    memcpy(&w, t, 8);
+    uint64_t bad = ((w & 0xF0 * ones) ^ 0x30 * ones) |
+                   (((w + 0x06 * ones) & 0xF0 * ones) ^ 0x30 * ones);
+    int n = bad ? __builtin_ctzll(bad) / 8 : 8; /* >= 1 */
+    uint64_t v = (w - 0x30 * ones) << (8 * (8 - n));
+    v = (v & 0x0F * ones) * 2561 >> 8;
+    v = (v & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    v = (v & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    return i64_rest(s, t + n, (uint32_t)v, n, end, out);
+  }
 #else
-  return i64_rest(s, t, 0, 0, end, out);
+  (void)line;
 #endif
+  return i64_rest(s, t, 0, 0, end, out);
+}
+
+int io_parse_i64(const char *s, char **end, int64_t *out) {
+  return parse_i64(s, end, out, 0);
+}
+
+int io_parse_i64_line(const char *s, char **end, int64_t *out) {
+  return parse_i64(s, end, out, 1);
 }
 
 /* m * 10^q by Clinger's fast path: m <= 2^53 and |q| <= 22 are exact

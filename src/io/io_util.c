@@ -219,35 +219,95 @@ int io_reader_open(io_reader *r, const char *path) {
   return MINEX_OK;
 }
 
-int io_reader_next(io_reader *r) {
-  errno = 0;
-  ssize_t len = getline(&r->line, &r->cap, r->fp);
-  if (len < 0) {
-    /* getline reports a failed allocation of its buffer with ENOMEM and
-       without setting the stream's error flag: not an end of file */
-    if (errno == ENOMEM)
+/* Reads more of the file into buf after the unread bytes (moved to the
+ * front, the buffer doubled when they fill it). 1 bytes came, 0 end of
+ * file, or an error code. */
+static int reader_fill(io_reader *r) {
+  if (r->pos > 0) {
+    memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+    r->base += (int64_t)r->pos;
+    r->len -= r->pos;
+    r->nul -= r->pos;
+    r->pos = 0;
+  }
+  if (r->cap - r->len < 4096) {
+    size_t cap = r->cap ? 2 * r->cap : (size_t)1 << 18;
+    char *nb = realloc(r->buf, cap);
+    if (nb == NULL)
       return core_error(MINEX_ENOMEM, "%s:%lld: out of memory", r->path,
                         (long long)r->lineno + 1);
-    if (ferror(r->fp))
-      return core_error(MINEX_EIO, "%s:%lld: read error: %s", r->path,
-                        (long long)r->lineno + 1, strerror(errno));
+    r->buf = nb;
+    r->cap = cap;
+  }
+  ssize_t got;
+  do /* IO_READER_PAD bytes kept: the NUL after a last line without
+        newline, and the bytes io_parse_i64_line may load past it */
+    got = read(fileno(r->fp), r->buf + r->len, r->cap - r->len - IO_READER_PAD);
+  while (got < 0 && errno == EINTR);
+  if (got < 0)
+    return core_error(MINEX_EIO, "%s:%lld: read error: %s", r->path,
+                      (long long)r->lineno + 1, strerror(errno));
+  if (got == 0) {
+    r->eof = 1;
+    memset(r->buf + r->len, 0, IO_READER_PAD);
     return 0;
   }
-  r->lineno++;
-  /* a NUL byte would silently end the line for every parser */
-  size_t nul = strlen(r->line);
-  if (nul < (size_t)len)
-    return core_error(MINEX_EPARSE, "%s:%lld: NUL byte at column %zu", r->path,
-                      (long long)r->lineno, nul + 1);
-  while (len > 0 && (r->line[len - 1] == '\n' || r->line[len - 1] == '\r'))
-    r->line[--len] = '\0';
+  /* NUL bytes are looked for once per read, not once per line */
+  if (r->nul == r->len) {
+    const char *z = memchr(r->buf + r->len, '\0', (size_t)got);
+    r->nul = z ? (size_t)(z - r->buf) : r->len + (size_t)got;
+  }
+  r->len += (size_t)got;
+  memset(r->buf + r->len, 0, IO_READER_PAD); /* defined bytes to load */
   return 1;
+}
+
+/* Lines are cut in place in a buffer filled by read(2) (getline copied
+ * each line out of stdio's buffer: a tenth of an ASCII mesh's read time). */
+int io_reader_next(io_reader *r) {
+  char *nl = NULL;
+  size_t seen = 0; /* bytes after pos already searched */
+  for (;;) {
+    if (r->pos + seen < r->len && (nl = memchr(r->buf + r->pos + seen, '\n',
+                                               r->len - r->pos - seen)) != NULL)
+      break;
+    seen = r->len - r->pos;
+    if (r->eof)
+      break;
+    int rc = reader_fill(r);
+    if (rc < 0)
+      return rc;
+  }
+  if (nl == NULL && r->pos == r->len)
+    return 0;
+  char *line = r->buf + r->pos;
+  size_t len = nl ? (size_t)(nl - line) : r->len - r->pos;
+  r->lineno++;
+  r->line = line;
+  /* a NUL byte would silently end the line for every parser */
+  if (r->nul < r->pos + len) {
+    size_t col = r->nul - r->pos + 1;
+    const char *z = memchr(line + col, '\0', r->len - r->pos - col);
+    r->nul = z ? (size_t)(z - r->buf) : r->len;
+    r->pos += len + (nl != NULL);
+    return core_error(MINEX_EPARSE, "%s:%lld: NUL byte at column %zu", r->path,
+                      (long long)r->lineno, col);
+  }
+  r->pos += len + (nl != NULL);
+  line[len] = '\0'; /* the newline, or the byte kept after the data */
+  while (len > 0 && line[len - 1] == '\r')
+    line[--len] = '\0';
+  return 1;
+}
+
+int64_t io_reader_tell(const io_reader *r) {
+  return r->base + (int64_t)r->pos;
 }
 
 void io_reader_close(io_reader *r) {
   if (r->fp)
     fclose(r->fp);
-  free(r->line);
+  free(r->buf);
   memset(r, 0, sizeof *r);
 }
 
@@ -302,24 +362,22 @@ static size_t decimal_span(const char *s, int real) {
   return (size_t)(t - s);
 }
 
-/* [-]digits in one pass (what decimal_span and strtoll accept together,
- * without strtoll's locale and errno: a third of an ASCII mesh's read
- * time); a value outside int64_t is refused, as strtoll's ERANGE was. */
-int io_parse_i64(const char *s, char **end, int64_t *out) {
-  while (*s == ' ' || *s == '\t')
-    s++;
-  const char *t = s + (*s == '-');
-  if (*t < '0' || *t > '9')
-    return -1;
-  /* |value| <= lim: INT64_MAX, or INT64_MAX + 1 when negative */
-  uint64_t v = 0, lim = (uint64_t)INT64_MAX + (*s == '-');
+/* The digits at t (at least one) as the value of a token starting at s
+ * ([-]digits): v holds the value of the digits before t, n their count. */
+static int i64_rest(const char *s, const char *t, uint64_t v, int n, char **end,
+                    int64_t *out) {
+  /* 18 digits cannot overflow; after them, |value| <= lim: INT64_MAX, or
+     INT64_MAX + 1 when negative */
+  uint64_t lim = (uint64_t)INT64_MAX + (*s == '-');
+  for (; n < 18 && (unsigned)(*t - '0') < 10; n++, t++)
+    v = 10 * v + (unsigned)(*t - '0');
   for (; *t >= '0' && *t <= '9'; t++) {
     unsigned d = (unsigned)(*t - '0');
     if (v >= lim / 10 && (v > lim / 10 || d > lim % 10))
       return -1;
     v = 10 * v + d;
   }
-  if (*t != '\0' && !isspace((unsigned char)*t))
+  if (*t != '\0' && *t != ' ' && !isspace((unsigned char)*t))
     return -1;
   if (*s != '-')
     *out = (int64_t)v;
@@ -330,63 +388,185 @@ int io_parse_i64(const char *s, char **end, int64_t *out) {
   return 0;
 }
 
-/* The token s[span] (a decimal_span) as strtod reads it when Clinger's
- * fast path applies: at most 19 significant digits making an integer m <=
- * 2^53 and a power of ten p <= 22, both exact doubles, so that the one
- * IEEE operation m * 10^p or m / 10^p is the correctly rounded value,
- * strtod's. 0 done, -1 not applicable (strtod then). */
-static int fast_double(const char *s, size_t span, double *out) {
+/* [-]digits in one pass (what decimal_span and strtoll accept together,
+ * without strtoll's locale and errno: a third of an ASCII mesh's read
+ * time); a value outside int64_t is refused, as strtoll's ERANGE was.
+ * line: s is in an io_reader line, 8 bytes may be loaded at once. */
+static int parse_i64(const char *s, char **end, int64_t *out, int line) {
+  while (*s == ' ' || *s == '\t')
+    s++;
+  const char *t = s + (*s == '-');
+  if (*t < '0' || *t > '9')
+    return -1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&    \
+    (defined(__GNUC__) || defined(__clang__))
+  /* the first 8 bytes at once: a byte is a digit when its high nibble is 3
+     and stays 3 after adding 6 (a carry out of a byte >= 0xfa reaches only
+     bytes after it, past the first non-digit); the digits, moved to the
+     top of the word behind zeros, make their number in three multiplies */
+  if (line) {
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t w;
+    memcpy(&w, t, 8);
+    uint64_t bad = ((w & 0xF0 * ones) ^ 0x30 * ones) |
+                   (((w + 0x06 * ones) & 0xF0 * ones) ^ 0x30 * ones);
+    int n = bad ? __builtin_ctzll(bad) / 8 : 8; /* >= 1 */
+    uint64_t v = (w - 0x30 * ones) << (8 * (8 - n));
+    v = (v & 0x0F * ones) * 2561 >> 8;
+    v = (v & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    v = (v & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    return i64_rest(s, t + n, (uint32_t)v, n, end, out);
+  }
+#else
+  (void)line;
+#endif
+  return i64_rest(s, t, 0, 0, end, out);
+}
+
+int io_parse_i64(const char *s, char **end, int64_t *out) {
+  return parse_i64(s, end, out, 0);
+}
+
+int io_parse_i64_line(const char *s, char **end, int64_t *out) {
+  return parse_i64(s, end, out, 1);
+}
+
+/* m * 10^q by Clinger's fast path: m <= 2^53 and |q| <= 22 are exact
+ * doubles, so the one IEEE operation m * 10^q or m / 10^-q is the
+ * correctly rounded value, strtod's. 0 done, -1 not applicable. */
+static int clinger(uint64_t m, int64_t q, int neg, double *out) {
 #if FLT_EVAL_METHOD == 0
   static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  const char *t = s, *stop = s + span;
-  int neg = *t == '-', nd = 0, p = 0, frac = 0;
-  uint64_t m = 0;
-  if (*t == '-' || *t == '+')
-    t++;
-  for (; t < stop && (*t == '.' || (*t >= '0' && *t <= '9')); t++) {
-    if (*t == '.') {
-      frac = 1;
-      continue;
-    }
-    if (nd > 0 || *t != '0')
-      if (++nd > 19)
-        return -1;
-    m = 10 * m + (uint64_t)(*t - '0');
-    p -= frac;
-  }
-  if (t < stop) { /* e or E, sign, digits */
-    int eneg = *++t == '-', x = 0;
-    for (t += *t == '-' || *t == '+'; t < stop; t++) {
-      if (x > 1000)
-        return -1;
-      x = 10 * x + (*t - '0');
-    }
-    p += eneg ? -x : x;
-  }
-  if (m > (uint64_t)1 << 53 || p < -22 || p > 22)
+  if (m > (uint64_t)1 << 53 || q < -22 || q > 22)
     return -1;
-  double v = p < 0 ? (double)m / p10[-p] : (double)m * p10[p];
+  double v = q < 0 ? (double)m / p10[-q] : (double)m * p10[q];
   *out = neg ? -v : v;
   return 0;
 #else
-  (void)s, (void)span, (void)out;
+  (void)m, (void)q, (void)neg, (void)out;
   return -1;
 #endif
+}
+
+/* m * 10^n plus the number of the n digits at p (all digits): eight at a
+ * time on a little-endian machine (a 64-bit load and three multiplies,
+ * as in fast_float), then one by one. */
+static uint64_t add_digits(uint64_t m, const char *p, size_t n) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; n >= 8; n -= 8, p += 8) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    v = (v & 0x0F0F0F0F0F0F0F0FULL) * 2561 >> 8;
+    v = (v & 0x00FF00FF00FF00FFULL) * 6553601 >> 16;
+    v = (v & 0x0000FFFF0000FFFFULL) * 42949672960001ULL >> 32;
+    m = 100000000 * m + (uint32_t)v;
+  }
+#endif
+  for (; n > 0; n--, p++)
+    m = 10 * m + (uint64_t)(*p - '0');
+  return m;
+}
+
+static int any_nonzero(const char *p, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != '0')
+      return 1;
+  return 0;
+}
+
+/* The number of the token s (no leading blanks), as strtod
+ * reads it, when one of the exact fast ways decides it: zero, Clinger's
+ * fast path, Eisel-Lemire (eisel_lemire.c). The token is what
+ * decimal_span(s, 1) accepts; its first 19 significant digits make m (<
+ * 10^19 < 2^64), the others are dropped, so that the value lies in [m, m
+ * + 1) * 10^q; when some dropped digit is not 0, m and m + 1 must give the
+ * same double. Returns 0 done (*end after the token), 1 for strtod (*end
+ * after the token too), -1 when s is not such a token followed by the end
+ * or a blank. */
+static int fast_double(const char *s, const char **end, double *out) {
+  const char *t = s;
+  int neg = *t == '-', trunc = 0;
+  int64_t q = 0;
+  if (*t == '-' || *t == '+')
+    t++;
+  /* integer part: leading zeros, then the significant digits */
+  const char *p0 = t;
+  while (*t == '0')
+    t++;
+  const char *ds = t;
+  while ((unsigned)(*t - '0') < 10)
+    t++;
+  size_t nd = (size_t)(t - ds), ndig = (size_t)(t - p0),
+         take = nd < 19 ? nd : 19;
+  uint64_t m = add_digits(0, ds, take);
+  if (nd > take) {
+    q += (int64_t)(nd - take);
+    trunc = any_nonzero(ds + take, nd - take);
+    nd = take;
+  }
+  if (*t == '.') {
+    const char *f0 = ++t;
+    if (nd == 0) { /* zeros after the point, before any significant one */
+      while (*t == '0')
+        t++;
+      q -= t - f0;
+    }
+    const char *fs = t;
+    while ((unsigned)(*t - '0') < 10)
+      t++;
+    size_t nf = (size_t)(t - fs);
+    ndig += (size_t)(t - f0);
+    take = nf < 19 - nd ? nf : 19 - nd;
+    m = add_digits(m, fs, take);
+    q -= (int64_t)take;
+    if (nf > take)
+      trunc |= any_nonzero(fs + take, nf - take);
+  }
+  if (ndig == 0)
+    return -1;
+  if (*t == 'e' || *t == 'E') { /* an exponent only when digits follow */
+    const char *x = t + 1;
+    int eneg = *x == '-';
+    if (*x == '-' || *x == '+')
+      x++;
+    if (*x >= '0' && *x <= '9') {
+      int64_t e = 0;
+      for (; *x >= '0' && *x <= '9'; x++)
+        if (e < 1000000) /* beyond any double either way */
+          e = 10 * e + (*x - '0');
+      q += eneg ? -e : e;
+      t = x;
+    }
+  }
+  if (*t != '\0' && *t != ' ' && !isspace((unsigned char)*t))
+    return -1;
+  *end = t;
+  if (m == 0) {
+    *out = neg ? -0.0 : 0.0;
+    return 0;
+  }
+  if (!trunc && clinger(m, q, neg, out) == 0)
+    return 0;
+  double lo, hi;
+  if (io_eisel_lemire(m, q, neg, &lo) != 0)
+    return 1;
+  if (trunc && (io_eisel_lemire(m + 1, q, neg, &hi) != 0 || hi != lo))
+    return 1;
+  *out = lo;
+  return 0;
 }
 
 int io_parse_double(const char *s, char **end, double *out) {
   while (*s == ' ' || *s == '\t')
     s++;
-  size_t span = decimal_span(s, 1);
-  if (span == 0)
-    return -1;
-  if ((s[span] == '\0' || isspace((unsigned char)s[span])) &&
-      fast_double(s, span, out) == 0) {
-    if (end)
-      *end = (char *)s + span;
-    return 0;
+  const char *stop;
+  int fast = fast_double(s, &stop, out);
+  if (fast <= 0) {
+    if (fast == 0 && end)
+      *end = (char *)stop;
+    return fast;
   }
   char *e;
   locale_t prev = io_locale_c();
@@ -396,10 +576,8 @@ int io_parse_double(const char *s, char **end, double *out) {
   io_locale_restore(prev);
   /* ERANGE: overflow, or underflow to a subnormal or zero; subnormals
      are finite doubles and kept, a non-zero token read as 0 is not */
-  if (e != s + span || !isfinite(v) ||
+  if (e != stop || !isfinite(v) ||
       (err == ERANGE && (v == 0 || fabs(v) >= DBL_MIN)))
-    return -1;
-  if (*e != '\0' && !isspace((unsigned char)*e))
     return -1;
   *out = v;
   if (end)

@@ -33,12 +33,17 @@ int io_atomic_commit(io_atomic *af);
 /* Closes and removes the temporary (after a failed write). */
 void io_atomic_abort(io_atomic *af);
 
+#define IO_READER_PAD 16
 typedef struct io_reader {
-  FILE *fp;         /* input                                         */
+  FILE *fp;         /* input, read through its descriptor (read(2))  */
   const char *path; /* for messages                                  */
-  char *line;       /* current line (getline buffer), NUL-terminated */
-  size_t cap;       /* buffer capacity                               */
+  char *line;       /* current line (inside buf), NUL-terminated     */
   int64_t lineno;   /* 1-based number of the current line            */
+  char *buf;        /* bytes read: buf[pos, len) not yet returned    */
+  size_t cap, pos, len;
+  size_t nul;   /* index of the first NUL byte in buf[pos, len), or len */
+  int64_t base; /* file offset of buf[0] */
+  int eof;
 } io_reader;
 
 /* Opens path for reading. MINEX_OK or MINEX_EIO. */
@@ -47,6 +52,8 @@ int io_reader_open(io_reader *r, const char *path);
  * line was read, 0 at end of file, MINEX_EIO on a read error, MINEX_EPARSE
  * when the line holds a NUL byte (which would silently cut it short). */
 int io_reader_next(io_reader *r);
+/* File offset of the byte after the current line (its newline included). */
+int64_t io_reader_tell(const io_reader *r);
 void io_reader_close(io_reader *r);
 
 /* Number text is locale-independent: the library reads and writes '.' as
@@ -66,7 +73,16 @@ void io_locale_restore(locale_t prev);
  * in range); *end (may be NULL) receives the position after the token.
  * Leading blanks are skipped. */
 int io_parse_i64(const char *s, char **end, int64_t *out);
+/* io_parse_i64 for s inside the current line of an io_reader, which may
+ * load up to 8 bytes at once past the token (the reader keeps
+ * IO_READER_PAD defined bytes after the end of its data). */
+int io_parse_i64_line(const char *s, char **end, int64_t *out);
 int io_parse_double(const char *s, char **end, double *out);
+/* m * 10^q (q an integer, m < 2^64), negated when neg, as the correctly
+ * rounded double, by the Eisel-Lemire algorithm (eisel_lemire.c): 0 done,
+ * -1 when it cannot decide or the result would not be a normal double or
+ * zero (then strtod's is the answer). */
+int io_eisel_lemire(uint64_t m, int64_t q, int neg, double *out);
 /* Why the token at s is not a number that io_parse_i64 (real = 0) or
  * io_parse_double (real = 1) accepts: a static phrase for messages ("is
  * hexadecimal (only decimal numbers are read)", "is out of range", ...). */

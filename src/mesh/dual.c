@@ -15,29 +15,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Node -> element incidence, each node's list sorted by element. */
+/* Node -> element incidence, each node's list sorted by element; loc
+ * (when asked for) the node's local corner in each element listed. */
 typedef struct incidence {
-  int64_t *xinc; /* nnodes+1 offsets */
-  int32_t *inc;  /* element ids      */
-  uint8_t *cnt;  /* nelems counters, 0 between elements */
+  int64_t *xinc;  /* nnodes+1 offsets */
+  int32_t *inc;   /* element ids      */
+  uint8_t *loc;   /* local corners, or NULL */
+  uint8_t *cnt;   /* nelems counters (or e's corner masks), 0 between */
+  uint8_t *omask; /* nelems masks of the other's corners, or NULL */
   int32_t *touched;
 } incidence;
 
 static void inc_free(incidence *in) {
   free(in->xinc);
   free(in->inc);
+  free(in->loc);
   free(in->cnt);
+  free(in->omask);
   free(in->touched);
 }
 
-static int inc_build(const minex_mesh *m, incidence *in) {
+static int inc_build(const minex_mesh *m, incidence *in, int masks) {
   const int32_t ne = m->nelems, nn = m->nnodes;
   int64_t total =
       m->eptr ? m->eptr[ne] : (int64_t)ne * minex_elem_nnodes(m->type);
   in->xinc = calloc((size_t)nn + 1, sizeof *in->xinc);
   in->inc = malloc(sizeof *in->inc * ((size_t)total + 1));
   in->cnt = calloc((size_t)ne + 1, 1);
-  if (in->xinc == NULL || in->inc == NULL || in->cnt == NULL)
+  if (masks) {
+    in->loc = malloc((size_t)total + 1);
+    in->omask = calloc((size_t)ne + 1, 1);
+  }
+  if (in->xinc == NULL || in->inc == NULL || in->cnt == NULL ||
+      (masks && (in->loc == NULL || in->omask == NULL)))
     return core_error(MINEX_ENOMEM,
                       "mesh dual: out of memory for the "
                       "incidence of %d elements",
@@ -55,8 +65,12 @@ static int inc_build(const minex_mesh *m, incidence *in) {
   for (int32_t e = 0; e < ne; e++) {
     int k;
     const int32_t *en = mesh_elem(m, e, &k);
-    for (int i = 0; i < k; i++)
-      in->inc[in->xinc[en[i]]++] = e;
+    for (int i = 0; i < k; i++) {
+      int64_t at = in->xinc[en[i]]++;
+      in->inc[at] = e;
+      if (masks)
+        in->loc[at] = (uint8_t)i;
+    }
   }
   for (int32_t v = nn; v > 0; v--)
     in->xinc[v] = in->xinc[v - 1];
@@ -78,6 +92,26 @@ static int64_t inc_gather(const minex_mesh *m, incidence *in, int32_t e) {
       int32_t o = in->inc[j];
       if (o != e && in->cnt[o]++ == 0)
         in->touched[nt++] = o;
+    }
+  return nt;
+}
+
+/* Elements after e sharing nodes with it, in touched[0, return); for each
+ * such o, cnt[o] the mask of e's corners it has and omask[o] the mask of
+ * its own corners that are e's (the caller resets both). Each node's list
+ * is sorted and holds e, so its elements after e are its tail. */
+static int64_t inc_gather_after(const minex_mesh *m, incidence *in, int32_t e) {
+  int k;
+  const int32_t *en = mesh_elem(m, e, &k);
+  const int32_t *inc = in->inc;
+  int64_t nt = 0;
+  for (int i = 0; i < k; i++)
+    for (int64_t j = in->xinc[en[i] + 1] - 1; inc[j] > e; j--) {
+      int32_t o = inc[j];
+      if (in->cnt[o] == 0)
+        in->touched[nt++] = o;
+      in->cnt[o] |= (uint8_t)(1u << i);
+      in->omask[o] |= (uint8_t)(1u << in->loc[j]);
     }
   return nt;
 }
@@ -128,9 +162,43 @@ static int shared_face(const minex_mesh *m, int32_t e, int32_t o) {
   return -1;
 }
 
+static int popcount8(unsigned x) {
+  x = (x & 0x55) + (x >> 1 & 0x55);
+  x = (x & 0x33) + (x >> 2 & 0x33);
+  return (int)((x & 0x0f) + (x >> 4));
+}
+
+/* Records o across face f of e (slots from base): -1 when the face
+ * already has another element across it (non-manifold). */
+static int put_slot(const minex_mesh *m, int32_t *nbr, int64_t base, int mindeg,
+                    int32_t e, int f, int32_t o) {
+  int32_t *slot = &nbr[base + f];
+  if (*slot < 0) {
+    *slot = o;
+    return MINEX_OK;
+  }
+  int k;
+  const int32_t *en = mesh_elem(m, e, &k);
+  const mesh_faces *fe = mesh_kind_faces(mesh_kind(m, e));
+  char face[64];
+  int len = 0;
+  for (int i = 0; i < fe->size[f]; i++)
+    len += snprintf(face + len, sizeof face - (size_t)len, " %d",
+                    (int)en[fe->node[f][i]]);
+  int32_t a = *slot < o ? *slot : o, b = *slot < o ? o : *slot;
+  return core_error(MINEX_EPARSE,
+                    "mesh dual: %s of nodes%s is shared "
+                    "by elements %d, %d and %d (non-manifold)",
+                    mindeg == 3 ? "face" : "edge", face, (int)e, (int)a,
+                    (int)b);
+}
+
 /* nbr[fbase(e) + f] = element across face f of e, or -1. Fails on a face
  * shared by three or more elements (non-manifold) and on two elements with
- * the same node set. */
+ * the same node set. Each pair e < o is met once, from e: the corners they
+ * share as a mask of each's local corners, which, when it is exactly a
+ * face of each (of one size), names both faces by a table; otherwise
+ * shared_face decides each side, as it would alone. */
 static int face_neighbours(const minex_mesh *m, const int64_t *fptr, int nfmax,
                            int32_t *nbr) {
   const int32_t ne = m->nelems;
@@ -138,24 +206,37 @@ static int face_neighbours(const minex_mesh *m, const int64_t *fptr, int nfmax,
       minex_elem_dim(m->nelems > 0 ? mesh_kind(m, 0) : MINEX_ELEM_TETRA) == 3
           ? 3
           : 2;
+  /* face_of[kind][mask]: the face of that kind whose corners are the mask,
+     else -1; face sizes in the high bits (size << 4 | face) */
+  static const minex_elem_type kinds[] = {
+      MINEX_ELEM_TRIANGLE, MINEX_ELEM_QUAD,  MINEX_ELEM_TETRA,
+      MINEX_ELEM_HEXA,     MINEX_ELEM_PRISM, MINEX_ELEM_PYRAMID};
+  int8_t face_of[16][256];
+  memset(face_of, -1, sizeof face_of);
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    const mesh_faces *fs = mesh_kind_faces(kinds[i]);
+    for (int f = 0; f < fs->nfaces; f++)
+      face_of[kinds[i]][face_mask(fs, f)] = (int8_t)(fs->size[f] << 4 | f);
+  }
   incidence in = {0};
-  int rc = inc_build(m, &in);
+  int rc = inc_build(m, &in, 1);
   int64_t nslots = fptr ? fptr[ne] : (int64_t)ne * nfmax;
   for (int64_t i = 0; i < nslots; i++)
     nbr[i] = -1;
+  const int32_t knn = m->eptr ? 0 : minex_elem_nnodes(m->type);
   for (int32_t e = 0; e < ne && rc == MINEX_OK; e++) {
-    int ke;
-    const int32_t *en = mesh_elem(m, e, &ke);
-    int64_t nt = inc_gather(m, &in, e);
+    int ke = knn ? knn : (int)(m->eptr[e + 1] - m->eptr[e]);
+    const int8_t *fe = face_of[mesh_kind(m, e)];
+    int64_t nt = inc_gather_after(m, &in, e);
     int64_t base = fptr ? fptr[e] : (int64_t)e * nfmax;
     for (int64_t t = 0; t < nt; t++) {
       int32_t o = in.touched[t];
-      int c = in.cnt[o];
-      in.cnt[o] = 0;
+      unsigned me = in.cnt[o], mo = in.omask[o];
+      in.cnt[o] = in.omask[o] = 0;
+      int c = popcount8(me);
       if (c < mindeg || rc != MINEX_OK)
         continue;
-      int ko;
-      mesh_elem(m, o, &ko);
+      int ko = knn ? knn : (int)(m->eptr[o + 1] - m->eptr[o]);
       if (c == ke && c == ko) {
         rc = core_error(MINEX_EPARSE,
                         "mesh dual: elements %d and %d have "
@@ -163,25 +244,20 @@ static int face_neighbours(const minex_mesh *m, const int64_t *fptr, int nfmax,
                         (int)e, (int)o);
         continue;
       }
-      int f = shared_face(m, e, o);
-      if (f < 0)
-        continue;
-      int32_t *slot = &nbr[base + f];
-      if (*slot >= 0) {
-        const mesh_faces *fe = mesh_kind_faces(mesh_kind(m, e));
-        char face[64];
-        int len = 0;
-        for (int i = 0; i < fe->size[f]; i++)
-          len += snprintf(face + len, sizeof face - (size_t)len, " %d",
-                          (int)en[fe->node[f][i]]);
-        rc = core_error(MINEX_EPARSE,
-                        "mesh dual: %s of nodes%s is shared "
-                        "by elements %d, %d and %d (non-manifold)",
-                        mindeg == 3 ? "face" : "edge", face, (int)e, (int)*slot,
-                        (int)o);
-        continue;
+      int f = fe[me], g = face_of[mesh_kind(m, o)][mo];
+      if (f >= 0 && g >= 0 && f >> 4 == g >> 4) {
+        f &= 15;
+        g &= 15;
+      } else {
+        f = shared_face(m, e, o);
+        if (f < 0)
+          continue;
+        g = shared_face(m, o, e);
       }
-      *slot = o;
+      int64_t obase = fptr ? fptr[o] : (int64_t)o * nfmax;
+      rc = put_slot(m, nbr, base, mindeg, e, f, o);
+      if (rc == MINEX_OK)
+        rc = put_slot(m, nbr, obase, mindeg, o, g, e);
     }
   }
   inc_free(&in);
@@ -256,7 +332,7 @@ static int dual_ncommon(const minex_mesh *m, int ncommon, int64_t *xadj,
   const int32_t ne = m->nelems;
   incidence in = {0};
   int32_t *adj = NULL;
-  int rc = inc_build(m, &in);
+  int rc = inc_build(m, &in, 0);
   xadj[0] = 0;
   for (int pass = 0; pass < 2 && rc == MINEX_OK; pass++) {
     if (pass == 1) {

@@ -41,7 +41,7 @@ static int next_line(gmsh_reader *g, const char *sec) {
 /* Reads n integers from *s onwards. */
 static int ints(gmsh_reader *g, char **s, int n, int64_t *v, const char *what) {
   for (int i = 0; i < n; i++)
-    if (io_parse_i64(*s, s, &v[i]) != 0) {
+    if (io_parse_i64_line(*s, s, &v[i]) != 0) {
       if (g->r.line[0] == '$')
         return core_error(MINEX_EPARSE,
                           "%s:%lld: '%.40s' where %s was "
@@ -105,9 +105,7 @@ static int format_section(gmsh_reader *g) {
                         "%s:%lld: binary file with data-size "
                         "%lld: only 8 (64-bit size_t and double) is read",
                         PATH, LINE, (long long)dsize);
-    long off = ftell(g->r.fp);
-    if (off < 0)
-      return core_error(MINEX_EIO, "%s: cannot tell the file position", PATH);
+    int64_t off = io_reader_tell(&g->r);
     g->binary = 1;
     g->bin_start = (size_t)off;
     return MINEX_OK; /* the rest is read by parse_binary */

@@ -135,9 +135,16 @@ int mesh_check(const minex_mesh *mesh) {
                         "coordinate",
                         (long long)(i / 3));
   int dim0 = mesh->nelems > 0 ? minex_elem_dim(mesh_kind(mesh, 0)) : 0;
+  /* dimension and corners of every kind value, looked up once (kinds are
+     bytes in a mixed mesh) */
+  int8_t kdim[256], knn[256];
+  for (int t = 0; t < 256; t++) {
+    kdim[t] = (int8_t)minex_elem_dim((minex_elem_type)t);
+    knn[t] = (int8_t)minex_elem_nnodes((minex_elem_type)t);
+  }
   for (int32_t e = 0; e < mesh->nelems; e++) {
     minex_elem_type t = mesh_kind(mesh, e);
-    int k, dim = minex_elem_dim(t);
+    int k, dim = (unsigned)t < 256 ? kdim[t] : minex_elem_dim(t);
     if (dim == 0)
       return core_error(MINEX_EINVAL, "mesh: element %d: unknown kind %d",
                         (int)e, (int)t);
@@ -148,7 +155,7 @@ int mesh_check(const minex_mesh *mesh) {
                         (int)e, minex_elem_name(t),
                         minex_elem_name(mesh_kind(mesh, 0)));
     const int32_t *en = mesh_elem(mesh, e, &k);
-    if (k != minex_elem_nnodes(t))
+    if (k != ((unsigned)t < 256 ? knn[t] : minex_elem_nnodes(t)))
       return core_error(MINEX_EINVAL, "mesh: element %d: %d nodes for a %s",
                         (int)e, k, minex_elem_name(t));
     for (int i = 0; i < k; i++) {

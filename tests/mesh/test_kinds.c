@@ -235,6 +235,8 @@ static const struct {
     {"mesh_meshio_mixed_v3.meshb", 1},
     {"mesh_vtk9_mixed_bigendian_zlib.vtu", 1},
     {"mesh_meshio_mixed_v4.meshb", 1},
+    {"mesh_meshio_mixed_v3_bigendian.meshb", 1},
+    {"mesh_meshio_mixed_v4_bigendian.meshb", 1},
     {"mesh_vtk9_mixed_legacy_bin.vtk", 1},
 };
 #define NMIXED (sizeof mixed_files / sizeof mixed_files[0])
@@ -638,6 +640,8 @@ START_TEST(truncated_binary_files_are_rejected) {
                          "mesh_meshio_mixed_zlib.vtu",
                          "mesh_meshio_mixed_v3.meshb",
                          "mesh_meshio_mixed_v4.meshb",
+                         "mesh_meshio_mixed_v3_bigendian.meshb",
+                         "mesh_meshio_mixed_v4_bigendian.meshb",
                          "mesh_meshio_mixed_v40_bin.msh",
                          "mesh_gmsh_mixed_v41_swapped.msh",
                          "mesh_meshio_mixed_v40_bin_ulong4.msh"};
@@ -669,6 +673,38 @@ START_TEST(truncated_binary_files_are_rejected) {
     free(buf);
   }
   remove(path);
+}
+END_TEST
+
+/* A big-endian .meshb (the little-endian file with every field
+ * byte-swapped, tests/data/meshb_swap_endian.py) is the same mesh, bit for
+ * bit: node coordinates, element kinds and nodes, in the same order. */
+START_TEST(big_endian_meshb_is_the_same_mesh) {
+  const char *pairs[][2] = {
+      {"mesh_meshio_mixed_v3.meshb", "mesh_meshio_mixed_v3_bigendian.meshb"},
+      {"mesh_meshio_mixed_v4.meshb", "mesh_meshio_mixed_v4_bigendian.meshb"}};
+  for (int p = 0; p < 2; p++) {
+    minex_mesh *le = read_mesh(pairs[p][0]), *be = read_mesh(pairs[p][1]);
+    int32_t nn = minex_mesh_nnodes(le), ne = minex_mesh_nelems(le);
+    ck_assert_int_gt(nn, 0);
+    ck_assert_int_eq(ne, 80);
+    ck_assert_int_eq(minex_mesh_nnodes(be), nn);
+    ck_assert_int_eq(minex_mesh_nelems(be), ne);
+    ck_assert_int_eq(memcmp(minex_mesh_coords(le), minex_mesh_coords(be),
+                            sizeof(double) * 3 * (size_t)nn),
+                     0);
+    for (int32_t e = 0; e < ne; e++) {
+      int ka, kb;
+      const int32_t *a = minex_mesh_elem_nodes(le, e, &ka),
+                    *b = minex_mesh_elem_nodes(be, e, &kb);
+      ck_assert_int_eq(minex_mesh_elem_kind(le, e),
+                       minex_mesh_elem_kind(be, e));
+      ck_assert_int_eq(ka, kb);
+      ck_assert_int_eq(memcmp(a, b, sizeof *a * (size_t)ka), 0);
+    }
+    minex_mesh_destroy(le);
+    minex_mesh_destroy(be);
+  }
 }
 END_TEST
 
@@ -754,7 +790,11 @@ int main(void) {
   tcase_add_test(tc, mesh_partition_vtk_round_trip);
   tcase_add_test(tc, unknown_element_types_are_errors_never_dropped);
   tcase_add_test(tc, truncated_binary_files_are_rejected);
+  tcase_add_test(tc, big_endian_meshb_is_the_same_mesh);
   tcase_add_test(tc, gmsh40_binary_bad_counts_are_refused);
+  /* the truncation test writes and reads some 6,000 files: seconds on a
+     loaded machine, more than Check's default 4 s */
+  tcase_set_timeout(tc, 60);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

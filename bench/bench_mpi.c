@@ -225,8 +225,8 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--migrate") == 0 && i + 1 < argc)
       migrate_unit = atol(argv[++i]);
     else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
-      rounds = strcmp(argv[++i], "on") == 0 ? MINEX_ROUNDS_ON
-                                            : MINEX_ROUNDS_AUTO;
+      rounds =
+          strcmp(argv[++i], "on") == 0 ? MINEX_ROUNDS_ON : MINEX_ROUNDS_AUTO;
     else {
       if (rank == 0)
         fprintf(stderr, "usage: bench_mpi [--elements N] [--repeat K] "

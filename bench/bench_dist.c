@@ -36,30 +36,6 @@ static void die(const char *what) {
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-/* kB of a /proc/self/status line ("VmHWM:", "VmRSS:"), -1 if absent. */
-static long status_kb(const char *key) {
-  FILE *f = fopen("/proc/self/status", "r");
-  if (f == NULL)
-    return -1;
-  char line[256];
-  long kb = -1;
-  size_t k = strlen(key);
-  while (fgets(line, sizeof line, f) != NULL)
-    if (strncmp(line, key, k) == 0)
-      kb = strtol(line + k, NULL, 10);
-  fclose(f);
-  return kb;
-}
-
-/* Resets VmHWM to the current RSS (Linux >= 4.0); 0 on success. */
-static int reset_peak(void) {
-  FILE *f = fopen("/proc/self/clear_refs", "w");
-  if (f == NULL)
-    return -1;
-  int ok = fputs("5", f) >= 0;
-  return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 enum { LAYOUT, LOADS, CONTRACT, COARSE, EXPAND, PASSES, NPHASE };
 static const char *const phase_name[NPHASE] = {
     "graph to home ranks",      "unit and old loads", "contraction",
@@ -99,8 +75,8 @@ int main(int argc, char **argv) {
   opt.rounds = MINEX_ROUNDS_ON;
   opt.nthreads = threads;
   malloc_trim(0);
-  long base = status_kb("VmRSS:");
-  int can_reset = reset_peak() == 0;
+  long base = dist_status_kb("VmRSS:");
+  int can_reset = dist_reset_peak() == 0;
   double t[NPHASE] = {0};
   int64_t bytes[NPHASE] = {0}, msgs[NPHASE] = {0};
   mx_comm c;
@@ -168,7 +144,7 @@ int main(int argc, char **argv) {
     die("passes");
   PHASE_END(PASSES);
   double total = MPI_Wtime() - t0;
-  long peak = status_kb("VmHWM:") - base;
+  long peak = dist_status_kb("VmHWM:") - base;
   double tmax[NPHASE], totmax;
   int64_t bsum[NPHASE], msum[NPHASE];
   long pkmax, pkmin;

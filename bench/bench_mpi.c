@@ -34,30 +34,6 @@ static void die(const char *what) {
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-/* kB of a /proc/self/status line ("VmHWM:", "VmRSS:"), -1 if absent. */
-static long status_kb(const char *key) {
-  FILE *f = fopen("/proc/self/status", "r");
-  if (f == NULL)
-    return -1;
-  char line[256];
-  long kb = -1;
-  size_t k = strlen(key);
-  while (fgets(line, sizeof line, f) != NULL)
-    if (strncmp(line, key, k) == 0)
-      kb = strtol(line + k, NULL, 10);
-  fclose(f);
-  return kb;
-}
-
-/* Resets VmHWM to the current RSS (Linux >= 4.0); 0 on success. */
-static int reset_peak(void) {
-  FILE *f = fopen("/proc/self/clear_refs", "w");
-  if (f == NULL)
-    return -1;
-  int ok = fputs("5", f) >= 0;
-  return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* --migrate: a vertex's data are Rwgt * unit bytes. */
 typedef struct mig_ctx {
   const double *rw;
@@ -129,13 +105,13 @@ static void bench_migrate(const int64_t *vd, const int32_t *newp,
   int64_t moved = 0, in_out = 0;
   MPI_Allreduce(&sent, &moved, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
   double t_all = 0, t_bounded = 0;
-  long peak_all = 0, peak_bounded = 0, base = status_kb("VmRSS:");
+  long peak_all = 0, peak_bounded = 0, base = dist_status_kb("VmRSS:");
   for (int mode = 0; mode < 2; mode++) {
     /* freed memory back to the system first (glibc), so that the peak
        counts what the migration allocates, not pages reused */
     malloc_trim(0);
-    base = status_kb("VmRSS:");
-    reset_peak();
+    base = dist_status_kb("VmRSS:");
+    dist_reset_peak();
     mc.got = 0;
     MPI_Barrier(MPI_COMM_WORLD);
     t = MPI_Wtime();
@@ -143,7 +119,7 @@ static void bench_migrate(const int64_t *vd, const int32_t *newp,
                           MPI_COMM_WORLD))
       die("minex_mpi_migrate");
     double dt = max_all(MPI_Wtime() - t);
-    long pk = status_kb("VmHWM:") - base, pkmax;
+    long pk = dist_status_kb("VmHWM:") - base, pkmax;
     MPI_Allreduce(&pk, &pkmax, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     if (mode == 0) {
       t_all = dt;
@@ -265,10 +241,10 @@ int main(int argc, char **argv) {
     o.scratch = MINEX_SCRATCH_OFF;
   }
   double best = HUGE_VAL, worst = 0;
-  long peak = -1, rss_before = status_kb("VmRSS:");
+  long peak = -1, rss_before = dist_status_kb("VmRSS:");
   minex_metrics m;
   minex_mpi_stats st;
-  int can_reset = reset_peak() == 0;
+  int can_reset = dist_reset_peak() == 0;
   for (int it = 0; it < repeat; it++) {
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
@@ -280,7 +256,7 @@ int main(int argc, char **argv) {
     best = fmin(best, dtmax);
     worst = fmax(worst, dtmax);
     if (it == 0) {
-      peak = status_kb("VmHWM:");
+      peak = dist_status_kb("VmHWM:");
       minex_mpi_last_stats(&st);
     }
   }

@@ -3,6 +3,7 @@
 #include "dist_case.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,4 +110,26 @@ int dist_case_config(minex_config **cfg) {
       conn[a * DIST_CLUSTERS + b] = a == b ? 1.0 : 10.0;
   }
   return minex_config_create(DIST_CLUSTERS, np, dist_proc, conn, cfg);
+}
+
+long dist_status_kb(const char *key) {
+  FILE *f = fopen("/proc/self/status", "r");
+  if (f == NULL)
+    return -1;
+  char line[256];
+  long kb = -1;
+  size_t k = strlen(key);
+  while (fgets(line, sizeof line, f) != NULL)
+    if (strncmp(line, key, k) == 0)
+      kb = strtol(line + k, NULL, 10);
+  fclose(f);
+  return kb;
+}
+
+int dist_reset_peak(void) {
+  FILE *f = fopen("/proc/self/clear_refs", "w");
+  if (f == NULL)
+    return -1;
+  int ok = fputs("5", f) >= 0;
+  return fclose(f) == 0 && ok ? 0 : -1;
 }

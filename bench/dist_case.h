@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The distributed benchmark case of bench_mpi and peer_zoltan_mpi: the gen
+/* The distributed benchmark case of bench_mpi, bench_dist and
+ * peer_zoltan_mpi (and their memory figures): the gen
  * case of bench_repart (a refined-ball tet box of about N elements, P = 64
  * processors in 4 clusters, Proc 1, 1, 2, 2, Conn 1 inside and 10 between,
  * the old partition from RCB), numbered part by part, rank r of size
@@ -38,5 +39,10 @@ void dist_case_drop_whole(dist_case *c);
 void dist_case_free(dist_case *c);
 /* The machine of the case. */
 int dist_case_config(minex_config **cfg);
+
+/* kB of a /proc/self/status line ("VmHWM:", "VmRSS:"), -1 if absent. */
+long dist_status_kb(const char *key);
+/* Resets VmHWM to the current RSS (Linux >= 4.0); 0 on success. */
+int dist_reset_peak(void);
 
 #endif

@@ -10,6 +10,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Level 0 of ws from g: its rows used in place, every vertex's record,
+ * each vertex active on its old owner, the count of vertices with a
+ * same-owner neighbour (an end >= n is a ghost on another rank: another
+ * part). */
+static void level0_init(contract_ws *ws, const minex_graph *g,
+                        const int32_t *old) {
+  contract_level *L = &ws->lv[0];
+  int32_t n = g->nvtxs;
+  L->xadj = g->xadj;
+  L->adj = g->adjncy;
+  L->cwgt = g->cwgt;
+  for (int32_t v = 0; v < n; v++) {
+    double c = 0;
+    int eligible = 0;
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
+      int32_t u = g->adjncy[j];
+      c += g->cwgt[j];
+      eligible |= u < n && old[u] == old[v];
+    }
+    L->at[v] = (contract_attr){g->pwgt[v], g->rwgt[v], c, old[v], 0};
+    ws->parent[v] = v;
+    ws->owner[v] = old[v];
+    ws->nvalid += eligible;
+  }
+}
+
 int contract_ws_create(contract_ws *ws, const minex_graph *g,
                        const int32_t *old) {
   memset(ws, 0, sizeof *ws);
@@ -37,22 +63,7 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
     return rc;
   }
   ws->nlevels = ws->nlevels_kept = 1;
-  contract_level *L = &ws->lv[0];
-  L->xadj = g->xadj;
-  L->adj = g->adjncy;
-  L->cwgt = g->cwgt;
-  for (int32_t v = 0; v < n; v++) {
-    double c = 0;
-    int eligible = 0;
-    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
-      c += g->cwgt[j];
-      eligible |= old[g->adjncy[j]] == old[v];
-    }
-    L->at[v] = (contract_attr){g->pwgt[v], g->rwgt[v], c, old[v], 0};
-    ws->parent[v] = v;
-    ws->owner[v] = old[v];
-    ws->nvalid += eligible;
-  }
+  level0_init(ws, g, old);
   return MINEX_OK;
 }
 
@@ -104,22 +115,7 @@ int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
   L->nghost = nghost;
   L->goff = goff;
   L->gnbase = gn;
-  L->xadj = g->xadj;
-  L->adj = g->adjncy;
-  L->cwgt = g->cwgt;
-  for (int32_t v = 0; v < n; v++) {
-    double c = 0;
-    int eligible = 0;
-    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
-      int32_t u = g->adjncy[j];
-      c += g->cwgt[j];
-      eligible |= u < n && old[u] == old[v]; /* a ghost: another part */
-    }
-    L->at[v] = (contract_attr){g->pwgt[v], g->rwgt[v], c, old[v], 0};
-    ws->parent[v] = v;
-    ws->owner[v] = old[v];
-    ws->nvalid += eligible;
-  }
+  level0_init(ws, g, old);
   return MINEX_OK;
 }
 

@@ -53,6 +53,19 @@ static int id_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The next round's ids: those queued (mark = stamp) in ids[0..next), a
+ * vertex that moved after it was queued left out (it waits, as the heap
+ * passes lock a moved vertex), in id order; returns their number. */
+static int32_t next_round(int32_t *ids, int32_t next, const int32_t *mark,
+                          int32_t stamp) {
+  int32_t k = 0;
+  for (int32_t i = 0; i < next; i++)
+    if (mark[ids[i]] == stamp)
+      ids[k++] = ids[i];
+  qsort(ids, (size_t)k, sizeof(int32_t), id_cmp);
+  return k;
+}
+
 int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
                          int32_t *ids, int32_t n, int32_t budget, int32_t *lock,
                          int32_t lockstamp, int defer) {
@@ -110,14 +123,7 @@ int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
         }
       }
     }
-    /* a vertex that moved after it was queued waits (as the heap passes
-       lock a moved vertex) */
-    int32_t k = 0;
-    for (int32_t i = 0; i < next; i++)
-      if (mark[ids[i]] == stamp)
-        ids[k++] = ids[i];
-    qsort(ids, (size_t)k, sizeof(int32_t), id_cmp);
-    n = k;
+    n = next_round(ids, next, mark, stamp);
   }
   return moves;
 }
@@ -436,13 +442,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
         }
       }
     }
-    /* a vertex that moved after it was queued waits */
-    int32_t k = 0;
-    for (int32_t i = 0; i < next; i++)
-      if (mark[ids[i]] == stamp)
-        ids[k++] = ids[i];
-    qsort(ids, (size_t)k, sizeof(int32_t), id_cmp);
-    n = k;
+    n = next_round(ids, next, mark, stamp);
   }
   free(cnt), free(mine), free(all), free(order), free(tab.key), free(tab.val);
   return cm->agree(cm->ctx, rc);

@@ -56,7 +56,9 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   echo "== valgrind"
   vg_fail=0
   for t in "$root"/build-test/tests/*/test_*; do
-    case "$(basename "$t")" in test_tool | test_mpi | test_migrate) continue ;; esac
+    case "$(basename "$t")" in
+    test_tool | test_mpi | test_migrate | test_dist) continue ;; # MPI: below
+    esac
     [ -x "$t" ] || continue
     rc=0
     CK_FORK=no CK_EXCLUDE_TAGS=slow valgrind -q --error-exitcode=99 \

@@ -214,7 +214,8 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     goto done;
   secs_contract = MPI_Wtime() - t1;
   /* the diffusive candidate of driver_run_candidate, on every rank */
-  if ((rc = contract_freeze(&w)) == MINEX_OK &&
+  rc = contract_freeze(&w);
+  if ((rc = cc.agree(cc.ctx, rc)) == MINEX_OK &&
       (rc = mx_dist_loads(c, &d, cfg, &opt, k, unit, &ld)) == MINEX_OK)
     have_ld = 1;
   if (rc != MINEX_OK)
@@ -227,13 +228,16 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     rc = partition_ctx_create(&pw, &w, &ld, &opt);
   if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK)
     goto done;
+  /* the coarse phase has no collective: its failures (memory) are agreed
+     after it, so that no rank waits in the expansion for one that left */
   if (opt.throttle_auto) {
     double t;
-    if ((rc = driver_choose_throttle(&pcc, &opt, &t)) != MINEX_OK)
-      goto done;
-    pcc.throttle = pw.throttle = opt.throttle = t;
+    if ((rc = driver_choose_throttle(&pcc, &opt, &t)) == MINEX_OK)
+      pcc.throttle = pw.throttle = opt.throttle = t;
   }
-  if ((rc = partition_run(&pcc, opt.max_passes > 0 ? opt.max_passes : 1)))
+  if (rc == MINEX_OK)
+    rc = partition_run(&pcc, opt.max_passes > 0 ? opt.max_passes : 1);
+  if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK)
     goto done;
   int64_t coarse_moves = pcc.moves;
   double secs_partition = MPI_Wtime() - t2;

@@ -424,24 +424,6 @@ static void par_region(contract_ws *ws, contract_chunk *ch, int32_t nch,
   ws->par.span += span;
 }
 
-static int i64_cmp(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* The first entry of a[0..n-1] (ascending) that is >= key. */
-static int64_t i64_lower(const int64_t *a, int64_t n, int64_t key) {
-  int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (a[mid] < key)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /* Spread over ranks, once the merges of level L (K here) and the next
  * level's ids of L's base vertices (map) are known: the global numbering
  * of L's merges and of the next level N (A vertices here), and N's ghosts.
@@ -458,12 +440,12 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
   int64_t *cnt = calloc((size_t)size, sizeof *cnt);
   int64_t *rcnt = calloc((size_t)size, sizeof *rcnt);
   int64_t *off = calloc((size_t)size + 1, sizeof *off);
-  int64_t *noff = calloc((size_t)size + 1, sizeof *noff);
+  int64_t *end = calloc((size_t)size + 1, sizeof *end);
   int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
   int64_t *newg = malloc(sizeof(int64_t) * ((size_t)ng + 1));
   int64_t *uniq = malloc(sizeof(int64_t) * ((size_t)ng + 1));
   int32_t *seen = malloc(sizeof(int32_t) * ((size_t)size + 1));
-  int rc = cnt && rcnt && off && noff && pos && newg && uniq && seen
+  int rc = cnt && rcnt && off && end && pos && newg && uniq && seen
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "contraction: out of memory");
   if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
@@ -521,18 +503,13 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
           MINEX_OK)
     goto out;
   /* the ghosts, from each source's block in order: pos[r] where block r
-     is read, off[r] now where it ends (the next level's offsets move to
-     noff) */
+     is read, end[r] where it ends */
   pos[0] = 0;
   for (int r = 0; r < size; r++)
-    pos[r + 1] = pos[r] + rcnt[r] / 16;
-  for (int r = 0; r <= size; r++) {
-    noff[r] = off[r];
-    off[r] = r < size ? pos[r + 1] : 0;
-  }
+    end[r] = pos[r + 1] = pos[r] + rcnt[r] / 16;
   for (int32_t g = 0; g < ng; g++) {
     int t = L->ghost_rank[g];
-    if (pos[t] >= off[t] || recv[2 * pos[t]] != L->ghost_gid[g]) {
+    if (pos[t] >= end[t] || recv[2 * pos[t]] != L->ghost_gid[g]) {
       rc = core_error(MINEX_EINTERNAL,
                       "contraction: rank %d: ghost %lld of level %d not "
                       "announced by rank %d (rows not symmetric)",
@@ -544,7 +521,7 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
     pos[t]++;
   }
   for (int r = 0; r < size; r++)
-    if (pos[r] != off[r]) { /* a pair that matches no ghost */
+    if (pos[r] != end[r]) { /* a pair that matches no ghost */
       rc = core_error(MINEX_EINTERNAL,
                       "contraction: rank %d: rank %d announced vertex %lld "
                       "of level %d, not a ghost here (rows not symmetric)",
@@ -552,7 +529,7 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
                       (int)(ws->nlevels - 1));
       goto out;
     }
-  qsort(uniq, (size_t)ng, sizeof *uniq, i64_cmp);
+  qsort(uniq, (size_t)ng, sizeof *uniq, core_i64_cmp);
   int32_t nu = 0;
   for (int32_t g = 0; g < ng; g++)
     if (nu == 0 || uniq[nu - 1] != uniq[g])
@@ -567,7 +544,7 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
   N->nghost = nu;
   for (int32_t g = 0; g < nu; g++) {
     N->ghost_gid[g] = uniq[g];
-    N->ghost_rank[g] = (int32_t)(i64_lower(noff + 1, size, uniq[g] + 1));
+    N->ghost_rank[g] = (int32_t)(core_lower_i64(off + 1, size, uniq[g] + 1));
   }
   free(L->ghost_up);
   if ((L->ghost_up = malloc(sizeof(int32_t) * ((size_t)ng + 1))) == NULL) {
@@ -576,11 +553,11 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
     goto out;
   }
   for (int32_t g = 0; g < ng; g++) {
-    L->ghost_up[g] = (int32_t)i64_lower(uniq, nu, newg[g]);
+    L->ghost_up[g] = (int32_t)core_lower_i64(uniq, nu, newg[g]);
     map[2 * nb + g] = 2 * A + L->ghost_up[g];
   }
 out:
-  free(cnt), free(rcnt), free(off), free(noff), free(pos);
+  free(cnt), free(rcnt), free(off), free(end), free(pos);
   free(newg), free(uniq), free(seen);
   free(all), free(pairs), free(recv);
   return rc;

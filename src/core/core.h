@@ -56,6 +56,25 @@ typedef struct core_par {
   double wall, work, span;
 } core_par;
 
+/* qsort's comparison of int64_t values. */
+static inline int core_i64_cmp(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The first entry of a[0..n-1] (ascending) that is >= key; n when none. */
+static inline int64_t core_lower_i64(const int64_t *a, int64_t n, int64_t key) {
+  int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (a[mid] < key)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 static inline void core_par_add(core_par *to, const core_par *from) {
   to->wall += from->wall;
   to->work += from->work;

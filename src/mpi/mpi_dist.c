@@ -123,11 +123,6 @@ static int lend_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-static int i64_cmp(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* The index of the pair whose key (even entries of p, ascending) is key,
  * or -1. */
 static int64_t pair_find(const int64_t *p, int64_t n, int64_t key) {
@@ -142,17 +137,10 @@ static int64_t pair_find(const int64_t *p, int64_t n, int64_t key) {
   return lo < n && p[2 * lo] == key ? lo : -1;
 }
 
-/* The old part of layout id x (first ascending). */
+/* The old part of layout id x: the first whose end is above x (first
+ * ascending, nparts + 1 entries). */
 static int32_t part_of(const int64_t *first, int32_t nparts, int64_t x) {
-  int32_t lo = 0, hi = nparts; /* first[lo] <= x < first[hi] */
-  while (hi - lo > 1) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (first[mid] <= x)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
+  return (int32_t)core_lower_i64(first + 1, nparts, x + 1);
 }
 
 /* A vertex's record on its way home: layout id, input id, Pwgt, Rwgt, old
@@ -402,7 +390,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
       if (ends[j].id < d->goff || ends[j].id >= d->goff + n)
         d->ghost_gid[ng++] = ends[j].id;
   }
-  qsort(d->ghost_gid, (size_t)ng, sizeof *d->ghost_gid, i64_cmp);
+  qsort(d->ghost_gid, (size_t)ng, sizeof *d->ghost_gid, core_i64_cmp);
   int64_t nu = 0;
   for (int64_t k = 0; k < ng; k++)
     if (nu == 0 || d->ghost_gid[nu - 1] != d->ghost_gid[k])
@@ -428,15 +416,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     if (u >= d->goff && u < d->goff + n) {
       g->adjncy[j] = (int32_t)(u - d->goff);
     } else {
-      int64_t lo = 0, hi = nu;
-      while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (d->ghost_gid[mid] < u)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      g->adjncy[j] = (int32_t)(2 * n + lo);
+      g->adjncy[j] = (int32_t)(2 * n + core_lower_i64(d->ghost_gid, nu, u));
     }
     g->cwgt[j] = ends[j].w;
   }

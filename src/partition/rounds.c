@@ -252,14 +252,7 @@ static int32_t rec_gather(partition_scratch *sc, int32_t nprocs,
 static int32_t local_of(const contract_level *L, int64_t g) {
   if (g >= L->goff && g < L->goff + L->nbase)
     return (int32_t)(g - L->goff);
-  int64_t lo = 0, hi = L->nghost;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (L->ghost_gid[mid] < g)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  int64_t lo = core_lower_i64(L->ghost_gid, L->nghost, g);
   return lo < L->nghost && L->ghost_gid[lo] == g ? 2 * L->nbase + (int32_t)lo
                                                  : -1;
 }

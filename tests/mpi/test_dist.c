@@ -24,39 +24,7 @@
 #include <string.h>
 
 #include "mpi_check.h"
-
-/* The whole graph, the same on every rank: a refined-ball tet box, and its
- * old partition (RCB into nparts). */
-typedef struct fixture {
-  minex_mesh *mesh;
-  minex_graph *g;
-  int32_t n;
-} fixture;
-
-static void fixture_make(fixture *f, int nx) {
-  memset(f, 0, sizeof *f);
-  minex_ball ball = {{0.3, 0.4, 0.5}, 0.3, 8, 4};
-  if (minex_gen_box(nx, nx, nx, &f->mesh) != MINEX_OK ||
-      minex_mesh_dual_ball(f->mesh, &ball, &f->g) != MINEX_OK) {
-    fprintf(stderr, "rank %d: fixture: %s\n", rank, minex_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  f->n = minex_graph_nvtxs(f->g);
-}
-
-/* vtxdist: even, or rank 1 without rows (size > 1); ids from base. */
-static void make_vtxdist(int64_t *vd, int64_t n, int empty1, int64_t base) {
-  int holders = empty1 && size > 1 ? size - 1 : size, h = 0;
-  vd[0] = base;
-  for (int r = 0; r < size; r++) {
-    if (empty1 && size > 1 && r == 1) {
-      vd[r + 1] = vd[r];
-      continue;
-    }
-    h++;
-    vd[r + 1] = base + n * h / holders;
-  }
-}
+#include "mpi_fixture.h"
 
 /* Level s's local id y as the serial level id. */
 static int64_t gid(const contract_level *L, int32_t y) {
@@ -435,8 +403,7 @@ int main(int argc, char **argv) {
   run_case(&f, 3, 0, 0);
   run_case(&f, 5, 1, 3000000000LL);
   run_case(&f, 1, 0, 0);
-  minex_graph_destroy(f.g);
-  minex_mesh_destroy(f.mesh);
+  fixture_free(&f);
   int all = 0;
   MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)

@@ -18,45 +18,7 @@
 #include <string.h>
 
 #include "mpi_check.h"
-
-/* The whole graph, every rank the same: a refined-ball tet box. */
-typedef struct fixture {
-  minex_graph *g;
-  minex_mesh *mesh;
-  int32_t n;
-} fixture;
-
-static void fixture_make(fixture *f, int nx) {
-  memset(f, 0, sizeof *f);
-  minex_ball ball = {{0.3, 0.4, 0.5}, 0.3, 8, 4};
-  if (minex_gen_box(nx, nx, nx, &f->mesh) != MINEX_OK ||
-      minex_mesh_dual_ball(f->mesh, &ball, &f->g) != MINEX_OK) {
-    fprintf(stderr, "rank %d: fixture: %s\n", rank, minex_last_error());
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  f->n = minex_graph_nvtxs(f->g);
-}
-
-static void fixture_free(fixture *f) {
-  minex_graph_destroy(f->g);
-  minex_mesh_destroy(f->mesh);
-}
-
-/* How the vertices are spread: even, or rank 1 without any (size > 1);
- * global ids start at base. */
-static void make_vtxdist(int64_t *vd, int64_t n, int empty1, int64_t base) {
-  int holders = empty1 && size > 1 ? size - 1 : size;
-  int h = 0;
-  vd[0] = base;
-  for (int r = 0; r < size; r++) {
-    if (empty1 && size > 1 && r == 1) {
-      vd[r + 1] = vd[r];
-      continue;
-    }
-    h++;
-    vd[r + 1] = base + n * h / holders;
-  }
-}
+#include "mpi_fixture.h"
 
 /* This rank's rows of g as minex_mpi_repartition takes them; rows of odd
  * vertices reversed when shuffle is set (the layer must not depend on the

@@ -44,8 +44,8 @@ extern "C" {
  * same configuration and options, for any number of ranks.
  *
  * How (docs/mpi.md): under options.rounds = MINEX_ROUNDS_ON, with the
- * ladder and the from-scratch candidate not run (OFF, or AUTO at k = 1 and
- * alpha = 0) and every processor available, every rank works on the old
+ * from-scratch candidate not run (options.scratch OFF, or AUTO below
+ * MINEX_SCRATCH_AUTO_ITERATIONS), every rank works on the old
  * parts it is home to (part p on rank p * size / P: the vertices of other
  * parts move there once) and no rank holds the whole graph ("stage 2");
  * the metrics' sums over vertices are then added per old part, equal to

@@ -66,6 +66,7 @@
 #define costmodel_unit_sums minex__costmodel_unit_sums
 #define driver_balance_wanted minex__driver_balance_wanted
 #define driver_choose_throttle minex__driver_choose_throttle
+#define driver_horizon_time minex__driver_horizon_time
 #define driver_ladder_horizon minex__driver_ladder_horizon
 #define driver_ladder_wanted minex__driver_ladder_wanted
 #define driver_log minex__driver_log
@@ -166,6 +167,7 @@
 #define partition_ctx_create minex__partition_ctx_create
 #define partition_ctx_destroy minex__partition_ctx_destroy
 #define partition_execute minex__partition_execute
+#define partition_force_off minex__partition_force_off
 #define partition_gather_owners minex__partition_gather_owners
 #define partition_gather_owners_in minex__partition_gather_owners_in
 #define partition_heap_check minex__partition_heap_check

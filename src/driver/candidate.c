@@ -44,20 +44,8 @@ double driver_max_qwgt(const costmodel_loads *ld, double k) {
   return m;
 }
 
-/* T_k = MaxRemap + k SteadyMax of the loads (SPEC §2). */
-static double driver_horizon_time(const costmodel_loads *ld, double k) {
+double driver_horizon_time(const costmodel_loads *ld, double k) {
   return partition_remap_max(ld) + k * partition_steady_max(ld);
-}
-
-/* Moves any fine vertex still on an unavailable processor (only possible
- * when passes were cut short) with the forced rule. */
-static void force_off_unavailable(partition_ctx *pc) {
-  contract_ws *ws = pc->ws;
-  for (int32_t v = 0; v < ws->n; v++) {
-    partition_choice ch;
-    if (!pc->cfg->avail[ws->owner[v]] && partition_best_move(pc, v, &ch))
-      partition_execute(pc, v, ch.move.to);
-  }
 }
 
 /* throttle_auto (issue 3): partitions the contracted graph with each
@@ -177,7 +165,8 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
   if ((rc = rounds ? expand_rounds(&pc, EXPAND_BUDGET)
                    : expand_run(&pc, EXPAND_BUDGET)))
     goto done;
-  force_off_unavailable(&pc);
+  if ((rc = partition_force_off(&pc)))
+    goto done;
   driver_log(&opt, "expansion: %lld moves in %.3f s",
              (long long)(pc.moves - cd->coarse_moves), core_wtime() - t3);
   if (driver_balance_wanted(&opt, cfg)) {

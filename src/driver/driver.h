@@ -41,6 +41,9 @@ typedef struct candidate {
 
 /* MaxQwgt of the loads under horizon k (whatever k they were built for). */
 double driver_max_qwgt(const costmodel_loads *ld, double k);
+/* T_k = MaxRemap + k SteadyMax of the loads (SPEC §2), whatever k they
+ * were built for. */
+double driver_horizon_time(const costmodel_loads *ld, double k);
 
 /* throttle_auto (issue 3): partitions the contracted graph of pc with
  * each candidate ThroTTle from the same start, rolls every trial back, and

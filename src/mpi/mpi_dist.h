@@ -75,9 +75,10 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
 int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
                  const minex_options *opt, double *unit);
 
-/* Whether stage 2 runs the call (mpi_stage2.c): options.rounds ON, no
- * ladder, no from-scratch candidate, every processor available; else
- * stage 1 (the graph gathered on one rank). */
+/* Whether minex_mpi_repartition runs stage 2 (the distributed kernel):
+ * options.rounds ON and no from-scratch candidate (the ladder and
+ * unavailable processors included); else stage 1 (the graph gathered on
+ * one rank). */
 int mx_stage2_applies(const minex_config *cfg, const minex_options *opt);
 
 /* Collective: minex_mpi_repartition's solve in stage 2 (arguments checked

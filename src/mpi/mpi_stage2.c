@@ -14,9 +14,9 @@
 #include <string.h>
 
 int mx_stage2_applies(const minex_config *cfg, const minex_options *opt) {
+  (void)cfg;
   return !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON &&
-         !driver_ladder_wanted(opt) && !driver_scratch_wanted(opt) &&
-         cfg->navail == cfg->nprocs;
+         !driver_scratch_wanted(opt);
 }
 
 /* Per old part (in part order on the ranks that hold them), what
@@ -165,6 +165,101 @@ static int send_back(mx_comm *c, const int64_t *vtxdist, const mx_dist *d,
   return rc;
 }
 
+/* A local failure rc (its message the last error) agreed by every rank. */
+static int agree_rc(mx_comm *c, int rc) {
+  if (rc != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
+  return mx_agree(c);
+}
+
+/* One candidate of driver_run_candidate under horizon h, on every rank:
+ * the coarse partition, the expansion, the forced sweep, the balance and
+ * refinement passes in rounds. Leaves its loads in *ld (the caller
+ * destroys them) and the owners in w. */
+typedef struct dist_cand {
+  double horizon, start_max, end_max, end_time, throttle;
+  int64_t coarse_moves, expand_moves;
+  double secs_partition, secs_expand, seconds;
+} dist_cand;
+
+static int dist_candidate(mx_comm *c, const mx_dist *d, contract_ws *w,
+                          mx_coarse *co, const minex_config *cfg,
+                          const minex_options *opt_in, double h, double unit,
+                          costmodel_loads *ld, dist_cand *cd) {
+  double t0 = MPI_Wtime(), k = opt_in->iterations > 1 ? opt_in->iterations : 1;
+  minex_options opt = *opt_in;
+  partition_ctx pcc, pw;
+  memset(&pcc, 0, sizeof pcc);
+  memset(&pw, 0, sizeof pw);
+  memset(cd, 0, sizeof *cd);
+  cd->horizon = h;
+  contract_rewind(w);
+  contract_rewind(&co->ws);
+  int rc = mx_dist_loads(c, d, cfg, &opt, h, unit, ld);
+  if (rc != MINEX_OK)
+    return rc;
+  cd->start_max = driver_max_qwgt(ld, k) * ld->inv_unit;
+  /* the same state after this point on every rank: a failure below is
+     everyone's (memory aside, agreed at the next collective) */
+  if ((rc = partition_ctx_create(&pcc, &co->ws, ld, &opt)) == MINEX_OK)
+    rc = partition_ctx_create(&pw, w, ld, &opt);
+  if ((rc = agree_rc(c, rc)) != MINEX_OK)
+    goto done;
+  /* the coarse phase has no collective: its failures (memory) are agreed
+     after it, so that no rank waits in the expansion for one that left */
+  if (opt.throttle_auto) {
+    double t;
+    if ((rc = driver_choose_throttle(&pcc, &opt, &t)) == MINEX_OK)
+      pcc.throttle = pw.throttle = opt.throttle = t;
+  }
+  if (rc == MINEX_OK)
+    rc = partition_run(&pcc, opt.max_passes > 0 ? opt.max_passes : 1);
+  if ((rc = agree_rc(c, rc)) != MINEX_OK)
+    goto done;
+  cd->coarse_moves = pcc.moves;
+  double t1 = MPI_Wtime();
+  cd->secs_partition = t1 - t0;
+  mx_dist_from_coarse(w, co);
+  if ((rc = expand_rounds(&pw, EXPAND_BUDGET)) != MINEX_OK ||
+      (cfg->navail < cfg->nprocs &&
+       (rc = partition_force_off(&pw)) != MINEX_OK))
+    goto done;
+  if (driver_balance_wanted(&opt, cfg) &&
+      (rc = partition_balance(&pw, MINEX_BALANCE_PASSES)) != MINEX_OK)
+    goto done;
+  if (driver_refine_wanted(&opt) &&
+      (rc = partition_refine(&pw, opt.refine_passes > 0 ? opt.refine_passes
+                                                        : 1)) != MINEX_OK)
+    goto done;
+  cd->expand_moves = pw.moves;
+  cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
+  cd->end_time = driver_horizon_time(ld, k) * ld->inv_unit;
+  cd->throttle = opt.throttle;
+  cd->secs_expand = MPI_Wtime() - t1;
+done:
+  partition_ctx_destroy(&pw);
+  partition_ctx_destroy(&pcc);
+  if (rc != MINEX_OK)
+    costmodel_loads_destroy(ld);
+  cd->seconds = MPI_Wtime() - t0;
+  return rc;
+}
+
+/* The owners of w's level-0 vertices and ghosts (local ids 0..n-1 and
+ * 2n..2n+nghost-1) to or from keep. */
+static void owners_copy(contract_ws *w, const mx_dist *d, int32_t *keep,
+                        int save) {
+  int32_t n = d->g.nvtxs;
+  int32_t *own = w->owner;
+  if (save) {
+    memcpy(keep, own, sizeof *keep * (size_t)n);
+    memcpy(keep + n, own + 2 * (size_t)n, sizeof *keep * (size_t)d->nghost);
+  } else {
+    memcpy(own, keep, sizeof *keep * (size_t)n);
+    memcpy(own + 2 * (size_t)n, keep + n, sizeof *keep * (size_t)d->nghost);
+  }
+}
+
 int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                   const int64_t *adjncy, const double *pwgt, const double *rwgt,
                   const double *cwgt, const int32_t *old,
@@ -178,15 +273,14 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   mx_dist d;
   contract_ws w;
   mx_coarse co;
-  costmodel_loads ld;
-  partition_ctx pcc, pw;
+  costmodel_loads ld, best_ld;
   memset(&w, 0, sizeof w);
   memset(&co, 0, sizeof co);
   memset(&ld, 0, sizeof ld);
-  memset(&pcc, 0, sizeof pcc);
-  memset(&pw, 0, sizeof pw);
-  int have_ld = 0;
-  double unit = 1, secs_contract = 0, t1, t2;
+  memset(&best_ld, 0, sizeof best_ld);
+  int have_best = 0;
+  int32_t *keep = NULL;
+  double unit = 1, secs_contract = 0, t1;
   int rc = mx_dist_create(c, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old,
                           cfg->nprocs, &d);
   if (rc != MINEX_OK)
@@ -202,6 +296,12 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   }
   if (target > n)
     target = n;
+  /* whether every old owner is available (SPEC §3 guarantee): a part
+     with vertices on an unavailable processor */
+  int all_avail = 1;
+  for (int32_t p = 0; p < cfg->nprocs; p++)
+    if (d.first[p + 1] > d.first[p] && !cfg->avail[p])
+      all_avail = 0;
   contract_comm cc;
   mx_contract_comm(c, &cc);
   t1 = MPI_Wtime();
@@ -213,83 +313,97 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
       (rc = mx_dist_coarse(c, &w, &co)) != MINEX_OK)
     goto done;
   secs_contract = MPI_Wtime() - t1;
-  /* the diffusive candidate of driver_run_candidate, on every rank */
   rc = contract_freeze(&w);
-  if ((rc = cc.agree(cc.ctx, rc)) == MINEX_OK &&
-      (rc = mx_dist_loads(c, &d, cfg, &opt, k, unit, &ld)) == MINEX_OK)
-    have_ld = 1;
-  if (rc != MINEX_OK)
-    goto done;
-  double old_max = driver_max_qwgt(&ld, k) * ld.inv_unit;
-  /* the same state after this point on every rank: a failure below is
-     everyone's (memory aside, agreed at the next collective) */
-  t2 = MPI_Wtime();
-  if ((rc = partition_ctx_create(&pcc, &co.ws, &ld, &opt)) == MINEX_OK)
-    rc = partition_ctx_create(&pw, &w, &ld, &opt);
+  keep = malloc(sizeof *keep * ((size_t)d.g.nvtxs + (size_t)d.nghost + 1));
+  if (rc == MINEX_OK && keep == NULL)
+    rc = core_error(MINEX_ENOMEM, "out of memory (%d owners)", (int)d.g.nvtxs);
   if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK)
     goto done;
-  /* the coarse phase has no collective: its failures (memory) are agreed
-     after it, so that no rank waits in the expansion for one that left */
-  if (opt.throttle_auto) {
-    double t;
-    if ((rc = driver_choose_throttle(&pcc, &opt, &t)) == MINEX_OK)
-      pcc.throttle = pw.throttle = opt.throttle = t;
+  /* the candidates of minex_repartition, one after the other on every
+     rank, compared in its order: the diffusive run under k, the ladder's
+     shorter horizons (the lower T_k wins, the MaxQwgt guarantee kept) */
+  int nladder = driver_ladder_wanted(&opt) ? MINEX_LADDER_MAX : 0;
+  dist_cand best, cd;
+  memset(&best, 0, sizeof best);
+  double old_max = 0, secs_diffusive = 0, secs_ladder = 0;
+  int ncand = 0;
+  for (int j = 0; j <= nladder; j++) {
+    double h = j == 0 ? k : driver_ladder_horizon(k, j - 1);
+    if ((rc = dist_candidate(c, &d, &w, &co, cfg, &opt, h, unit, &ld, &cd)) !=
+        MINEX_OK)
+      goto done;
+    ncand++;
+    if (j == 0) {
+      old_max = cd.start_max;
+      secs_diffusive = cd.seconds;
+    } else {
+      secs_ladder += cd.seconds;
+      if (c->rank == 0)
+        driver_log(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", h,
+                   cd.end_time, cd.end_max);
+    }
+    if (j == 0 ||
+        (cd.end_time < best.end_time && !(all_avail && cd.end_max > old_max))) {
+      if (have_best)
+        costmodel_loads_destroy(&best_ld);
+      best_ld = ld;
+      have_best = 1;
+      best = cd;
+      owners_copy(&w, &d, keep, 1);
+    } else {
+      costmodel_loads_destroy(&ld);
+    }
+    memset(&ld, 0, sizeof ld);
   }
-  if (rc == MINEX_OK)
-    rc = partition_run(&pcc, opt.max_passes > 0 ? opt.max_passes : 1);
-  if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK)
-    goto done;
-  int64_t coarse_moves = pcc.moves;
-  double secs_partition = MPI_Wtime() - t2;
-  mx_dist_from_coarse(&w, &co);
-  if ((rc = expand_rounds(&pw, EXPAND_BUDGET)) != MINEX_OK)
-    goto done;
-  if (driver_balance_wanted(&opt, cfg) &&
-      (rc = partition_balance(&pw, MINEX_BALANCE_PASSES)) != MINEX_OK)
-    goto done;
-  if (driver_refine_wanted(&opt) &&
-      (rc = partition_refine(&pw, opt.refine_passes > 0 ? opt.refine_passes
-                                                        : 1)) != MINEX_OK)
-    goto done;
-  /* SPEC §3 guarantee: never worse than old (every processor available
-     here), judged on the loads every rank keeps */
+  owners_copy(&w, &d, keep, 0);
+  /* the metrics under the call's horizon */
+  if (best.horizon != k) {
+    best_ld.iters = k;
+    rc = costmodel_loads_refresh(&best_ld); /* destroys them on failure */
+    if (rc != MINEX_OK)
+      have_best = 0;
+    if ((rc = agree_rc(c, rc)) != MINEX_OK)
+      goto done;
+  }
+  /* SPEC §3 guarantee: never worse than old when every old owner is
+     available, judged on the loads every rank keeps */
   minex_metrics mnew;
-  int returned_old = driver_max_qwgt(&ld, k) * ld.inv_unit > old_max;
-  if (returned_old)
+  int returned_old =
+      all_avail && driver_max_qwgt(&best_ld, k) * best_ld.inv_unit > old_max;
+  if (returned_old) { /* the old owners and loads again */
     for (int32_t x = 0; x < d.g.nvtxs; x++)
       w.owner[x] = d.old[x];
-  if (returned_old) { /* the old loads again */
-    costmodel_loads_destroy(&ld);
-    have_ld = 0;
-    if ((rc = mx_dist_loads(c, &d, cfg, &opt, k, unit, &ld)) != MINEX_OK)
+    costmodel_loads_destroy(&best_ld);
+    have_best = 0;
+    if ((rc = mx_dist_loads(c, &d, cfg, &opt, k, unit, &best_ld)) != MINEX_OK)
       goto done;
-    have_ld = 1;
+    have_best = 1;
   }
-  if ((rc = dist_metrics(c, &d, &w, &ld, &mnew)) != MINEX_OK ||
+  if ((rc = dist_metrics(c, &d, &w, &best_ld, &mnew)) != MINEX_OK ||
       (rc = send_back(c, vtxdist, &d, &w, new_part)) != MINEX_OK)
     goto done;
   if (metrics) {
     *metrics = mnew;
     metrics->coarse_nvtxs = co.g.nvtxs;
     metrics->start_nvtxs = co.g.nvtxs;
-    metrics->coarse_moves = coarse_moves;
-    metrics->expand_moves = pcc.moves + pw.moves - coarse_moves;
+    metrics->coarse_moves = best.coarse_moves;
+    metrics->expand_moves = best.expand_moves;
     metrics->returned_old = returned_old;
     metrics->seconds_contract = secs_contract;
-    metrics->seconds_partition = secs_partition;
-    metrics->seconds_expand = MPI_Wtime() - t2 - secs_partition;
+    metrics->seconds_partition = best.secs_partition;
+    metrics->seconds_expand = best.secs_expand;
     metrics->seconds = MPI_Wtime() - t0;
-    metrics->throttle_used = opt.throttle;
-    metrics->horizon_used = k;
-    metrics->candidates = 1;
-    metrics->seconds_diffusive = MPI_Wtime() - t1;
+    metrics->throttle_used = best.throttle;
+    metrics->horizon_used = returned_old ? k : best.horizon;
+    metrics->candidates = ncand;
+    metrics->seconds_diffusive = secs_diffusive;
+    metrics->seconds_ladder = secs_ladder;
     metrics->threads_used = nt;
   }
 done:
-  partition_ctx_destroy(&pw);
-  partition_ctx_destroy(&pcc);
-  if (have_ld)
-    costmodel_loads_destroy(&ld);
+  if (have_best)
+    costmodel_loads_destroy(&best_ld);
+  free(keep);
   mx_coarse_destroy(&co);
   contract_ws_destroy(&w);
   mx_dist_destroy(&d);

@@ -227,6 +227,16 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
 int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
                             int32_t budget);
 
+/* SPEC §3: a vertex on an unavailable processor must move. After the
+ * expansion and the passes (which move such vertices first, but may be cut
+ * short by their budgets), every fine vertex still on one moves by the
+ * forced rule: in id order, each tested against the loads the moves before
+ * it left; with options.rounds ON (pc->rounds) in one round instead
+ * (partition_rounds with budget 0: (Gain, id) order, each re-tested), which
+ * is what a contraction spread over ranks does too (partition_rounds_dist;
+ * collective then). Returns MINEX_OK, or MINEX_ENOMEM (agreed). */
+int partition_force_off(partition_ctx *pc);
+
 /* A state of the partition phase to come back to (throttle_auto's
  * trials): the owners of the active ids, the loads, and on restore the
  * interior flags cleared and the move counts reset. */

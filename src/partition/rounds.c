@@ -171,6 +171,44 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
   return rc;
 }
 
+int partition_force_off(partition_ctx *pc) {
+  contract_ws *ws = pc->ws;
+  const unsigned char *avail = pc->cfg->avail;
+  int32_t nb = contract_cur(ws)->nbase;
+  if (!pc->rounds) { /* the heap passes' rule: one vertex after another */
+    for (int32_t v = 0; v < nb; v++) {
+      partition_choice ch;
+      if (!avail[ws->owner[v]] && partition_best_move(pc, v, &ch))
+        partition_execute(pc, v, ch.move.to);
+    }
+    return MINEX_OK;
+  }
+  int32_t n = 0;
+  for (int32_t v = 0; v < nb; v++)
+    n += !avail[ws->owner[v]];
+  int32_t *ids = malloc(sizeof(int32_t) * ((size_t)n + 1));
+  partition_rounds_ws rw;
+  memset(&rw, 0, sizeof rw);
+  int rc = ids ? partition_rounds_ws_create(&rw, contract_nids(ws))
+               : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (ws->comm != NULL)
+    rc = ws->comm->agree(ws->comm->ctx, rc);
+  if (rc == MINEX_OK) {
+    n = 0;
+    for (int32_t v = 0; v < nb; v++)
+      if (!avail[ws->owner[v]])
+        ids[n++] = v;
+    int64_t moves;
+    if (ws->comm == NULL)
+      partition_rounds(pc, &rw, ids, n, 0, NULL, 0, 0);
+    else
+      rc = partition_rounds_dist(pc, &rw, ids, n, 0, NULL, 0, 0, &moves);
+  }
+  partition_rounds_ws_destroy(&rw);
+  free(ids);
+  return rc;
+}
+
 /* A move found by a round's scan, as every rank receives it: the vertex's
  * global id and record, its owner, the scan's Gain, whether it was
  * interior after the scan, and its edges. */

@@ -20,6 +20,7 @@
 #include "mpi/mpi_dist.h"
 #include "partition/partition.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,6 +233,30 @@ static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
             bad = x;
         CHECK(bad < 0, "%s: after the passes, a vertex's owner differs", what);
         CHECK(loads_eq(&ls, &ldd), "%s: loads after the passes", what);
+        /* the final forced sweep (partition_force_off in one round):
+           processor 0 made unavailable now, so that its vertices must
+           all move at once; the same moves spread over ranks */
+        if (ls.nprocs > 1) {
+          minex_config *mc = (minex_config *)(uintptr_t)cfg;
+          minex_config_set_available(mc, 0, 0);
+          before = ps.moves;
+          es = partition_force_off(&ps);
+          ew = partition_force_off(&pw);
+          minex_config_set_available(mc, 0, 1);
+          CHECK(es == MINEX_OK && ew == MINEX_OK, "%s: forced sweep: %s", what,
+                minex_last_error());
+          CHECK(ps.moves == pd.moves + pw.moves && ps.moves > before,
+                "%s: %lld moves after the forced sweep, serial %lld (%lld "
+                "before it)",
+                what, (long long)(pd.moves + pw.moves), (long long)ps.moves,
+                (long long)before);
+          for (int32_t x = 0; x < W->nbase && bad < 0; x++)
+            if (w->owner[x] != s->owner[W->goff + x] || w->owner[x] == 0)
+              bad = x;
+          CHECK(bad < 0, "%s: after the forced sweep, vertex %lld on %d", what,
+                (long long)(W->goff + bad), bad < 0 ? 0 : w->owner[bad]);
+          CHECK(loads_eq(&ls, &ldd), "%s: loads after the forced sweep", what);
+        }
       }
       partition_ctx_destroy(&pw);
     } else {

@@ -236,10 +236,6 @@ int main(int argc, char **argv) {
   o.nthreads = threads;
   o.iterations = iters;
   o.rounds = rounds;
-  if (rounds == MINEX_ROUNDS_ON) { /* stage 2 runs the diffusive run only */
-    o.ladder = MINEX_LADDER_OFF;
-    o.scratch = MINEX_SCRATCH_OFF;
-  }
   double best = HUGE_VAL, worst = 0;
   long peak = -1, rss_before = dist_status_kb("VmRSS:");
   minex_metrics m;

@@ -43,10 +43,9 @@ extern "C" {
  * equals minex_repartition's on the whole graph (global id order) with the
  * same configuration and options, for any number of ranks.
  *
- * How (docs/mpi.md): under options.rounds = MINEX_ROUNDS_ON, with the
- * from-scratch candidate not run (options.scratch OFF, or AUTO below
- * MINEX_SCRATCH_AUTO_ITERATIONS), every rank works on the old
- * parts it is home to (part p on rank p * size / P: the vertices of other
+ * How (docs/mpi.md): under options.rounds = MINEX_ROUNDS_ON (unless
+ * throttle_auto meets the from-scratch candidate), every rank works on the
+ * old parts it is home to (part p on rank p * size / P: the vertices of other
  * parts move there once) and no rank holds the whole graph ("stage 2");
  * the metrics' sums over vertices are then added per old part, equal to
  * the serial ones up to rounding. Otherwise the graph is gathered on rank

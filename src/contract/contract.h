@@ -399,6 +399,19 @@ int contract_level_reps(contract_ws *ws, int32_t s, int32_t *rep);
 int contract_level_graph(contract_ws *ws, int32_t s, minex_graph **out,
                          int32_t **old_s, int32_t *rep);
 
+/* The graph of contract_level_graph from a level's CSR (m base vertices,
+ * xadj[0] = 0, their records at): Cwgt made exactly symmetric (the larger
+ * of the two directions), old owners into old_s (malloc'd). The MPI layer
+ * builds a level gathered from its ranks with it. */
+int contract_csr_graph(int32_t m, const int64_t *xadj, const int32_t *adj,
+                       const double *cwgt, const contract_attr *at,
+                       minex_graph **out, int32_t **old_s);
+
+/* Spread over ranks: the level-`to` ghost that level-`from` ghost g is in
+ * (ghost_up followed up the levels; from <= to). */
+int32_t contract_ghost_up(const contract_ws *ws, int32_t from, int32_t to,
+                          int32_t g);
+
 /* Verifies the levels (lower maps, merges of same-owner pairs, weights of
  * merged ids), union/find, conservation of Pwgt and Rwgt, the eligible
  * set or the owners, and that the current graph is the quotient of the

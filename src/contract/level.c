@@ -79,10 +79,10 @@ int contract_level_reps(contract_ws *ws, int32_t s, int32_t *rep) {
  * 54.18 one way and 54.18 the other"); both take the larger. The entries
  * u -> w with u < w are bucketed by w, so that row w finds each reverse
  * entry in O(1): O(V + E). */
-static int symmetric_cwgt(const contract_level *S, double *cw) {
-  int32_t m = S->nbase;
-  int64_t ne = S->xadj[m];
-  memcpy(cw, S->cwgt, sizeof(double) * (size_t)ne);
+static int symmetric_cwgt(int32_t m, const int64_t *xadj, const int32_t *adj,
+                          const double *cwgt, double *cw) {
+  int64_t ne = xadj[m];
+  memcpy(cw, cwgt, sizeof(double) * (size_t)ne);
   int64_t *start = calloc((size_t)m + 2, sizeof(int64_t));
   int64_t *where = malloc(sizeof(int64_t) * ((size_t)m + 1));
   int64_t *bj = malloc(sizeof(int64_t) * ((size_t)ne / 2 + 1));
@@ -95,17 +95,17 @@ static int symmetric_cwgt(const contract_level *S, double *cw) {
     where[u] = -1;
   int64_t half = 0;
   for (int32_t u = 0; u < m; u++)
-    for (int64_t j = S->xadj[u]; j < S->xadj[u + 1]; j++)
-      if (u < S->adj[j] && half < ne / 2 + 1) {
-        start[S->adj[j] + 2]++;
+    for (int64_t j = xadj[u]; j < xadj[u + 1]; j++)
+      if (u < adj[j] && half < ne / 2 + 1) {
+        start[adj[j] + 2]++;
         half++;
       }
   for (int32_t w = 0; w < m; w++)
     start[w + 2] += start[w + 1];
   for (int32_t u = 0; u < m; u++)
-    for (int64_t j = S->xadj[u]; j < S->xadj[u + 1]; j++)
-      if (u < S->adj[j] && start[S->adj[j] + 1] < half) {
-        int64_t p = start[S->adj[j] + 1]++;
+    for (int64_t j = xadj[u]; j < xadj[u + 1]; j++)
+      if (u < adj[j] && start[adj[j] + 1] < half) {
+        int64_t p = start[adj[j] + 1]++;
         bu[p] = u;
         bj[p] = j;
       }
@@ -113,8 +113,8 @@ static int symmetric_cwgt(const contract_level *S, double *cw) {
   for (int32_t w = 0; w < m; w++) {
     for (int64_t p = start[w]; p < start[w + 1]; p++)
       where[bu[p]] = bj[p];
-    for (int64_t j = S->xadj[w]; j < S->xadj[w + 1]; j++) {
-      int32_t u = S->adj[j];
+    for (int64_t j = xadj[w]; j < xadj[w + 1]; j++) {
+      int32_t u = adj[j];
       int64_t r = u < w ? where[u] : -1;
       if (r >= 0) { /* (always, on a symmetric level) */
         double x = cw[r] > cw[j] ? cw[r] : cw[j];
@@ -126,30 +126,28 @@ static int symmetric_cwgt(const contract_level *S, double *cw) {
   return MINEX_OK;
 }
 
-int contract_level_graph(contract_ws *ws, int32_t s, minex_graph **out,
-                         int32_t **old_s, int32_t *rep) {
+int contract_csr_graph(int32_t m, const int64_t *xadj, const int32_t *adj,
+                       const double *cwgt, const contract_attr *at,
+                       minex_graph **out, int32_t **old_s) {
   *out = NULL;
   *old_s = NULL;
-  const contract_level *S = &ws->lv[s];
-  int32_t m = S->nbase;
   double *pw = malloc(sizeof(double) * ((size_t)m + 1));
   double *rw = malloc(sizeof(double) * ((size_t)m + 1));
-  double *cw = malloc(sizeof(double) * ((size_t)S->xadj[m] + 1));
+  double *cw = malloc(sizeof(double) * ((size_t)xadj[m] + 1));
   int32_t *ow = malloc(sizeof(int32_t) * ((size_t)m + 1));
   int rc = MINEX_OK;
   if (!pw || !rw || !cw || !ow) {
     rc = core_error(MINEX_ENOMEM, "contract_level_graph: out of memory");
     goto out;
   }
-  if ((rc = contract_level_reps(ws, s, rep)) != MINEX_OK ||
-      (rc = symmetric_cwgt(S, cw)) != MINEX_OK)
+  if ((rc = symmetric_cwgt(m, xadj, adj, cwgt, cw)) != MINEX_OK)
     goto out;
   for (int32_t k = 0; k < m; k++) {
-    pw[k] = S->at[k].pwgt;
-    rw[k] = S->at[k].rwgt;
-    ow[k] = S->at[k].old;
+    pw[k] = at[k].pwgt;
+    rw[k] = at[k].rwgt;
+    ow[k] = at[k].old;
   }
-  rc = minex_graph_create(m, S->xadj, S->adj, pw, rw, cw, out);
+  rc = minex_graph_create(m, xadj, adj, pw, rw, cw, out);
 out:
   free(pw), free(rw), free(cw);
   if (rc == MINEX_OK)
@@ -157,6 +155,25 @@ out:
   else
     free(ow);
   return rc;
+}
+
+int contract_level_graph(contract_ws *ws, int32_t s, minex_graph **out,
+                         int32_t **old_s, int32_t *rep) {
+  *out = NULL;
+  *old_s = NULL;
+  const contract_level *S = &ws->lv[s];
+  int rc = contract_level_reps(ws, s, rep);
+  if (rc == MINEX_OK)
+    rc = contract_csr_graph(S->nbase, S->xadj, S->adj, S->cwgt, S->at, out,
+                            old_s);
+  return rc;
+}
+
+int32_t contract_ghost_up(const contract_ws *ws, int32_t from, int32_t to,
+                          int32_t g) {
+  for (int32_t t = from; t < to; t++)
+    g = ws->lv[t].ghost_up[g];
+  return g;
 }
 
 int contract_fine_reps(contract_ws *ws, int32_t *rep) {

@@ -16,10 +16,12 @@
 #define contract_check minex__contract_check
 #define contract_chunk_eligible minex__contract_chunk_eligible
 #define contract_chunk_sweep minex__contract_chunk_sweep
+#define contract_csr_graph minex__contract_csr_graph
 #define contract_descend minex__contract_descend
 #define contract_fine_reps minex__contract_fine_reps
 #define contract_freeze minex__contract_freeze
 #define contract_gather minex__contract_gather
+#define contract_ghost_up minex__contract_ghost_up
 #define contract_level_alloc minex__contract_level_alloc
 #define contract_level_free minex__contract_level_free
 #define contract_level_graph minex__contract_level_graph
@@ -50,11 +52,14 @@
 #define costmodel_loads_check minex__costmodel_loads_check
 #define costmodel_loads_create minex__costmodel_loads_create
 #define costmodel_loads_create_k minex__costmodel_loads_create_k
+#define costmodel_loads_create_runs minex__costmodel_loads_create_runs
 #define costmodel_loads_destroy minex__costmodel_loads_destroy
+#define costmodel_loads_from_partials minex__costmodel_loads_from_partials
 #define costmodel_loads_refresh minex__costmodel_loads_refresh
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
 #define costmodel_metrics_from_loads minex__costmodel_metrics_from_loads
 #define costmodel_min_var minex__costmodel_min_var
+#define costmodel_run_partials minex__costmodel_run_partials
 #define costmodel_scratch_create minex__costmodel_scratch_create
 #define costmodel_scratch_destroy minex__costmodel_scratch_destroy
 #define costmodel_snapshot_free minex__costmodel_snapshot_free
@@ -74,6 +79,7 @@
 #define driver_refine_wanted minex__driver_refine_wanted
 #define driver_run_candidate minex__driver_run_candidate
 #define driver_run_scratch minex__driver_run_scratch
+#define driver_scratch_levels minex__driver_scratch_levels
 #define driver_scratch_wanted minex__driver_scratch_wanted
 #define drum_check_node minex__drum_check_node
 #define drum_model_check minex__drum_model_check

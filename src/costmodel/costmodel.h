@@ -142,6 +142,39 @@ void costmodel_unit_from(const costmodel_loads *ld, const double *sums,
  * of Pwgt), in the loads' units; m's other fields are left as they are. */
 void costmodel_metrics_from_loads(const costmodel_loads *ld, minex_metrics *m);
 
+/* A processor's share of the loads from one run of vertices. */
+typedef struct costmodel_partial {
+  int32_t proc, pad;
+  double wgt, comm, remap;
+} costmodel_partial;
+
+/* The loads of partition part split by runs of vertices with the same old
+ * owner in vertex order (the parts of the per-part layout): per run, the
+ * processors it touches in increasing order with the run's Wgt, Comm and
+ * Remap sums for them (vertex order inside the run), the runs one after
+ * the other, into *out (malloc'd, *nout entries). Added up in that order
+ * (costmodel_loads_from_partials) they give the loads summed run by run,
+ * which a contraction spread over ranks (each rank holding whole parts)
+ * reproduces exactly: costmodel_loads_create_runs. MINEX_ENOMEM. */
+int costmodel_run_partials(const minex_graph *g, const minex_config *cfg,
+                           const int32_t *old, const int32_t *part,
+                           int remap_mode, double unit, costmodel_partial **out,
+                           int64_t *nout);
+/* Loads (as costmodel_loads_create_k) whose Wgt, Comm and Remap are the
+ * n partial sums of pt added in order. MINEX_EINTERNAL for a processor
+ * out of range; the errors of costmodel_loads_refresh. */
+int costmodel_loads_from_partials(costmodel_loads *ld, const minex_config *cfg,
+                                  const minex_options *opt, double k,
+                                  double unit, const costmodel_partial *pt,
+                                  int64_t n);
+/* costmodel_loads_create_k with the sums taken run by run (above): the
+ * same loads up to rounding; for part = old the very same (each
+ * processor's sums come from its own run). */
+int costmodel_loads_create_runs(costmodel_loads *ld, const minex_graph *g,
+                                const minex_config *cfg, const int32_t *old,
+                                const int32_t *part, const minex_options *opt,
+                                double k, double unit);
+
 /* Recomputes what the loads derive from their per-processor Wgt, Comm and
  * Remap (Qwgt, QwgtTot, the minimum structures), after the caller set
  * those (the MPI layer: every process's share added up). Errors as

@@ -98,10 +98,10 @@ int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
       opt->iterations > 1 ? (double)opt->iterations : 1.0, 1.0);
 }
 
-int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
-                             const minex_config *cfg, const int32_t *old,
-                             const int32_t *part, const minex_options *opt,
-                             double k, double unit) {
+/* The loads of P processors with nothing on them yet (costmodel_loads_refresh
+ * completes them). */
+static int loads_alloc(costmodel_loads *ld, const minex_config *cfg,
+                       const minex_options *opt, double k, double unit) {
   memset(ld, 0, sizeof *ld);
   int32_t P = cfg->nprocs;
   ld->cfg = cfg;
@@ -131,28 +131,151 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
                       "processors",
                       (int)P);
   }
+  return MINEX_OK;
+}
+
+/* Vertex v's share of the loads, part[] its processor, into w, c, r. */
+static void vertex_loads(const minex_graph *g, const minex_config *cfg,
+                         const int32_t *old, const int32_t *part, int mode,
+                         double unit, int32_t v, double *w, double *c,
+                         double *r) {
   const int32_t *cl = cfg->cluster;
   const double *conn = cfg->conn;
   size_t C = (size_t)cfg->nclusters;
   /* each weight into the unit first: exact, as in costmodel_eval_move */
-  for (int32_t v = 0; v < g->nvtxs; v++) {
-    int32_t p = part[v], cp = cl[p];
-    ld->wgt[p] += g->pwgt[v] * unit * cfg->proc[cp];
-    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
-      int32_t r = part[g->adjncy[j]];
-      if (r != p)
-        ld->comm[p] += g->cwgt[j] * unit * conn[(size_t)cp * C + (size_t)cl[r]];
+  int32_t p = part[v], cp = cl[p];
+  w[p] += g->pwgt[v] * unit * cfg->proc[cp];
+  for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
+    int32_t q = part[g->adjncy[j]];
+    if (q != p)
+      c[p] += g->cwgt[j] * unit * conn[(size_t)cp * C + (size_t)cl[q]];
+  }
+  int32_t o = old[v];
+  if (o != p) {
+    double rc = g->rwgt[v] * unit * conn[(size_t)cl[o] * C + (size_t)cp];
+    if (mode != MINEX_REMAP_SENDER)
+      r[p] += rc;
+    if (mode != MINEX_REMAP_RECEIVER)
+      r[o] += rc;
+  }
+}
+
+int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
+                             const minex_config *cfg, const int32_t *old,
+                             const int32_t *part, const minex_options *opt,
+                             double k, double unit) {
+  int rc = loads_alloc(ld, cfg, opt, k, unit);
+  if (rc != MINEX_OK)
+    return rc;
+  for (int32_t v = 0; v < g->nvtxs; v++)
+    vertex_loads(g, cfg, old, part, ld->mode, unit, v, ld->wgt, ld->comm,
+                 ld->remap);
+  return costmodel_loads_refresh(ld);
+}
+
+static int proc_cmp(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+int costmodel_run_partials(const minex_graph *g, const minex_config *cfg,
+                           const int32_t *old, const int32_t *part,
+                           int remap_mode, double unit, costmodel_partial **out,
+                           int64_t *nout) {
+  int32_t P = cfg->nprocs, n = g->nvtxs;
+  *out = NULL;
+  *nout = 0;
+  double *acc = calloc(3 * (size_t)P + 1, sizeof *acc);
+  int32_t *seen = calloc((size_t)P + 1, sizeof *seen);
+  int32_t *touched = malloc(sizeof *touched * ((size_t)P + 1));
+  int64_t cap = 16, len = 0;
+  costmodel_partial *pt = malloc(sizeof *pt * (size_t)cap);
+  if (!acc || !seen || !touched || !pt) {
+    free(acc), free(seen), free(touched), free(pt);
+    return core_error(MINEX_ENOMEM,
+                      "cost model: out of memory for the loads "
+                      "of %d processors",
+                      (int)P);
+  }
+  double *w = acc, *c = acc + P, *r = acc + 2 * (size_t)P;
+  int32_t stamp = 0;
+  for (int32_t v = 0; v < n;) {
+    /* one run of vertices of the same old owner */
+    int32_t e = v + 1;
+    while (e < n && old[e] == old[v])
+      e++;
+    stamp++;
+    int32_t nt = 0;
+    for (int32_t x = v; x < e; x++) {
+      int32_t p = part[x], o = old[x];
+      if (seen[p] != stamp)
+        seen[p] = stamp, touched[nt++] = p;
+      if (o != p && seen[o] != stamp)
+        seen[o] = stamp, touched[nt++] = o;
+      vertex_loads(g, cfg, old, part, remap_mode, unit, x, w, c, r);
     }
-    int32_t o = old[v];
-    if (o != p) {
-      double rc = g->rwgt[v] * unit * conn[(size_t)cl[o] * C + (size_t)cp];
-      if (ld->mode != MINEX_REMAP_SENDER)
-        ld->remap[p] += rc;
-      if (ld->mode != MINEX_REMAP_RECEIVER)
-        ld->remap[o] += rc;
+    qsort(touched, (size_t)nt, sizeof *touched, proc_cmp);
+    if (len + nt > cap) {
+      while (len + nt > cap)
+        cap *= 2;
+      costmodel_partial *b = realloc(pt, sizeof *pt * (size_t)cap);
+      if (b == NULL) {
+        free(acc), free(seen), free(touched), free(pt);
+        return core_error(MINEX_ENOMEM,
+                          "cost model: out of memory for %lld partial loads",
+                          (long long)cap);
+      }
+      pt = b;
     }
+    for (int32_t i = 0; i < nt; i++) {
+      int32_t p = touched[i];
+      pt[len++] = (costmodel_partial){p, 0, w[p], c[p], r[p]};
+      w[p] = c[p] = r[p] = 0;
+    }
+    v = e;
+  }
+  free(acc), free(seen), free(touched);
+  *out = pt;
+  *nout = len;
+  return MINEX_OK;
+}
+
+int costmodel_loads_from_partials(costmodel_loads *ld, const minex_config *cfg,
+                                  const minex_options *opt, double k,
+                                  double unit, const costmodel_partial *pt,
+                                  int64_t n) {
+  int rc = loads_alloc(ld, cfg, opt, k, unit);
+  if (rc != MINEX_OK)
+    return rc;
+  for (int64_t i = 0; i < n; i++) {
+    int32_t p = pt[i].proc;
+    if (p < 0 || p >= cfg->nprocs) {
+      costmodel_loads_destroy(ld);
+      return core_error(MINEX_EINTERNAL,
+                        "cost model: a partial load of processor %d of %d",
+                        (int)p, (int)cfg->nprocs);
+    }
+    ld->wgt[p] += pt[i].wgt;
+    ld->comm[p] += pt[i].comm;
+    ld->remap[p] += pt[i].remap;
   }
   return costmodel_loads_refresh(ld);
+}
+
+int costmodel_loads_create_runs(costmodel_loads *ld, const minex_graph *g,
+                                const minex_config *cfg, const int32_t *old,
+                                const int32_t *part, const minex_options *opt,
+                                double k, double unit) {
+  costmodel_partial *pt;
+  int64_t n;
+  memset(ld, 0, sizeof *ld);
+  int rc =
+      costmodel_run_partials(g, cfg, old, part, opt->remap_mode, unit, &pt, &n);
+  if (rc != MINEX_OK)
+    return rc;
+  rc = costmodel_loads_from_partials(ld, cfg, opt, k, unit, pt, n);
+  free(pt);
+  return rc;
 }
 
 int costmodel_loads_refresh(costmodel_loads *ld) {

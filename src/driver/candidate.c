@@ -128,8 +128,12 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
   partition_ctx pc;
   memset(&pc, 0, sizeof pc);
   memset(cd, 0, sizeof *cd);
-  int rc = costmodel_loads_create_k(&ld, g, cfg, old, start ? start : old, &opt,
-                                    iters, unit);
+  /* a start partition (the from-scratch candidate's): its loads summed part
+     by part (costmodel_run_partials), as the MPI layer's ranks sum them */
+  int rc = start ? costmodel_loads_create_runs(&ld, g, cfg, old, start, &opt,
+                                               iters, unit)
+                 : costmodel_loads_create_k(&ld, g, cfg, old, old, &opt, iters,
+                                            unit);
   if (rc != MINEX_OK)
     return rc;
   cd->start_max = driver_max_qwgt(&ld, k_call) * ld.inv_unit;
@@ -146,7 +150,14 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
       goto done;
     pc.throttle = opt.throttle = t;
   }
-  if ((rc = partition_run(&pc, opt.max_passes > 0 ? opt.max_passes : 1)))
+  /* the from-scratch candidate starts on a level of about n/2 vertices:
+     under rounds = ON its first partition runs in rounds too (as on the
+     ranks of the MPI layer) */
+  if ((rc = start && pc.rounds && !opt.throttle_auto
+                ? partition_passes_rounds(
+                      &pc, opt.max_passes > 0 ? opt.max_passes : 1,
+                      PARTITION_ROUNDS_BUDGET)
+                : partition_run(&pc, opt.max_passes > 0 ? opt.max_passes : 1)))
     goto done;
   if ((rc = CHECK_PHASE(ws, &ld, &pc, "after the coarse partition")))
     goto done;

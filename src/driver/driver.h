@@ -41,6 +41,13 @@ typedef struct candidate {
 
 /* MaxQwgt of the loads under horizon k (whatever k they were built for). */
 double driver_max_qwgt(const costmodel_loads *ld, double k);
+/* The levels of the from-scratch candidate (driver_run_scratch) in the
+ * frozen contraction ws of a graph of n vertices: s, the level Scotch
+ * partitions, and s2 <= s, the level its rule starts from (whole levels'
+ * counts when ws is spread over ranks). */
+void driver_scratch_levels(const contract_ws *ws, int64_t n, int32_t *s,
+                           int32_t *s2);
+
 /* T_k = MaxRemap + k SteadyMax of the loads (SPEC §2), whatever k they
  * were built for. */
 double driver_horizon_time(const costmodel_loads *ld, double k);

@@ -36,21 +36,32 @@ int driver_scratch_wanted(const minex_options *o) {
 #define SCRATCH_PART_MAX 32768
 #define SCRATCH_PART_RATIO 32
 #define SCRATCH_PASS_RATIO 2
+void driver_scratch_levels(const contract_ws *ws, int64_t n, int32_t *s_out,
+                           int32_t *s2_out) {
+  int64_t cap = n / SCRATCH_PASS_RATIO;
+  cap = cap < SCRATCH_PART_MAX ? cap : SCRATCH_PART_MAX;
+  cap = cap > n / SCRATCH_PART_RATIO ? cap : n / SCRATCH_PART_RATIO;
+  int32_t s = 0, s2 = 0;
+  /* every level's vertex count: on every rank the whole level's */
+#define LEVEL_COUNT(t) (ws->comm ? ws->lv[t].gnbase : (int64_t)ws->lv[t].nbase)
+  while (s + 1 < ws->nlevels && LEVEL_COUNT(s) > cap)
+    s++;
+  while (s2 < s && LEVEL_COUNT(s2) > n / SCRATCH_PASS_RATIO)
+    s2++;
+#undef LEVEL_COUNT
+  *s_out = s;
+  *s2_out = s2;
+}
+
 int driver_run_scratch(const minex_graph *g, const minex_config *cfg,
                        const int32_t *old, contract_ws *ws,
                        const minex_options *opt, double k, double unit,
                        int refine, int32_t *start, int32_t *out, candidate *cd,
                        int *skipped) {
-  int32_t n = g->nvtxs, s = 0, s2 = 0;
+  int32_t n = g->nvtxs, s, s2;
   double ts = core_wtime();
   contract_rewind(ws);
-  int32_t cap = n / SCRATCH_PASS_RATIO;
-  cap = cap < SCRATCH_PART_MAX ? cap : SCRATCH_PART_MAX;
-  cap = cap > n / SCRATCH_PART_RATIO ? cap : n / SCRATCH_PART_RATIO;
-  while (s + 1 < ws->nlevels && ws->lv[s].nbase > cap)
-    s++;
-  while (s2 < s && ws->lv[s2].nbase > n / SCRATCH_PASS_RATIO)
-    s2++;
+  driver_scratch_levels(ws, n, &s, &s2);
   minex_graph *gs = NULL;
   int32_t *old_s = NULL, *part_s = NULL, *rep2 = NULL;
   int32_t ns = ws->lv[s].nbase, ns2 = ws->lv[s2].nbase;

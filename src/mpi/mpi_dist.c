@@ -441,9 +441,11 @@ void mx_coarse_destroy(mx_coarse *co) {
   memset(co, 0, sizeof *co);
 }
 
-int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co) {
+/* Gathers level L of w on every rank into co's graph and records; with
+ * make_ws, co's workspace too. */
+static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
+                        int make_ws) {
   memset(co, 0, sizeof *co);
-  const contract_level *L = contract_cur(w);
   int32_t nb = L->nbase;
   int64_t nnz = L->xadj[nb] - L->xadj[0];
   /* this rank's rows: their count, records, degrees, then (global id,
@@ -546,7 +548,8 @@ int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co) {
             "contracted graph of %lld vertices and %lld ends, expected %lld "
             "and %lld",
             (long long)v, (long long)e, (long long)N, (long long)NNZ);
-  else if ((rc = contract_ws_create_coarse(&co->ws, g, co->at)) != MINEX_OK)
+  else if (make_ws &&
+           (rc = contract_ws_create_coarse(&co->ws, g, co->at)) != MINEX_OK)
     mx_fail(c, rc, "%s", minex_last_error());
 done:
   free(all);
@@ -555,6 +558,14 @@ done:
   if (rc != MINEX_OK)
     mx_coarse_destroy(co);
   return rc;
+}
+
+int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co) {
+  return gather_level(c, contract_cur(w), co, 1);
+}
+
+int mx_dist_level(mx_comm *c, const contract_ws *w, int32_t s, mx_coarse *co) {
+  return gather_level(c, &w->lv[s], co, 0);
 }
 
 /* The old part of every local id of d's level 0: its vertices' and, at
@@ -609,6 +620,40 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
   if (rc != MINEX_OK && made)
     costmodel_loads_destroy(ld);
   free(part), free(in), free(out);
+  return rc;
+}
+
+int mx_dist_loads_part(mx_comm *c, const mx_dist *d, const minex_config *cfg,
+                       const minex_options *opt, double k, double unit,
+                       const int32_t *part, costmodel_loads *ld) {
+  memset(ld, 0, sizeof *ld);
+  costmodel_partial *pt = NULL;
+  int64_t npt = 0, *count = calloc((size_t)c->size, sizeof *count);
+  char *all = NULL;
+  int r;
+  if (count == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (loads)");
+  else if ((r = costmodel_run_partials(&d->g, cfg, d->old, part,
+                                       opt->remap_mode, unit, &pt, &npt)) !=
+           MINEX_OK)
+    mx_fail(c, r, "%s", minex_last_error());
+  int rc = mx_agree(c);
+  /* the ranks' runs in rank order: the parts in part order, as
+     costmodel_loads_create_runs sums them */
+  if (rc == MINEX_OK)
+    rc = cc_allgather(c, pt, npt * (int64_t)sizeof *pt, (void **)&all, count);
+  if (rc == MINEX_OK) {
+    int64_t total = 0;
+    for (int q = 0; q < c->size; q++)
+      total += count[q];
+    if ((r = costmodel_loads_from_partials(
+             ld, cfg, opt, k, unit, (const costmodel_partial *)(void *)all,
+             total / (int64_t)sizeof *pt)) != MINEX_OK)
+      mx_fail(c, r, "%s", minex_last_error());
+    if ((rc = mx_agree(c)) != MINEX_OK && r == MINEX_OK)
+      costmodel_loads_destroy(ld);
+  }
+  free(pt), free(count), free(all);
   return rc;
 }
 

@@ -56,6 +56,10 @@ typedef struct mx_coarse {
 
 /* Collective: gathers w's current level on every rank into *co. */
 int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co);
+/* Collective: gathers level s of w (frozen or rewound) on every rank into
+ * co's graph and records (co->ws left empty): the from-scratch candidate's
+ * level. */
+int mx_dist_level(mx_comm *c, const contract_ws *w, int32_t s, mx_coarse *co);
 void mx_coarse_destroy(mx_coarse *co);
 
 /* The owners and interior flags of the partition of the contracted graph
@@ -71,14 +75,21 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
                   const minex_options *opt, double k, double unit,
                   costmodel_loads *ld);
 
+/* Collective: the loads of partition part (every local id of d's level 0,
+ * ghosts at 2n + g) under horizon k, summed part by part as
+ * costmodel_loads_create_runs sums them: the serial figures exactly, for
+ * any partition (the from-scratch candidate's start). */
+int mx_dist_loads_part(mx_comm *c, const mx_dist *d, const minex_config *cfg,
+                       const minex_options *opt, double k, double unit,
+                       const int32_t *part, costmodel_loads *ld);
 /* Collective: costmodel_unit of the whole graph (on the serial layout). */
 int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
                  const minex_options *opt, double *unit);
 
 /* Whether minex_mpi_repartition runs stage 2 (the distributed kernel):
- * options.rounds ON and no from-scratch candidate (the ladder and
- * unavailable processors included); else stage 1 (the graph gathered on
- * one rank). */
+ * options.rounds ON, every candidate and unavailable processors included,
+ * but not throttle_auto with the from-scratch candidate; else stage 1
+ * (the graph gathered on one rank). */
 int mx_stage2_applies(const minex_config *cfg, const minex_options *opt);
 
 /* Collective: minex_mpi_repartition's solve in stage 2 (arguments checked

@@ -9,14 +9,17 @@
 #include "driver/driver.h"
 #include "expand/expand.h"
 #include "mpi/mpi_dist.h"
+#include "scratch/scratch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 int mx_stage2_applies(const minex_config *cfg, const minex_options *opt) {
   (void)cfg;
+  /* throttle_auto's trials on the from-scratch candidate's level of n/2
+     vertices are heap passes: stage 1 then */
   return !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON &&
-         !driver_scratch_wanted(opt);
+         !(driver_scratch_wanted(opt) && opt->throttle_auto);
 }
 
 /* Per old part (in part order on the ranks that hold them), what
@@ -172,12 +175,28 @@ static int agree_rc(mx_comm *c, int rc) {
   return mx_agree(c);
 }
 
+/* A candidate's end, as driver_run_candidate's: the expansion in rounds
+ * from the current level, the forced sweep when a processor is
+ * unavailable, the balance and refinement passes when wanted. */
+static int finish(partition_ctx *pw, const minex_config *cfg,
+                  const minex_options *opt) {
+  int rc = expand_rounds(pw, EXPAND_BUDGET);
+  if (rc == MINEX_OK && cfg->navail < cfg->nprocs)
+    rc = partition_force_off(pw);
+  if (rc == MINEX_OK && driver_balance_wanted(opt, cfg))
+    rc = partition_balance(pw, MINEX_BALANCE_PASSES);
+  if (rc == MINEX_OK && driver_refine_wanted(opt))
+    rc = partition_refine(pw, opt->refine_passes > 0 ? opt->refine_passes : 1);
+  return rc;
+}
+
 /* One candidate of driver_run_candidate under horizon h, on every rank:
  * the coarse partition, the expansion, the forced sweep, the balance and
  * refinement passes in rounds. Leaves its loads in *ld (the caller
  * destroys them) and the owners in w. */
 typedef struct dist_cand {
   double horizon, start_max, end_max, end_time, throttle;
+  int64_t start_nvtxs; /* vertices the candidate's rule started from */
   int64_t coarse_moves, expand_moves;
   double secs_partition, secs_expand, seconds;
 } dist_cand;
@@ -217,19 +236,11 @@ static int dist_candidate(mx_comm *c, const mx_dist *d, contract_ws *w,
   if ((rc = agree_rc(c, rc)) != MINEX_OK)
     goto done;
   cd->coarse_moves = pcc.moves;
+  cd->start_nvtxs = co->g.nvtxs;
   double t1 = MPI_Wtime();
   cd->secs_partition = t1 - t0;
   mx_dist_from_coarse(w, co);
-  if ((rc = expand_rounds(&pw, EXPAND_BUDGET)) != MINEX_OK ||
-      (cfg->navail < cfg->nprocs &&
-       (rc = partition_force_off(&pw)) != MINEX_OK))
-    goto done;
-  if (driver_balance_wanted(&opt, cfg) &&
-      (rc = partition_balance(&pw, MINEX_BALANCE_PASSES)) != MINEX_OK)
-    goto done;
-  if (driver_refine_wanted(&opt) &&
-      (rc = partition_refine(&pw, opt.refine_passes > 0 ? opt.refine_passes
-                                                        : 1)) != MINEX_OK)
+  if ((rc = finish(&pw, cfg, &opt)) != MINEX_OK)
     goto done;
   cd->expand_moves = pw.moves;
   cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
@@ -241,6 +252,125 @@ done:
   partition_ctx_destroy(&pcc);
   if (rc != MINEX_OK)
     costmodel_loads_destroy(ld);
+  cd->seconds = MPI_Wtime() - t0;
+  return rc;
+}
+
+/* The from-scratch candidate (driver_run_scratch) spread over the ranks:
+ * the level Scotch partitions gathered (at most 32,768 vertices), Scotch
+ * on rank 0, its parts to every rank; each rank's vertices of level s2 and
+ * their ghosts take the part of their level-s vertex, then the rule runs
+ * from level s2 in rounds (the serial library does the same under rounds
+ * = ON), the expansion, the forced sweep and the passes as for the other
+ * candidates. *skipped: Scotch failed on rank 0 (every rank learns it);
+ * the call goes on without the candidate, as minex_repartition does. */
+static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
+                        const minex_config *cfg, const minex_options *opt_in,
+                        double unit, costmodel_loads *ld, dist_cand *cd,
+                        int *skipped) {
+  double t0 = MPI_Wtime(), k = opt_in->iterations > 1 ? opt_in->iterations : 1;
+  minex_options opt = *opt_in;
+  int32_t n = d->g.nvtxs, s, s2;
+  memset(cd, 0, sizeof *cd);
+  cd->horizon = k;
+  *skipped = 0;
+  contract_rewind(w);
+  driver_scratch_levels(w, d->gn, &s, &s2);
+  mx_coarse lv;
+  int rc = mx_dist_level(c, w, s, &lv);
+  if (rc != MINEX_OK)
+    return rc;
+  const contract_level *S = &w->lv[s], *S2 = &w->lv[s2];
+  int32_t ns = lv.g.nvtxs;
+  int32_t *part_s = malloc(sizeof *part_s * ((size_t)ns + 1));
+  int32_t *rep = malloc(sizeof *rep * ((size_t)n + 1));
+  int32_t *rep2 = malloc(sizeof *rep2 * ((size_t)n + 1));
+  int32_t *start = malloc(sizeof *start * (2 * (size_t)n + d->nghost + 1));
+  int status[2] = {MINEX_OK, 0}; /* Scotch's code on rank 0, skipped */
+  partition_ctx pw;
+  memset(&pw, 0, sizeof pw);
+  int have_ld = 0;
+  if (!part_s || !rep || !rep2 || !start)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (from-scratch candidate)");
+  if ((rc = mx_agree(c)) != MINEX_OK)
+    goto done;
+  if (c->rank == 0) { /* Scotch where the serial library runs it */
+    minex_graph *gs = NULL;
+    int32_t *old_s = NULL;
+    int r = contract_csr_graph(ns, lv.g.xadj, lv.g.adjncy, lv.g.cwgt, lv.at,
+                               &gs, &old_s);
+    if (r == MINEX_OK &&
+        (r = scratch_partition(gs, cfg, old_s, opt.seed, part_s)) != MINEX_OK) {
+      if (c->rank == 0)
+        driver_log(&opt, "scratch: skipped: %s", minex_last_error());
+      status[1] = 1;
+      r = MINEX_OK;
+    }
+    status[0] = r;
+    if (r != MINEX_OK)
+      mx_fail(c, r, "%s", minex_last_error());
+    minex_graph_destroy(gs);
+    free(old_s);
+  }
+  /* the others wait without taking rank 0's core */
+  if ((rc = mx_idle_barrier(c)) != MINEX_OK || (rc = mx_agree(c)) != MINEX_OK ||
+      (rc = mx_bcast(c, status, sizeof status, 0)) != MINEX_OK)
+    goto done;
+  if (status[1]) {
+    *skipped = 1;
+    goto done;
+  }
+  if ((rc = mx_bcast(c, part_s, 4 * (int64_t)ns, 0)) != MINEX_OK)
+    goto done;
+  /* the start partition: every fine vertex and ghost on the Scotch part of
+     its level-s vertex; level s2's vertices and ghosts likewise */
+  if ((rc = contract_level_reps(w, s, rep)) == MINEX_OK)
+    rc = contract_level_reps(w, s2, rep2);
+  if ((rc = agree_rc(c, rc)) != MINEX_OK)
+    goto done;
+  for (int32_t v = 0; v < n; v++)
+    start[v] = start[n + v] = part_s[S->goff + rep[v]];
+  for (int32_t g = 0; g < d->nghost; g++)
+    start[2 * n + g] = part_s[S->ghost_gid[contract_ghost_up(w, 0, s, g)]];
+  contract_descend(w, s2);
+  int32_t nb2 = S2->nbase;
+  for (int32_t v = 0; v < n; v++)
+    w->owner[rep2[v]] = start[v];
+  for (int32_t g = 0; g < S2->nghost; g++)
+    w->owner[2 * nb2 + g] =
+        part_s[S->ghost_gid[contract_ghost_up(w, s2, s, g)]];
+  memset(w->interior, 0, (size_t)nb2);
+  if ((rc = mx_dist_loads_part(c, d, cfg, &opt, k, unit, start, ld)) !=
+      MINEX_OK)
+    goto done;
+  have_ld = 1;
+  cd->start_max = driver_max_qwgt(ld, k) * ld->inv_unit;
+  rc = partition_ctx_create(&pw, w, ld, &opt);
+  if ((rc = agree_rc(c, rc)) != MINEX_OK)
+    goto done;
+  if ((rc =
+           partition_passes_rounds(&pw, opt.max_passes > 0 ? opt.max_passes : 1,
+                                   PARTITION_ROUNDS_BUDGET)) != MINEX_OK)
+    goto done;
+  cd->coarse_moves = pw.moves;
+  double t1 = MPI_Wtime();
+  cd->secs_partition = t1 - t0;
+  if ((rc = finish(&pw, cfg, &opt)) != MINEX_OK)
+    goto done;
+  cd->expand_moves = pw.moves - cd->coarse_moves;
+  cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
+  cd->end_time = driver_horizon_time(ld, k) * ld->inv_unit;
+  cd->throttle = opt.throttle;
+  cd->secs_expand = MPI_Wtime() - t1;
+  cd->start_nvtxs = S2->gnbase;
+done:
+  partition_ctx_destroy(&pw);
+  if (have_ld && rc != MINEX_OK)
+    costmodel_loads_destroy(ld);
+  if (rc != MINEX_OK || *skipped)
+    memset(ld, 0, sizeof *ld);
+  mx_coarse_destroy(&lv);
+  free(part_s), free(rep), free(rep2), free(start);
   cd->seconds = MPI_Wtime() - t0;
   return rc;
 }
@@ -355,6 +485,35 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     }
     memset(&ld, 0, sizeof ld);
   }
+  /* the from-scratch candidate last, as in minex_repartition */
+  int scratch_used = 0;
+  double secs_scratch = 0;
+  if (driver_scratch_wanted(&opt) && d.gn >= 2 * (int64_t)cfg->navail) {
+    int skipped;
+    rc = dist_scratch(c, &d, &w, cfg, &opt, unit, &ld, &cd, &skipped);
+    secs_scratch = cd.seconds;
+    if (rc != MINEX_OK)
+      goto done;
+    if (!skipped) {
+      ncand++;
+      if (c->rank == 0)
+        driver_log(&opt,
+                   "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
+                   "the best so far T_k %.6g, MaxQwgt %.6g",
+                   cd.end_time, cd.end_max, cd.start_max, best.end_time,
+                   best.end_max);
+      if (cd.end_time < best.end_time && !(all_avail && cd.end_max > old_max)) {
+        costmodel_loads_destroy(&best_ld);
+        best_ld = ld;
+        best = cd;
+        scratch_used = 1;
+        owners_copy(&w, &d, keep, 1);
+      } else {
+        costmodel_loads_destroy(&ld);
+      }
+      memset(&ld, 0, sizeof ld);
+    }
+  }
   owners_copy(&w, &d, keep, 0);
   /* the metrics under the call's horizon */
   if (best.horizon != k) {
@@ -385,7 +544,9 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   if (metrics) {
     *metrics = mnew;
     metrics->coarse_nvtxs = co.g.nvtxs;
-    metrics->start_nvtxs = co.g.nvtxs;
+    metrics->start_nvtxs = returned_old ? co.g.nvtxs : best.start_nvtxs;
+    metrics->scratch_used = scratch_used && !returned_old;
+    metrics->seconds_scratch = secs_scratch;
     metrics->coarse_moves = best.coarse_moves;
     metrics->expand_moves = best.expand_moves;
     metrics->returned_old = returned_old;

@@ -215,6 +215,120 @@ static double user_qwgt(double w, double c, double r, void *ctx) {
   return fmax(w, 0.5 * c) + r * r * 0.01;
 }
 
+/* The loads summed run by run (costmodel_loads_create_runs, what the MPI
+ * layer's ranks reproduce): with part = old every processor's sums are
+ * bit for bit those of costmodel_loads_create_k; for any other part they
+ * agree up to rounding, and the partials are, run by run, the brute-force
+ * sums of the run's vertices (recomputed here with one run per call). */
+START_TEST(loads_by_runs_equal_the_loads) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 41);
+  for (int trial = 0; trial < 30; trial++) {
+    int32_t n = 1 + (int32_t)gsl_rng_uniform_int(rng, 150);
+    minex_graph *g = test_random_graph(rng, n, 5.0, trial % 2);
+    minex_config *cf = test_random_config(rng, 4, 4);
+    int32_t P = minex_config_nprocs(cf);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *nw = malloc(sizeof *nw * (size_t)n);
+    /* old in runs (sorted), as the layout has them */
+    for (int32_t v = 0; v < n; v++)
+      old[v] = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+    for (int32_t v = 1; v < n; v++)
+      for (int32_t u = v; u > 0 && old[u - 1] > old[u]; u--) {
+        int32_t t = old[u];
+        old[u] = old[u - 1];
+        old[u - 1] = t;
+      }
+    for (int32_t v = 0; v < n; v++)
+      nw[v] = gsl_rng_uniform(rng) < 0.6
+                  ? old[v]
+                  : (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.remap_mode = modes[trial % 3];
+    opt.alpha = alphas[trial % 3];
+    for (int same = 0; same < 2; same++) {
+      const int32_t *part = same ? old : nw;
+      costmodel_loads a, b;
+      ck_assert_int_eq(
+          costmodel_loads_create_k(&a, g, cf, old, part, &opt, 3.0, 0.5),
+          MINEX_OK);
+      ck_assert_int_eq(
+          costmodel_loads_create_runs(&b, g, cf, old, part, &opt, 3.0, 0.5),
+          MINEX_OK);
+      for (int32_t p = 0; p < P; p++) {
+        if (same) {
+          ck_assert(a.wgt[p] == b.wgt[p] && a.comm[p] == b.comm[p] &&
+                    a.remap[p] == b.remap[p] && a.qwgt[p] == b.qwgt[p]);
+        } else {
+          ck_assert(test_close(a.wgt[p], b.wgt[p], 1e-12));
+          ck_assert(test_close(a.comm[p], b.comm[p], 1e-12));
+          ck_assert(test_close(a.remap[p], b.remap[p], 1e-12));
+        }
+      }
+      /* the partials: one entry per processor a run touches, increasing,
+         each the run's own sums */
+      costmodel_partial *pt;
+      int64_t np;
+      ck_assert_int_eq(costmodel_run_partials(g, cf, old, part, opt.remap_mode,
+                                              0.5, &pt, &np),
+                       MINEX_OK);
+      int64_t i = 0;
+      for (int32_t v = 0; v < n;) {
+        int32_t e = v + 1;
+        while (e < n && old[e] == old[v])
+          e++;
+        double *w = calloc(3 * (size_t)P, sizeof *w);
+        for (int32_t x = v; x < e; x++) {
+          /* brute force: vertex x alone */
+          int32_t q = part[x], cq = cf->cluster[q];
+          w[q] += minex_graph_pwgt(g)[x] * 0.5 * cf->proc[cq];
+          for (int64_t j = minex_graph_xadj(g)[x];
+               j < minex_graph_xadj(g)[x + 1]; j++) {
+            int32_t r = part[minex_graph_adjncy(g)[j]];
+            if (r != q)
+              w[P + q] += minex_graph_cwgt(g)[j] * 0.5 *
+                          cf->conn[cq * cf->nclusters + cf->cluster[r]];
+          }
+          if (old[x] != q) {
+            double rc = minex_graph_rwgt(g)[x] * 0.5 *
+                        cf->conn[cf->cluster[old[x]] * cf->nclusters + cq];
+            if (opt.remap_mode != MINEX_REMAP_SENDER)
+              w[2 * P + q] += rc;
+            if (opt.remap_mode != MINEX_REMAP_RECEIVER)
+              w[2 * P + old[x]] += rc;
+          }
+        }
+        int32_t last = -1;
+        for (int32_t p = 0; p < P; p++) {
+          int touched = 0;
+          for (int32_t x = v; x < e; x++)
+            touched |= part[x] == p || (old[x] == p && part[x] != p);
+          if (!touched)
+            continue;
+          ck_assert(i < np && pt[i].proc == p && p > last);
+          ck_assert(pt[i].wgt == w[p] && pt[i].comm == w[P + p] &&
+                    pt[i].remap == w[2 * P + p]);
+          last = p;
+          i++;
+        }
+        free(w);
+        v = e;
+      }
+      ck_assert_int_eq(i, np);
+      free(pt);
+      costmodel_loads_destroy(&a);
+      costmodel_loads_destroy(&b);
+    }
+    free(old);
+    free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(gain_equals_recomputed_qwgttot_difference) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 99);
@@ -424,6 +538,7 @@ int main(void) {
   tcase_add_test(tc, evaluate_iterations_range);
   tcase_add_test(tc, evaluate_rejects_bad_arguments);
   tcase_add_test(tc, gain_equals_recomputed_qwgttot_difference);
+  tcase_add_test(tc, loads_by_runs_equal_the_loads);
   tcase_add_test(tc, argmin_finds_least_loaded_available_processor);
   tcase_add_test(tc,
                  loads_check_tolerances_are_relative_to_the_magnitudes_summed);

@@ -114,6 +114,8 @@ static int metrics_close(const minex_metrics *a, const minex_metrics *b) {
          a->coarse_nvtxs == b->coarse_nvtxs && a->candidates == b->candidates &&
          a->returned_old == b->returned_old &&
          a->horizon_used == b->horizon_used && a->stranded == b->stranded &&
+         a->scratch_used == b->scratch_used &&
+         a->start_nvtxs == b->start_nvtxs &&
          a->coarse_moves == b->coarse_moves &&
          a->expand_moves == b->expand_moves;
 }
@@ -158,11 +160,13 @@ static void check_same(const char *what, const fixture *f,
              (long long)mdist.moved, (long long)mdist.expand_moves);
     CHECK(same_everywhere(fig), "%s: metrics differ between ranks (%s)", what,
           fig);
-    /* stage 2 under rounds ON, unless the from-scratch candidate runs */
+    /* stage 2 under rounds ON, unless throttle_auto meets the from-scratch
+       candidate */
     int scratch = opt->scratch == MINEX_SCRATCH_ON ||
                   (opt->scratch == MINEX_SCRATCH_AUTO &&
                    opt->iterations >= MINEX_SCRATCH_AUTO_ITERATIONS);
-    int want2 = !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON && !scratch;
+    int want2 = !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON &&
+                !(scratch && opt->throttle_auto);
     CHECK((st.solver < 0) == want2, "%s: stage %d ran", what,
           st.solver < 0 ? 2 : 1);
     if (st.solver < 0) { /* stage 2 */
@@ -567,6 +571,36 @@ int main(int argc, char **argv) {
              &o, 1, 5000000000LL, 1);
   minex_options_init(&o);
   check_same("unavailable, defaults (stage 1)", &f, gone, old, &o, 0, 0, 0);
+  /* the from-scratch candidate: Scotch on rank 0 on the gathered level,
+     the rule from level s2 in rounds */
+  minex_options_init(&o);
+  o.rounds = MINEX_ROUNDS_ON;
+  o.iterations = 10; /* ladder, refinement, scratch: all AUTO */
+  check_same("stage 2: k = 10, every candidate", &f, cfg, old, &o, 1, 0, 0);
+  o.iterations = 1;
+  o.scratch = MINEX_SCRATCH_ON;
+  check_same("stage 2: k = 1, scratch on", &f, cfg, old, &o, 0, 1LL << 33, 1);
+  check_same("stage 2: unavailable, scratch on", &f, gone, old, &o, 0, 0, 0);
+  /* old partitions scattered so that the from-scratch candidate wins
+     (scratch_used compared with the serial call's): stripes of 50 ids at
+     k = 10, every id on another part than its predecessor at k = 1 */
+  int32_t *bad = malloc(sizeof *bad * (size_t)f.n);
+  for (int32_t v = 0; v < f.n; v++)
+    bad[v] = (v / 50) % P;
+  o.scratch = MINEX_SCRATCH_AUTO;
+  o.iterations = 10;
+  check_same("stage 2: scattered old, k = 10, scratch wins", &f, cfg, bad, &o,
+             0, 0, 0);
+  for (int32_t v = 0; v < f.n; v++)
+    bad[v] = v % P;
+  o.scratch = MINEX_SCRATCH_ON;
+  o.iterations = 1;
+  check_same("stage 2: old = id mod P, scratch wins", &f, cfg, bad, &o, 1, 0,
+             1);
+  free(bad);
+  o.throttle_auto = 1; /* with scratch: stage 1 */
+  check_same("stage 1: rounds on, scratch on, throttle_auto", &f, cfg, old, &o,
+             0, 0, 0);
   minex_config_destroy(gone);
   /* old NULL: every vertex on its rank; P = 4 >= ranks */
   minex_config *four = hetero(4);

@@ -64,22 +64,6 @@ static void move_root(sim_adapt *a, sim_adapt *b, int32_t r) {
   free(buf);
 }
 
-static void assert_same_graph(const minex_graph *g, const minex_graph *h) {
-  const int32_t n = minex_graph_nvtxs(g);
-  ck_assert_int_eq(minex_graph_nvtxs(h), n);
-  const int64_t m = minex_graph_xadj(g)[n];
-  ck_assert(memcmp(minex_graph_xadj(g), minex_graph_xadj(h),
-                   sizeof(int64_t) * ((size_t)n + 1)) == 0);
-  ck_assert(memcmp(minex_graph_adjncy(g), minex_graph_adjncy(h),
-                   sizeof(int32_t) * (size_t)m) == 0);
-  ck_assert(memcmp(minex_graph_pwgt(g), minex_graph_pwgt(h),
-                   sizeof(double) * (size_t)n) == 0);
-  ck_assert(memcmp(minex_graph_rwgt(g), minex_graph_rwgt(h),
-                   sizeof(double) * (size_t)n) == 0);
-  ck_assert(memcmp(minex_graph_cwgt(g), minex_graph_cwgt(h),
-                   sizeof(double) * (size_t)m) == 0);
-}
-
 /* The whole run of p on m: one forest holding every root against three
  * holding a third each, trees moving after every adaptation; before the
  * last adaptation every tree goes to forest 0, so that forests 1 and 2
@@ -146,7 +130,7 @@ static void split_run(const minex_mesh *m, const sim_adapt_params *p) {
   minex_graph *g = NULL, *h = NULL;
   ck_assert_msg(sim_adapt_graph(whole, &g) == MINEX_OK, "%s", sim_last_error());
   ck_assert_msg(sim_adapt_graph(f[0], &h) == MINEX_OK, "%s", sim_last_error());
-  assert_same_graph(g, h);
+  test_assert_graphs_equal(g, h);
   minex_graph_destroy(g);
   minex_graph_destroy(h);
   /* a forest missing trees has no graph */

@@ -2,14 +2,17 @@
 /* The adaptive-mesh refinement workload of the MinEX paper (§2.1, §2.2):
  * refinement trees under a moving cylinder and the weighted dual graph of
  * their roots. The model is described in docs/workload.md. This file holds
- * the forest, its queries and the workload; the split codes and one
- * adaptation are in adapt_refine.c.
+ * the forest, its queries, the trees' streams (checked, packed, dropped,
+ * unpacked: a forest may hold some roots only) and the workload; the split
+ * codes and one adaptation are in adapt_refine.c.
  *
  * Each tree is stored as its preorder sequence of split codes, one byte per
- * node, all trees end to end; a node's vertices are not stored but derived
- * on the way down from the root, as integer barycentric coordinates of the
- * root scaled by 2^depth (every midpoint down to the deepest level stays
- * integral, so "lies on root face i" is the exact test lambda_i == 0). */
+ * node, the trees held end to end (an unpacked tree is appended until the
+ * next adaptation rewrites them in root order); a node's vertices are not
+ * stored but derived on the way down from the root, as integer barycentric
+ * coordinates of the root scaled by 2^depth (every midpoint down to the deepest
+ * level stays integral, so "lies on root face i" is the exact test lambda_i ==
+ * 0). */
 #include "adapt_internal.h"
 
 #include <math.h>
@@ -229,26 +232,27 @@ int sim_adapt_create(const minex_mesh *mesh, const sim_adapt_params *p,
   a->xy = malloc(sizeof *a->xy * (size_t)n);
   a->tree_cap = n;
   a->tree = calloc((size_t)n, 1); /* every root a leaf */
-  a->xtree = malloc(sizeof *a->xtree * ((size_t)n + 1));
+  a->tree_at = malloc(sizeof *a->tree_at * (size_t)n);
   a->leaves = malloc(sizeof *a->leaves * (size_t)n);
   a->elements = malloc(sizeof *a->elements * (size_t)n);
   a->faces = malloc(sizeof *a->faces * (size_t)n);
   a->depth = calloc((size_t)n, 1);
-  if (a->perm == NULL || a->xy == NULL || a->tree == NULL || a->xtree == NULL ||
-      a->leaves == NULL || a->elements == NULL || a->faces == NULL ||
-      a->depth == NULL) {
+  if (a->perm == NULL || a->xy == NULL || a->tree == NULL ||
+      a->tree_at == NULL || a->leaves == NULL || a->elements == NULL ||
+      a->faces == NULL || a->depth == NULL) {
     rc = sim_error(MINEX_ENOMEM,
                    "out of memory for the workload of %d elements", (int)n);
     goto fail;
   }
-  for (int32_t r = 0; r <= n; r++)
-    a->xtree[r] = r;
   for (int32_t r = 0; r < n; r++) {
+    a->tree_at[r] = r;
     a->leaves[r] = a->elements[r] = 1;
     for (int f = 0; f < 4; f++)
       a->faces[r][f] = 1;
   }
   a->total_leaves = a->total_elements = n;
+  a->tree_used = n;
+  a->nheld = n;
   if ((rc = geometry_fill(a, mesh, sorted)) != MINEX_OK ||
       (rc = adjacency_fill(a, mesh, (const int32_t(*)[4])sorted)) != MINEX_OK)
     goto fail;
@@ -271,7 +275,7 @@ void sim_adapt_destroy(sim_adapt *a) {
   free(a->face_here);
   free(a->face_there);
   free(a->tree);
-  free(a->xtree);
+  free(a->tree_at);
   free(a->leaves);
   free(a->elements);
   free(a->faces);
@@ -301,6 +305,10 @@ int sim_adapt_root(const sim_adapt *a, int32_t root, sim_root_stats *st) {
   if (root < 0 || root >= a->nroots)
     return sim_error(MINEX_EINVAL, "sim_adapt_root: root %d outside [0, %d)",
                      (int)root, (int)a->nroots);
+  if (a->elements[root] == 0)
+    return sim_error(MINEX_EINVAL,
+                     "sim_adapt_root: root %d is not held by this forest",
+                     (int)root);
   st->leaves = a->leaves[root];
   st->elements = a->elements[root];
   st->depth = a->depth[root];
@@ -337,6 +345,11 @@ int sim_adapt_graph(const sim_adapt *a, minex_graph **out) {
   *out = NULL;
   if (a == NULL)
     return sim_error(MINEX_EINVAL, "sim_adapt_graph: NULL argument");
+  if (a->nheld != a->nroots)
+    return sim_error(MINEX_EINVAL,
+                     "sim_adapt_graph: the forest holds %d of the %d roots; "
+                     "the graph needs every root's tree",
+                     (int)a->nheld, (int)a->nroots);
   const int32_t n = a->nroots;
   const int64_t m = a->xadj[n];
   double *pwgt = malloc(sizeof *pwgt * (size_t)n);
@@ -358,35 +371,69 @@ int sim_adapt_graph(const sim_adapt *a, minex_graph **out) {
   return rc;
 }
 
-/* Recount of one subtree for sim_adapt_check; returns 0 when malformed. */
-static int check_node(const sim_adapt *a, const uint8_t **in,
-                      const uint8_t *end, lam4 v, int level, walk *w) {
+/* ------------------------------------------------ the stream of a tree */
+
+/* What is wrong with a stream (tree_scan), as a message's end. */
+enum { TREE_OK, TREE_SHORT, TREE_CODE, TREE_DEEP, TREE_GREEN, TREE_LONG };
+static const char *const tree_fault[] = {
+    "well-formed",
+    "the stream ends inside the tree",
+    "not a split code (0..11)",
+    "a split at the forest's depth limit",
+    "a child of a 1:2 or 1:4 split that is not a leaf",
+    "bytes after the end of the tree"};
+
+/* Checks and counts one subtree of a stream: a TREE_ code, with *in left
+ * at the faulty byte. Splits stop at depth (<= SIM_ADAPT_MAX_DEPTH), which
+ * bounds the recursion whatever the bytes. */
+static int scan_node(const sim_adapt *a, const uint8_t **in, const uint8_t *end,
+                     lam4 v, int level, walk *w) {
   if (*in >= end)
-    return 0;
-  int code = *(*in)++;
-  if (code >= SPLIT_NCODES || (code != SPLIT_LEAF && level >= a->p.depth))
-    return 0;
+    return TREE_SHORT;
+  int code = **in;
+  if (code >= SPLIT_NCODES)
+    return TREE_CODE;
+  if (code != SPLIT_LEAF && level >= a->p.depth)
+    return TREE_DEEP;
+  (*in)++;
+  w->elements++;
   if (code == SPLIT_LEAF) {
     w->leaves++;
-    w->elements++;
     if (level > w->depth)
       w->depth = level;
     for (int f = 0; f < 4; f++)
       w->faces[f] +=
           (v[0][f] == 0) + (v[1][f] == 0) + (v[2][f] == 0) + (v[3][f] == 0) ==
           3;
-    return 1;
+    return TREE_OK;
   }
-  w->elements++;
   lam4 kid[8];
   sim_children_of(w, code, v, kid);
   for (int c = 0; c < sim_split_nchildren(code); c++) {
-    if (code != SPLIT_RED && (*in >= end || **in != SPLIT_LEAF))
-      return 0;
-    if (!check_node(a, in, end, kid[c], level + 1, w))
-      return 0;
+    if (code != SPLIT_RED && *in < end && **in != SPLIT_LEAF)
+      return TREE_GREEN;
+    int rc = scan_node(a, in, end, kid[c], level + 1, w);
+    if (rc != TREE_OK)
+      return rc;
   }
-  return 1;
+  return TREE_OK;
+}
+
+/* Checks that buf[0 .. len) is exactly one tree of a's depth and counts it
+ * into *w (leaves, elements, depth, sorted-local faces): a TREE_ code,
+ * with *at the offset of the faulty byte. */
+static int tree_scan(const sim_adapt *a, const uint8_t *buf, int64_t len,
+                     walk *w, int64_t *at) {
+  memset(w, 0, sizeof *w);
+  w->a = a;
+  lam4 v;
+  sim_root_lambda(a, v);
+  const uint8_t *in = buf;
+  int rc = scan_node(a, &in, buf + len, v, 0, w);
+  if (rc == TREE_OK && in != buf + len)
+    rc = TREE_LONG;
+  *at = in - buf;
+  return rc;
 }
 
 int sim_adapt_check(const sim_adapt *a) {
@@ -394,19 +441,39 @@ int sim_adapt_check(const sim_adapt *a) {
   if (a == NULL)
     return sim_error(MINEX_EINVAL, "sim_adapt_check: NULL argument");
   const int64_t full_face = (int64_t)1 << (2 * a->p.depth);
-  int64_t tl = 0;
-  if (a->xtree[0] != 0)
-    return sim_error(MINEX_EINTERNAL, "sim_adapt_check: xtree[0] != 0");
+  if (a->tree_used < 0 || a->tree_used > a->tree_cap)
+    return sim_error(MINEX_EINTERNAL,
+                     "sim_adapt_check: %lld bytes of the trees in use, "
+                     "%lld allocated",
+                     (long long)a->tree_used, (long long)a->tree_cap);
+  int64_t tl = 0, te = 0;
+  int32_t held = 0;
   for (int32_t r = 0; r < a->nroots; r++) {
-    walk w = {0};
-    w.a = a;
-    const uint8_t *in = a->tree + a->xtree[r];
-    const uint8_t *end = a->tree + a->xtree[r + 1];
-    lam4 v;
-    sim_root_lambda(a, v);
-    if (!check_node(a, &in, end, v, 0, &w) || in != end)
+    const int64_t len = a->elements[r];
+    if (len == 0) { /* not held: nothing stored, nothing counted */
+      int zero = a->leaves[r] == 0 && a->depth[r] == 0;
+      for (int f = 0; f < 4; f++)
+        zero &= a->faces[r][f] == 0;
+      if (!zero)
+        return sim_error(MINEX_EINTERNAL,
+                         "sim_adapt_check: root %d: counts of a root not "
+                         "held",
+                         (int)r);
+      continue;
+    }
+    if (a->tree_at[r] < 0 || len < 0 || a->tree_at[r] > a->tree_used - len)
       return sim_error(MINEX_EINTERNAL,
-                       "sim_adapt_check: root %d: malformed tree", (int)r);
+                       "sim_adapt_check: root %d: stream outside the %lld "
+                       "bytes in use",
+                       (int)r, (long long)a->tree_used);
+    walk w;
+    int64_t at;
+    int rc = tree_scan(a, a->tree + a->tree_at[r], len, &w, &at);
+    if (rc != TREE_OK)
+      return sim_error(MINEX_EINTERNAL,
+                       "sim_adapt_check: root %d: malformed tree (byte %lld "
+                       "of %lld: %s)",
+                       (int)r, (long long)at, (long long)len, tree_fault[rc]);
     int ok = w.leaves == a->leaves[r] && w.elements == a->elements[r] &&
              w.depth == a->depth[r];
     for (int f = 0; f < 4; f++)
@@ -418,10 +485,138 @@ int sim_adapt_check(const sim_adapt *a) {
                        "from a recount",
                        (int)r);
     tl += w.leaves;
+    te += len;
+    held++;
   }
-  if (tl != a->total_leaves || a->xtree[a->nroots] != a->total_elements)
+  if (tl != a->total_leaves || te != a->total_elements || held != a->nheld ||
+      te > a->tree_used)
     return sim_error(MINEX_EINTERNAL,
                      "sim_adapt_check: totals differ from the trees");
+  return MINEX_OK;
+}
+
+/* ------------------------------------------- the roots a forest holds */
+
+int sim_adapt_holds(const sim_adapt *a, int32_t root) {
+  return a != NULL && root >= 0 && root < a->nroots && a->elements[root] > 0;
+}
+
+size_t sim_adapt_tree_size(const sim_adapt *a, int32_t root) {
+  return sim_adapt_holds(a, root) ? (size_t)a->elements[root] : 0;
+}
+
+/* The checks the calls on one root share: a and root valid, and held or
+ * not as want_held says. */
+static int root_arg(const sim_adapt *a, int32_t root, int want_held,
+                    const char *fn) {
+  if (a == NULL)
+    return sim_error(MINEX_EINVAL, "%s: NULL argument", fn);
+  if (root < 0 || root >= a->nroots)
+    return sim_error(MINEX_EINVAL, "%s: root %d outside [0, %d)", fn, (int)root,
+                     (int)a->nroots);
+  if (want_held && a->elements[root] == 0)
+    return sim_error(MINEX_EINVAL, "%s: root %d is not held by this forest", fn,
+                     (int)root);
+  if (!want_held && a->elements[root] > 0)
+    return sim_error(MINEX_EINVAL,
+                     "%s: root %d is held by this forest already (drop "
+                     "it first)",
+                     fn, (int)root);
+  return MINEX_OK;
+}
+
+int sim_adapt_tree_pack(const sim_adapt *a, int32_t root, void *buf,
+                        size_t len) {
+  sim_error_clear();
+  int rc = root_arg(a, root, 1, "sim_adapt_tree_pack");
+  if (rc != MINEX_OK)
+    return rc;
+  const size_t need = (size_t)a->elements[root];
+  if (buf == NULL || len < need)
+    return sim_error(MINEX_EINVAL,
+                     "sim_adapt_tree_pack: root %d: its tree takes %zu "
+                     "bytes, the buffer %s",
+                     (int)root, need, buf == NULL ? "is NULL" : "is smaller");
+  memcpy(buf, a->tree + a->tree_at[root], need);
+  return MINEX_OK;
+}
+
+int sim_adapt_tree_drop(sim_adapt *a, int32_t root) {
+  sim_error_clear();
+  int rc = root_arg(a, root, 1, "sim_adapt_tree_drop");
+  if (rc != MINEX_OK)
+    return rc;
+  a->total_leaves -= a->leaves[root];
+  a->total_elements -= a->elements[root];
+  a->leaves[root] = a->elements[root] = 0;
+  memset(a->faces[root], 0, sizeof a->faces[root]);
+  a->depth[root] = 0;
+  a->nheld--;
+  return MINEX_OK;
+}
+
+/* Room for more bytes at the end of the trees: when the buffer is full,
+ * a new one twice the held streams' size, which they are copied to in
+ * root order (the holes of dropped roots go). */
+static int tree_reserve(sim_adapt *a, int64_t more) {
+  if (more <= a->tree_cap - a->tree_used)
+    return MINEX_OK;
+  const int64_t cap = 2 * (a->total_elements + more);
+  uint8_t *b = malloc((size_t)cap);
+  if (b == NULL)
+    return MINEX_ENOMEM;
+  int64_t at = 0;
+  for (int32_t r = 0; r < a->nroots; r++)
+    if (a->elements[r] > 0) {
+      memcpy(b + at, a->tree + a->tree_at[r], (size_t)a->elements[r]);
+      a->tree_at[r] = at;
+      at += a->elements[r];
+    }
+  free(a->tree);
+  a->tree = b;
+  a->tree_cap = cap;
+  a->tree_used = at;
+  return MINEX_OK;
+}
+
+int sim_adapt_tree_unpack(sim_adapt *a, int32_t root, const void *buf,
+                          size_t len) {
+  sim_error_clear();
+  const char *fn = "sim_adapt_tree_unpack";
+  int rc = root_arg(a, root, 0, fn);
+  if (rc != MINEX_OK)
+    return rc;
+  if (buf == NULL || len == 0)
+    return sim_error(MINEX_EINVAL,
+                     "%s: root %d: no bytes (a tree has at least its root)", fn,
+                     (int)root);
+  if (len > (size_t)(a->p.max_elements - a->total_elements))
+    return sim_error(MINEX_EINVAL,
+                     "%s: root %d: %zu more elements would take the forest "
+                     "beyond its max_elements (%lld)",
+                     fn, (int)root, len, (long long)a->p.max_elements);
+  walk w;
+  int64_t at;
+  rc = tree_scan(a, buf, (int64_t)len, &w, &at);
+  if (rc != TREE_OK)
+    return sim_error(MINEX_EINVAL,
+                     "%s: root %d: not a tree of depth <= %d (byte %lld of "
+                     "%zu: %s)",
+                     fn, (int)root, (int)a->p.depth, (long long)at, len,
+                     tree_fault[rc]);
+  if (tree_reserve(a, (int64_t)len) != MINEX_OK)
+    return sim_error(MINEX_ENOMEM, "%s: root %d: out of memory for %zu bytes",
+                     fn, (int)root, len);
+  memcpy(a->tree + a->tree_used, buf, len);
+  a->tree_at[root] = a->tree_used;
+  a->tree_used += (int64_t)len;
+  a->leaves[root] = w.leaves;
+  a->elements[root] = w.elements;
+  memcpy(a->faces[root], w.faces, sizeof w.faces);
+  a->depth[root] = (uint8_t)w.depth;
+  a->total_leaves += w.leaves;
+  a->total_elements += w.elements;
+  a->nheld++;
   return MINEX_OK;
 }
 

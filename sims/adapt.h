@@ -13,6 +13,7 @@
 #include "minex.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -71,8 +72,9 @@ void sim_adapt_defaults(sim_adapt_params *p);
 
 /* ------------------------------------------------- the adapting forest */
 
-/* The refinement trees of every root element and their state after the
- * adaptations made so far. Opaque. */
+/* The refinement trees of the root elements it holds (every root unless
+ * some were dropped: see "The roots a forest holds" below) and their state
+ * after the adaptations made so far. Opaque. */
 typedef struct sim_adapt sim_adapt;
 
 /* Starts the forest on mesh (tetrahedra only; the mesh is not kept): every
@@ -87,17 +89,22 @@ int sim_adapt_create(const minex_mesh *mesh, const sim_adapt_params *p,
 void sim_adapt_destroy(sim_adapt *a);
 
 /* Makes adaptation k = sim_adapt_step_count(a) + 1: coarsens, then
- * refines, for the cylinder at its k-th position (docs/workload.md).
- * Returns MINEX_OK, MINEX_EINVAL (all nsteps adaptations made already, or
- * the forest would exceed max_elements) or MINEX_ENOMEM; on failure the
- * forest stays as it was. */
+ * refines, for the cylinder at its k-th position (docs/workload.md), the
+ * trees of the roots the forest holds; the others are left alone (the
+ * step count advances all the same). A root's new tree depends on its
+ * old tree, its geometry and k only, so a root adapted in any forest gets
+ * the same tree as in one holding every root. Returns MINEX_OK,
+ * MINEX_EINVAL (all nsteps adaptations made already, or the held trees
+ * would exceed max_elements) or MINEX_ENOMEM; on failure the forest stays
+ * as it was. */
 int sim_adapt_step(sim_adapt *a);
 
 /* Adaptations made so far (0 after create). */
 int32_t sim_adapt_step_count(const sim_adapt *a);
 /* Number of roots (the mesh's elements). */
 int32_t sim_adapt_nroots(const sim_adapt *a);
-/* Leaves and elements (all tree nodes, roots included) over all roots. */
+/* Leaves and elements (all tree nodes, roots included) over the roots
+ * held. */
 int64_t sim_adapt_leaves(const sim_adapt *a);
 int64_t sim_adapt_elements(const sim_adapt *a);
 
@@ -111,22 +118,65 @@ typedef struct sim_root_stats {
   int32_t nbr[4];   /* root across face f, or -1 on the boundary           */
 } sim_root_stats;
 
-/* Fills *st for root in [0, nroots). MINEX_OK or MINEX_EINVAL. */
+/* Fills *st for a root held, in [0, nroots). MINEX_OK or MINEX_EINVAL
+ * (NULL argument, root out of range or not held). */
 int sim_adapt_root(const sim_adapt *a, int32_t root, sim_root_stats *st);
 
 /* Dual graph of the roots weighted by the trees now: Pwgt_v =
  * leaves(v), Rwgt_v = elements(v), and for roots v, w sharing a face
  * Cwgt_vw = max(faces of v on it, faces of w on it) (a shared face
  * tiled differently from its two sides is communicated at the finer
- * tiling). Returns MINEX_OK, MINEX_EINVAL or MINEX_ENOMEM. */
+ * tiling). Returns MINEX_OK, MINEX_EINVAL (NULL argument, or a root not
+ * held: the graph needs every tree) or MINEX_ENOMEM. */
 int sim_adapt_graph(const sim_adapt *a, minex_graph **out);
 
-/* Verifies the forest: every tree well-formed (known split codes, children
- * of 1:2 and 1:4 splits are leaves, no split at level depth, the streams
- * end to end), the stored per-root counts (leaves, elements, depth, face
- * tilings of 1..4^depth triangles) and the totals equal a recount.
+/* Verifies the forest: every held tree well-formed (known split codes,
+ * children of 1:2 and 1:4 splits are leaves, no split at level depth, the
+ * stream exactly one tree, inside the forest's buffer), the stored
+ * per-root counts (leaves, elements, depth, face tilings of 1..4^depth
+ * triangles; all 0 for a root not held) and the totals equal a recount.
  * MINEX_OK or MINEX_EINTERNAL with a message naming the root. */
 int sim_adapt_check(const sim_adapt *a);
+
+/* ------------------------------------------- the roots a forest holds */
+
+/* A distributed code holds each root's tree on one process only: each
+ * process creates the forest on the whole mesh (the roots' geometry and
+ * adjacency, O(roots)), drops the trees of the roots it does not hold, and
+ * adapts the rest with sim_adapt_step. When a root moves to another
+ * process its tree moves with it: the bytes of sim_adapt_tree_pack, given
+ * there to sim_adapt_tree_unpack at the same step count; the sender drops
+ * it. The bytes are the tree's preorder split codes, one per element
+ * (sim_adapt_tree_size = elements, the root's Rwgt), the same in every
+ * forest: a forest's trees equal those of one holding every root (see
+ * sim_adapt_step). sim_adapt_create's forest holds every root. */
+
+/* 1 when the forest holds root's tree, 0 otherwise (root out of range, a
+ * NULL). */
+int sim_adapt_holds(const sim_adapt *a, int32_t root);
+/* Bytes of root's tree (its elements); 0 when not held. */
+size_t sim_adapt_tree_size(const sim_adapt *a, int32_t root);
+/* Copies root's tree (sim_adapt_tree_size bytes) to buf, of len bytes; the
+ * forest keeps it. MINEX_OK or MINEX_EINVAL (NULL argument, root out of
+ * range or not held, len too small). */
+int sim_adapt_tree_pack(const sim_adapt *a, int32_t root, void *buf,
+                        size_t len);
+/* Drops root's tree: the forest no longer holds it, its counts leave the
+ * totals. O(1) (its bytes are reclaimed at the next adaptation).
+ * MINEX_OK or MINEX_EINVAL (NULL, root out of range or not held). */
+int sim_adapt_tree_drop(sim_adapt *a, int32_t root);
+/* Makes the forest hold root with the tree in buf[0 .. len), bytes of
+ * sim_adapt_tree_pack (from a forest on the same mesh and parameters, at
+ * the same step count): they are validated and counted as sim_adapt_check
+ * does (a known split code per byte, no split at the depth limit, the
+ * children of 1:2 and 1:4 splits leaves, exactly one tree in len bytes).
+ * O(len) amortised. Returns MINEX_OK, MINEX_EINVAL (NULL argument, root
+ * out of range or held already, len 0, malformed bytes, or the held trees
+ * would exceed max_elements; the message names the root and, for
+ * malformed bytes, the offset of the first bad one) or MINEX_ENOMEM; on
+ * failure the forest is unchanged. */
+int sim_adapt_tree_unpack(sim_adapt *a, int32_t root, const void *buf,
+                          size_t len);
 
 /* Children of a node whose 6 edges (01, 02, 03, 12, 13, 23, bit i for the
  * i-th) are marked as in mask (0..63): 1 (no mark: a leaf), 2 (one edge:

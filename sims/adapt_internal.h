@@ -59,18 +59,26 @@ struct sim_adapt {
   int32_t *adjncy;     /* neighbours, sorted                           */
   uint8_t *face_here;  /* per entry v->w: v's sorted-local face on w   */
   uint8_t *face_there; /* per entry v->w: w's sorted-local face on v   */
-  /* The trees: root r's preorder codes are tree[xtree[r] .. xtree[r+1]). */
+  /* The trees of the roots held: root r's preorder codes are tree[tree_at[r]
+   * .. tree_at[r] + elements[r]), one byte per element; a root not held
+   * has elements[r] = 0 and no stream. An adaptation writes the streams
+   * end to end in root order; sim_adapt_tree_unpack appends one, and a
+   * dropped root leaves a hole up to the next adaptation (or the next
+   * growth of the buffer, which compacts). */
   uint8_t *tree;
-  int64_t *xtree;
-  int64_t tree_cap; /* bytes allocated in tree                      */
-  /* Per-root counts after the last adaptation (sorted-local faces). */
+  int64_t *tree_at;  /* nroots: start of each held root's stream       */
+  int64_t tree_used; /* bytes of tree in use: streams and holes       */
+  int64_t tree_cap;  /* bytes allocated in tree, >= 1                 */
+  int32_t nheld;     /* roots held (elements[r] > 0)                  */
+  /* Per-root counts after the last adaptation (sorted-local faces); all 0
+   * for a root not held. */
   int64_t *leaves;
   int64_t *elements;
   int64_t (*faces)[4];
   uint8_t *depth;
-  int64_t total_leaves;
-  int64_t total_elements;
-  split_table kids; /* children of each split code                  */
+  int64_t total_leaves;   /* over the roots held */
+  int64_t total_elements; /* over the roots held */
+  split_table kids;       /* children of each split code */
 };
 
 /* ------------------------------------------------------- one adaptation */

@@ -266,23 +266,29 @@ int sim_adapt_step(sim_adapt *a) {
   w.a = a;
   w.cs = a->sweep_min + f * a->sweep_len;
   w.ca = a->centre_across;
-  w.in = a->tree;
   w.cap = a->tree_cap;
   w.out = malloc((size_t)w.cap);
-  int64_t *xnew = malloc(sizeof *xnew * ((size_t)n + 1));
+  int64_t *at = malloc(sizeof *at * (size_t)n);
   int64_t *leaves = malloc(sizeof *leaves * (size_t)n);
   int64_t *elements = malloc(sizeof *elements * (size_t)n);
   int64_t(*faces)[4] = malloc(sizeof *faces * (size_t)n);
   uint8_t *depth = malloc((size_t)n);
-  if (w.out == NULL || xnew == NULL || leaves == NULL || elements == NULL ||
+  if (w.out == NULL || at == NULL || leaves == NULL || elements == NULL ||
       faces == NULL || depth == NULL) {
     w.rc = MINEX_ENOMEM;
     goto done;
   }
   w.limit = p->max_elements;
-  xnew[0] = 0;
   int64_t total_leaves = 0;
   for (int32_t r = 0; r < n && w.rc == MINEX_OK; r++) {
+    at[r] = w.len;
+    if (a->elements[r] == 0) { /* not held here: no tree, no counts */
+      leaves[r] = elements[r] = 0;
+      memset(faces[r], 0, sizeof faces[r]);
+      depth[r] = 0;
+      continue;
+    }
+    w.in = a->tree + a->tree_at[r];
     w.xy = (const double(*)[2])a->xy[r];
     w.leaves = w.elements = 0;
     memset(w.faces, 0, sizeof w.faces);
@@ -290,7 +296,6 @@ int sim_adapt_step(sim_adapt *a) {
     lam4 v;
     sim_root_lambda(a, v);
     adapt_node(&w, v, 0);
-    xnew[r + 1] = w.len;
     leaves[r] = w.leaves;
     elements[r] = w.elements;
     memcpy(faces[r], w.faces, sizeof w.faces);
@@ -300,14 +305,15 @@ int sim_adapt_step(sim_adapt *a) {
   if (w.rc != MINEX_OK)
     goto done;
   free(a->tree);
-  free(a->xtree);
+  free(a->tree_at);
   free(a->leaves);
   free(a->elements);
   free(a->faces);
   free(a->depth);
   a->tree = w.out;
   a->tree_cap = w.cap;
-  a->xtree = xnew;
+  a->tree_used = w.len;
+  a->tree_at = at;
   a->leaves = leaves;
   a->elements = elements;
   a->faces = faces;
@@ -318,7 +324,7 @@ int sim_adapt_step(sim_adapt *a) {
   return MINEX_OK;
 done:
   free(w.out);
-  free(xnew);
+  free(at);
   free(leaves);
   free(elements);
   free(faces);

@@ -91,23 +91,6 @@ START_TEST(graph_create_accepts_empty_and_isolated) {
 }
 END_TEST
 
-/* Every array of a equals b's (the topology and all three weights). */
-static void assert_graphs_equal(const minex_graph *a, const minex_graph *b) {
-  int32_t n = minex_graph_nvtxs(a);
-  ck_assert_int_eq(n, minex_graph_nvtxs(b));
-  int64_t m = minex_graph_xadj(a)[n];
-  ck_assert(memcmp(minex_graph_xadj(a), minex_graph_xadj(b),
-                   sizeof(int64_t) * ((size_t)n + 1)) == 0);
-  ck_assert(memcmp(minex_graph_adjncy(a), minex_graph_adjncy(b),
-                   sizeof(int32_t) * (size_t)m) == 0);
-  ck_assert(memcmp(minex_graph_cwgt(a), minex_graph_cwgt(b),
-                   sizeof(double) * (size_t)m) == 0);
-  ck_assert(memcmp(minex_graph_pwgt(a), minex_graph_pwgt(b),
-                   sizeof(double) * (size_t)n) == 0);
-  ck_assert(memcmp(minex_graph_rwgt(a), minex_graph_rwgt(b),
-                   sizeof(double) * (size_t)n) == 0);
-}
-
 /* The weights of the triangle-plus-pendant graph in its sorted order:
  * rows 0:{1,2} 1:{0,2} 2:{0,1,3} 3:{2}. */
 static const double set_pw[] = {2, 0, 3.5, 7};
@@ -128,7 +111,7 @@ START_TEST(graph_set_weights_equals_fresh_create) {
   ck_assert_int_eq(
       minex_graph_create(4, tri_xadj, tri_adj, set_pw, set_rw, set_cw, &fresh),
       MINEX_OK);
-  assert_graphs_equal(g, fresh);
+  test_assert_graphs_equal(g, fresh);
   minex_graph_destroy(fresh);
   /* NULL leaves that array as it is. */
   double pw2[] = {1, 1, 1, 1};
@@ -136,7 +119,7 @@ START_TEST(graph_set_weights_equals_fresh_create) {
   ck_assert_int_eq(
       minex_graph_create(4, tri_xadj, tri_adj, pw2, set_rw, set_cw, &fresh),
       MINEX_OK);
-  assert_graphs_equal(g, fresh);
+  test_assert_graphs_equal(g, fresh);
   minex_graph_destroy(fresh);
   ck_assert_int_eq(minex_graph_set_weights(g, NULL, NULL, NULL), MINEX_OK);
   minex_graph_destroy(g);
@@ -157,17 +140,17 @@ START_TEST(graph_set_weights_refuses_bad_weights_leaving_graph_untouched) {
   ck_assert_int_eq(minex_graph_set_weights(g, bad_pw, good_pw, good_cw),
                    MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "pwgt[2]"));
-  assert_graphs_equal(g, before);
+  test_assert_graphs_equal(g, before);
   double bad_rw[] = {1, 1, 1, INFINITY};
   ck_assert_int_eq(minex_graph_set_weights(g, good_pw, bad_rw, good_cw),
                    MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "rwgt[3]"));
-  assert_graphs_equal(g, before);
+  test_assert_graphs_equal(g, before);
   double nan_cw[] = {1, 1, 1, 1, 1, 1, 1, NAN};
   ck_assert_int_eq(minex_graph_set_weights(g, good_pw, good_pw, nan_cw),
                    MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "cwgt[7] = nan"));
-  assert_graphs_equal(g, before);
+  test_assert_graphs_equal(g, before);
   ck_assert_int_eq(minex_graph_set_weights(NULL, good_pw, NULL, NULL),
                    MINEX_EINVAL);
   minex_graph_destroy(before);
@@ -188,12 +171,12 @@ START_TEST(graph_set_weights_refuses_asymmetric_cwgt) {
   double cw[] = {1, 1, 1, 2, 1, 3, 1, 1};
   ck_assert_int_eq(minex_graph_set_weights(g, one, one, cw), MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "edge 1-2"));
-  assert_graphs_equal(g, before);
+  test_assert_graphs_equal(g, before);
   /* the last edge, 2-3, differing only on the side of the higher id */
   double cw_last[] = {1, 1, 1, 1, 1, 1, 1, 2};
   ck_assert_int_eq(minex_graph_set_weights(g, one, one, cw_last), MINEX_EGRAPH);
   ck_assert_ptr_nonnull(strstr(minex_last_error(), "edge 2-3"));
-  assert_graphs_equal(g, before);
+  test_assert_graphs_equal(g, before);
   minex_graph_destroy(before);
   minex_graph_destroy(g);
 }

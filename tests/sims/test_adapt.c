@@ -361,22 +361,6 @@ START_TEST(coarsening_removes_at_most_one_level_per_step) {
 }
 END_TEST
 
-static void assert_same_graph(const minex_graph *g, const minex_graph *h) {
-  const int32_t n = minex_graph_nvtxs(g);
-  ck_assert_int_eq(n, minex_graph_nvtxs(h));
-  const int64_t m = minex_graph_xadj(g)[n];
-  ck_assert(memcmp(minex_graph_xadj(g), minex_graph_xadj(h),
-                   sizeof(int64_t) * ((size_t)n + 1)) == 0);
-  ck_assert(memcmp(minex_graph_adjncy(g), minex_graph_adjncy(h),
-                   sizeof(int32_t) * (size_t)m) == 0);
-  ck_assert(memcmp(minex_graph_pwgt(g), minex_graph_pwgt(h),
-                   sizeof(double) * (size_t)n) == 0);
-  ck_assert(memcmp(minex_graph_rwgt(g), minex_graph_rwgt(h),
-                   sizeof(double) * (size_t)n) == 0);
-  ck_assert(memcmp(minex_graph_cwgt(g), minex_graph_cwgt(h),
-                   sizeof(double) * (size_t)m) == 0);
-}
-
 START_TEST(two_builds_are_identical) {
   minex_mesh *m = box(5, 4, 6);
   sim_workload w1, w2;
@@ -390,7 +374,7 @@ START_TEST(two_builds_are_identical) {
     minex_graph *g1 = NULL, *g2 = NULL;
     ck_assert_int_eq(sim_workload_graph(&w1, k, &g1), MINEX_OK);
     ck_assert_int_eq(sim_workload_graph(&w2, k, &g2), MINEX_OK);
-    assert_same_graph(g1, g2);
+    test_assert_graphs_equal(g1, g2);
     minex_graph_destroy(g1);
     minex_graph_destroy(g2);
   }
@@ -420,8 +404,8 @@ START_TEST(workload_graphs_equal_graphs_built_from_scratch) {
     minex_graph *fresh = NULL;
     ck_assert_int_eq(sim_workload_graph(&w, k, &g), MINEX_OK);
     ck_assert_int_eq(sim_workload_graph(&w, k, &fresh), MINEX_OK);
-    assert_same_graph(ref, g);
-    assert_same_graph(ref, fresh);
+    test_assert_graphs_equal(ref, g);
+    test_assert_graphs_equal(ref, fresh);
     minex_graph_destroy(fresh);
     minex_graph_destroy(ref);
   }

@@ -317,3 +317,19 @@ void test_sim_box988_step1(minex_graph **g, int32_t **old) {
                                    minex_graph_nvtxs(*g), 8, old),
                    MINEX_OK);
 }
+
+void test_assert_graphs_equal(const minex_graph *a, const minex_graph *b) {
+  int32_t n = minex_graph_nvtxs(a);
+  ck_assert_int_eq(n, minex_graph_nvtxs(b));
+  int64_t m = minex_graph_xadj(a)[n];
+  ck_assert(memcmp(minex_graph_xadj(a), minex_graph_xadj(b),
+                   sizeof(int64_t) * ((size_t)n + 1)) == 0);
+  ck_assert(memcmp(minex_graph_adjncy(a), minex_graph_adjncy(b),
+                   sizeof(int32_t) * (size_t)m) == 0);
+  ck_assert(memcmp(minex_graph_cwgt(a), minex_graph_cwgt(b),
+                   sizeof(double) * (size_t)m) == 0);
+  ck_assert(memcmp(minex_graph_pwgt(a), minex_graph_pwgt(b),
+                   sizeof(double) * (size_t)n) == 0);
+  ck_assert(memcmp(minex_graph_rwgt(a), minex_graph_rwgt(b),
+                   sizeof(double) * (size_t)n) == 0);
+}

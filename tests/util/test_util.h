@@ -77,6 +77,10 @@ void test_sim_box988_step1(minex_graph **g, int32_t **old);
  * the output to NULL, and leaves a message containing want. */
 void test_expect_mesh_read_fails(const char *name, int rc, const char *want);
 
+/* Asserts that every array of a equals b's bit for bit: the topology
+ * (xadj, adjncy) and the three weights. */
+void test_assert_graphs_equal(const minex_graph *a, const minex_graph *b);
+
 /* Relative closeness: |a-b| <= tol * max(1, |a|, |b|). */
 int test_close(double a, double b, double tol);
 

@@ -53,11 +53,17 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
                 char **rbuf, int64_t *rcount, int64_t *roff);
 
 /* Waits for a request without holding the core: a few tests, then
- * sleeps of 2 us doubling up to MX_WAIT_MAX_NS between tests, so that
- * ranks that share cores (more ranks than cores) leave theirs to the rank
- * that works; MPI's own waits spin (MPICH: measured 4 ranks on 2 cores
- * 2.60 s against 1.46 s, docs/mpi.md). Returns MPI's code. */
+ * MX_WAIT_YIELDS tests each after sched_yield (a rank that shares the
+ * core runs at once; alone, the test comes right back), then sleeps of
+ * 2 us doubling up to MX_WAIT_MAX_NS between tests, so that ranks that
+ * share cores (more ranks than cores) leave theirs to the rank that
+ * works; MPI's own waits spin (MPICH: measured 4 ranks on 2 cores 2.60 s
+ * against 1.46 s, docs/mpi.md). Yielding before sleeping took stage 2's
+ * rounds on 4 ranks of 2 cores from 2.45 s to 1.1 s (a sleep lasts at
+ * least the timer slack, 50 us, and the rounds wait hundreds of times).
+ * Returns MPI's code. */
 #define MX_WAIT_SPIN 64
+#define MX_WAIT_YIELDS 2000
 #define MX_WAIT_MAX_NS 200000
 int mx_wait(MPI_Request *req);
 

@@ -39,7 +39,8 @@
  * status 1.
  *
  *   mpiexec.mpich -n 4 build/examples/mpi_adapt [--box N] [--steps S]
- *                 [--iters K] [--flops F] [--csv FILE] [--check] */
+ *                 [--iters K] [--flops F] [--csv FILE] [--check] [--rounds on]
+ */
 #include "adapt.h"
 #include "minex_mpi.h"
 
@@ -49,6 +50,7 @@
 #include <string.h>
 
 static int rank, size;
+static int rounds_on; /* --rounds on: options.rounds = MINEX_ROUNDS_ON */
 
 static void die(const char *what, const char *msg) {
   fprintf(stderr, "mpi_adapt: rank %d: %s: %s\n", rank, what, msg);
@@ -721,6 +723,8 @@ static double run(int way, const minex_mesh *mesh, int steps, int iters,
   minex_options opt;
   minex_options_init(&opt);
   opt.iterations = iters;
+  if (rounds_on) /* the distributed kernel (stage 2, docs/mpi.md) */
+    opt.rounds = MINEX_ROUNDS_ON;
   for (int s = 0; s < steps; s++) {
     /* adaptation: each rank its own roots' trees, no message */
     if (sim_adapt_step(A.sa) != MINEX_OK)
@@ -904,9 +908,12 @@ int main(int argc, char **argv) {
       csv = argv[++i];
     else if (!strcmp(argv[i], "--check"))
       check = 1;
+    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc &&
+             !strcmp(argv[i + 1], "on"))
+      rounds_on = 1, i++;
     else
       die("usage", "mpi_adapt [--box N] [--steps S] [--iters K] [--flops F] "
-                   "[--csv FILE] [--check]");
+                   "[--csv FILE] [--check] [--rounds on]");
   }
   if (box < 1 || steps < 1 || steps > 64 || iters < 1 || flops < 1 || size > 64)
     die("arguments", "box, steps (<= 64), iters, flops >= 1; 1 to 64 ranks");

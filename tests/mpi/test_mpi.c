@@ -609,6 +609,19 @@ int main(int argc, char **argv) {
   o.rounds = MINEX_ROUNDS_ON;
   check_same("stage 2: old = rank, P = 4", &f, four, NULL, &o, 0, 0, 0);
   minex_config_destroy(four);
+  /* P = 2: on 3 and 4 ranks some ranks are home to no part, in every
+     candidate (ladder and from-scratch candidate at k = 10) */
+  minex_config *two = hetero(2);
+  int32_t *half = malloc(sizeof *half * (size_t)f.n);
+  for (int32_t v = 0; v < f.n; v++)
+    half[v] = old[v] < P / 2 ? 0 : 1;
+  minex_options_init(&o);
+  o.rounds = MINEX_ROUNDS_ON;
+  o.iterations = 10;
+  check_same("stage 2: P = 2, k = 10, ranks without parts", &f, two, half, &o,
+             0, 0, 0);
+  free(half);
+  minex_config_destroy(two);
   test_errors(&f, cfg, old);
   test_log(&f, cfg, old);
   test_empty(cfg);

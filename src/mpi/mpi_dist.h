@@ -90,7 +90,7 @@ int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
  * options.rounds ON, every candidate and unavailable processors included,
  * but not throttle_auto with the from-scratch candidate; else stage 1
  * (the graph gathered on one rank). */
-int mx_stage2_applies(const minex_config *cfg, const minex_options *opt);
+int mx_stage2_applies(const minex_options *opt);
 
 /* Collective: minex_mpi_repartition's solve in stage 2 (arguments checked
  * before): the new owner of every local vertex into new_part, the metrics

@@ -614,7 +614,7 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   st.check_bytes = c.bytes;
   st.check_messages = c.messages;
   st.seconds_check = MPI_Wtime() - t0;
-  if (rc == MINEX_OK && mx_stage2_applies(config, &run)) {
+  if (rc == MINEX_OK && mx_stage2_applies(&run)) {
     /* stage 2: every rank works on its home parts (docs/mpi.md) */
     double ts = MPI_Wtime();
     int64_t b0 = c.bytes, m0 = c.messages;

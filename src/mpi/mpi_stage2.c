@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mx_stage2_applies(const minex_config *cfg, const minex_options *opt) {
-  (void)cfg;
+int mx_stage2_applies(const minex_options *opt) {
   /* throttle_auto's trials on the from-scratch candidate's level of n/2
      vertices are heap passes: stage 1 then */
   return !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON &&
@@ -301,8 +300,7 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
                                &gs, &old_s);
     if (r == MINEX_OK &&
         (r = scratch_partition(gs, cfg, old_s, opt.seed, part_s)) != MINEX_OK) {
-      if (c->rank == 0)
-        driver_log(&opt, "scratch: skipped: %s", minex_last_error());
+      driver_log(&opt, "scratch: skipped: %s", minex_last_error());
       status[1] = 1;
       r = MINEX_OK;
     }
@@ -390,6 +388,32 @@ static void owners_copy(contract_ws *w, const mx_dist *d, int32_t *keep,
   }
 }
 
+/* minex_repartition's choice: candidate cd (its loads *ld, its owners in
+ * w) replaces the best so far when it is the first, or when its T_k under
+ * k is lower and, with every old owner available, its MaxQwgt under k not
+ * above old's (ties keep the earlier). The loser's loads are destroyed,
+ * *ld is left empty; the winner's owners go to keep. Returns whether cd
+ * won. */
+static int keep_better(dist_cand *best, costmodel_loads *best_ld,
+                       int *have_best, const dist_cand *cd, costmodel_loads *ld,
+                       int all_avail, double old_max, contract_ws *w,
+                       const mx_dist *d, int32_t *keep) {
+  int won = !*have_best || (cd->end_time < best->end_time &&
+                            !(all_avail && cd->end_max > old_max));
+  if (won) {
+    if (*have_best)
+      costmodel_loads_destroy(best_ld);
+    *best_ld = *ld;
+    *have_best = 1;
+    *best = *cd;
+    owners_copy(w, d, keep, 1);
+  } else {
+    costmodel_loads_destroy(ld);
+  }
+  memset(ld, 0, sizeof *ld);
+  return won;
+}
+
 int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                   const int64_t *adjncy, const double *pwgt, const double *rwgt,
                   const double *cwgt, const int32_t *old,
@@ -472,18 +496,8 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
         driver_log(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", h,
                    cd.end_time, cd.end_max);
     }
-    if (j == 0 ||
-        (cd.end_time < best.end_time && !(all_avail && cd.end_max > old_max))) {
-      if (have_best)
-        costmodel_loads_destroy(&best_ld);
-      best_ld = ld;
-      have_best = 1;
-      best = cd;
-      owners_copy(&w, &d, keep, 1);
-    } else {
-      costmodel_loads_destroy(&ld);
-    }
-    memset(&ld, 0, sizeof ld);
+    keep_better(&best, &best_ld, &have_best, &cd, &ld, all_avail, old_max, &w,
+                &d, keep);
   }
   /* the from-scratch candidate last, as in minex_repartition */
   int scratch_used = 0;
@@ -502,16 +516,8 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                    "the best so far T_k %.6g, MaxQwgt %.6g",
                    cd.end_time, cd.end_max, cd.start_max, best.end_time,
                    best.end_max);
-      if (cd.end_time < best.end_time && !(all_avail && cd.end_max > old_max)) {
-        costmodel_loads_destroy(&best_ld);
-        best_ld = ld;
-        best = cd;
-        scratch_used = 1;
-        owners_copy(&w, &d, keep, 1);
-      } else {
-        costmodel_loads_destroy(&ld);
-      }
-      memset(&ld, 0, sizeof ld);
+      scratch_used = keep_better(&best, &best_ld, &have_best, &cd, &ld,
+                                 all_avail, old_max, &w, &d, keep);
     }
   }
   owners_copy(&w, &d, keep, 0);

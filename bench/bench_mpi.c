@@ -10,6 +10,9 @@
  *   mpiexec.mpich -n R build/bench/bench_mpi [--elements N] [--repeat K]
  *                                            [--threads T] [--iters K]
  *                                            [--migrate B]
+ *                                            [--rounds on|off|auto]
+ * --rounds: options.rounds; auto (the default) and on run the distributed
+ * kernel (stage 2), off the graph gathered on rank 0 (stage 1).
  * --migrate B: then moves B bytes per unit of Rwgt of every vertex to its
  * new rank (minex_mpi_migrate), all at once, in 1 MiB pieces and
  * split-phase beside a computation, and prints the time, throughput, peak
@@ -188,7 +191,7 @@ int main(int argc, char **argv) {
   int64_t elements = 1000000;
   int repeat = 3, threads = 1, iters = 1;
   long migrate_unit = 0; /* --migrate B: B bytes of data per unit of Rwgt */
-  int rounds = MINEX_ROUNDS_AUTO; /* --rounds on: stage 2 (docs/mpi.md) */
+  int rounds = MINEX_ROUNDS_AUTO; /* off: stage 1 (docs/mpi.md) */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--elements") == 0 && i + 1 < argc)
       elements = strtoll(argv[++i], NULL, 10);
@@ -201,13 +204,14 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--migrate") == 0 && i + 1 < argc)
       migrate_unit = atol(argv[++i]);
     else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
-      rounds =
-          strcmp(argv[++i], "on") == 0 ? MINEX_ROUNDS_ON : MINEX_ROUNDS_AUTO;
+      rounds = strcmp(argv[++i], "on") == 0  ? MINEX_ROUNDS_ON
+               : strcmp(argv[i], "off") == 0 ? MINEX_ROUNDS_OFF
+                                             : MINEX_ROUNDS_AUTO;
     else {
       if (rank == 0)
         fprintf(stderr, "usage: bench_mpi [--elements N] [--repeat K] "
                         "[--threads T] [--iters K] [--migrate B] "
-                        "[--rounds on]\n");
+                        "[--rounds on|off|auto]\n");
       MPI_Finalize();
       return 2;
     }

@@ -39,7 +39,11 @@
  * status 1.
  *
  *   mpiexec.mpich -n 4 build/examples/mpi_adapt [--box N] [--steps S]
- *                 [--iters K] [--flops F] [--csv FILE] [--check] [--rounds on]
+ *                 [--iters K] [--flops F] [--csv FILE] [--check]
+ *                 [--rounds on|off|auto]
+ * --rounds: options.rounds; auto (the default) and on run the distributed
+ * kernel (stage 2 of minex_mpi_repartition), off gathers the graph on rank
+ * 0 (stage 1, docs/mpi.md).
  */
 #include "adapt.h"
 #include "minex_mpi.h"
@@ -50,7 +54,7 @@
 #include <string.h>
 
 static int rank, size;
-static int rounds_on; /* --rounds on: options.rounds = MINEX_ROUNDS_ON */
+static int rounds = MINEX_ROUNDS_AUTO; /* --rounds: options.rounds */
 
 static void die(const char *what, const char *msg) {
   fprintf(stderr, "mpi_adapt: rank %d: %s: %s\n", rank, what, msg);
@@ -723,8 +727,7 @@ static double run(int way, const minex_mesh *mesh, int steps, int iters,
   minex_options opt;
   minex_options_init(&opt);
   opt.iterations = iters;
-  if (rounds_on) /* the distributed kernel (stage 2, docs/mpi.md) */
-    opt.rounds = MINEX_ROUNDS_ON;
+  opt.rounds = rounds; /* OFF: stage 1, else stage 2 (docs/mpi.md) */
   for (int s = 0; s < steps; s++) {
     /* adaptation: each rank its own roots' trees, no message */
     if (sim_adapt_step(A.sa) != MINEX_OK)
@@ -909,11 +912,15 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--check"))
       check = 1;
     else if (!strcmp(argv[i], "--rounds") && i + 1 < argc &&
-             !strcmp(argv[i + 1], "on"))
-      rounds_on = 1, i++;
-    else
+             (!strcmp(argv[i + 1], "on") || !strcmp(argv[i + 1], "off") ||
+              !strcmp(argv[i + 1], "auto"))) {
+      i++;
+      rounds = !strcmp(argv[i], "on")    ? MINEX_ROUNDS_ON
+               : !strcmp(argv[i], "off") ? MINEX_ROUNDS_OFF
+                                         : MINEX_ROUNDS_AUTO;
+    } else
       die("usage", "mpi_adapt [--box N] [--steps S] [--iters K] [--flops F] "
-                   "[--csv FILE] [--check] [--rounds on]");
+                   "[--csv FILE] [--check] [--rounds on|off|auto]");
   }
   if (box < 1 || steps < 1 || steps > 64 || iters < 1 || flops < 1 || size > 64)
     die("arguments", "box, steps (<= 64), iters, flops >= 1; 1 to 64 ranks");

@@ -41,15 +41,18 @@ extern "C" {
  * Output: new_part (nlocal, may be NULL when nlocal = 0) the new owner of
  * each local vertex; metrics (may be NULL) equal on every rank. The result
  * equals minex_repartition's on the whole graph (global id order) with the
- * same configuration and options, for any number of ranks.
+ * same configuration and options, for any number of ranks, except that
+ * options.rounds = MINEX_ROUNDS_AUTO (the default) means MINEX_ROUNDS_ON
+ * here: the result is then minex_repartition's under MINEX_ROUNDS_ON.
  *
- * How (docs/mpi.md): under options.rounds = MINEX_ROUNDS_ON (unless
- * throttle_auto meets the from-scratch candidate), every rank works on the
- * old parts it is home to (part p on rank p * size / P: the vertices of other
- * parts move there once) and no rank holds the whole graph ("stage 2");
- * the metrics' sums over vertices are then added per old part, equal to
- * the serial ones up to rounding. Otherwise the graph is gathered on rank
- * 0, which runs minex_repartition ("stage 1").
+ * How (docs/mpi.md): under options.rounds AUTO or ON (unless paper_exact,
+ * or throttle_auto with the from-scratch candidate), every rank works on
+ * the old parts it is home to (part p on rank p * size / P: the vertices of
+ * other parts move there once) and no rank holds the whole graph ("stage
+ * 2"); the metrics' sums over vertices are then added per old part, equal
+ * to the serial ones up to rounding. Otherwise (rounds OFF, paper_exact,
+ * throttle_auto with the from-scratch candidate) the graph is gathered on
+ * rank 0, which runs minex_repartition ("stage 1").
  *
  * Errors are collective: every rank returns the same code, and
  * minex_last_error() gives every rank the same message, which names the

@@ -160,6 +160,7 @@
 #define mx_rank_of minex__mx_rank_of
 #define mx_solve_dist minex__mx_solve_dist
 #define mx_stage2_applies minex__mx_stage2_applies
+#define mx_stage2_resolve minex__mx_stage2_resolve
 #define mx_start minex__mx_start
 #define mx_wait minex__mx_wait
 #define partition_balance minex__partition_balance

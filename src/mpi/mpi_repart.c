@@ -614,7 +614,7 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   st.check_bytes = c.bytes;
   st.check_messages = c.messages;
   st.seconds_check = MPI_Wtime() - t0;
-  if (rc == MINEX_OK && mx_stage2_applies(&run)) {
+  if (rc == MINEX_OK && mx_stage2_resolve(&run)) {
     /* stage 2: every rank works on its home parts (docs/mpi.md) */
     double ts = MPI_Wtime();
     int64_t b0 = c.bytes, m0 = c.messages;
@@ -650,7 +650,18 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
       st.seconds_solve = tmax[2];
       st.seconds_scatter = tmax[3];
       st.collective_calls = c.collectives;
-      if (c.rank == 0)
+      if (c.rank == 0 && st.solver < 0)
+        driver_log(&opt,
+                   "mpi: %d ranks, %lld vertices; check %.3f s (%lld bytes "
+                   "in %lld messages), stage 2 (the kernel on every rank) "
+                   "%.3f s (%lld bytes, %lld messages), %lld collective "
+                   "calls",
+                   c.size, (long long)(a.end - a.base), st.seconds_check,
+                   (long long)st.check_bytes, (long long)st.check_messages,
+                   st.seconds_solve, (long long)st.gather_bytes,
+                   (long long)st.gather_messages,
+                   (long long)st.collective_calls);
+      else if (c.rank == 0)
         driver_log(
             &opt,
             "mpi: %d ranks, %lld vertices; check %.3f s (%lld bytes in %lld "

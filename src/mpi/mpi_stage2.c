@@ -17,8 +17,16 @@
 int mx_stage2_applies(const minex_options *opt) {
   /* throttle_auto's trials on the from-scratch candidate's level of n/2
      vertices are heap passes: stage 1 then */
-  return !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON &&
+  return !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF &&
          !(driver_scratch_wanted(opt) && opt->throttle_auto);
+}
+
+int mx_stage2_resolve(minex_options *opt) {
+  if (!mx_stage2_applies(opt))
+    return 0;
+  /* AUTO: the distributed kernel, which runs every phase in rounds */
+  opt->rounds = MINEX_ROUNDS_ON;
+  return 1;
 }
 
 /* Per old part (in part order on the ranks that hold them), what
@@ -414,6 +422,49 @@ static int keep_better(dist_cand *best, costmodel_loads *best_ld,
   return won;
 }
 
+/* The phases of stage 2 for the log: the counters at each phase's end. */
+#define NPHASE 4
+typedef struct phase_marks {
+  int64_t bytes[NPHASE + 1], messages[NPHASE + 1];
+  double secs[NPHASE + 1];
+  int n;
+} phase_marks;
+
+static void phase_mark(const mx_comm *c, phase_marks *pm, double t0) {
+  if (pm->n > NPHASE)
+    return;
+  pm->bytes[pm->n] = c->bytes;
+  pm->messages[pm->n] = c->messages;
+  pm->secs[pm->n++] = MPI_Wtime() - t0;
+}
+
+/* Collective: each phase's bytes and messages summed over the ranks, its
+ * time on the slowest rank, in one line of rank 0's log. */
+static int phase_log(mx_comm *c, const phase_marks *pm,
+                     const minex_options *opt) {
+  int64_t in[2 * NPHASE], sum[2 * NPHASE];
+  double tin[NPHASE], tmax[NPHASE];
+  for (int i = 0; i < NPHASE; i++) {
+    in[i] = pm->bytes[i + 1] - pm->bytes[i];
+    in[NPHASE + i] = pm->messages[i + 1] - pm->messages[i];
+    tin[i] = pm->secs[i + 1] - pm->secs[i];
+  }
+  int rc = mx_allreduce(c, in, sum, 2 * NPHASE, MPI_INT64_T, MPI_SUM);
+  if (rc == MINEX_OK)
+    rc = mx_allreduce(c, tin, tmax, NPHASE, MPI_DOUBLE, MPI_MAX);
+  if (rc == MINEX_OK && c->rank == 0)
+    driver_log(opt,
+               "stage 2 on %d ranks: graph to home ranks %.3f s (%lld "
+               "bytes, %lld messages), contraction %.3f s (%lld, %lld), "
+               "candidates %.3f s (%lld, %lld), metrics and owners back "
+               "%.3f s (%lld, %lld)",
+               c->size, tmax[0], (long long)sum[0], (long long)sum[4], tmax[1],
+               (long long)sum[1], (long long)sum[5], tmax[2], (long long)sum[2],
+               (long long)sum[6], tmax[3], (long long)sum[3],
+               (long long)sum[7]);
+  return rc;
+}
+
 int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                   const int64_t *adjncy, const double *pwgt, const double *rwgt,
                   const double *cwgt, const int32_t *old,
@@ -435,6 +486,10 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   int have_best = 0;
   int32_t *keep = NULL;
   double unit = 1, secs_contract = 0, t1;
+  /* per phase (distribute, contract, candidates, results): this rank's
+     bytes and messages sent and its seconds, at the phase's end */
+  phase_marks pm = {{0}, {0}, {0}, 0};
+  phase_mark(c, &pm, t0);
   int rc = mx_dist_create(c, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old,
                           cfg->nprocs, &d);
   if (rc != MINEX_OK)
@@ -458,6 +513,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
       all_avail = 0;
   contract_comm cc;
   mx_contract_comm(c, &cc);
+  phase_mark(c, &pm, t0);
   t1 = MPI_Wtime();
   rc = contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
                                d.ghost_gid, d.ghost_rank, &cc);
@@ -473,6 +529,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     rc = core_error(MINEX_ENOMEM, "out of memory (%d owners)", (int)d.g.nvtxs);
   if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK)
     goto done;
+  phase_mark(c, &pm, t0);
   /* the candidates of minex_repartition, one after the other on every
      rank, compared in its order: the diffusive run under k, the ladder's
      shorter horizons (the lower T_k wins, the MaxQwgt guarantee kept) */
@@ -521,6 +578,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     }
   }
   owners_copy(&w, &d, keep, 0);
+  phase_mark(c, &pm, t0);
   /* the metrics under the call's horizon */
   if (best.horizon != k) {
     best_ld.iters = k;
@@ -546,6 +604,9 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   }
   if ((rc = dist_metrics(c, &d, &w, &best_ld, &mnew)) != MINEX_OK ||
       (rc = send_back(c, vtxdist, &d, &w, new_part)) != MINEX_OK)
+    goto done;
+  phase_mark(c, &pm, t0);
+  if ((rc = phase_log(c, &pm, &opt)) != MINEX_OK)
     goto done;
   if (metrics) {
     *metrics = mnew;

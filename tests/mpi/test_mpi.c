@@ -99,8 +99,8 @@ static int close_to(double a, double b) {
   return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
-/* Stage 2 (options.rounds ON, docs/mpi.md): the counts equal, the sums of
- * doubles up to rounding (added per old part, not in input order). */
+/* Stage 2 (options.rounds ON or AUTO, docs/mpi.md): the counts equal, the sums
+ * of doubles up to rounding (added per old part, not in input order). */
 static int metrics_close(const minex_metrics *a, const minex_metrics *b) {
   return close_to(a->max_qwgt, b->max_qwgt) &&
          close_to(a->horizon_time, b->horizon_time) &&
@@ -136,8 +136,18 @@ static void check_same(const char *what, const fixture *f,
       for (int64_t v = l.vd[r] - base; v < l.vd[r + 1] - base; v++)
         own[v] = r;
   const int32_t *old = old_all ? old_all : own;
+  /* stage 2 under rounds ON or AUTO (AUTO then means ON: docs/mpi.md),
+     unless paper_exact, or throttle_auto meets the from-scratch candidate */
+  int scratch = opt->scratch == MINEX_SCRATCH_ON ||
+                (opt->scratch == MINEX_SCRATCH_AUTO &&
+                 opt->iterations >= MINEX_SCRATCH_AUTO_ITERATIONS);
+  int want2 = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF &&
+              !(scratch && opt->throttle_auto);
+  minex_options so = *opt; /* the serial call's options */
+  if (want2)
+    so.rounds = MINEX_ROUNDS_ON;
   minex_metrics mref, mdist;
-  int rc = minex_repartition(f->g, cfg, old, opt, ref, &mref);
+  int rc = minex_repartition(f->g, cfg, old, &so, ref, &mref);
   CHECK(rc == MINEX_OK, "%s: serial: %s", what, minex_last_error());
   int64_t first = l.vd[rank] - base;
   int32_t *newp = malloc(sizeof *newp * (size_t)(l.nloc + 1));
@@ -160,13 +170,6 @@ static void check_same(const char *what, const fixture *f,
              (long long)mdist.moved, (long long)mdist.expand_moves);
     CHECK(same_everywhere(fig), "%s: metrics differ between ranks (%s)", what,
           fig);
-    /* stage 2 under rounds ON, unless throttle_auto meets the from-scratch
-       candidate */
-    int scratch = opt->scratch == MINEX_SCRATCH_ON ||
-                  (opt->scratch == MINEX_SCRATCH_AUTO &&
-                   opt->iterations >= MINEX_SCRATCH_AUTO_ITERATIONS);
-    int want2 = !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON &&
-                !(scratch && opt->throttle_auto);
     CHECK((st.solver < 0) == want2, "%s: stage %d ran", what,
           st.solver < 0 ? 2 : 1);
     if (st.solver < 0) { /* stage 2 */
@@ -329,18 +332,24 @@ static void test_errors(const fixture *f, const minex_config *cfg,
 static void count_log(const char *msg, void *ctx) {
   int *c = ctx;
   c[0]++;
-  if (strncmp(msg, "mpi: ", 5) == 0 && strstr(msg, "gather to rank 0"))
+  if (strncmp(msg, "mpi: ", 5) == 0 &&
+      strstr(msg, c[2] ? "gather to rank 0" : "stage 2 (the kernel"))
     c[1]++;
+  if (strncmp(msg, "stage 2 on ", 11) == 0 && strstr(msg, "messages"))
+    c[3]++;
 }
 
 static void test_log(const fixture *f, const minex_config *cfg,
-                     const int32_t *old_all) {
+                     const int32_t *old_all, int stage1) {
   local l;
   local_make(&l, f->g, 0, 0, 0);
   int32_t *newp = malloc(sizeof *newp * (size_t)(l.nloc + 1));
-  int counts[2] = {0, 0};
+  /* lines, figures lines, stage 1 asked, stage 2's phase lines */
+  int counts[4] = {0, 0, stage1, 0};
   minex_options o;
   minex_options_init(&o);
+  if (stage1)
+    o.rounds = MINEX_ROUNDS_OFF;
   o.log_fn = count_log;
   o.log_ctx = counts;
   int rc = minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, l.rw, l.cw,
@@ -348,8 +357,10 @@ static void test_log(const fixture *f, const minex_config *cfg,
                                  MPI_COMM_WORLD);
   CHECK(rc == MINEX_OK, "log: %s", minex_last_error());
   if (rank == 0)
-    CHECK(counts[0] > 1 && counts[1] == 1,
-          "log on rank 0: %d lines, %d figures lines", counts[0], counts[1]);
+    CHECK(counts[0] > 1 && counts[1] == 1 && counts[3] == !stage1,
+          "log on rank 0 (stage %d): %d lines, %d figures lines, %d phase "
+          "lines",
+          stage1 ? 1 : 2, counts[0], counts[1], counts[3]);
   else
     CHECK(counts[0] == 0, "log called on rank %d (%d lines)", rank, counts[0]);
   free(newp);
@@ -513,12 +524,17 @@ int main(int argc, char **argv) {
   if (minex_mesh_partition_rcb(f.mesh, P, old) != MINEX_OK)
     MPI_Abort(MPI_COMM_WORLD, 2);
   minex_options o;
-  minex_options_init(&o);
+  minex_options_init(&o); /* stage 2 (rounds AUTO means ON here) */
   check_same("defaults, even", &f, cfg, old, &o, 0, 0, 0);
-  check_same("defaults, rank 1 empty, ids from 3e9, rows reversed", &f, cfg,
-             old, &o, 1, 3000000000LL, 1);
+  /* stage 1: rounds OFF, the graph gathered on rank 0 */
+  o.rounds = MINEX_ROUNDS_OFF;
+  check_same("stage 1: rounds off, rank 1 empty, ids from 3e9, rows reversed",
+             &f, cfg, old, &o, 1, 3000000000LL, 1);
   o.iterations = 10; /* the ladder, the refinement, the scratch candidate */
-  check_same("k = 10", &f, cfg, old, &o, 1, 0, 0);
+  check_same("stage 1: rounds off, k = 10", &f, cfg, old, &o, 1, 0, 0);
+  minex_options_init(&o);
+  o.iterations = 10;
+  check_same("defaults, k = 10", &f, cfg, old, &o, 0, 1LL << 35, 1);
   minex_options_init(&o);
   o.paper_exact = 1;
   o.alpha = 1;
@@ -570,7 +586,8 @@ int main(int argc, char **argv) {
   check_same("stage 2: unavailable, k = 64, ladder, refinement", &f, gone, old,
              &o, 1, 5000000000LL, 1);
   minex_options_init(&o);
-  check_same("unavailable, defaults (stage 1)", &f, gone, old, &o, 0, 0, 0);
+  o.rounds = MINEX_ROUNDS_OFF;
+  check_same("stage 1: unavailable, rounds off", &f, gone, old, &o, 0, 0, 0);
   /* the from-scratch candidate: Scotch on rank 0 on the gathered level,
      the rule from level s2 in rounds */
   minex_options_init(&o);
@@ -605,9 +622,9 @@ int main(int argc, char **argv) {
   /* old NULL: every vertex on its rank; P = 4 >= ranks */
   minex_config *four = hetero(4);
   minex_options_init(&o);
-  check_same("old = rank, P = 4", &f, four, NULL, &o, 0, 0, 0);
-  o.rounds = MINEX_ROUNDS_ON;
-  check_same("stage 2: old = rank, P = 4", &f, four, NULL, &o, 0, 0, 0);
+  check_same("defaults, old = rank, P = 4", &f, four, NULL, &o, 0, 0, 0);
+  o.rounds = MINEX_ROUNDS_OFF;
+  check_same("stage 1: old = rank, P = 4", &f, four, NULL, &o, 0, 0, 0);
   minex_config_destroy(four);
   /* P = 2: on 3 and 4 ranks some ranks are home to no part, in every
      candidate (ladder and from-scratch candidate at k = 10) */
@@ -623,7 +640,8 @@ int main(int argc, char **argv) {
   free(half);
   minex_config_destroy(two);
   test_errors(&f, cfg, old);
-  test_log(&f, cfg, old);
+  test_log(&f, cfg, old, 1);
+  test_log(&f, cfg, old, 0);
   test_empty(cfg);
   test_parmetis(&f, P, old, 0, 0, 1000.0f, 0);
   test_parmetis(&f, P, old, 1, 1, 0.25f, 0);

@@ -209,12 +209,13 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
 /* partition_rounds (options.rounds ON) on a contraction spread over ranks
  * (pc->ws->comm), lock and deferral as there: each rank tests its own
  * ids; the moves found, with each vertex's edges (neighbour's global id,
- * owner, Cwgt), are gathered on every rank and applied there in the
- * serial order (forced, Gain, global id), each re-tested from its record
- * against the loads, so that every rank keeps the same loads and the
- * owners of its vertices and ghosts; the result is the serial one.
- * Collective; MINEX_ENOMEM (agreed) on failure. *moves gets the moves
- * (every rank's). */
+ * owner, Cwgt), go to rank 0, which applies them in the serial order
+ * (forced, Gain, global id), each re-tested from its record against the
+ * loads, and sends each rank what concerns it (its records' outcomes, its
+ * ghosts' moves) with the loads after the round: every rank keeps the same
+ * loads and the owners of its vertices and ghosts; the result is the
+ * serial one. Collective; MINEX_ENOMEM (agreed) on failure. *moves gets
+ * the moves (every rank's). */
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           int32_t *ids, int32_t n, int32_t budget,
                           int32_t *lock, int32_t lockstamp, int defer,

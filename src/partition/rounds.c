@@ -295,6 +295,274 @@ static int32_t local_of(const contract_level *L, int64_t g) {
                                                  : -1;
 }
 
+/* What the replay (rank 0's, in the serial order) did with a record, as
+ * sent to the ranks it concerns: the home rank of the vertex gets every
+ * record of its vertices that was re-tested (id: the local id), every
+ * other rank holding one of its neighbours gets its executed moves (id:
+ * the global id; the vertex is a ghost there). */
+enum {
+  EV_SETINT = 1, /* the vertex's interior flag set to EV_INTVAL's       */
+  EV_INTVAL = 2,
+  EV_DEFER = 4, /* deferred to the next round                          */
+  EV_EXEC = 8,  /* moved to q                                          */
+  EV_GHOST = 16 /* not this rank's vertex: a ghost here, moved to q    */
+};
+typedef struct rec_event {
+  int64_t id;
+  int32_t q, flags;
+} rec_event;
+
+/* The head of rank 0's message to a rank after a round's replay: the
+ * records of every rank, the moves executed, the partition's counters,
+ * the rank's events; the events and then the loads' state follow. */
+typedef struct rec_state {
+  int64_t nrec, executed, moves, forced_moves, nev;
+} rec_state;
+
+/* The loads' state as bytes: every array and sum that a move changes, so
+ * that every rank continues from rank 0's, bit for bit. */
+static size_t load_state_size(const costmodel_loads *ld) {
+  return sizeof(double) * (4 * (size_t)ld->nprocs + 2 * (size_t)ld->tsize + 2) +
+         sizeof(int32_t) * (COSTMODEL_NLOW + 2);
+}
+
+static void load_state_put(const costmodel_loads *ld, char *p) {
+  size_t P = (size_t)ld->nprocs, T = 2 * (size_t)ld->tsize;
+  const double *arr[4] = {ld->wgt, ld->comm, ld->remap, ld->qwgt};
+  for (int i = 0; i < 4; i++, p += sizeof(double) * P)
+    memcpy(p, arr[i], sizeof(double) * P);
+  memcpy(p, ld->tree, sizeof(double) * T);
+  p += sizeof(double) * T;
+  double sums[2] = {ld->qwgt_tot, ld->qwgt_tot_mag};
+  memcpy(p, sums, sizeof sums);
+  p += sizeof sums;
+  int32_t nl[2] = {ld->nlow, 0};
+  memcpy(p, nl, sizeof nl);
+  p += sizeof nl;
+  memcpy(p, ld->low, sizeof(int32_t) * COSTMODEL_NLOW);
+}
+
+static void load_state_get(costmodel_loads *ld, const char *p) {
+  size_t P = (size_t)ld->nprocs, T = 2 * (size_t)ld->tsize;
+  double *arr[4] = {ld->wgt, ld->comm, ld->remap, ld->qwgt};
+  for (int i = 0; i < 4; i++, p += sizeof(double) * P)
+    memcpy(arr[i], p, sizeof(double) * P);
+  memcpy(ld->tree, p, sizeof(double) * T);
+  p += sizeof(double) * T;
+  double sums[2];
+  memcpy(sums, p, sizeof sums);
+  p += sizeof sums;
+  ld->qwgt_tot = sums[0];
+  ld->qwgt_tot_mag = sums[1];
+  int32_t nl[2];
+  memcpy(nl, p, sizeof nl);
+  p += sizeof nl;
+  ld->nlow = nl[0];
+  memcpy(ld->low, p, sizeof(int32_t) * COSTMODEL_NLOW);
+}
+
+/* The local vertices next to each ghost of level L (the rows' ghost ends
+ * reversed): ghost g's in nbr[start[g] .. start[g+1]), in id order. */
+static int ghost_nbrs(const contract_level *L, int64_t **start, int32_t **nbr) {
+  int32_t nb = L->nbase, ng = L->nghost;
+  int64_t *st = calloc((size_t)ng + 2, sizeof *st), cnt = 0;
+  for (int32_t y = 0; st && y < nb; y++)
+    for (int64_t j = L->xadj[y]; j < L->xadj[y + 1]; j++)
+      if (L->adj[j] >= 2 * nb) {
+        st[L->adj[j] - 2 * nb + 2]++;
+        cnt++;
+      }
+  int32_t *a = malloc(sizeof *a * ((size_t)cnt + 1));
+  if (st == NULL || a == NULL) {
+    free(st), free(a);
+    return core_error(MINEX_ENOMEM, "rounds: out of memory for %lld ghost ends",
+                      (long long)cnt);
+  }
+  for (int32_t g = 0; g < ng; g++)
+    st[g + 2] += st[g + 1];
+  for (int32_t y = 0; y < nb; y++)
+    for (int64_t j = L->xadj[y]; j < L->xadj[y + 1]; j++)
+      if (L->adj[j] >= 2 * nb)
+        a[st[L->adj[j] - 2 * nb + 1]++] = y;
+  *start = st;
+  *nbr = a;
+  return MINEX_OK;
+}
+
+/* The rank whose level ids goff[r] .. goff[r+1]-1 hold global id g. */
+static int rank_of(const int64_t *goff, int size, int64_t g) {
+  return (int)core_lower_i64(goff + 1, size, g + 1);
+}
+
+/* Rank 0: the records of every rank (all, total bytes) replayed in the
+ * serial order (forced, Gain, global id), each re-tested from its record
+ * against the loads by partition_rounds' rules (a vertex a neighbour of
+ * which moved earlier in the round waits; deferral), the loads updated as
+ * partition_execute would. Writes each rank's message (*out, cnt[r] bytes
+ * for rank r, in rank order): a rec_state head, the rank's events in the
+ * replay's order, the loads' state. */
+static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
+                  int64_t total, const int64_t *goff, int32_t round,
+                  int32_t budget, int defer, char **out, int64_t *cnt) {
+  int size = cm->size;
+  int32_t P = pc->ld->nprocs;
+  partition_scratch *sc = &pc->sc[0];
+  int64_t nrec = 0, executed = 0;
+  for (int64_t o = 0; o < total; nrec++) {
+    rec_head h;
+    memcpy(&h, all + o, sizeof h);
+    o += (int64_t)sizeof h + (int64_t)sizeof(rec_edge) * h.deg;
+  }
+  int64_t tsize = 16;
+  while (tsize < 2 * nrec + 2)
+    tsize *= 2;
+  const rec_head **order = malloc(sizeof *order * ((size_t)nrec + 1));
+  rec_event *ev = malloc(sizeof *ev * ((size_t)nrec + 1));
+  int64_t *seen = malloc(sizeof *seen * ((size_t)size + 1));
+  int64_t *nev = calloc((size_t)size + 1, sizeof *nev);
+  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
+  moved_tab tab = {malloc(sizeof(int64_t) * (size_t)tsize),
+                   malloc(sizeof(int32_t) * (size_t)tsize), tsize - 1};
+  int rc = MINEX_OK;
+  if (!order || !ev || !seen || !nev || !pos || !tab.key || !tab.val) {
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
+                    (long long)nrec);
+    goto out;
+  }
+  for (int64_t i = 0; i < tsize; i++)
+    tab.key[i] = -1;
+  /* the records are 8-byte aligned: the exchange's buffer is malloc'd and
+     every record's size is a multiple of 8 */
+  nrec = 0;
+  for (int64_t o = 0; o < total; nrec++) {
+    const rec_head *h = (const rec_head *)(const void *)(all + o);
+    order[nrec] = h;
+    o += (int64_t)sizeof *h + (int64_t)sizeof(rec_edge) * h->deg;
+  }
+  qsort(order, (size_t)nrec, sizeof *order, rec_cmp);
+  for (int64_t i = 0; i < nrec; i++) {
+    const rec_head *h = order[i];
+    const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
+    int changed;
+    ev[i] = (rec_event){h->gid, -1, 0};
+    /* the neighbourhood now; a vertex a neighbour of which moved in this
+       round waits for the next one */
+    int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
+    if (changed && round < budget)
+      continue;
+    int interior = h->interior && !changed;
+    partition_choice ch;
+    int found;
+    const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
+    if (interior) {
+      found = partition_move_rule(pc, sc, &a, h->cur, 1, -1, &ch);
+    } else {
+      interior = nn == 0 || (nn == 1 && sc->nbr[0].owner == h->cur);
+      ev[i].flags |= EV_SETINT | (interior ? EV_INTVAL : 0);
+      found = partition_move_rule(pc, sc, &a, h->cur, interior, nn, &ch);
+    }
+    if (!found)
+      continue;
+    /* defer: a move that got worse than the next one waits for the next
+       round */
+    if (defer && round < budget && i + 1 < nrec && !ch.forced &&
+        (order[i + 1]->forced || ch.move.gain > order[i + 1]->gain)) {
+      ev[i].flags |= EV_DEFER;
+      continue;
+    }
+    /* executed as partition_execute would */
+    int32_t q = ch.move.to;
+    nn = rec_gather(sc, P, &tab, h, e, &changed);
+    costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
+    costmodel_move m;
+    if (!pc->cfg->avail[h->cur])
+      pc->forced_moves++;
+    costmodel_eval_move(pc->ld, &v, q, &m);
+    costmodel_apply(pc->ld);
+    pc->moves++;
+    executed++;
+    int64_t s = tab_slot(&tab, h->gid);
+    tab.key[s] = h->gid;
+    tab.val[s] = q;
+    ev[i].flags |= EV_EXEC;
+    ev[i].q = q;
+  }
+  /* the events: counted (pass 0), then written (pass 1) */
+  size_t lsize = load_state_size(pc->ld);
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) {
+      size_t tot = 0;
+      for (int r = 0; r < size; r++) {
+        cnt[r] = (int64_t)(sizeof(rec_state) +
+                           sizeof(rec_event) * (size_t)nev[r] + lsize);
+        pos[r] = (int64_t)tot + (int64_t)sizeof(rec_state);
+        tot += (size_t)cnt[r];
+      }
+      if ((*out = malloc(tot + 1)) == NULL) {
+        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
+                        tot);
+        goto out;
+      }
+      for (int r = 0; r < size; r++) {
+        char *p = *out + pos[r] - (int64_t)sizeof(rec_state);
+        rec_state hd = {nrec, executed, pc->moves, pc->forced_moves, nev[r]};
+        memcpy(p, &hd, sizeof hd);
+        load_state_put(pc->ld, p + sizeof hd + sizeof(rec_event) * nev[r]);
+      }
+    }
+    for (int r = 0; r < size; r++)
+      seen[r] = -1;
+    for (int64_t i = 0; i < nrec; i++) {
+      if (ev[i].flags == 0)
+        continue;
+      const rec_head *h = order[i];
+      const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
+      int home = rank_of(goff, size, h->gid);
+      rec_event x = {h->gid - goff[home], ev[i].q, ev[i].flags};
+      if (pass) {
+        memcpy(*out + pos[home], &x, sizeof x);
+        pos[home] += (int64_t)sizeof x;
+      } else {
+        nev[home]++;
+      }
+      if (!(ev[i].flags & EV_EXEC))
+        continue;
+      seen[home] = i;
+      for (int32_t j = 0; j < h->deg; j++) {
+        int r = rank_of(goff, size, e[j].gid);
+        if (seen[r] == i)
+          continue;
+        seen[r] = i;
+        rec_event y = {h->gid, ev[i].q, EV_EXEC | EV_GHOST};
+        if (pass) {
+          memcpy(*out + pos[r], &y, sizeof y);
+          pos[r] += (int64_t)sizeof y;
+        } else {
+          nev[r]++;
+        }
+      }
+    }
+  }
+out:
+  free(order), free(ev), free(seen), free(nev), free(pos);
+  free(tab.key), free(tab.val);
+  return rc;
+}
+
+/* Queues local vertex y for the next round, as partition_rounds does with
+ * the neighbours of a moved vertex. */
+static void queue_nbr(partition_ctx *pc, partition_rounds_ws *rw, int32_t y,
+                      int32_t *ids, int32_t *next, int32_t stamp, int32_t *lock,
+                      int32_t lockstamp, int more) {
+  int32_t *mark = rw->mark;
+  pc->interior[y] = 0;
+  if (more && mark[y] != stamp && mark[y] != -stamp &&
+      (lock == NULL || lock[y] != lockstamp)) {
+    mark[y] = stamp;
+    ids[(*next)++] = y;
+  }
+}
+
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           int32_t *ids, int32_t n, int32_t budget,
                           int32_t *lock, int32_t lockstamp, int defer,
@@ -302,17 +570,36 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   contract_ws *ws = pc->ws;
   const contract_comm *cm = ws->comm;
   const contract_level *L = contract_cur(ws);
-  int32_t nb = L->nbase, *mark = rw->mark, P = pc->ld->nprocs;
-  partition_scratch *sc = &pc->sc[0];
-  int64_t *cnt = calloc((size_t)cm->size, sizeof *cnt);
-  char *mine = NULL, *all = NULL;
-  const rec_head **order = NULL;
-  moved_tab tab = {NULL, NULL, 0};
-  int rc = cnt ? MINEX_OK : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  int32_t nb = L->nbase, *mark = rw->mark;
+  int size = cm->size;
+  int64_t *cnt = calloc((size_t)size + 1, sizeof *cnt);
+  int64_t *rcnt = calloc((size_t)size + 1, sizeof *rcnt);
+  int64_t *goff = malloc(sizeof *goff * ((size_t)size + 1)), *gall = NULL;
+  int64_t *gstart = NULL;
+  int32_t *gnbr = NULL;
+  char *mine = NULL, *all = NULL, *msg = NULL, *in = NULL;
+  int rc = cnt && rcnt && goff
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "rounds: out of memory");
   *moves = 0;
+  /* every rank's first level id: the ranks hold consecutive ids, in rank
+     order */
+  int64_t nbase = nb;
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, &nbase, sizeof nbase, (void **)&gall,
+                          cnt)) != MINEX_OK)
+    goto done;
+  goff[0] = 0;
+  for (int r = 0; r < size; r++)
+    goff[r + 1] = goff[r] + gall[r];
+  if (goff[cm->rank] != L->goff && nb > 0)
+    rc = core_error(MINEX_EINTERNAL,
+                    "rounds: rank %d: level ids from %lld, %lld expected",
+                    cm->rank, (long long)L->goff, (long long)goff[cm->rank]);
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
+    goto done;
   for (int32_t round = 0; round <= budget; round++) {
-    /* the scan, then this rank's moves with their edges (a round in
-       which no rank finds one is the last: no ids are left anywhere) */
+    /* the scan, then this rank's moves with their edges, to rank 0 */
     partition_scan(pc, ids, n, rw->prop);
     size_t bytes = 0;
     for (int32_t i = 0; i < n; i++)
@@ -358,123 +645,95 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
         p += sizeof e;
       }
     }
-    free(all);
-    all = NULL;
+    for (int r = 0; r < size; r++)
+      cnt[r] = r == 0 ? (int64_t)bytes : 0;
+    free(all), free(msg), free(in);
+    all = msg = in = NULL;
     if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-        (rc = cm->allgather(cm->ctx, mine, (int64_t)bytes, (void **)&all,
-                            cnt)) != MINEX_OK)
+        (rc = cm->exchange(cm->ctx, mine, cnt, (void **)&all, rcnt)) !=
+            MINEX_OK)
       break;
-    /* every rank's moves in the serial order */
-    int64_t total = 0, nrec = 0;
-    for (int r = 0; r < cm->size; r++)
-      total += cnt[r];
-    if (total == 0)
+    /* rank 0 replays every rank's moves in the serial order and tells
+       each rank what concerns it, with the loads after the round */
+    for (int r = 0; r < size; r++)
+      cnt[r] = 0;
+    if (cm->rank == 0) {
+      int64_t total = 0;
+      for (int r = 0; r < size; r++)
+        total += rcnt[r];
+      rc = replay(pc, cm, all, total, goff, round, budget, defer, &msg, cnt);
+    }
+    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+        (rc = cm->exchange(cm->ctx, msg, cnt, (void **)&in, rcnt)) != MINEX_OK)
       break;
-    for (int64_t o = 0; o < total; nrec++) {
-      rec_head h;
-      memcpy(&h, all + o, sizeof h);
-      o += (int64_t)sizeof h + (int64_t)sizeof(rec_edge) * h.deg;
-    }
-    free(order);
-    free(tab.key);
-    free(tab.val);
-    int64_t tsize = 16;
-    while (tsize < 2 * nrec + 2)
-      tsize *= 2;
-    order = malloc(sizeof *order * ((size_t)nrec + 1));
-    tab.key = malloc(sizeof *tab.key * (size_t)tsize);
-    tab.val = malloc(sizeof *tab.val * (size_t)tsize);
-    tab.mask = tsize - 1;
-    if (!order || !tab.key || !tab.val) {
-      rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
-                      (long long)nrec);
-      continue; /* agreed at the top of the next round */
-    }
-    for (int64_t i = 0; i < tsize; i++)
-      tab.key[i] = -1;
-    /* the records are 8-byte aligned: the allgather's buffer is malloc'd
-       and every record's size is a multiple of 8 */
-    nrec = 0;
-    for (int64_t o = 0; o < total; nrec++) {
-      const rec_head *h = (const rec_head *)(const void *)(all + o);
-      order[nrec] = h;
-      o += (int64_t)sizeof *h + (int64_t)sizeof(rec_edge) * h->deg;
-    }
-    qsort(order, (size_t)nrec, sizeof *order, rec_cmp);
+    rec_state hd;
+    memcpy(&hd, in, sizeof hd);
+    const char *evs = in + sizeof hd;
+    if (cm->rank != 0)
+      load_state_get(pc->ld, evs + sizeof(rec_event) * (size_t)hd.nev);
+    pc->moves = hd.moves;
+    pc->forced_moves = hd.forced_moves;
+    *moves += hd.executed;
+    if (hd.nrec == 0)
+      break;
+    /* the events in the replay's order, as partition_rounds applies its
+       moves */
     int32_t stamp = ++rw->stamp, next = 0;
-    for (int64_t i = 0; i < nrec; i++) {
-      const rec_head *h = order[i];
-      const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
-      int32_t xl = local_of(L, h->gid);
-      int home = xl >= 0 && xl < nb, changed;
-      /* the neighbourhood now; a vertex a neighbour of which moved in
-         this round waits for the next one (partition_rounds' rule) */
-      int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
-      if (changed && round < budget)
-        continue;
-      int interior = h->interior && !changed;
-      partition_choice ch;
-      int found;
-      const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
-      if (interior) {
-        found = partition_move_rule(pc, sc, &a, h->cur, 1, -1, &ch);
-      } else {
-        interior = nn == 0 || (nn == 1 && sc->nbr[0].owner == h->cur);
-        if (home)
-          pc->interior[xl] = (unsigned char)interior;
-        found = partition_move_rule(pc, sc, &a, h->cur, interior, nn, &ch);
-      }
-      if (!found)
-        continue;
-      /* defer: a move that got worse than the next one waits for the next
-         round (partition_rounds' rule) */
-      if (defer && round < budget && i + 1 < nrec && !ch.forced &&
-          (order[i + 1]->forced || ch.move.gain > order[i + 1]->gain)) {
-        if (home && mark[xl] != stamp) {
-          mark[xl] = stamp;
-          ids[next++] = xl;
+    int more = round < budget;
+    for (int64_t k = 0; k < hd.nev; k++) {
+      rec_event x;
+      memcpy(&x, evs + sizeof x * (size_t)k, sizeof x);
+      if (x.flags & EV_GHOST) { /* a neighbour's move: x is a ghost here */
+        int32_t xl = local_of(L, x.id), g = xl - 2 * nb;
+        /* the ghosts' neighbours here, when the first one moves */
+        if (gstart == NULL && (rc = ghost_nbrs(L, &gstart, &gnbr)) != MINEX_OK)
+          break;
+        if (g < 0) {
+          rc = core_error(MINEX_EINTERNAL,
+                          "rounds: rank %d: vertex %lld moved next to this "
+                          "rank's vertices is no ghost here",
+                          cm->rank, (long long)x.id);
+          break;
         }
+        ws->owner[xl] = x.q;
+        pc->interior[xl] = 0;
+        for (int64_t j = gstart[g]; j < gstart[g + 1]; j++)
+          queue_nbr(pc, rw, gnbr[j], ids, &next, stamp, lock, lockstamp, more);
         continue;
       }
-      /* executed as partition_execute would, on every rank */
-      int32_t q = ch.move.to;
-      nn = rec_gather(sc, P, &tab, h, e, &changed);
-      costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
-      costmodel_move m;
-      if (!pc->cfg->avail[h->cur])
-        pc->forced_moves++;
-      costmodel_eval_move(pc->ld, &v, q, &m);
-      costmodel_apply(pc->ld);
-      pc->moves++;
-      (*moves)++;
-      int64_t s = tab_slot(&tab, h->gid);
-      tab.key[s] = h->gid;
-      tab.val[s] = q;
-      if (xl >= 0) {
-        ws->owner[xl] = q;
-        pc->interior[xl] = 0;
+      int32_t xl = (int32_t)x.id;
+      if (x.flags & EV_SETINT)
+        pc->interior[xl] = (unsigned char)((x.flags & EV_INTVAL) != 0);
+      if ((x.flags & EV_DEFER) && mark[xl] != stamp) {
+        mark[xl] = stamp;
+        ids[next++] = xl;
       }
-      if (home) {
-        mark[xl] = -stamp;
-        if (lock)
-          lock[xl] = lockstamp;
-      }
+      if (!(x.flags & EV_EXEC))
+        continue;
+      ws->owner[xl] = x.q;
+      pc->interior[xl] = 0;
+      mark[xl] = -stamp;
+      if (lock)
+        lock[xl] = lockstamp;
       /* its neighbours here: no longer interior; queued for the next
          round */
-      for (int32_t j = 0; j < h->deg; j++) {
-        int32_t r = local_of(L, e[j].gid);
-        if (r < 0)
-          continue;
-        pc->interior[r] = 0;
-        if (round < budget && r < nb && mark[r] != stamp && mark[r] != -stamp &&
-            (lock == NULL || lock[r] != lockstamp)) {
-          mark[r] = stamp;
-          ids[next++] = r;
-        }
+      const int32_t *adj;
+      const double *cw;
+      int64_t len;
+      contract_edges(ws, xl, &adj, &cw, &len);
+      for (int64_t j = 0; j < len; j++) {
+        if (adj[j] < nb)
+          queue_nbr(pc, rw, adj[j], ids, &next, stamp, lock, lockstamp, more);
+        else
+          pc->interior[adj[j]] = 0;
       }
     }
+    if (rc != MINEX_OK)
+      continue; /* agreed at the top of the next round */
     n = next_round(ids, next, mark, stamp);
   }
-  free(cnt), free(mine), free(all), free(order), free(tab.key), free(tab.val);
+done:
+  free(cnt), free(rcnt), free(goff), free(gall), free(gstart), free(gnbr);
+  free(mine), free(all), free(msg), free(in);
   return cm->agree(cm->ctx, rc);
 }

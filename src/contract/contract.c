@@ -610,9 +610,12 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   L->child = malloc(sizeof(int32_t) * (2 * (size_t)K + 1));
   L->mstart = malloc(sizeof(int64_t) * ((size_t)K + 1));
   L->mlen = malloc(sizeof(int32_t) * ((size_t)K + 1));
-  L->madj = malloc(sizeof(int32_t) * ((size_t)S + 1));
-  L->mcwgt = malloc(sizeof(double) * ((size_t)S + 1));
-  if (!at || !L->child || !L->mstart || !L->mlen || !L->madj || !L->mcwgt ||
+  if (!ws->drop_lists) {
+    L->madj = malloc(sizeof(int32_t) * ((size_t)S + 1));
+    L->mcwgt = malloc(sizeof(double) * ((size_t)S + 1));
+  }
+  if (!at || !L->child || !L->mstart || !L->mlen ||
+      (!ws->drop_lists && (!L->madj || !L->mcwgt)) ||
       (rc = contract_level_alloc(N, A)) != MINEX_OK) {
     rc = core_error(MINEX_ENOMEM,
                     "contraction: out of memory for a level of %d merges",
@@ -646,10 +649,10 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
       L->at[nb + mo + j] = c->at[j];
     }
     const int32_t *madj = wk[c->worker].madj + c->mbase;
-    if (c->msize > 0)
+    if (c->msize > 0 && L->mcwgt != NULL)
       memcpy(L->mcwgt + soff[ci], wk[c->worker].mcwgt + c->mbase,
              sizeof(double) * (size_t)c->msize);
-    for (int64_t e = 0; e < c->msize; e++)
+    for (int64_t e = 0; L->madj != NULL && e < c->msize; e++)
       L->madj[soff[ci] + e] = level_id(c, nb, mo, madj[e]);
     for (int32_t k = 0; k < c->nactive; k++) {
       int32_t x = c->order[k];

@@ -153,6 +153,13 @@ typedef struct contract_ws {
                                 arrays belong to the workspace it was made of  */
   const contract_comm *comm; /* NULL, or the ranks this one works with
                                 (contract_ws_create_dist)            */
+  int drop_lists;            /* 1: the levels keep no merged lists (madj, mcwgt
+                                NULL): set before contract_run when nothing reads
+                                a merged id's edges afterwards -- the expansion in
+                                rounds undoes a level's merges together and tests
+                                base vertices only; the paper's expansion one merge
+                                at a time needs them (contract_edges on a merged id
+                                is then invalid)                                  */
 } contract_ws;
 
 /* A view of a frozen workspace for one more candidate on another thread

@@ -333,10 +333,12 @@ typedef struct minex_options {
                             neighbour of which moved earlier in the round
                             waits for the next): every test on the
                             threads, the rule the distributed kernel can
-                            replay (docs/mpi.md); T_k geomean +0.3% on the
-                            peer benchmark, one row +7.8%; _OFF: the
-                            paper's expansion, one merge at a time.
-                            paper_exact: off                          */
+                            replay (docs/mpi.md); T_k geomean +0.5% on the
+                            peer benchmark over two seeds, one row +9.8%;
+                            _OFF: the paper's expansion, one merge at a
+                            time. paper_exact: off. minex_mpi_repartition
+                            takes AUTO as ON (its distributed kernel,
+                            docs/mpi.md)                               */
   int32_t nthreads;      /* OpenMP threads of minex_repartition, in [0,
                             MINEX_NTHREADS_MAX]; 0: one per processor of the
                             node (omp_get_num_procs). Default 1, so that a

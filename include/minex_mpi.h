@@ -43,7 +43,8 @@ extern "C" {
  * equals minex_repartition's on the whole graph (global id order) with the
  * same configuration and options, for any number of ranks, except that
  * options.rounds = MINEX_ROUNDS_AUTO (the default) means MINEX_ROUNDS_ON
- * here: the result is then minex_repartition's under MINEX_ROUNDS_ON.
+ * when stage 2 runs (below): the result is then minex_repartition's under
+ * MINEX_ROUNDS_ON.
  *
  * How (docs/mpi.md): under options.rounds AUTO or ON (unless paper_exact,
  * or throttle_auto with the from-scratch candidate), every rank works on

@@ -71,6 +71,7 @@
 #define costmodel_unit_sums minex__costmodel_unit_sums
 #define driver_balance_wanted minex__driver_balance_wanted
 #define driver_choose_throttle minex__driver_choose_throttle
+#define driver_expand_in_rounds minex__driver_expand_in_rounds
 #define driver_horizon_time minex__driver_horizon_time
 #define driver_ladder_horizon minex__driver_ladder_horizon
 #define driver_ladder_wanted minex__driver_ladder_wanted

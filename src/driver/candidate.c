@@ -34,6 +34,10 @@ void driver_log(const minex_options *o, const char *fmt, ...) {
   o->log_fn(buf, o->log_ctx);
 }
 
+int driver_expand_in_rounds(const minex_options *o) {
+  return !o->paper_exact && o->rounds != MINEX_ROUNDS_OFF;
+}
+
 /* MaxQwgt of the loads under horizon k (whatever k they were built for). */
 double driver_max_qwgt(const costmodel_loads *ld, double k) {
   double m = 0;
@@ -172,7 +176,7 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
       cd->horizon, (long long)cd->coarse_moves, (int)cd->coarse_nvtxs, t3 - t2);
   /* in synchronous rounds of a level's merges (SPEC §3 "Parallel
      execution"), or the paper's expansion one merge at a time */
-  int rounds = !opt.paper_exact && opt.rounds != MINEX_ROUNDS_OFF;
+  int rounds = driver_expand_in_rounds(&opt);
   if ((rc = rounds ? expand_rounds(&pc, EXPAND_BUDGET)
                    : expand_run(&pc, EXPAND_BUDGET)))
     goto done;

@@ -90,6 +90,11 @@ int driver_run_scratch(const minex_graph *g, const minex_config *cfg,
                        int refine, int32_t *start, int32_t *out, candidate *cd,
                        int *skipped);
 
+/* Whether the expansion runs in synchronous rounds (options.rounds not
+ * OFF, not paper_exact), else the paper's one merge at a time, which alone
+ * reads the merged lists (contract_ws.drop_lists) (candidate.c). */
+int driver_expand_in_rounds(const minex_options *o);
+
 /* Whether the horizon ladder runs, and the horizon of its rung j (0, 1,
  * ...): k / MINEX_LADDER_STEP^(j+1) (ladder.c). */
 int driver_ladder_wanted(const minex_options *o);

@@ -40,7 +40,7 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
     target = n;
   /* the merged lists serve only the paper's expansion, one merge at a time
      (driver_run_candidate) */
-  ws->drop_lists = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
+  ws->drop_lists = driver_expand_in_rounds(opt);
   rc = contract_run(ws, (int32_t)target, opt->sample_size,
                     (unsigned long)opt->seed, nt);
   if (rc == MINEX_OK)

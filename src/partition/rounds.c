@@ -209,7 +209,7 @@ int partition_force_off(partition_ctx *pc) {
   return rc;
 }
 
-/* A move found by a round's scan, as every rank receives it: the vertex's
+/* A move found by a round's scan, as rank 0 receives it: the vertex's
  * global id and record, its owner, the scan's Gain, whether it was
  * interior after the scan, and its edges. */
 typedef struct rec_head {
@@ -312,11 +312,11 @@ typedef struct rec_event {
   int32_t q, flags;
 } rec_event;
 
-/* The head of rank 0's message to a rank after a round's replay: the
- * records of every rank, the moves executed, the partition's counters,
- * the rank's events; the events and then the loads' state follow. */
+/* What every rank learns of a round's replay besides its events (rank 0
+ * sends it once, with the loads' state after it): the records of every
+ * rank, the moves executed, the partition's counters. */
 typedef struct rec_state {
-  int64_t nrec, executed, moves, forced_moves, nev;
+  int64_t nrec, executed, moves, forced_moves;
 } rec_state;
 
 /* The loads' state as bytes: every array and sum that a move changes, so
@@ -398,12 +398,13 @@ static int rank_of(const int64_t *goff, int size, int64_t g) {
  * serial order (forced, Gain, global id), each re-tested from its record
  * against the loads by partition_rounds' rules (a vertex a neighbour of
  * which moved earlier in the round waits; deferral), the loads updated as
- * partition_execute would. Writes each rank's message (*out, cnt[r] bytes
- * for rank r, in rank order): a rec_state head, the rank's events in the
- * replay's order, the loads' state. */
+ * partition_execute would. Writes each rank's events in the replay's order
+ * (*out, cnt[r] bytes for rank r, in rank order) and what every rank
+ * learns (*state, *nstate bytes: a rec_state head, the loads' state). */
 static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
                   int64_t total, const int64_t *goff, int32_t round,
-                  int32_t budget, int defer, char **out, int64_t *cnt) {
+                  int32_t budget, int defer, char **out, int64_t *cnt,
+                  char **state, int64_t *nstate) {
   int size = cm->size;
   int32_t P = pc->ld->nprocs;
   partition_scratch *sc = &pc->sc[0];
@@ -487,27 +488,29 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     ev[i].flags |= EV_EXEC;
     ev[i].q = q;
   }
-  /* the events: counted (pass 0), then written (pass 1) */
+  /* what every rank learns */
   size_t lsize = load_state_size(pc->ld);
+  if ((*state = malloc(sizeof(rec_state) + lsize)) == NULL) {
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes", lsize);
+    goto out;
+  }
+  rec_state hd = {nrec, executed, pc->moves, pc->forced_moves};
+  memcpy(*state, &hd, sizeof hd);
+  load_state_put(pc->ld, *state + sizeof hd);
+  *nstate = (int64_t)(sizeof hd + lsize);
+  /* the events: counted (pass 0), then written (pass 1) */
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 1) {
       size_t tot = 0;
       for (int r = 0; r < size; r++) {
-        cnt[r] = (int64_t)(sizeof(rec_state) +
-                           sizeof(rec_event) * (size_t)nev[r] + lsize);
-        pos[r] = (int64_t)tot + (int64_t)sizeof(rec_state);
+        cnt[r] = (int64_t)(sizeof(rec_event) * (size_t)nev[r]);
+        pos[r] = (int64_t)tot;
         tot += (size_t)cnt[r];
       }
       if ((*out = malloc(tot + 1)) == NULL) {
         rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
                         tot);
         goto out;
-      }
-      for (int r = 0; r < size; r++) {
-        char *p = *out + pos[r] - (int64_t)sizeof(rec_state);
-        rec_state hd = {nrec, executed, pc->moves, pc->forced_moves, nev[r]};
-        memcpy(p, &hd, sizeof hd);
-        load_state_put(pc->ld, p + sizeof hd + sizeof(rec_event) * nev[r]);
       }
     }
     for (int r = 0; r < size; r++)
@@ -577,7 +580,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   int64_t *goff = malloc(sizeof *goff * ((size_t)size + 1)), *gall = NULL;
   int64_t *gstart = NULL;
   int32_t *gnbr = NULL;
-  char *mine = NULL, *all = NULL, *msg = NULL, *in = NULL;
+  char *mine = NULL, *all = NULL, *msg = NULL, *in = NULL, *st = NULL;
+  char *stall = NULL;
   int rc = cnt && rcnt && goff
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "rounds: out of memory");
@@ -647,30 +651,37 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     }
     for (int r = 0; r < size; r++)
       cnt[r] = r == 0 ? (int64_t)bytes : 0;
-    free(all), free(msg), free(in);
-    all = msg = in = NULL;
+    free(all), free(msg), free(in), free(st), free(stall);
+    all = msg = in = st = stall = NULL;
     if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
         (rc = cm->exchange(cm->ctx, mine, cnt, (void **)&all, rcnt)) !=
             MINEX_OK)
       break;
     /* rank 0 replays every rank's moves in the serial order and tells
-       each rank what concerns it, with the loads after the round */
+       each rank what concerns it; the loads after the round go to every
+       rank once (an allgather to which rank 0 alone gives bytes) */
     for (int r = 0; r < size; r++)
       cnt[r] = 0;
+    int64_t nst = 0;
     if (cm->rank == 0) {
       int64_t total = 0;
       for (int r = 0; r < size; r++)
         total += rcnt[r];
-      rc = replay(pc, cm, all, total, goff, round, budget, defer, &msg, cnt);
+      rc = replay(pc, cm, all, total, goff, round, budget, defer, &msg, cnt,
+                  &st, &nst);
     }
     if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-        (rc = cm->exchange(cm->ctx, msg, cnt, (void **)&in, rcnt)) != MINEX_OK)
+        (rc = cm->exchange(cm->ctx, msg, cnt, (void **)&in, rcnt)) !=
+            MINEX_OK ||
+        (rc = cm->allgather(cm->ctx, st, nst, (void **)&stall, cnt)) !=
+            MINEX_OK)
       break;
+    int64_t nev = rcnt[0] / (int64_t)sizeof(rec_event);
     rec_state hd;
-    memcpy(&hd, in, sizeof hd);
-    const char *evs = in + sizeof hd;
+    memcpy(&hd, stall, sizeof hd);
+    const char *evs = in;
     if (cm->rank != 0)
-      load_state_get(pc->ld, evs + sizeof(rec_event) * (size_t)hd.nev);
+      load_state_get(pc->ld, stall + sizeof hd);
     pc->moves = hd.moves;
     pc->forced_moves = hd.forced_moves;
     *moves += hd.executed;
@@ -680,10 +691,13 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
        moves */
     int32_t stamp = ++rw->stamp, next = 0;
     int more = round < budget;
-    for (int64_t k = 0; k < hd.nev; k++) {
+    for (int64_t k = 0; k < nev; k++) {
       rec_event x;
       memcpy(&x, evs + sizeof x * (size_t)k, sizeof x);
-      if (x.flags & EV_GHOST) { /* a neighbour's move: x is a ghost here */
+      if (x.flags & EV_GHOST) { /* a neighbour's move: x is a ghost here.
+                                   Its neighbours that are ghosts here too
+                                   keep their interior flag: a ghost's is
+                                   never set (nor read) */
         int32_t xl = local_of(L, x.id), g = xl - 2 * nb;
         /* the ghosts' neighbours here, when the first one moves */
         if (gstart == NULL && (rc = ghost_nbrs(L, &gstart, &gnbr)) != MINEX_OK)
@@ -734,6 +748,6 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   }
 done:
   free(cnt), free(rcnt), free(goff), free(gall), free(gstart), free(gnbr);
-  free(mine), free(all), free(msg), free(in);
+  free(mine), free(all), free(msg), free(in), free(st), free(stall);
   return cm->agree(cm->ctx, rc);
 }

@@ -618,6 +618,11 @@ int main(int argc, char **argv) {
   o.throttle_auto = 1; /* with scratch: stage 1 */
   check_same("stage 1: rounds on, scratch on, throttle_auto", &f, cfg, old, &o,
              0, 0, 0);
+  /* the same under AUTO: stage 1 runs the serial AUTO (heap passes), the
+     reference too */
+  o.rounds = MINEX_ROUNDS_AUTO;
+  check_same("stage 1: rounds auto, scratch on, throttle_auto", &f, cfg, old,
+             &o, 1, 0, 0);
   minex_config_destroy(gone);
   /* old NULL: every vertex on its rank; P = 4 >= ranks */
   minex_config *four = hetero(4);

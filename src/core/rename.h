@@ -153,6 +153,7 @@
 #define mx_dist_from_coarse minex__mx_dist_from_coarse
 #define mx_dist_loads minex__mx_dist_loads
 #define mx_dist_unit minex__mx_dist_unit
+#define mx_end_sort minex__mx_end_sort
 #define mx_exchange minex__mx_exchange
 #define mx_fail minex__mx_fail
 #define mx_idle_barrier minex__mx_idle_barrier

@@ -208,6 +208,25 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   return rc;
 }
 
+static int end_cmp(const void *x, const void *y) {
+  const mx_end *a = x, *b = y;
+  return (a->id > b->id) - (a->id < b->id);
+}
+
+void mx_end_sort(mx_end *e, int64_t len) {
+  if (len > 32) {
+    qsort(e, (size_t)len, sizeof *e, end_cmp);
+    return;
+  }
+  for (int64_t i = 1; i < len; i++) {
+    mx_end k = e[i];
+    int64_t j = i;
+    for (; j > 0 && e[j - 1].id > k.id; j--)
+      e[j] = e[j - 1];
+    e[j] = k;
+  }
+}
+
 int mx_rank_of(const int64_t *vtxdist, int size, int64_t g) {
   int lo = 0, hi = size; /* vtxdist[lo] <= g < vtxdist[hi] */
   while (hi - lo > 1) {

@@ -113,16 +113,6 @@ void mx_dist_destroy(mx_dist *d) {
 }
 
 /* An edge end in layout ids (row sorting). */
-typedef struct mx_lend {
-  int64_t id;
-  double w;
-} mx_lend;
-
-static int lend_cmp(const void *a, const void *b) {
-  int64_t x = ((const mx_lend *)a)->id, y = ((const mx_lend *)b)->id;
-  return (x > y) - (x < y);
-}
-
 /* The index of the pair whose key (even entries of p, ascending) is key,
  * or -1. */
 static int64_t pair_find(const int64_t *p, int64_t n, int64_t key) {
@@ -263,7 +253,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
   int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
   char *sbuf = NULL, *recv = NULL;
-  mx_lend *ends = NULL;
+  mx_end *ends = NULL;
   if (!lid || !scount || !rcount || !roff || !pos)
     mx_fail(c, MINEX_ENOMEM, "out of memory (layout of %lld rows)",
             (long long)nin);
@@ -319,7 +309,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
         }
         ul = far[2 * k + 1];
       }
-      mx_lend en = {ul, cwgt ? cwgt[j] : 1.0};
+      mx_end en = {ul, cwgt ? cwgt[j] : 1.0};
       memcpy(sbuf + pos[t], &en, sizeof en);
       pos[t] += (int64_t)sizeof en;
     }
@@ -384,8 +374,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   /* rows sorted by layout id; the ghosts, ascending, numbered 2n + g */
   int64_t ng = 0;
   for (int64_t x = 0; x < n; x++) {
-    qsort(ends + g->xadj[x], (size_t)(g->xadj[x + 1] - g->xadj[x]),
-          sizeof *ends, lend_cmp);
+    mx_end_sort(ends + g->xadj[x], g->xadj[x + 1] - g->xadj[x]);
     for (int64_t j = g->xadj[x]; j < g->xadj[x + 1]; j++)
       if (ends[j].id < d->goff || ends[j].id >= d->goff + n)
         d->ghost_gid[ng++] = ends[j].id;

@@ -213,17 +213,6 @@ static int check_rows(mx_comm *c, mx_args *a) {
   return MINEX_OK;
 }
 
-/* One end of an edge: the neighbour's global id and the edge's Cwgt. */
-typedef struct mx_end {
-  int64_t id;
-  double w;
-} mx_end;
-
-static int end_cmp(const void *x, const void *y) {
-  const mx_end *a = x, *b = y;
-  return (a->id > b->id) - (a->id < b->id);
-}
-
 /* An edge sent to the rank of its far end: (v far, u near, Cwgt). */
 typedef struct mx_edge {
   int64_t v, u;
@@ -274,7 +263,7 @@ static int check_reverse(mx_comm *c, mx_args *a) {
         scount[mx_rank_of(a->vtxdist, size, rows[j].id)]++;
     }
     int64_t len = a->xadj[v + 1] - a->xadj[v];
-    qsort(rows + a->xadj[v], (size_t)len, sizeof *rows, end_cmp);
+    mx_end_sort(rows + a->xadj[v], len);
     for (int64_t j = a->xadj[v] + 1; j < a->xadj[v + 1]; j++)
       if (rows[j].id == rows[j - 1].id) {
         mx_fail(c, MINEX_EGRAPH, "vertex %lld lists neighbour %lld twice",

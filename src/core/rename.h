@@ -65,6 +65,9 @@
 #define costmodel_snapshot_free minex__costmodel_snapshot_free
 #define costmodel_snapshot_restore minex__costmodel_snapshot_restore
 #define costmodel_snapshot_take minex__costmodel_snapshot_take
+#define costmodel_state_get minex__costmodel_state_get
+#define costmodel_state_put minex__costmodel_state_put
+#define costmodel_state_size minex__costmodel_state_size
 #define costmodel_tree_set minex__costmodel_tree_set
 #define costmodel_unit minex__costmodel_unit
 #define costmodel_unit_from minex__costmodel_unit_from

@@ -242,13 +242,19 @@ static inline void costmodel_eval_move(costmodel_loads *ld,
 /* Executes the move last evaluated by costmodel_eval_move. */
 void costmodel_apply(costmodel_loads *ld);
 
-/* A copy of the loads' state (totals, min tree, least-loaded list), so a
- * trial partition can be rolled back exactly (throttle_auto). */
+/* The loads' state as bytes: everything a move changes (Wgt, Comm, Remap,
+ * Qwgt, the min tree, the totals, the least-loaded list). get after put
+ * gives the loads back bit for bit: a trial's rollback (the snapshot
+ * below), and the loads every rank of a distributed round takes from rank
+ * 0 (partition_rounds_dist). */
+size_t costmodel_state_size(const costmodel_loads *ld);
+void costmodel_state_put(const costmodel_loads *ld, void *buf);
+void costmodel_state_get(costmodel_loads *ld, const void *buf);
+
+/* A copy of the loads' state, so a trial partition can be rolled back
+ * exactly (throttle_auto). */
 typedef struct costmodel_snapshot {
-  double *buf; /* wgt, comm, remap, qwgt (P each), tree (2 tsize) */
-  double qwgt_tot, qwgt_tot_mag;
-  int32_t low[COSTMODEL_NLOW];
-  int32_t nlow;
+  void *buf; /* costmodel_state_put's bytes */
 } costmodel_snapshot;
 int costmodel_snapshot_take(const costmodel_loads *ld, costmodel_snapshot *s);
 void costmodel_snapshot_restore(costmodel_loads *ld,

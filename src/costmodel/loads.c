@@ -491,35 +491,59 @@ int costmodel_loads_check(const costmodel_loads *ld) {
   return MINEX_OK;
 }
 
+size_t costmodel_state_size(const costmodel_loads *ld) {
+  return sizeof(double) * (4 * (size_t)ld->nprocs + 2 * (size_t)ld->tsize + 2) +
+         sizeof(int32_t) * (COSTMODEL_NLOW + 2);
+}
+
+void costmodel_state_put(const costmodel_loads *ld, void *buf) {
+  char *p = buf;
+  size_t P = (size_t)ld->nprocs, T = 2 * (size_t)ld->tsize;
+  const double *arr[4] = {ld->wgt, ld->comm, ld->remap, ld->qwgt};
+  for (int i = 0; i < 4; i++, p += sizeof(double) * P)
+    memcpy(p, arr[i], sizeof(double) * P);
+  memcpy(p, ld->tree, sizeof(double) * T);
+  p += sizeof(double) * T;
+  double sums[2] = {ld->qwgt_tot, ld->qwgt_tot_mag};
+  memcpy(p, sums, sizeof sums);
+  p += sizeof sums;
+  int32_t nl[2] = {ld->nlow, 0};
+  memcpy(p, nl, sizeof nl);
+  p += sizeof nl;
+  memcpy(p, ld->low, sizeof(int32_t) * COSTMODEL_NLOW);
+}
+
+void costmodel_state_get(costmodel_loads *ld, const void *buf) {
+  const char *p = buf;
+  size_t P = (size_t)ld->nprocs, T = 2 * (size_t)ld->tsize;
+  double *arr[4] = {ld->wgt, ld->comm, ld->remap, ld->qwgt};
+  for (int i = 0; i < 4; i++, p += sizeof(double) * P)
+    memcpy(arr[i], p, sizeof(double) * P);
+  memcpy(ld->tree, p, sizeof(double) * T);
+  p += sizeof(double) * T;
+  double sums[2];
+  memcpy(sums, p, sizeof sums);
+  p += sizeof sums;
+  ld->qwgt_tot = sums[0];
+  ld->qwgt_tot_mag = sums[1];
+  int32_t nl[2];
+  memcpy(nl, p, sizeof nl);
+  p += sizeof nl;
+  ld->nlow = nl[0];
+  memcpy(ld->low, p, sizeof(int32_t) * COSTMODEL_NLOW);
+}
+
 int costmodel_snapshot_take(const costmodel_loads *ld, costmodel_snapshot *s) {
-  size_t np = (size_t)ld->nprocs, nt = 2 * (size_t)ld->tsize;
-  s->buf = malloc(sizeof(double) * (4 * np + nt));
+  s->buf = malloc(costmodel_state_size(ld));
   if (s->buf == NULL)
     return core_error(MINEX_ENOMEM, "cost model: out of memory");
-  memcpy(s->buf, ld->wgt, sizeof(double) * np);
-  memcpy(s->buf + np, ld->comm, sizeof(double) * np);
-  memcpy(s->buf + 2 * np, ld->remap, sizeof(double) * np);
-  memcpy(s->buf + 3 * np, ld->qwgt, sizeof(double) * np);
-  memcpy(s->buf + 4 * np, ld->tree, sizeof(double) * nt);
-  s->qwgt_tot = ld->qwgt_tot;
-  s->qwgt_tot_mag = ld->qwgt_tot_mag;
-  memcpy(s->low, ld->low, sizeof s->low);
-  s->nlow = ld->nlow;
+  costmodel_state_put(ld, s->buf);
   return MINEX_OK;
 }
 
 void costmodel_snapshot_restore(costmodel_loads *ld,
                                 const costmodel_snapshot *s) {
-  size_t np = (size_t)ld->nprocs, nt = 2 * (size_t)ld->tsize;
-  memcpy(ld->wgt, s->buf, sizeof(double) * np);
-  memcpy(ld->comm, s->buf + np, sizeof(double) * np);
-  memcpy(ld->remap, s->buf + 2 * np, sizeof(double) * np);
-  memcpy(ld->qwgt, s->buf + 3 * np, sizeof(double) * np);
-  memcpy(ld->tree, s->buf + 4 * np, sizeof(double) * nt);
-  ld->qwgt_tot = s->qwgt_tot;
-  ld->qwgt_tot_mag = s->qwgt_tot_mag;
-  memcpy(ld->low, s->low, sizeof s->low);
-  ld->nlow = s->nlow;
+  costmodel_state_get(ld, s->buf);
 }
 
 void costmodel_snapshot_free(costmodel_snapshot *s) {

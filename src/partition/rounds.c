@@ -319,48 +319,6 @@ typedef struct rec_state {
   int64_t nrec, executed, moves, forced_moves;
 } rec_state;
 
-/* The loads' state as bytes: every array and sum that a move changes, so
- * that every rank continues from rank 0's, bit for bit. */
-static size_t load_state_size(const costmodel_loads *ld) {
-  return sizeof(double) * (4 * (size_t)ld->nprocs + 2 * (size_t)ld->tsize + 2) +
-         sizeof(int32_t) * (COSTMODEL_NLOW + 2);
-}
-
-static void load_state_put(const costmodel_loads *ld, char *p) {
-  size_t P = (size_t)ld->nprocs, T = 2 * (size_t)ld->tsize;
-  const double *arr[4] = {ld->wgt, ld->comm, ld->remap, ld->qwgt};
-  for (int i = 0; i < 4; i++, p += sizeof(double) * P)
-    memcpy(p, arr[i], sizeof(double) * P);
-  memcpy(p, ld->tree, sizeof(double) * T);
-  p += sizeof(double) * T;
-  double sums[2] = {ld->qwgt_tot, ld->qwgt_tot_mag};
-  memcpy(p, sums, sizeof sums);
-  p += sizeof sums;
-  int32_t nl[2] = {ld->nlow, 0};
-  memcpy(p, nl, sizeof nl);
-  p += sizeof nl;
-  memcpy(p, ld->low, sizeof(int32_t) * COSTMODEL_NLOW);
-}
-
-static void load_state_get(costmodel_loads *ld, const char *p) {
-  size_t P = (size_t)ld->nprocs, T = 2 * (size_t)ld->tsize;
-  double *arr[4] = {ld->wgt, ld->comm, ld->remap, ld->qwgt};
-  for (int i = 0; i < 4; i++, p += sizeof(double) * P)
-    memcpy(arr[i], p, sizeof(double) * P);
-  memcpy(ld->tree, p, sizeof(double) * T);
-  p += sizeof(double) * T;
-  double sums[2];
-  memcpy(sums, p, sizeof sums);
-  p += sizeof sums;
-  ld->qwgt_tot = sums[0];
-  ld->qwgt_tot_mag = sums[1];
-  int32_t nl[2];
-  memcpy(nl, p, sizeof nl);
-  p += sizeof nl;
-  ld->nlow = nl[0];
-  memcpy(ld->low, p, sizeof(int32_t) * COSTMODEL_NLOW);
-}
-
 /* The local vertices next to each ghost of level L (the rows' ghost ends
  * reversed): ghost g's in nbr[start[g] .. start[g+1]), in id order. */
 static int ghost_nbrs(const contract_level *L, int64_t **start, int32_t **nbr) {
@@ -489,14 +447,14 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     ev[i].q = q;
   }
   /* what every rank learns */
-  size_t lsize = load_state_size(pc->ld);
+  size_t lsize = costmodel_state_size(pc->ld);
   if ((*state = malloc(sizeof(rec_state) + lsize)) == NULL) {
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes", lsize);
     goto out;
   }
   rec_state hd = {nrec, executed, pc->moves, pc->forced_moves};
   memcpy(*state, &hd, sizeof hd);
-  load_state_put(pc->ld, *state + sizeof hd);
+  costmodel_state_put(pc->ld, *state + sizeof hd);
   *nstate = (int64_t)(sizeof hd + lsize);
   /* the events: counted (pass 0), then written (pass 1) */
   for (int pass = 0; pass < 2; pass++) {
@@ -681,7 +639,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     memcpy(&hd, stall, sizeof hd);
     const char *evs = in;
     if (cm->rank != 0)
-      load_state_get(pc->ld, stall + sizeof hd);
+      costmodel_state_get(pc->ld, stall + sizeof hd);
     pc->moves = hd.moves;
     pc->forced_moves = hd.forced_moves;
     *moves += hd.executed;

@@ -52,8 +52,11 @@ typedef struct bench_result {
   double seconds_worst; /* worst of the repeats                          */
   double seconds_t[MAX_THREAD_COUNTS]; /* best for each thread count   */
   double worst_t[MAX_THREAD_COUNTS];
-  int identical;     /* 1: every thread count gave the same owners */
-  double sec_layout; /* phases of the best 1st-count run           */
+  double first_t[MAX_THREAD_COUNTS]; /* the first call of each           */
+  double later_t0; /* the best of the calls after the first, 1st count */
+  minex_workspace_stats ws; /* --workspace: after the last call */
+  int identical;            /* 1: every thread count gave the same owners */
+  double sec_layout;        /* phases of the best 1st-count run           */
   double sec_contract, sec_partition, sec_expand, sec_other;
   double par_wall, par_work, par_span; /* its parallel regions (metrics) */
   int64_t merges;       /* merged pairs                               */
@@ -168,6 +171,7 @@ static int32_t opt_iters = 1;
 static int opt_scratch = MINEX_SCRATCH_AUTO;
 static int opt_refine = MINEX_REFINE_AUTO;
 static int opt_rounds = MINEX_ROUNDS_AUTO;
+static int opt_workspace; /* --workspace: one minex_workspace per case */
 static int32_t thread_counts[MAX_THREAD_COUNTS] = {1, 2};
 static int opt_verbose = 0;
 
@@ -249,6 +253,12 @@ static void run_case(int64_t elements, const box_shape *shape,
   opt.rounds = opt_rounds;
   if (opt_verbose)
     opt.log_fn = log_stderr;
+  minex_workspace *ws = NULL;
+  if (opt_workspace && (rc = minex_workspace_create(&ws)) != MINEX_OK) {
+    fail(r, "minex_workspace_create", rc);
+    goto done;
+  }
+  opt.workspace = ws;
   r->rss_base_mib = peak_rss_mib();
   r->identical = 1;
   minex_metrics m, best_m;
@@ -261,9 +271,14 @@ static void run_case(int64_t elements, const box_shape *shape,
       rc = minex_repartition(g, cfg, old, &opt, new_part, &m);
       s = wtime() - s;
       if (rc != MINEX_OK) {
+        minex_workspace_destroy(ws);
         fail(r, "minex_repartition", rc);
         goto done;
       }
+      if (k == 0)
+        r->first_t[t] = s;
+      else if (t == 0)
+        r->later_t0 = r->later_t0 > 0 ? fmin(r->later_t0, s) : s;
       if (t == 0 && s < r->seconds_t[0])
         best_m = m;
       r->seconds_t[t] = fmin(r->seconds_t[t], s);
@@ -277,6 +292,10 @@ static void run_case(int64_t elements, const box_shape *shape,
   r->seconds = r->seconds_t[0];
   r->seconds_worst = r->worst_t[0];
   r->rss_peak_mib = peak_rss_mib();
+  if (ws != NULL) {
+    minex_workspace_get_stats(ws, &r->ws);
+    minex_workspace_destroy(ws);
+  }
   r->coarse_nvtxs = best_m.coarse_nvtxs;
   r->sec_contract = best_m.seconds_contract;
   r->sec_partition = best_m.seconds_partition;
@@ -362,7 +381,7 @@ static void usage(FILE *fp) {
       "Usage: bench_repart [--cases LIST] [--repeat N] [--data DIR]\n"
       "                    [--threads LIST] [--iters K] [--scratch M] "
       "[--refine M]\n"
-      "                    [--rounds M]\n"
+      "                    [--rounds M] [--workspace]\n"
       "  --cases LIST    comma-separated: gen1e5, gen1e6, slab1e6, "
       "shift1e6, cube,\n"
       "                  gen1e4, gen1e7 (default gen1e5,gen1e6,slab1e6,"
@@ -381,6 +400,11 @@ static void usage(FILE *fp) {
       "  --refine M      refinement: on, off or auto (default)\n"
       "  --rounds M      synchronous rounds (options.rounds): on, off or "
       "auto (default)\n"
+      "  --workspace     one minex_workspace per case, kept across its "
+      "calls\n"
+      "                  (options.workspace): the first call's time and the "
+      "others'\n"
+      "                  best are printed, and what the workspace held\n"
       "  -v, --verbose   the library's phase log on stderr\n",
       MAX_THREAD_COUNTS, MINEX_DATA_DIR);
 }
@@ -456,6 +480,8 @@ int main(int argc, char **argv) {
              (opt_rounds = mode_arg(argv[++i], MINEX_ROUNDS_ON,
                                     MINEX_ROUNDS_OFF, MINEX_ROUNDS_AUTO)) >= 0)
       continue;
+    else if (strcmp(argv[i], "--workspace") == 0)
+      opt_workspace = 1;
     else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
       opt_verbose = 1;
     else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -583,6 +609,18 @@ int main(int argc, char **argv) {
       printf("bench: case=%s threads=%d seconds=%.4f worst=%.4f%s\n",
              all[c].name, (int)thread_counts[t], r->seconds_t[t], r->worst_t[t],
              r->identical ? " identical" : " DIFFERENT");
+    if (opt_workspace)
+      printf("bench: case=%s threads=%d workspace: first call (a new "
+             "workspace) %.4f s, the later calls' best %.4f s\n",
+             all[c].name, (int)thread_counts[0], r->first_t[0], r->later_t0);
+    if (opt_workspace)
+      printf("bench: case=%s workspace held %.1f MiB in %lld blocks after %lld "
+             "calls; the last call made %lld new blocks (%.1f MiB), reused "
+             "%lld; its peak in use %.1f MiB\n",
+             all[c].name, r->ws.bytes_held / 1048576.0,
+             (long long)r->ws.blocks_held, (long long)r->ws.calls,
+             (long long)r->ws.blocks_new, r->ws.bytes_new / 1048576.0,
+             (long long)r->ws.blocks_reused, r->ws.bytes_peak / 1048576.0);
     if (r->seconds_metis > 0)
       printf("bench: case=%s metis_kway_seconds=%.4f minex_over_metis=%.2f "
              "(goal <= %.1f) %s\n",

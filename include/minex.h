@@ -226,6 +226,9 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_ITERATIONS_MAX 1000000000
 #define MINEX_THROTTLE_CANDIDATES_MAX 64
 
+/* A workspace kept across calls (below the options). */
+typedef struct minex_workspace minex_workspace;
+
 typedef struct minex_options {
   double throttle; /* ThroTTle >= 0, dimensionless (SPEC §3);
                       INFINITY admits every move lowering MinVar;
@@ -347,6 +350,13 @@ typedef struct minex_options {
                             depend on it: the same input and seed give the
                             same partition, bit for bit, for any value
                             (SPEC §3 "Parallel execution")             */
+  minex_workspace *workspace; /* NULL (default), or a workspace made by
+                            minex_workspace_create whose large buffers the
+                            call takes and gives back instead of the
+                            system's (issue 19): a second call on a graph
+                            of the same size allocates nothing large. One
+                            call at a time per workspace; it does not
+                            change the result                          */
 } minex_options;
 
 /* Upper bound of options.nthreads. */
@@ -500,6 +510,46 @@ MINEX_API int minex_repartition(const minex_graph *graph,
                                 const minex_config *config, const int32_t *old,
                                 const minex_options *options, int32_t *new_part,
                                 minex_metrics *metrics);
+
+/* ------------------------------------------- workspace (issue 19) */
+
+/* For the adaptive loop: a workspace given as options.workspace keeps the
+ * call's large buffers (64 KiB and more: the per-part layout, the
+ * contraction's levels, the loads' and the rounds' arrays) when the call
+ * returns, and the next call takes them again instead of asking the
+ * system, so it pays no page faults for them and allocates nothing large
+ * when the graph has the same size (sizes in classes of 1/4 of a
+ * doubling: a graph a few per cent larger usually fits too). Between
+ * calls it holds about the call's peak memory; minex_workspace_trim gives
+ * it back, minex_workspace_destroy frees it. A workspace serves one call
+ * at a time (a second concurrent call with it returns MINEX_EINVAL); the
+ * calls using it may come from any thread. minex_mpi_repartition uses it
+ * too (the kernel's buffers on each rank). Not covered: the from-scratch
+ * candidate's Scotch (its own allocations, about n/32 vertices). */
+typedef struct minex_workspace_stats {
+  int64_t bytes_held;    /* bytes of the blocks the workspace holds now    */
+  int64_t blocks_held;   /* their number                                   */
+  int64_t bytes_peak;    /* last call: most bytes of blocks in use at once */
+  int64_t bytes_new;     /* last call: bytes of blocks it had to make      */
+  int64_t blocks_new;    /* last call: their number (0: nothing large was
+                            allocated)                                     */
+  int64_t bytes_reused;  /* last call: bytes served from kept blocks       */
+  int64_t blocks_reused; /* last call: their number                        */
+  int64_t calls;         /* calls made with the workspace                  */
+} minex_workspace_stats;
+
+/* Returns MINEX_OK or MINEX_EINVAL (out NULL) / MINEX_ENOMEM. */
+MINEX_API int minex_workspace_create(minex_workspace **out);
+/* Frees the workspace and its blocks (not during a call using it). NULL is
+ * allowed. */
+MINEX_API void minex_workspace_destroy(minex_workspace *ws);
+/* Gives every block back to the system; the workspace stays usable.
+ * MINEX_EINVAL when ws is NULL or a call is using it. */
+MINEX_API int minex_workspace_trim(minex_workspace *ws);
+/* What the workspace holds and what its last call took (MINEX_EINVAL when
+ * an argument is NULL). */
+MINEX_API int minex_workspace_get_stats(const minex_workspace *ws,
+                                        minex_workspace_stats *out);
 
 /* ------------------------------------- whether to repartition (SPEC §5) */
 

@@ -46,11 +46,11 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->vtot = n;
   ws->nactive = n;
   ws->lvcap = 16;
-  ws->lv = calloc((size_t)ws->lvcap, sizeof(contract_level));
-  ws->parent = malloc(sizeof(int32_t) * n2);
-  ws->owner = malloc(sizeof(int32_t) * n2);
-  ws->interior = calloc(n2, 1);
-  ws->map = malloc(sizeof(int32_t) * n2);
+  ws->lv = core_calloc((size_t)ws->lvcap, sizeof(contract_level));
+  ws->parent = core_malloc(sizeof(int32_t) * n2);
+  ws->owner = core_malloc(sizeof(int32_t) * n2);
+  ws->interior = core_calloc(n2, 1);
+  ws->map = core_malloc(sizeof(int32_t) * n2);
   int rc =
       ws->lv && ws->parent && ws->owner && ws->interior && ws->map
           ? contract_acc_reserve(&ws->acc, (int64_t)n2)
@@ -81,11 +81,11 @@ int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
   ws->nactive = n;
   ws->lvcap = 16;
   ws->comm = comm;
-  ws->lv = calloc((size_t)ws->lvcap, sizeof(contract_level));
-  ws->parent = malloc(sizeof(int32_t) * n2);
-  ws->owner = malloc(sizeof(int32_t) * n2);
-  ws->interior = calloc(n2, 1);
-  ws->map = malloc(sizeof(int32_t) * n2);
+  ws->lv = core_calloc((size_t)ws->lvcap, sizeof(contract_level));
+  ws->parent = core_malloc(sizeof(int32_t) * n2);
+  ws->owner = core_malloc(sizeof(int32_t) * n2);
+  ws->interior = core_calloc(n2, 1);
+  ws->map = core_malloc(sizeof(int32_t) * n2);
   int rc = ws->lv && ws->parent && ws->owner && ws->interior && ws->map
                ? contract_acc_reserve(&ws->acc, (int64_t)n2)
                : core_error(MINEX_ENOMEM,
@@ -96,8 +96,8 @@ int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
     rc = contract_level_alloc(&ws->lv[0], n);
   contract_level *L = ws->lv ? &ws->lv[0] : NULL;
   if (rc == MINEX_OK) {
-    L->ghost_gid = malloc(sizeof(int64_t) * ((size_t)nghost + 1));
-    L->ghost_rank = malloc(sizeof(int32_t) * ((size_t)nghost + 1));
+    L->ghost_gid = core_malloc(sizeof(int64_t) * ((size_t)nghost + 1));
+    L->ghost_rank = core_malloc(sizeof(int32_t) * ((size_t)nghost + 1));
     if (L->ghost_gid == NULL || L->ghost_rank == NULL)
       rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
                       (int)nghost);
@@ -121,13 +121,13 @@ int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
 
 int contract_ws_create_coarse(contract_ws *ws, const minex_graph *g,
                               const contract_attr *at) {
-  int32_t *old = malloc(sizeof(int32_t) * ((size_t)g->nvtxs + 1));
+  int32_t *old = core_malloc(sizeof(int32_t) * ((size_t)g->nvtxs + 1));
   if (old == NULL)
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
   for (int32_t v = 0; v < g->nvtxs; v++)
     old[v] = at[v].old;
   int rc = contract_ws_create(ws, g, old);
-  free(old);
+  core_free(old);
   if (rc == MINEX_OK) {
     memcpy(ws->lv[0].at, at, sizeof *at * (size_t)g->nvtxs);
     rc = contract_freeze(ws);
@@ -139,11 +139,11 @@ int contract_view_create(contract_ws *view, const contract_ws *ws) {
   *view = *ws;
   view->is_view = 1;
   size_t n2 = 2 * (size_t)ws->n + 1;
-  view->lv = malloc(sizeof(contract_level) * (size_t)ws->lvcap);
-  view->parent = malloc(sizeof(int32_t) * n2);
-  view->owner = malloc(sizeof(int32_t) * n2);
-  view->interior = calloc(n2, 1);
-  view->map = malloc(sizeof(int32_t) * n2);
+  view->lv = core_malloc(sizeof(contract_level) * (size_t)ws->lvcap);
+  view->parent = core_malloc(sizeof(int32_t) * n2);
+  view->owner = core_malloc(sizeof(int32_t) * n2);
+  view->interior = core_calloc(n2, 1);
+  view->map = core_malloc(sizeof(int32_t) * n2);
   memset(&view->acc, 0, sizeof view->acc);
   int rc =
       view->lv && view->parent && view->owner && view->interior && view->map
@@ -165,11 +165,11 @@ void contract_ws_destroy(contract_ws *ws) {
   int32_t nl = ws->nlevels > ws->nlevels_kept ? ws->nlevels : ws->nlevels_kept;
   for (int32_t s = 0; ws->lv && !ws->is_view && s < nl; s++)
     contract_level_free(&ws->lv[s]);
-  free(ws->lv);
-  free(ws->parent);
-  free(ws->owner);
-  free(ws->interior);
-  free(ws->map);
+  core_free(ws->lv);
+  core_free(ws->parent);
+  core_free(ws->owner);
+  core_free(ws->interior);
+  core_free(ws->map);
   contract_acc_free(&ws->acc);
   memset(ws, 0, sizeof *ws);
 }
@@ -186,7 +186,7 @@ static int make_chunks(const contract_level *L, contract_chunk **out,
     count += (e - k + CONTRACT_CHUNK - 1) / CONTRACT_CHUNK;
     k = e;
   }
-  contract_chunk *ch = calloc((size_t)count + 1, sizeof *ch);
+  contract_chunk *ch = core_calloc((size_t)count + 1, sizeof *ch);
   if (ch == NULL)
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
   int32_t c = 0;
@@ -275,7 +275,7 @@ static int chunk_targets(contract_chunk *ch, int32_t nch, int64_t target) {
     if (!capped)
       break;
   }
-  share *sh = malloc(sizeof(share) * (size_t)nlive);
+  share *sh = core_malloc(sizeof(share) * (size_t)nlive);
   if (sh == NULL)
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
   double w = 0;
@@ -304,7 +304,7 @@ static int chunk_targets(contract_chunk *ch, int32_t nch, int64_t target) {
     if (ch[c].target > m)
       ch[c].target = m;
   }
-  free(sh);
+  core_free(sh);
   return MINEX_OK;
 }
 
@@ -437,14 +437,14 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
   int size = cm->size, rank = cm->rank;
   int32_t nb = L->nbase, ng = L->nghost, *map = ws->map;
   int64_t mine[2] = {K, A}, *all = NULL, *pairs = NULL, *recv = NULL;
-  int64_t *cnt = calloc((size_t)size, sizeof *cnt);
-  int64_t *rcnt = calloc((size_t)size, sizeof *rcnt);
-  int64_t *off = calloc((size_t)size + 1, sizeof *off);
-  int64_t *end = calloc((size_t)size + 1, sizeof *end);
-  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
-  int64_t *newg = malloc(sizeof(int64_t) * ((size_t)ng + 1));
-  int64_t *uniq = malloc(sizeof(int64_t) * ((size_t)ng + 1));
-  int32_t *seen = malloc(sizeof(int32_t) * ((size_t)size + 1));
+  int64_t *cnt = core_calloc((size_t)size, sizeof *cnt);
+  int64_t *rcnt = core_calloc((size_t)size, sizeof *rcnt);
+  int64_t *off = core_calloc((size_t)size + 1, sizeof *off);
+  int64_t *end = core_calloc((size_t)size + 1, sizeof *end);
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  int64_t *newg = core_malloc(sizeof(int64_t) * ((size_t)ng + 1));
+  int64_t *uniq = core_malloc(sizeof(int64_t) * ((size_t)ng + 1));
+  int32_t *seen = core_malloc(sizeof(int32_t) * ((size_t)size + 1));
   int rc = cnt && rcnt && off && end && pos && newg && uniq && seen
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "contraction: out of memory");
@@ -482,7 +482,7 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
         }
       }
     if (pass == 0) {
-      pairs = malloc(sizeof(int64_t) * (2 * (size_t)npairs + 1));
+      pairs = core_malloc(sizeof(int64_t) * (2 * (size_t)npairs + 1));
       if (pairs == NULL) {
         rc = core_error(MINEX_ENOMEM,
                         "contraction: out of memory for %lld "
@@ -534,8 +534,8 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
   for (int32_t g = 0; g < ng; g++)
     if (nu == 0 || uniq[nu - 1] != uniq[g])
       uniq[nu++] = uniq[g];
-  N->ghost_gid = malloc(sizeof(int64_t) * ((size_t)nu + 1));
-  N->ghost_rank = malloc(sizeof(int32_t) * ((size_t)nu + 1));
+  N->ghost_gid = core_malloc(sizeof(int64_t) * ((size_t)nu + 1));
+  N->ghost_rank = core_malloc(sizeof(int32_t) * ((size_t)nu + 1));
   if (N->ghost_gid == NULL || N->ghost_rank == NULL) {
     rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
                     (int)nu);
@@ -546,8 +546,8 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
     N->ghost_gid[g] = uniq[g];
     N->ghost_rank[g] = (int32_t)(core_lower_i64(off + 1, size, uniq[g] + 1));
   }
-  free(L->ghost_up);
-  if ((L->ghost_up = malloc(sizeof(int32_t) * ((size_t)ng + 1))) == NULL) {
+  core_free(L->ghost_up);
+  if ((L->ghost_up = core_malloc(sizeof(int32_t) * ((size_t)ng + 1))) == NULL) {
     rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
                     (int)ng);
     goto out;
@@ -557,9 +557,10 @@ static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
     map[2 * nb + g] = 2 * A + L->ghost_up[g];
   }
 out:
-  free(cnt), free(rcnt), free(off), free(end), free(pos);
-  free(newg), free(uniq), free(seen);
-  free(all), free(pairs), free(recv);
+  core_free(cnt), core_free(rcnt), core_free(off), core_free(end),
+      core_free(pos);
+  core_free(newg), core_free(uniq), core_free(seen);
+  core_free(all), core_free(pairs), core_free(recv);
   return rc;
 }
 
@@ -571,12 +572,12 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     wk[t].rsize = 0;
   contract_level *L = contract_cur(ws);
   int32_t nb = L->nbase;
-  int32_t *moff = malloc(sizeof(int32_t) * ((size_t)nch + 1));
-  int32_t *aoff = malloc(sizeof(int32_t) * ((size_t)nch + 1));
-  int64_t *soff = malloc(sizeof(int64_t) * ((size_t)nch + 1));
-  int64_t *roff = malloc(sizeof(int64_t) * ((size_t)nch + 1));
+  int32_t *moff = core_malloc(sizeof(int32_t) * ((size_t)nch + 1));
+  int32_t *aoff = core_malloc(sizeof(int32_t) * ((size_t)nch + 1));
+  int64_t *soff = core_malloc(sizeof(int64_t) * ((size_t)nch + 1));
+  int64_t *roff = core_malloc(sizeof(int64_t) * ((size_t)nch + 1));
   if (!moff || !aoff || !soff || !roff) {
-    free(moff), free(aoff), free(soff), free(roff);
+    core_free(moff), core_free(aoff), core_free(soff), core_free(roff);
     int rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
     return ws->comm ? ws->comm->agree(ws->comm->ctx, rc) : rc;
   }
@@ -592,7 +593,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   int rc = MINEX_OK;
   if (ws->nlevels == ws->lvcap) {
     contract_level *a =
-        realloc(ws->lv, sizeof(contract_level) * 2 * (size_t)ws->lvcap);
+        core_realloc(ws->lv, sizeof(contract_level) * 2 * (size_t)ws->lvcap);
     if (a == NULL) {
       rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
       goto early;
@@ -604,15 +605,15 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   }
   contract_level *N = &ws->lv[ws->nlevels];
   contract_attr *at =
-      realloc(L->at, sizeof(contract_attr) * ((size_t)nb + (size_t)K + 1));
+      core_realloc(L->at, sizeof(contract_attr) * ((size_t)nb + (size_t)K + 1));
   if (at != NULL)
     L->at = at;
-  L->child = malloc(sizeof(int32_t) * (2 * (size_t)K + 1));
-  L->mstart = malloc(sizeof(int64_t) * ((size_t)K + 1));
-  L->mlen = malloc(sizeof(int32_t) * ((size_t)K + 1));
+  L->child = core_malloc(sizeof(int32_t) * (2 * (size_t)K + 1));
+  L->mstart = core_malloc(sizeof(int64_t) * ((size_t)K + 1));
+  L->mlen = core_malloc(sizeof(int32_t) * ((size_t)K + 1));
   if (!ws->drop_lists) {
-    L->madj = malloc(sizeof(int32_t) * ((size_t)S + 1));
-    L->mcwgt = malloc(sizeof(double) * ((size_t)S + 1));
+    L->madj = core_malloc(sizeof(int32_t) * ((size_t)S + 1));
+    L->mcwgt = core_malloc(sizeof(double) * ((size_t)S + 1));
   }
   if (!at || !L->child || !L->mstart || !L->mlen ||
       (!ws->drop_lists && (!L->madj || !L->mcwgt)) ||
@@ -622,8 +623,8 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
                     (int)K);
     goto early;
   }
-  N->lower = malloc(sizeof(int32_t) * ((size_t)A + 1));
-  N->own_xadj = malloc(sizeof(int64_t) * ((size_t)A + 1));
+  N->lower = core_malloc(sizeof(int32_t) * ((size_t)A + 1));
+  N->own_xadj = core_malloc(sizeof(int64_t) * ((size_t)A + 1));
   if (!N->lower || !N->own_xadj) {
     rc = core_error(MINEX_ENOMEM,
                     "contraction: out of memory for a level of %d vertices",
@@ -669,14 +670,17 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   if (ws->comm != NULL && (rc = ghost_renumber(ws, L, N, K, A)) != MINEX_OK)
     goto out;
   tr = core_wtime();
+  minex_workspace *pool = core_pool_current();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
   for (int32_t i = 0; i < nch; i++) {
     double tu = core_wtime();
+    minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
     contract_chunk *c = &ch[work[i]];
     int t = core_thread_num();
     int r = chunk_rows(wk, L, c, map, aoff[work[i]], t);
     if (r != MINEX_OK)
       chunk_fail(c, r);
+    core_pool_swap(prev);
     c->secs = core_wtime() - tu;
   }
   par_region(ws, ch, nch, tr);
@@ -685,8 +689,8 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   roff[0] = 0;
   for (int32_t c = 0; c < nch; c++)
     roff[c + 1] = roff[c] + ch[c].rsize;
-  N->own_adj = malloc(sizeof(int32_t) * ((size_t)roff[nch] + 1));
-  N->own_cwgt = malloc(sizeof(double) * ((size_t)roff[nch] + 1));
+  N->own_adj = core_malloc(sizeof(int32_t) * ((size_t)roff[nch] + 1));
+  N->own_cwgt = core_malloc(sizeof(double) * ((size_t)roff[nch] + 1));
   if (!N->own_adj || !N->own_cwgt) {
     rc = core_error(MINEX_ENOMEM,
                     "contraction: out of memory for a level of %d vertices",
@@ -738,15 +742,15 @@ out:
   /* a level left unfinished is not in the workspace: free it here */
   if (rc != MINEX_OK && ws->nlevels < ws->lvcap)
     contract_level_free(&ws->lv[ws->nlevels]);
-  free(moff), free(aoff), free(soff), free(roff);
+  core_free(moff), core_free(aoff), core_free(soff), core_free(roff);
   return rc;
 }
 
 /* Chunks by size, largest first (ties in chunk order): the order in which
  * the threads take them, so that a large part does not come last. */
 static int32_t *work_order(const contract_chunk *ch, int32_t nch) {
-  share *k = malloc(sizeof(share) * ((size_t)nch + 1));
-  int32_t *work = malloc(sizeof(int32_t) * ((size_t)nch + 1));
+  share *k = core_malloc(sizeof(share) * ((size_t)nch + 1));
+  int32_t *work = core_malloc(sizeof(int32_t) * ((size_t)nch + 1));
   if (k && work) {
     for (int32_t c = 0; c < nch; c++)
       k[c] = (share){(double)(ch[c].ce - ch[c].cs), c};
@@ -754,10 +758,10 @@ static int32_t *work_order(const contract_chunk *ch, int32_t nch) {
     for (int32_t c = 0; c < nch; c++)
       work[c] = k[c].c;
   } else {
-    free(work);
+    core_free(work);
     work = NULL;
   }
-  free(k);
+  core_free(k);
   return work;
 }
 
@@ -770,19 +774,20 @@ typedef struct slices {
 } slices;
 
 static void slices_free(slices *sl) {
-  free(sl->child), free(sl->mlen), free(sl->lnew), free(sl->order);
-  free(sl->mstart), free(sl->rlen), free(sl->at);
+  core_free(sl->child), core_free(sl->mlen), core_free(sl->lnew),
+      core_free(sl->order);
+  core_free(sl->mstart), core_free(sl->rlen), core_free(sl->at);
 }
 
 static int slices_alloc(slices *sl, int32_t cap) {
   size_t k = (size_t)cap + 1;
-  sl->child = malloc(sizeof(int32_t) * 2 * k);
-  sl->mlen = malloc(sizeof(int32_t) * k);
-  sl->lnew = malloc(sizeof(int32_t) * 2 * k);
-  sl->order = malloc(sizeof(int32_t) * k);
-  sl->mstart = malloc(sizeof(int64_t) * k);
-  sl->rlen = malloc(sizeof(int64_t) * k);
-  sl->at = malloc(sizeof(contract_attr) * k);
+  sl->child = core_malloc(sizeof(int32_t) * 2 * k);
+  sl->mlen = core_malloc(sizeof(int32_t) * k);
+  sl->lnew = core_malloc(sizeof(int32_t) * 2 * k);
+  sl->order = core_malloc(sizeof(int32_t) * k);
+  sl->mstart = core_malloc(sizeof(int64_t) * k);
+  sl->rlen = core_malloc(sizeof(int64_t) * k);
+  sl->at = core_malloc(sizeof(contract_attr) * k);
   if (!sl->child || !sl->mlen || !sl->lnew || !sl->order || !sl->mstart ||
       !sl->rlen || !sl->at)
     return core_error(MINEX_ENOMEM,
@@ -805,7 +810,7 @@ static void slices_give(const slices *sl, contract_chunk *c) {
 /* Spread over ranks: v[0..n-1] summed over the ranks (collective). */
 static int dist_sum(const contract_comm *cm, int64_t *v, int n) {
   int64_t *all = NULL;
-  int64_t *cnt = calloc((size_t)cm->size, sizeof *cnt);
+  int64_t *cnt = core_calloc((size_t)cm->size, sizeof *cnt);
   int rc =
       cnt ? MINEX_OK : core_error(MINEX_ENOMEM, "contraction: out of memory");
   if ((rc = cm->agree(cm->ctx, rc)) == MINEX_OK &&
@@ -816,8 +821,8 @@ static int dist_sum(const contract_comm *cm, int64_t *v, int n) {
       for (int r = 0; r < cm->size; r++)
         v[i] += all[(size_t)r * (size_t)n + (size_t)i];
     }
-  free(all);
-  free(cnt);
+  core_free(all);
+  core_free(cnt);
   return rc;
 }
 
@@ -833,8 +838,8 @@ typedef struct chunk_fig {
  * chunk_targets shares them on one process. Collective. */
 static int chunk_targets_dist(const contract_comm *cm, contract_chunk *ch,
                               int32_t nch, int64_t target) {
-  chunk_fig *mine = malloc(sizeof *mine * ((size_t)nch + 1)), *all = NULL;
-  int64_t *cnt = calloc((size_t)cm->size, sizeof *cnt);
+  chunk_fig *mine = core_malloc(sizeof *mine * ((size_t)nch + 1)), *all = NULL;
+  int64_t *cnt = core_calloc((size_t)cm->size, sizeof *cnt);
   contract_chunk *every = NULL;
   int rc = mine && cnt ? MINEX_OK
                        : core_error(MINEX_ENOMEM, "contraction: out of memory");
@@ -849,7 +854,7 @@ static int chunk_targets_dist(const contract_comm *cm, contract_chunk *ch,
     first += r < cm->rank ? cnt[r] / (int64_t)sizeof *mine : 0;
     nall += cnt[r] / (int64_t)sizeof *mine;
   }
-  if ((every = calloc((size_t)nall + 1, sizeof *every)) == NULL) {
+  if ((every = core_calloc((size_t)nall + 1, sizeof *every)) == NULL) {
     rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %lld chunks",
                     (long long)nall);
     goto out;
@@ -863,7 +868,7 @@ static int chunk_targets_dist(const contract_comm *cm, contract_chunk *ch,
     for (int32_t c = 0; c < nch; c++)
       ch[c].target = every[first + c].target;
 out:
-  free(mine), free(all), free(cnt), free(every);
+  core_free(mine), core_free(all), core_free(cnt), core_free(every);
   return rc;
 }
 
@@ -881,7 +886,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
   if (rc != MINEX_OK || tot[0] <= target || tot[1] == 0)
     return rc;
   int nt = nthreads > 1 ? nthreads : 1;
-  contract_worker *wk = calloc((size_t)nt, sizeof *wk);
+  contract_worker *wk = core_calloc((size_t)nt, sizeof *wk);
   slices sl;
   memset(&sl, 0, sizeof sl);
   rc = wk ? slices_alloc(&sl, contract_cur(ws)->nbase)
@@ -917,8 +922,8 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     if (cm)
       rc = cm->agree(cm->ctx, rc);
     if (rc != MINEX_OK) {
-      free(ch);
-      free(work);
+      core_free(ch);
+      core_free(work);
       break;
     }
     int32_t level = ws->nlevels - 1;
@@ -927,9 +932,11 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
             : chunk_targets(ch, nch, target);
     if (rc == MINEX_OK) {
       double tr = core_wtime();
+      minex_workspace *pool = core_pool_current();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
       for (int32_t i = 0; i < nch; i++) {
         double tu = core_wtime();
+        minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
         contract_chunk *c = &ch[work[i]];
         int t = core_thread_num();
         slices_give(&sl, c);
@@ -938,6 +945,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                                      chunk_seed(seed, level, c));
         if (r != MINEX_OK)
           chunk_fail(c, r);
+        core_pool_swap(prev);
         c->secs = core_wtime() - tu;
       }
       par_region(ws, ch, nch, tr);
@@ -955,8 +963,8 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
       rc = cm->agree(cm->ctx, rc);
     ws->seconds_sweep += t1 - t0;
     ws->seconds_levels += core_wtime() - t1;
-    free(ch);
-    free(work);
+    core_free(ch);
+    core_free(work);
     if (rc != MINEX_OK || merges == 0)
       break;
     tot[0] = ws->nactive;
@@ -966,7 +974,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
   }
   for (int t = 0; wk && t < nt; t++)
     contract_worker_free(&wk[t]);
-  free(wk);
+  core_free(wk);
   slices_free(&sl);
   return rc;
 }

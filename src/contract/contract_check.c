@@ -138,13 +138,14 @@ int contract_check(contract_ws *ws) {
      active x, gathered Cwgt to each representative r equals the sum of fine
      Cwgt between the fine vertices of x and of r. */
   int32_t nid = contract_nids(ws);
-  int32_t *rep = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
-  double *fine = calloc((size_t)nid + 1, sizeof(double));
-  int32_t *seen = malloc(sizeof(int32_t) * ((size_t)nid + 1));
-  int32_t *members = malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
-  int64_t *mstart = calloc((size_t)nid + 2, sizeof(int64_t));
+  int32_t *rep = core_malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+  double *fine = core_calloc((size_t)nid + 1, sizeof(double));
+  int32_t *seen = core_malloc(sizeof(int32_t) * ((size_t)nid + 1));
+  int32_t *members = core_malloc(sizeof(int32_t) * (size_t)(n > 0 ? n : 1));
+  int64_t *mstart = core_calloc((size_t)nid + 2, sizeof(int64_t));
   if (!rep || !fine || !seen || !members || !mstart) {
-    free(rep), free(fine), free(seen), free(members), free(mstart);
+    core_free(rep), core_free(fine), core_free(seen), core_free(members),
+        core_free(mstart);
     return core_error(MINEX_ENOMEM, "contract_check: out of memory");
   }
   rc = contract_fine_reps(ws, rep);
@@ -201,6 +202,7 @@ int contract_check(contract_ws *ws) {
                       "neighbours, fine graph says %d",
                       (int)x, (int)cnt, (int)nfine);
   }
-  free(rep), free(fine), free(seen), free(members), free(mstart);
+  core_free(rep), core_free(fine), core_free(seen), core_free(members),
+      core_free(mstart);
   return rc;
 }

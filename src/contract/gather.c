@@ -11,14 +11,14 @@ int contract_acc_reserve(contract_acc *acc, int64_t ends) {
   if (ends > acc->cap) {
     int64_t cap = acc->cap + acc->cap / 2;
     cap = cap > ends ? cap : ends;
-    int32_t *l = realloc(acc->list, sizeof(int32_t) * (size_t)cap);
+    int32_t *l = core_realloc(acc->list, sizeof(int32_t) * (size_t)cap);
     if (l == NULL)
       return core_error(MINEX_ENOMEM,
                         "contraction: out of memory for a "
                         "gather of %lld ends",
                         (long long)ends);
     acc->list = l;
-    double *a = realloc(acc->lacc, sizeof(double) * (size_t)cap);
+    double *a = core_realloc(acc->lacc, sizeof(double) * (size_t)cap);
     if (a == NULL)
       return core_error(MINEX_ENOMEM,
                         "contraction: out of memory for a "
@@ -33,13 +33,13 @@ int contract_acc_reserve(contract_acc *acc, int64_t ends) {
   if (acc->slot == NULL || bits > acc->slot_max) {
     /* zeroed pages: stamps start at 0, and small gathers never touch most
        of the table */
-    contract_slot *t = calloc((size_t)1 << bits, sizeof(contract_slot));
+    contract_slot *t = core_calloc((size_t)1 << bits, sizeof(contract_slot));
     if (t == NULL)
       return core_error(MINEX_ENOMEM,
                         "contraction: out of memory for a "
                         "gather of %lld ends",
                         (long long)ends);
-    free(acc->slot);
+    core_free(acc->slot);
     acc->slot = t;
     acc->slot_max = bits;
     acc->slot_used = 0;
@@ -49,9 +49,9 @@ int contract_acc_reserve(contract_acc *acc, int64_t ends) {
 }
 
 void contract_acc_free(contract_acc *acc) {
-  free(acc->list);
-  free(acc->lacc);
-  free(acc->slot);
+  core_free(acc->list);
+  core_free(acc->lacc);
+  core_free(acc->slot);
   memset(acc, 0, sizeof *acc);
 }
 

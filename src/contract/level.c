@@ -12,7 +12,7 @@ int contract_level_alloc(contract_level *L, int32_t nbase) {
   memset(L, 0, sizeof *L);
   L->nbase = nbase;
   L->cap = nbase;
-  L->at = malloc(sizeof(contract_attr) * ((size_t)nbase + 1));
+  L->at = core_malloc(sizeof(contract_attr) * ((size_t)nbase + 1));
   if (L->at == NULL)
     return core_error(MINEX_ENOMEM,
                       "contraction: out of memory for a "
@@ -22,19 +22,19 @@ int contract_level_alloc(contract_level *L, int32_t nbase) {
 }
 
 void contract_level_free(contract_level *L) {
-  free(L->own_xadj);
-  free(L->own_adj);
-  free(L->own_cwgt);
-  free(L->lower);
-  free(L->child);
-  free(L->mstart);
-  free(L->mlen);
-  free(L->madj);
-  free(L->mcwgt);
-  free(L->at);
-  free(L->ghost_gid);
-  free(L->ghost_rank);
-  free(L->ghost_up);
+  core_free(L->own_xadj);
+  core_free(L->own_adj);
+  core_free(L->own_cwgt);
+  core_free(L->lower);
+  core_free(L->child);
+  core_free(L->mstart);
+  core_free(L->mlen);
+  core_free(L->madj);
+  core_free(L->mcwgt);
+  core_free(L->at);
+  core_free(L->ghost_gid);
+  core_free(L->ghost_rank);
+  core_free(L->ghost_up);
   memset(L, 0, sizeof *L);
 }
 
@@ -53,10 +53,10 @@ static void level_roots(const contract_level *L, int32_t *root) {
 
 int contract_level_reps(contract_ws *ws, int32_t s, int32_t *rep) {
   int32_t n = ws->n;
-  int32_t *root = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
-  int32_t *inv = malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  int32_t *root = core_malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
+  int32_t *inv = core_malloc(sizeof(int32_t) * (2 * (size_t)n + 1));
   if (!root || !inv) {
-    free(root), free(inv);
+    core_free(root), core_free(inv);
     return core_error(MINEX_ENOMEM, "contract_level_reps: out of memory");
   }
   for (int32_t v = 0; v < n; v++)
@@ -69,7 +69,7 @@ int contract_level_reps(contract_ws *ws, int32_t s, int32_t *rep) {
     for (int32_t v = 0; v < n; v++)
       rep[v] = inv[root[rep[v]]];
   }
-  free(root), free(inv);
+  core_free(root), core_free(inv);
   return MINEX_OK;
 }
 
@@ -83,12 +83,12 @@ static int symmetric_cwgt(int32_t m, const int64_t *xadj, const int32_t *adj,
                           const double *cwgt, double *cw) {
   int64_t ne = xadj[m];
   memcpy(cw, cwgt, sizeof(double) * (size_t)ne);
-  int64_t *start = calloc((size_t)m + 2, sizeof(int64_t));
-  int64_t *where = malloc(sizeof(int64_t) * ((size_t)m + 1));
-  int64_t *bj = malloc(sizeof(int64_t) * ((size_t)ne / 2 + 1));
-  int32_t *bu = malloc(sizeof(int32_t) * ((size_t)ne / 2 + 1));
+  int64_t *start = core_calloc((size_t)m + 2, sizeof(int64_t));
+  int64_t *where = core_malloc(sizeof(int64_t) * ((size_t)m + 1));
+  int64_t *bj = core_malloc(sizeof(int64_t) * ((size_t)ne / 2 + 1));
+  int32_t *bu = core_malloc(sizeof(int32_t) * ((size_t)ne / 2 + 1));
   if (!start || !where || !bj || !bu) {
-    free(start), free(where), free(bj), free(bu);
+    core_free(start), core_free(where), core_free(bj), core_free(bu);
     return core_error(MINEX_ENOMEM, "contract_level_graph: out of memory");
   }
   for (int32_t u = 0; u < m; u++)
@@ -122,7 +122,7 @@ static int symmetric_cwgt(int32_t m, const int64_t *xadj, const int32_t *adj,
       }
     }
   }
-  free(start), free(where), free(bj), free(bu);
+  core_free(start), core_free(where), core_free(bj), core_free(bu);
   return MINEX_OK;
 }
 
@@ -131,10 +131,10 @@ int contract_csr_graph(int32_t m, const int64_t *xadj, const int32_t *adj,
                        minex_graph **out, int32_t **old_s) {
   *out = NULL;
   *old_s = NULL;
-  double *pw = malloc(sizeof(double) * ((size_t)m + 1));
-  double *rw = malloc(sizeof(double) * ((size_t)m + 1));
-  double *cw = malloc(sizeof(double) * ((size_t)xadj[m] + 1));
-  int32_t *ow = malloc(sizeof(int32_t) * ((size_t)m + 1));
+  double *pw = core_malloc(sizeof(double) * ((size_t)m + 1));
+  double *rw = core_malloc(sizeof(double) * ((size_t)m + 1));
+  double *cw = core_malloc(sizeof(double) * ((size_t)xadj[m] + 1));
+  int32_t *ow = core_malloc(sizeof(int32_t) * ((size_t)m + 1));
   int rc = MINEX_OK;
   if (!pw || !rw || !cw || !ow) {
     rc = core_error(MINEX_ENOMEM, "contract_level_graph: out of memory");
@@ -149,11 +149,11 @@ int contract_csr_graph(int32_t m, const int64_t *xadj, const int32_t *adj,
   }
   rc = minex_graph_create(m, xadj, adj, pw, rw, cw, out);
 out:
-  free(pw), free(rw), free(cw);
+  core_free(pw), core_free(rw), core_free(cw);
   if (rc == MINEX_OK)
     *old_s = ow;
   else
-    free(ow);
+    core_free(ow);
   return rc;
 }
 

@@ -8,20 +8,20 @@
 #include <string.h>
 
 void contract_worker_free(contract_worker *wk) {
-  free(wk->par);
-  free(wk->rwgt);
-  free(wk->mark);
-  free(wk->mpos);
-  free(wk->elig);
-  free(wk->eslot);
-  free(wk->epos);
-  free(wk->bpart);
-  free(wk->bratio);
+  core_free(wk->par);
+  core_free(wk->rwgt);
+  core_free(wk->mark);
+  core_free(wk->mpos);
+  core_free(wk->elig);
+  core_free(wk->eslot);
+  core_free(wk->epos);
+  core_free(wk->bpart);
+  core_free(wk->bratio);
   contract_acc_free(&wk->acc);
-  free(wk->madj);
-  free(wk->mcwgt);
-  free(wk->radj);
-  free(wk->rcwgt);
+  core_free(wk->madj);
+  core_free(wk->mcwgt);
+  core_free(wk->radj);
+  core_free(wk->rcwgt);
   if (wk->rng)
     gsl_rng_free(wk->rng);
   memset(wk, 0, sizeof *wk);
@@ -37,14 +37,14 @@ int contract_worker_reserve(contract_worker *wk, int rows, int64_t more) {
   int64_t c = *cap + *cap / 2 + 1024;
   while (c < *size + more)
     c += c / 2;
-  int32_t *a = realloc(*adj, sizeof(int32_t) * (size_t)c);
+  int32_t *a = core_realloc(*adj, sizeof(int32_t) * (size_t)c);
   if (a == NULL)
     return core_error(MINEX_ENOMEM,
                       "contraction: out of memory for %lld "
                       "edge ends",
                       (long long)c);
   *adj = a;
-  double *w = realloc(*cw, sizeof(double) * (size_t)c);
+  double *w = core_realloc(*cw, sizeof(double) * (size_t)c);
   if (w == NULL)
     return core_error(MINEX_ENOMEM,
                       "contraction: out of memory for %lld "
@@ -62,35 +62,35 @@ static int worker_reserve(contract_worker *wk, int32_t cap) {
   if (cap <= wk->cap)
     return MINEX_OK;
   size_t n = (size_t)cap;
-  void *p[9] = {realloc(wk->par, sizeof(int32_t) * n)};
+  void *p[9] = {core_realloc(wk->par, sizeof(int32_t) * n)};
   if (p[0])
     wk->par = p[0];
-  p[1] = realloc(wk->elig, sizeof(int32_t) * n);
+  p[1] = core_realloc(wk->elig, sizeof(int32_t) * n);
   if (p[1])
     wk->elig = p[1];
-  p[2] = realloc(wk->eslot, sizeof(int32_t) * n);
+  p[2] = core_realloc(wk->eslot, sizeof(int32_t) * n);
   if (p[2])
     wk->eslot = p[2];
-  p[3] = realloc(wk->epos, sizeof(int32_t) * n);
+  p[3] = core_realloc(wk->epos, sizeof(int32_t) * n);
   if (p[3])
     wk->epos = p[3];
-  p[4] = realloc(wk->bpart, sizeof(int32_t) * n);
+  p[4] = core_realloc(wk->bpart, sizeof(int32_t) * n);
   if (p[4])
     wk->bpart = p[4];
-  p[5] = realloc(wk->bratio, sizeof(double) * n);
+  p[5] = core_realloc(wk->bratio, sizeof(double) * n);
   if (p[5])
     wk->bratio = p[5];
-  p[6] = realloc(wk->rwgt, sizeof(double) * n);
+  p[6] = core_realloc(wk->rwgt, sizeof(double) * n);
   if (p[6])
     wk->rwgt = p[6];
-  p[7] = realloc(wk->mark, sizeof(int32_t) * n);
+  p[7] = core_realloc(wk->mark, sizeof(int32_t) * n);
   if (p[7]) {
     wk->mark = p[7];
     /* stamps restart: the new entries hold garbage */
     memset(wk->mark, 0, sizeof(int32_t) * n);
     wk->mstamp = 0;
   }
-  p[8] = realloc(wk->mpos, sizeof(int32_t) * n);
+  p[8] = core_realloc(wk->mpos, sizeof(int32_t) * n);
   if (p[8])
     wk->mpos = p[8];
   for (int i = 0; i < 9; i++)

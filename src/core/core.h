@@ -9,6 +9,7 @@
 #include "minex.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 
 struct minex_graph {
   int32_t nvtxs;   /* |V|                                              */
@@ -40,6 +41,24 @@ void core_error_clear(void);
 /* Prepends "prefix: " to the current last-error message. */
 void core_error_prefix(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+
+/* The kernel's allocations (pool.c): malloc, calloc, realloc and free,
+ * with requests of 64 KiB and more served from the calling thread's
+ * workspace when one is set (core_pool_swap). core_free and core_realloc
+ * take any pointer of these four or of malloc, on any thread. */
+void *core_malloc(size_t n);
+void *core_calloc(size_t count, size_t size);
+void *core_realloc(void *p, size_t n);
+void core_free(void *p);
+/* Sets the calling thread's workspace (NULL: none) and returns the one it
+ * replaces, which the caller restores when done. */
+minex_workspace *core_pool_swap(minex_workspace *ws);
+minex_workspace *core_pool_current(void);
+/* The start and end of a call with options.workspace = ws (NULL: no-ops):
+ * begin refuses a workspace another call is using; end reports blocks
+ * still handed out (a library bug) as MINEX_EINTERNAL naming fn. */
+int core_pool_begin(minex_workspace *ws, const char *fn);
+int core_pool_end(minex_workspace *ws, const char *fn);
 
 /* Monotonic wall clock in seconds. */
 double core_wtime(void);

@@ -94,15 +94,15 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
                       "%lld adjacency entries: an undirected "
                       "graph stores each edge twice",
                       (long long)nadj);
-  minex_graph *g = calloc(1, sizeof *g);
+  minex_graph *g = core_calloc(1, sizeof *g);
   if (g == NULL)
     return core_error(MINEX_ENOMEM, "minex_graph_create: out of memory");
   g->nvtxs = nvtxs;
-  g->xadj = malloc(sizeof(int64_t) * ((size_t)nvtxs + 1));
-  g->adjncy = malloc(sizeof(int32_t) * (size_t)(nadj > 0 ? nadj : 1));
-  g->cwgt = malloc(sizeof(double) * (size_t)(nadj > 0 ? nadj : 1));
-  g->pwgt = malloc(sizeof(double) * (size_t)(nvtxs > 0 ? nvtxs : 1));
-  g->rwgt = malloc(sizeof(double) * (size_t)(nvtxs > 0 ? nvtxs : 1));
+  g->xadj = core_malloc(sizeof(int64_t) * ((size_t)nvtxs + 1));
+  g->adjncy = core_malloc(sizeof(int32_t) * (size_t)(nadj > 0 ? nadj : 1));
+  g->cwgt = core_malloc(sizeof(double) * (size_t)(nadj > 0 ? nadj : 1));
+  g->pwgt = core_malloc(sizeof(double) * (size_t)(nvtxs > 0 ? nvtxs : 1));
+  g->rwgt = core_malloc(sizeof(double) * (size_t)(nvtxs > 0 ? nvtxs : 1));
   if (!g->xadj || !g->adjncy || !g->cwgt || !g->pwgt || !g->rwgt) {
     minex_graph_destroy(g);
     return core_error(MINEX_ENOMEM,
@@ -149,7 +149,7 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
   }
   edge_entry *tmp = NULL;
   if (rc == MINEX_OK && maxdeg > 32) {
-    tmp = malloc(sizeof *tmp * (size_t)maxdeg);
+    tmp = core_malloc(sizeof *tmp * (size_t)maxdeg);
     if (tmp == NULL)
       rc = core_error(MINEX_ENOMEM, "minex_graph_create: out of memory");
   }
@@ -163,7 +163,7 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
         break;
       }
   }
-  free(tmp);
+  core_free(tmp);
   for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++)
     for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
       int32_t w = g->adjncy[j];
@@ -215,7 +215,7 @@ int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
   if (rc != MINEX_OK)
     return rc;
   if (cwgt) {
-    int64_t *cursor = malloc(sizeof *cursor * (size_t)(n > 0 ? n : 1));
+    int64_t *cursor = core_malloc(sizeof *cursor * (size_t)(n > 0 ? n : 1));
     if (cursor == NULL)
       return core_error(MINEX_ENOMEM,
                         "minex_graph_set_weights: out of "
@@ -238,7 +238,7 @@ int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
           break;
         }
       }
-    free(cursor);
+    core_free(cursor);
     if (rc != MINEX_OK)
       return rc;
     memcpy(graph->cwgt, cwgt, sizeof(double) * (size_t)xadj[n]);
@@ -253,12 +253,12 @@ int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
 void minex_graph_destroy(minex_graph *graph) {
   if (graph == NULL)
     return;
-  free(graph->xadj);
-  free(graph->adjncy);
-  free(graph->cwgt);
-  free(graph->pwgt);
-  free(graph->rwgt);
-  free(graph);
+  core_free(graph->xadj);
+  core_free(graph->adjncy);
+  core_free(graph->cwgt);
+  core_free(graph->pwgt);
+  core_free(graph->rwgt);
+  core_free(graph);
 }
 
 int32_t minex_graph_nvtxs(const minex_graph *g) {

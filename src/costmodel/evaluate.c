@@ -79,7 +79,7 @@ int minex_evaluate(const minex_graph *g, const minex_config *cfg,
   costmodel_loads ld;
   if ((rc = costmodel_loads_create(&ld, g, cfg, old, nw, options)))
     return rc;
-  double *vol = calloc((size_t)cfg->nprocs, sizeof(double));
+  double *vol = core_calloc((size_t)cfg->nprocs, sizeof(double));
   if (vol == NULL) {
     costmodel_loads_destroy(&ld);
     return core_error(MINEX_ENOMEM, "minex_evaluate: out of memory");
@@ -108,7 +108,7 @@ int minex_evaluate(const minex_graph *g, const minex_config *cfg,
     if (cfg->avail[p])
       r.max_v = fmax(r.max_v, vol[p]);
   r.lower_bound = r.lower_bound > 0 ? sum_pwgt / r.lower_bound : 0;
-  free(vol);
+  core_free(vol);
   costmodel_loads_destroy(&ld);
   /* the loads are checked finite when they are built; the sums over
      vertices (Rwgt moved, Pwgt for LB) can still overflow on their own */

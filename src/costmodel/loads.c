@@ -118,11 +118,11 @@ static int loads_alloc(costmodel_loads *ld, const minex_config *cfg,
   while (ld->tsize < P)
     ld->tsize *= 2;
   size_t np = (size_t)P;
-  ld->wgt = calloc(np, sizeof(double));
-  ld->comm = calloc(np, sizeof(double));
-  ld->remap = calloc(np, sizeof(double));
-  ld->qwgt = calloc(np, sizeof(double));
-  ld->tree = malloc(sizeof(double) * 2 * (size_t)ld->tsize);
+  ld->wgt = core_calloc(np, sizeof(double));
+  ld->comm = core_calloc(np, sizeof(double));
+  ld->remap = core_calloc(np, sizeof(double));
+  ld->qwgt = core_calloc(np, sizeof(double));
+  ld->tree = core_malloc(sizeof(double) * 2 * (size_t)ld->tsize);
   if (!ld->wgt || !ld->comm || !ld->remap || !ld->qwgt || !ld->tree ||
       costmodel_scratch_create(&ld->mv, P) != MINEX_OK) {
     costmodel_loads_destroy(ld);
@@ -185,13 +185,13 @@ int costmodel_run_partials(const minex_graph *g, const minex_config *cfg,
   int32_t P = cfg->nprocs, n = g->nvtxs;
   *out = NULL;
   *nout = 0;
-  double *acc = calloc(3 * (size_t)P + 1, sizeof *acc);
-  int32_t *seen = calloc((size_t)P + 1, sizeof *seen);
-  int32_t *touched = malloc(sizeof *touched * ((size_t)P + 1));
+  double *acc = core_calloc(3 * (size_t)P + 1, sizeof *acc);
+  int32_t *seen = core_calloc((size_t)P + 1, sizeof *seen);
+  int32_t *touched = core_malloc(sizeof *touched * ((size_t)P + 1));
   int64_t cap = 16, len = 0;
-  costmodel_partial *pt = malloc(sizeof *pt * (size_t)cap);
+  costmodel_partial *pt = core_malloc(sizeof *pt * (size_t)cap);
   if (!acc || !seen || !touched || !pt) {
-    free(acc), free(seen), free(touched), free(pt);
+    core_free(acc), core_free(seen), core_free(touched), core_free(pt);
     return core_error(MINEX_ENOMEM,
                       "cost model: out of memory for the loads "
                       "of %d processors",
@@ -218,9 +218,9 @@ int costmodel_run_partials(const minex_graph *g, const minex_config *cfg,
     if (len + nt > cap) {
       while (len + nt > cap)
         cap *= 2;
-      costmodel_partial *b = realloc(pt, sizeof *pt * (size_t)cap);
+      costmodel_partial *b = core_realloc(pt, sizeof *pt * (size_t)cap);
       if (b == NULL) {
-        free(acc), free(seen), free(touched), free(pt);
+        core_free(acc), core_free(seen), core_free(touched), core_free(pt);
         return core_error(MINEX_ENOMEM,
                           "cost model: out of memory for %lld partial loads",
                           (long long)cap);
@@ -234,7 +234,7 @@ int costmodel_run_partials(const minex_graph *g, const minex_config *cfg,
     }
     v = e;
   }
-  free(acc), free(seen), free(touched);
+  core_free(acc), core_free(seen), core_free(touched);
   *out = pt;
   *nout = len;
   return MINEX_OK;
@@ -274,7 +274,7 @@ int costmodel_loads_create_runs(costmodel_loads *ld, const minex_graph *g,
   if (rc != MINEX_OK)
     return rc;
   rc = costmodel_loads_from_partials(ld, cfg, opt, k, unit, pt, n);
-  free(pt);
+  core_free(pt);
   return rc;
 }
 
@@ -344,14 +344,14 @@ int costmodel_unit(const minex_graph *g, const minex_config *cfg,
   int rc = costmodel_loads_create(&ld, g, cfg, old, old, opt);
   if (rc != MINEX_OK)
     return rc;
-  double *sums = calloc(3 * (size_t)cfg->nprocs + 1, sizeof *sums);
+  double *sums = core_calloc(3 * (size_t)cfg->nprocs + 1, sizeof *sums);
   if (sums == NULL) {
     costmodel_loads_destroy(&ld);
     return core_error(MINEX_ENOMEM, "cost model: out of memory");
   }
   costmodel_unit_sums(g, old, sums);
   costmodel_unit_from(&ld, sums, unit);
-  free(sums);
+  core_free(sums);
   costmodel_loads_destroy(&ld);
   return MINEX_OK;
 }
@@ -394,24 +394,24 @@ void costmodel_unit_from(const costmodel_loads *ld, const double *sums,
 }
 
 void costmodel_loads_destroy(costmodel_loads *ld) {
-  free(ld->wgt);
-  free(ld->comm);
-  free(ld->remap);
-  free(ld->qwgt);
+  core_free(ld->wgt);
+  core_free(ld->comm);
+  core_free(ld->remap);
+  core_free(ld->qwgt);
   costmodel_scratch_destroy(&ld->mv);
-  free(ld->tree);
+  core_free(ld->tree);
   memset(ld, 0, sizeof *ld);
 }
 
 int costmodel_scratch_create(costmodel_scratch *s, int32_t nprocs) {
   memset(s, 0, sizeof *s);
   size_t np = (size_t)(nprocs > 0 ? nprocs : 1);
-  s->dwgt = calloc(np, sizeof(double));
-  s->dcomm = calloc(np, sizeof(double));
-  s->dremap = calloc(np, sizeof(double));
-  s->qnew = calloc(np, sizeof(double));
-  s->stamp = calloc(np, sizeof(int32_t));
-  s->touched = calloc(np, sizeof(int32_t));
+  s->dwgt = core_calloc(np, sizeof(double));
+  s->dcomm = core_calloc(np, sizeof(double));
+  s->dremap = core_calloc(np, sizeof(double));
+  s->qnew = core_calloc(np, sizeof(double));
+  s->stamp = core_calloc(np, sizeof(int32_t));
+  s->touched = core_calloc(np, sizeof(int32_t));
   if (!s->dwgt || !s->dcomm || !s->dremap || !s->qnew || !s->stamp ||
       !s->touched) {
     costmodel_scratch_destroy(s);
@@ -424,12 +424,12 @@ int costmodel_scratch_create(costmodel_scratch *s, int32_t nprocs) {
 }
 
 void costmodel_scratch_destroy(costmodel_scratch *s) {
-  free(s->dwgt);
-  free(s->dcomm);
-  free(s->dremap);
-  free(s->qnew);
-  free(s->stamp);
-  free(s->touched);
+  core_free(s->dwgt);
+  core_free(s->dcomm);
+  core_free(s->dremap);
+  core_free(s->qnew);
+  core_free(s->stamp);
+  core_free(s->touched);
   memset(s, 0, sizeof *s);
 }
 
@@ -534,7 +534,7 @@ void costmodel_state_get(costmodel_loads *ld, const void *buf) {
 }
 
 int costmodel_snapshot_take(const costmodel_loads *ld, costmodel_snapshot *s) {
-  s->buf = malloc(costmodel_state_size(ld));
+  s->buf = core_malloc(costmodel_state_size(ld));
   if (s->buf == NULL)
     return core_error(MINEX_ENOMEM, "cost model: out of memory");
   costmodel_state_put(ld, s->buf);
@@ -547,6 +547,6 @@ void costmodel_snapshot_restore(costmodel_loads *ld,
 }
 
 void costmodel_snapshot_free(costmodel_snapshot *s) {
-  free(s->buf);
+  core_free(s->buf);
   s->buf = NULL;
 }

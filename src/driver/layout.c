@@ -33,7 +33,7 @@ static void insertion_sort(int32_t *a, double *c, int64_t len) {
 /* Sorts a long row of len ends by id; without memory, by insertion
  * (slower, same result). */
 static void sort_row(int32_t *a, double *c, int64_t len) {
-  end *e = malloc(sizeof(end) * (size_t)len);
+  end *e = core_malloc(sizeof(end) * (size_t)len);
   if (e != NULL) {
     for (int64_t i = 0; i < len; i++)
       e[i] = (end){a[i], c[i]};
@@ -42,21 +42,21 @@ static void sort_row(int32_t *a, double *c, int64_t len) {
       a[i] = e[i].t;
       c[i] = e[i].w;
     }
-    free(e);
+    core_free(e);
     return;
   }
   insertion_sort(a, c, len);
 }
 
 void layout_destroy(layout *lay) {
-  free(lay->g.xadj);
-  free(lay->g.adjncy);
-  free(lay->g.pwgt);
-  free(lay->g.rwgt);
-  free(lay->g.cwgt);
-  free(lay->old);
-  free(lay->perm);
-  free(lay->first);
+  core_free(lay->g.xadj);
+  core_free(lay->g.adjncy);
+  core_free(lay->g.pwgt);
+  core_free(lay->g.rwgt);
+  core_free(lay->g.cwgt);
+  core_free(lay->old);
+  core_free(lay->perm);
+  core_free(lay->first);
   memset(lay, 0, sizeof *lay);
 }
 
@@ -68,18 +68,18 @@ int layout_create(layout *lay, const minex_graph *g, const int32_t *old,
   int nt = nthreads > 1 ? nthreads : 1;
   size_t nv = (size_t)n + 1;
   lay->g.nvtxs = n;
-  lay->g.xadj = malloc(sizeof(int64_t) * nv);
-  lay->g.adjncy = malloc(sizeof(int32_t) * ((size_t)ne + 1));
-  lay->g.pwgt = malloc(sizeof(double) * nv);
-  lay->g.rwgt = malloc(sizeof(double) * nv);
-  lay->g.cwgt = malloc(sizeof(double) * ((size_t)ne + 1));
-  lay->old = malloc(sizeof(int32_t) * nv);
-  lay->perm = malloc(sizeof(int32_t) * nv);
-  lay->first = calloc((size_t)nprocs + 2, sizeof(int32_t));
-  int32_t *inv = malloc(sizeof(int32_t) * nv);
+  lay->g.xadj = core_malloc(sizeof(int64_t) * nv);
+  lay->g.adjncy = core_malloc(sizeof(int32_t) * ((size_t)ne + 1));
+  lay->g.pwgt = core_malloc(sizeof(double) * nv);
+  lay->g.rwgt = core_malloc(sizeof(double) * nv);
+  lay->g.cwgt = core_malloc(sizeof(double) * ((size_t)ne + 1));
+  lay->old = core_malloc(sizeof(int32_t) * nv);
+  lay->perm = core_malloc(sizeof(int32_t) * nv);
+  lay->first = core_calloc((size_t)nprocs + 2, sizeof(int32_t));
+  int32_t *inv = core_malloc(sizeof(int32_t) * nv);
   if (!lay->g.xadj || !lay->g.adjncy || !lay->g.pwgt || !lay->g.rwgt ||
       !lay->g.cwgt || !lay->old || !lay->perm || !lay->first || !inv) {
-    free(inv);
+    core_free(inv);
     layout_destroy(lay);
     return core_error(MINEX_ENOMEM,
                       "minex_repartition: out of memory for the per-part "
@@ -92,9 +92,9 @@ int layout_create(layout *lay, const minex_graph *g, const int32_t *old,
     first[old[v] + 1]++;
   for (int32_t p = 0; p < nprocs; p++)
     first[p + 1] += first[p];
-  int32_t *next = malloc(sizeof(int32_t) * ((size_t)nprocs + 1));
+  int32_t *next = core_malloc(sizeof(int32_t) * ((size_t)nprocs + 1));
   if (next == NULL) {
-    free(inv);
+    core_free(inv);
     layout_destroy(lay);
     return core_error(MINEX_ENOMEM,
                       "minex_repartition: out of memory for the per-part "
@@ -104,7 +104,7 @@ int layout_create(layout *lay, const minex_graph *g, const int32_t *old,
   memcpy(next, first, sizeof(int32_t) * (size_t)nprocs);
   for (int32_t v = 0; v < n; v++)
     inv[next[old[v]]++] = v;
-  free(next);
+  core_free(next);
   for (int32_t u = 0; u < n; u++)
     lay->perm[inv[u]] = u;
   lay->g.xadj[0] = 0;
@@ -133,7 +133,7 @@ int layout_create(layout *lay, const minex_graph *g, const int32_t *old,
     }
     insertion_sort(a, c, len); /* the row in ascending order */
   }
-  free(inv);
+  core_free(inv);
   return MINEX_OK;
 }
 

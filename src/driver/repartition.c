@@ -91,7 +91,7 @@ static void job_log(const char *msg, void *ctx) {
   size_t m = strlen(msg) + 1;
   if (j->loglen + m + 1 > j->logcap) {
     size_t cap = 2 * (j->loglen + m + 1) + 256;
-    char *b = realloc(j->log, cap);
+    char *b = core_realloc(j->log, cap);
     if (b == NULL)
       return; /* a log line is lost, nothing else */
     j->log = b;
@@ -145,10 +145,10 @@ static void run_job(cand_job *j, const minex_graph *G, const minex_config *cfg,
   j->seconds = core_wtime() - t;
 }
 
-int minex_repartition(const minex_graph *g, const minex_config *cfg,
-                      const int32_t *old, const minex_options *options,
-                      int32_t *new_part, minex_metrics *metrics) {
-  core_error_clear();
+/* minex_repartition without its workspace's start and end. */
+static int repartition(const minex_graph *g, const minex_config *cfg,
+                       const int32_t *old, const minex_options *options,
+                       int32_t *new_part, minex_metrics *metrics) {
   double t0 = core_wtime();
   int rc = costmodel_check_args("minex_repartition", g, cfg, old, options);
   if (rc != MINEX_OK)
@@ -215,7 +215,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   int with_ladder = driver_ladder_wanted(&opt);
   int with_scratch = driver_scratch_wanted(&opt) && n >= 2 * cfg->navail;
   njobs = 1 + (with_ladder ? MINEX_LADDER_MAX : 0) + (with_scratch ? 1 : 0);
-  jobs = calloc((size_t)njobs, sizeof *jobs);
+  jobs = core_calloc((size_t)njobs, sizeof *jobs);
   if (jobs == NULL) {
     rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
     goto done;
@@ -228,15 +228,15 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
                                                : JOB_LADDER;
     j->horizon =
         j->kind == JOB_LADDER ? driver_ladder_horizon(k, rung++) : (double)k;
-    j->part = malloc(bytes);
-    j->start = j->kind == JOB_SCRATCH ? malloc(bytes) : NULL;
+    j->part = core_malloc(bytes);
+    j->start = j->kind == JOB_SCRATCH ? core_malloc(bytes) : NULL;
     if (j->part == NULL || (j->kind == JOB_SCRATCH && j->start == NULL)) {
       rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
       goto done;
     }
   }
   nviews = nt < njobs ? nt : njobs;
-  views = calloc((size_t)nviews, sizeof *views);
+  views = core_calloc((size_t)nviews, sizeof *views);
   if (views == NULL) {
     rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
     goto done;
@@ -245,11 +245,14 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     if ((rc = contract_view_create(&views[t], &ws)) != MINEX_OK)
       goto done;
   t_run = core_wtime();
+  minex_workspace *pool = core_pool_current();
 #pragma omp parallel for schedule(dynamic, 1)                                  \
     num_threads(nviews) if (nviews > 1)
   for (int i = 0; i < njobs; i++) {
     int t = core_thread_num();
+    minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
     run_job(&jobs[i], G, cfg, O, t == 0 ? &ws : &views[t], &opt, unit, refine);
+    core_pool_swap(prev);
   }
   secs_candidates = core_wtime() - t_run;
   for (int i = 0; i < njobs; i++) {
@@ -307,7 +310,7 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
     driver_log(&opt, "candidates: %d on %d threads in %.3f s", njobs, nviews,
                secs_candidates);
   /* the winner back in input ids */
-  if ((scr = malloc(bytes)) == NULL) {
+  if ((scr = core_malloc(bytes)) == NULL) {
     rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
     goto done;
   }
@@ -360,15 +363,31 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
 done:
   for (int t = 1; t < nviews; t++)
     contract_ws_destroy(&views[t]);
-  free(views);
+  core_free(views);
   for (int i = 0; jobs != NULL && i < njobs; i++) {
-    free(jobs[i].part);
-    free(jobs[i].start);
-    free(jobs[i].log);
+    core_free(jobs[i].part);
+    core_free(jobs[i].start);
+    core_free(jobs[i].log);
   }
-  free(jobs);
+  core_free(jobs);
   contract_ws_destroy(&ws);
   layout_destroy(&lay);
-  free(scr);
+  core_free(scr);
   return rc;
+}
+
+int minex_repartition(const minex_graph *g, const minex_config *cfg,
+                      const int32_t *old, const minex_options *options,
+                      int32_t *new_part, minex_metrics *metrics) {
+  static const char fn[] = "minex_repartition";
+  core_error_clear();
+  minex_workspace *ws = options != NULL ? options->workspace : NULL;
+  int rc = core_pool_begin(ws, fn);
+  if (rc != MINEX_OK)
+    return rc;
+  minex_workspace *prev = core_pool_swap(ws);
+  rc = repartition(g, cfg, old, options, new_part, metrics);
+  core_pool_swap(prev);
+  int end = core_pool_end(ws, fn);
+  return rc != MINEX_OK ? rc : end;
 }

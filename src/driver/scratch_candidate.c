@@ -69,8 +69,8 @@ int driver_run_scratch(const minex_graph *g, const minex_config *cfg,
   if (s > 0)
     rc = contract_level_graph(ws, s, &gs, &old_s, start);
   if (rc == MINEX_OK) {
-    part_s = malloc(sizeof(int32_t) * ((size_t)ns + 1));
-    rep2 = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    part_s = core_malloc(sizeof(int32_t) * ((size_t)ns + 1));
+    rep2 = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
     rc = part_s == NULL || rep2 == NULL
              ? core_error(MINEX_ENOMEM, "minex_repartition: out of memory")
              : scratch_partition(s > 0 ? gs : g, cfg, s > 0 ? old_s : old,
@@ -104,9 +104,9 @@ int driver_run_scratch(const minex_graph *g, const minex_config *cfg,
                               cd);
   }
 out:
-  free(rep2);
-  free(part_s);
-  free(old_s);
+  core_free(rep2);
+  core_free(part_s);
+  core_free(old_s);
   minex_graph_destroy(gs);
   return rc;
 }

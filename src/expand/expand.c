@@ -8,7 +8,7 @@ int expand_run(partition_ctx *pc, int32_t budget) {
   contract_ws *ws = pc->ws;
   /* a small FIFO of ids to test; ids already queued are skipped */
   int32_t qcap = budget + 2;
-  int32_t *queue = malloc(sizeof(int32_t) * (size_t)qcap);
+  int32_t *queue = core_malloc(sizeof(int32_t) * (size_t)qcap);
   if (queue == NULL)
     return core_error(MINEX_ENOMEM, "expansion: out of memory");
   int32_t v, w;
@@ -24,7 +24,7 @@ int expand_run(partition_ctx *pc, int32_t budget) {
       nlevels = ws->nlevels;
       int rc = partition_check_phase(ws, pc->ld, pc, "during expansion");
       if (rc != MINEX_OK) {
-        free(queue);
+        core_free(queue);
         return rc;
       }
     }
@@ -49,21 +49,21 @@ int expand_run(partition_ctx *pc, int32_t budget) {
       }
     }
   }
-  free(queue);
+  core_free(queue);
   return MINEX_OK;
 }
 
 int expand_rounds(partition_ctx *pc, int32_t budget) {
   contract_ws *ws = pc->ws;
   int32_t n = ws->n;
-  int32_t *ids = malloc(sizeof(int32_t) * ((size_t)n + 1));
+  int32_t *ids = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
   partition_rounds_ws rw;
   int rc = ids ? partition_rounds_ws_create(&rw, 2 * n)
                : core_error(MINEX_ENOMEM, "expansion: out of memory");
   if (ws->comm != NULL) /* spread over ranks: every rank learns it */
     rc = ws->comm->agree(ws->comm->ctx, rc);
   if (rc != MINEX_OK) {
-    free(ids);
+    core_free(ids);
     return rc;
   }
   int32_t nt;
@@ -89,6 +89,6 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
     }
   }
   partition_rounds_ws_destroy(&rw);
-  free(ids);
+  core_free(ids);
   return rc;
 }

@@ -19,14 +19,14 @@ static int part_home(const int32_t *part_rank, int32_t nparts, int size,
 void minex_mpi_lists_destroy(minex_mpi_lists *l) {
   if (l == NULL)
     return;
-  free(l->export_gid);
-  free(l->export_lid);
-  free(l->export_rank);
-  free(l->export_part);
-  free(l->import_gid);
-  free(l->import_rank);
-  free(l->import_part);
-  free(l);
+  core_free(l->export_gid);
+  core_free(l->export_lid);
+  core_free(l->export_rank);
+  core_free(l->export_part);
+  core_free(l->import_gid);
+  core_free(l->import_rank);
+  core_free(l->import_part);
+  core_free(l);
 }
 
 /* What travels to the new rank of an exported vertex. */
@@ -86,7 +86,7 @@ int minex_mpi_lists_create(const int64_t *vtxdist, const int32_t *new_part,
   if ((rc = mx_agree(&c)))
     goto done;
   if (given) {
-    int32_t *pr0 = malloc(sizeof *pr0 * (size_t)nparts);
+    int32_t *pr0 = core_malloc(sizeof *pr0 * (size_t)nparts);
     if (pr0 == NULL)
       mx_fail(&c, MINEX_ENOMEM, "out of memory (part_rank)");
     else
@@ -95,15 +95,15 @@ int minex_mpi_lists_create(const int64_t *vtxdist, const int32_t *new_part,
         mx_bcast(&c, pr0, (int64_t)sizeof *pr0 * nparts, 0) == MINEX_OK &&
         memcmp(pr0, part_rank, sizeof *pr0 * (size_t)nparts) != 0)
       mx_fail(&c, MINEX_EINVAL, "part_rank differs from rank 0's");
-    free(pr0);
+    core_free(pr0);
     if (rc != MINEX_OK || (rc = mx_agree(&c)))
       goto done;
   }
-  l = calloc(1, sizeof *l);
-  scount = calloc((size_t)size, sizeof *scount);
-  rcount = calloc((size_t)size, sizeof *rcount);
-  roff = calloc((size_t)size + 1, sizeof *roff);
-  fill = calloc((size_t)size + 1, sizeof *fill);
+  l = core_calloc(1, sizeof *l);
+  scount = core_calloc((size_t)size, sizeof *scount);
+  rcount = core_calloc((size_t)size, sizeof *rcount);
+  roff = core_calloc((size_t)size + 1, sizeof *roff);
+  fill = core_calloc((size_t)size + 1, sizeof *fill);
   if (!l || !scount || !rcount || !roff || !fill) {
     mx_fail(&c, MINEX_ENOMEM, "out of memory (lists)");
     goto agree;
@@ -117,11 +117,11 @@ int minex_mpi_lists_create(const int64_t *vtxdist, const int32_t *new_part,
   }
   l->nkeep = n - l->nexport;
   size_t ne = (size_t)(l->nexport > 0 ? l->nexport : 1);
-  l->export_gid = malloc(sizeof *l->export_gid * ne);
-  l->export_lid = malloc(sizeof *l->export_lid * ne);
-  l->export_rank = malloc(sizeof *l->export_rank * ne);
-  l->export_part = malloc(sizeof *l->export_part * ne);
-  send = malloc(sizeof *send * ne);
+  l->export_gid = core_malloc(sizeof *l->export_gid * ne);
+  l->export_lid = core_malloc(sizeof *l->export_lid * ne);
+  l->export_rank = core_malloc(sizeof *l->export_rank * ne);
+  l->export_part = core_malloc(sizeof *l->export_part * ne);
+  send = core_malloc(sizeof *send * ne);
   if (!l->export_gid || !l->export_lid || !l->export_rank || !l->export_part ||
       !send) {
     mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld exports)",
@@ -149,9 +149,9 @@ agree:
     goto done;
   l->nimport = roff[size] / (int64_t)sizeof(mx_rec);
   size_t ni = (size_t)(l->nimport > 0 ? l->nimport : 1);
-  l->import_gid = malloc(sizeof *l->import_gid * ni);
-  l->import_rank = malloc(sizeof *l->import_rank * ni);
-  l->import_part = malloc(sizeof *l->import_part * ni);
+  l->import_gid = core_malloc(sizeof *l->import_gid * ni);
+  l->import_rank = core_malloc(sizeof *l->import_rank * ni);
+  l->import_part = core_malloc(sizeof *l->import_part * ni);
   if (!l->import_gid || !l->import_rank || !l->import_part)
     mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld imports)",
             (long long)l->nimport);
@@ -169,12 +169,12 @@ agree:
   l = NULL;
 done:
   minex_mpi_lists_destroy(l);
-  free(scount);
-  free(rcount);
-  free(roff);
-  free(fill);
-  free(send);
-  free(recv);
+  core_free(scount);
+  core_free(rcount);
+  core_free(roff);
+  core_free(fill);
+  core_free(send);
+  core_free(recv);
   mx_close(&c);
   return rc;
 }
@@ -212,12 +212,12 @@ int minex_mpi_neighbour_parts(const int64_t *vtxdist, const int64_t *xadj,
               (long long)vtxdist[size]);
   if ((rc = mx_agree(&c)))
     goto done;
-  scount = calloc((size_t)size, sizeof *scount);
-  rcount = calloc((size_t)size, sizeof *rcount);
-  roff = calloc((size_t)size + 1, sizeof *roff);
-  fill = calloc((size_t)size + 1, sizeof *fill);
-  bcount = calloc((size_t)size, sizeof *bcount);
-  boff = calloc((size_t)size + 1, sizeof *boff);
+  scount = core_calloc((size_t)size, sizeof *scount);
+  rcount = core_calloc((size_t)size, sizeof *rcount);
+  roff = core_calloc((size_t)size + 1, sizeof *roff);
+  fill = core_calloc((size_t)size + 1, sizeof *fill);
+  bcount = core_calloc((size_t)size, sizeof *bcount);
+  boff = core_calloc((size_t)size + 1, sizeof *boff);
   if (!scount || !rcount || !roff || !fill || !bcount || !boff) {
     mx_fail(&c, MINEX_ENOMEM, "out of memory (neighbour parts)");
     goto agree;
@@ -228,8 +228,8 @@ int minex_mpi_neighbour_parts(const int64_t *vtxdist, const int64_t *xadj,
       scount[mx_rank_of(vtxdist, size, adjncy[j])]++;
       nask++;
     }
-  ask = malloc(sizeof *ask * (size_t)(nask > 0 ? nask : 1));
-  where = malloc(sizeof *where * (size_t)(nask > 0 ? nask : 1));
+  ask = core_malloc(sizeof *ask * (size_t)(nask > 0 ? nask : 1));
+  where = core_malloc(sizeof *where * (size_t)(nask > 0 ? nask : 1));
   if (ask == NULL || where == NULL) {
     mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld remote neighbours)",
             (long long)nask);
@@ -254,7 +254,7 @@ agree:
   if ((rc = mx_agree(&c)) ||
       (rc = mx_exchange(&c, (const char *)ask, scount, &recv, rcount, roff)))
     goto done;
-  answer = malloc(sizeof *answer * (size_t)(roff[size] / 8 + 1));
+  answer = core_malloc(sizeof *answer * (size_t)(roff[size] / 8 + 1));
   if (answer == NULL)
     mx_fail(&c, MINEX_ENOMEM, "out of memory (neighbour parts)");
   for (int64_t i = 0; c.rc == MINEX_OK && i < roff[size] / 8; i++) {
@@ -275,17 +275,17 @@ agree:
   for (int64_t i = 0; i < boff[size] / 4; i++)
     memcpy(&nbr_part[where[i]], back + 4 * i, 4);
 done:
-  free(scount);
-  free(rcount);
-  free(roff);
-  free(fill);
-  free(bcount);
-  free(boff);
-  free(ask);
-  free(where);
-  free(recv);
-  free(back);
-  free(answer);
+  core_free(scount);
+  core_free(rcount);
+  core_free(roff);
+  core_free(fill);
+  core_free(bcount);
+  core_free(boff);
+  core_free(ask);
+  core_free(where);
+  core_free(recv);
+  core_free(back);
+  core_free(answer);
   mx_close(&c);
   return rc;
 }
@@ -308,17 +308,17 @@ typedef struct mx_plan {
 } mx_plan;
 
 static void plan_free(mx_plan *p) {
-  free(p->gid);
-  free(p->lid);
-  free(p->dest);
-  free(p->bytes);
-  free(p->offset);
-  free(p->dstart);
-  free(p->dbytes);
-  free(p->ibytes);
-  free(p->ioffset);
-  free(p->sstart);
-  free(p->sbytes);
+  core_free(p->gid);
+  core_free(p->lid);
+  core_free(p->dest);
+  core_free(p->bytes);
+  core_free(p->offset);
+  core_free(p->dstart);
+  core_free(p->dbytes);
+  core_free(p->ibytes);
+  core_free(p->ioffset);
+  core_free(p->sstart);
+  core_free(p->sbytes);
   memset(p, 0, sizeof *p);
 }
 
@@ -344,24 +344,24 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
   memset(p, 0, sizeof *p);
   int64_t n = l->nexport;
   size_t m = (size_t)(n > 0 ? n : 1);
-  int64_t *scount = calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
   char *recv = NULL;
   int rc;
   p->n = n;
-  p->gid = malloc(sizeof *p->gid * m);
-  p->lid = malloc(sizeof *p->lid * m);
-  p->dest = malloc(sizeof *p->dest * m);
-  p->bytes = malloc(sizeof *p->bytes * m);
-  p->offset = malloc(sizeof *p->offset * m);
-  p->dstart = calloc((size_t)size + 1, sizeof *p->dstart);
-  p->dbytes = calloc((size_t)size, sizeof *p->dbytes);
-  p->sstart = calloc((size_t)size + 1, sizeof *p->sstart);
-  p->sbytes = calloc((size_t)size, sizeof *p->sbytes);
+  p->gid = core_malloc(sizeof *p->gid * m);
+  p->lid = core_malloc(sizeof *p->lid * m);
+  p->dest = core_malloc(sizeof *p->dest * m);
+  p->bytes = core_malloc(sizeof *p->bytes * m);
+  p->offset = core_malloc(sizeof *p->offset * m);
+  p->dstart = core_calloc((size_t)size + 1, sizeof *p->dstart);
+  p->dbytes = core_calloc((size_t)size, sizeof *p->dbytes);
+  p->sstart = core_calloc((size_t)size + 1, sizeof *p->sstart);
+  p->sbytes = core_calloc((size_t)size, sizeof *p->sbytes);
   size_t mi = (size_t)(l->nimport > 0 ? l->nimport : 1);
-  p->ibytes = malloc(sizeof *p->ibytes * mi);
-  p->ioffset = malloc(sizeof *p->ioffset * mi);
+  p->ibytes = core_malloc(sizeof *p->ibytes * mi);
+  p->ioffset = core_malloc(sizeof *p->ioffset * mi);
   if (!scount || !rcount || !roff || !p->gid || !p->lid || !p->dest ||
       !p->bytes || !p->offset || !p->dstart || !p->dbytes || !p->sstart ||
       !p->sbytes || !p->ibytes || !p->ioffset) {
@@ -382,7 +382,7 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
   for (int d = 0; d < size; d++)
     p->dstart[d + 1] += p->dstart[d];
   {
-    int64_t *at = malloc(sizeof *at * ((size_t)size + 1));
+    int64_t *at = core_malloc(sizeof *at * ((size_t)size + 1));
     if (at == NULL) {
       mx_fail(c, MINEX_ENOMEM, "out of memory (plan)");
       goto agree;
@@ -394,7 +394,7 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
       p->lid[k] = l->export_lid[i];
       p->dest[k] = l->export_rank[i];
     }
-    free(at);
+    core_free(at);
   }
   if (f->size_multi) {
     int e = n > 0 ? f->size_multi(f->ctx, n, p->gid, p->lid, p->bytes) : 0;
@@ -450,10 +450,10 @@ agree:
   }
   rc = mx_agree(c);
 done:
-  free(scount);
-  free(rcount);
-  free(roff);
-  free(recv);
+  core_free(scount);
+  core_free(rcount);
+  core_free(roff);
+  core_free(recv);
   if (rc != MINEX_OK)
     plan_free(p);
   return rc;
@@ -465,7 +465,7 @@ static void pack_range(mx_comm *c, const minex_mpi_migrate_fns *f,
                        const mx_plan *p, int64_t a, int64_t b, char *buf) {
   size_t base = a < b ? p->offset[a] : 0;
   if (f->pack_multi) {
-    size_t *off = malloc(sizeof *off * (size_t)(b - a + 1));
+    size_t *off = core_malloc(sizeof *off * (size_t)(b - a + 1));
     if (off == NULL) {
       mx_fail(c, MINEX_ENOMEM, "out of memory (pack offsets)");
       return;
@@ -475,7 +475,7 @@ static void pack_range(mx_comm *c, const minex_mpi_migrate_fns *f,
     int e = b > a ? f->pack_multi(f->ctx, b - a, p->gid + a, p->lid + a,
                                   p->dest + a, p->bytes + a, off, buf)
                   : 0;
-    free(off);
+    core_free(off);
     if (e != 0)
       mx_fail(c, MINEX_ECALLBACK, "pack_multi returned %d (%lld vertices)", e,
               (long long)(b - a));
@@ -498,7 +498,7 @@ static void unpack_range(mx_comm *c, const minex_mpi_migrate_fns *f,
                          int64_t b, const char *buf) {
   size_t base = a < b ? p->ioffset[a] : 0;
   if (f->unpack_multi) {
-    size_t *off = malloc(sizeof *off * (size_t)(b - a + 1));
+    size_t *off = core_malloc(sizeof *off * (size_t)(b - a + 1));
     if (off == NULL) {
       mx_fail(c, MINEX_ENOMEM, "out of memory (unpack offsets)");
       return;
@@ -508,7 +508,7 @@ static void unpack_range(mx_comm *c, const minex_mpi_migrate_fns *f,
     int e = b > a ? f->unpack_multi(f->ctx, b - a, l->import_gid + a,
                                     l->import_rank + a, p->ibytes + a, off, buf)
                   : 0;
-    free(off);
+    core_free(off);
     if (e != 0)
       mx_fail(c, MINEX_ECALLBACK, "unpack_multi returned %d (%lld vertices)", e,
               (long long)(b - a));
@@ -532,10 +532,10 @@ static int migrate_all(mx_comm *c, const minex_mpi_lists *l,
   size_t total = 0;
   for (int d = 0; d < size; d++)
     total += p->dbytes[d];
-  char *buf = malloc(total > 0 ? total : 1), *recv = NULL;
-  int64_t *scount = calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  char *buf = core_malloc(total > 0 ? total : 1), *recv = NULL;
+  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
   if (!buf || !scount || !rcount || !roff)
     mx_fail(c, MINEX_ENOMEM, "out of memory packing %zu bytes", total);
   size_t at = 0;
@@ -547,17 +547,17 @@ static int migrate_all(mx_comm *c, const minex_mpi_lists *l,
   if ((rc = mx_agree(c)) ||
       (rc = mx_exchange(c, buf, scount, &recv, rcount, roff)))
     goto done;
-  free(buf);
+  core_free(buf);
   buf = NULL;
   for (int s = 0; s < size && c->rc == MINEX_OK; s++)
     unpack_range(c, f, l, p, p->sstart[s], p->sstart[s + 1], recv + roff[s]);
   rc = mx_agree(c);
 done:
-  free(buf);
-  free(recv);
-  free(scount);
-  free(rcount);
-  free(roff);
+  core_free(buf);
+  core_free(recv);
+  core_free(scount);
+  core_free(rcount);
+  core_free(roff);
   return rc;
 }
 
@@ -593,7 +593,8 @@ static int migrate_bounded(mx_comm *c, const minex_mpi_lists *l,
             "a piece of %zu bytes: MPI counts stop at 2 GiB (a smaller "
             "max_bytes, or smaller vertices)",
             cap);
-  else if ((sbuf = malloc(cap + 1)) == NULL || (rbuf = malloc(cap + 1)) == NULL)
+  else if ((sbuf = core_malloc(cap + 1)) == NULL ||
+           (rbuf = core_malloc(cap + 1)) == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory (two pieces of %zu bytes)", cap);
   int rc = mx_agree(c);
   for (int d = 1; d < size && rc == MINEX_OK; d++) {
@@ -639,8 +640,8 @@ static int migrate_bounded(mx_comm *c, const minex_mpi_lists *l,
       ri = rj;
     }
   }
-  free(sbuf);
-  free(rbuf);
+  core_free(sbuf);
+  core_free(rbuf);
   return mx_agree(c);
 }
 
@@ -682,14 +683,14 @@ struct minex_mpi_migration {
 
 static void migration_free(minex_mpi_migration *m) {
   plan_free(&m->p);
-  free(m->sbuf);
-  free(m->rbuf);
-  free(m->roff);
-  free(m->sreq);
-  free(m->rreq);
-  free(m->rdone);
+  core_free(m->sbuf);
+  core_free(m->rbuf);
+  core_free(m->roff);
+  core_free(m->sreq);
+  core_free(m->rreq);
+  core_free(m->rdone);
   mx_close(&m->c);
-  free(m);
+  core_free(m);
 }
 
 int minex_mpi_migrate_begin(const minex_mpi_lists *lists,
@@ -699,14 +700,14 @@ int minex_mpi_migrate_begin(const minex_mpi_lists *lists,
   if (out == NULL)
     return core_error(MINEX_EINVAL, "minex_mpi_migrate_begin: out is NULL");
   *out = NULL;
-  minex_mpi_migration *m = calloc(1, sizeof *m);
+  minex_mpi_migration *m = core_calloc(1, sizeof *m);
   if (m == NULL)
     return core_error(MINEX_ENOMEM, "minex_mpi_migrate_begin: out of memory");
   mx_comm *c = &m->c;
   mx_open(c, "minex_mpi_migrate_begin");
   int rc = mx_start(c, comm);
   if (rc != MINEX_OK) {
-    free(m);
+    core_free(m);
     return rc;
   }
   int size = c->size;
@@ -728,12 +729,12 @@ int minex_mpi_migrate_begin(const minex_mpi_lists *lists,
     stotal += p->dbytes[r];
     rtotal += p->sbytes[r];
   }
-  m->sbuf = malloc(stotal > 0 ? stotal : 1);
-  m->rbuf = malloc(rtotal > 0 ? rtotal : 1);
-  m->roff = calloc((size_t)size + 1, sizeof *m->roff);
-  m->sreq = malloc(sizeof *m->sreq * (size_t)size);
-  m->rreq = malloc(sizeof *m->rreq * (size_t)size);
-  m->rdone = calloc((size_t)size, 1);
+  m->sbuf = core_malloc(stotal > 0 ? stotal : 1);
+  m->rbuf = core_malloc(rtotal > 0 ? rtotal : 1);
+  m->roff = core_calloc((size_t)size + 1, sizeof *m->roff);
+  m->sreq = core_malloc(sizeof *m->sreq * (size_t)size);
+  m->rreq = core_malloc(sizeof *m->rreq * (size_t)size);
+  m->rdone = core_calloc((size_t)size, 1);
   if (!m->sbuf || !m->rbuf || !m->roff || !m->sreq || !m->rreq || !m->rdone)
     mx_fail(c, MINEX_ENOMEM,
             "out of memory (%zu bytes to send, %zu to "

@@ -152,8 +152,8 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   }
   MPI_Request *req = NULL;
   if (c->rc == MINEX_OK) {
-    *rbuf = malloc(roff[size] > 0 ? (size_t)roff[size] : 1);
-    req = malloc(sizeof *req * (size_t)(npieces > 0 ? npieces : 1));
+    *rbuf = core_malloc(roff[size] > 0 ? (size_t)roff[size] : 1);
+    req = core_malloc(sizeof *req * (size_t)(npieces > 0 ? npieces : 1));
     if (*rbuf == NULL || req == NULL)
       mx_fail(c, MINEX_ENOMEM,
               "out of memory receiving %lld bytes in an exchange",
@@ -161,8 +161,8 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   }
   int rc = mx_agree(c);
   if (rc != MINEX_OK) {
-    free(req);
-    free(*rbuf);
+    core_free(req);
+    core_free(*rbuf);
     *rbuf = NULL;
     return rc;
   }
@@ -197,12 +197,12 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
      reject MPICH's MPI_STATUSES_IGNORE) */
   for (int64_t i = 0; i < nreq && e == MPI_SUCCESS; i++)
     e = mx_wait(&req[i]);
-  free(req);
+  core_free(req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "point-to-point exchange", e);
   rc = mx_agree(c);
   if (rc != MINEX_OK) {
-    free(*rbuf);
+    core_free(*rbuf);
     *rbuf = NULL;
   }
   return rc;
@@ -241,11 +241,11 @@ int mx_rank_of(const int64_t *vtxdist, int size, int64_t g) {
 
 int mx_check_vtxdist(mx_comm *c, const int64_t *vd) {
   int size = c->size, rc;
-  int64_t *mm = malloc(sizeof *mm * 2 * ((size_t)size + 1));
+  int64_t *mm = core_malloc(sizeof *mm * 2 * ((size_t)size + 1));
   if (mm == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory (vtxdist check)");
   if ((rc = mx_agree(c))) {
-    free(mm);
+    core_free(mm);
     return rc;
   }
   int64_t *mn = mm, *mx = mm + size + 1;
@@ -257,7 +257,7 @@ int mx_check_vtxdist(mx_comm *c, const int64_t *vd) {
               "vtxdist[%d] differs between the ranks (%lld on one, %lld on "
               "another; this rank has %lld)",
               i, (long long)mn[i], (long long)mx[i], (long long)vd[i]);
-  free(mm);
+  core_free(mm);
   if ((rc = mx_agree(c)))
     return rc;
   if (vd[0] < 0)

@@ -32,8 +32,8 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
     e = mx_wait(&req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Allgather (counts)", e);
-  int *cnt = malloc(sizeof *cnt * ((size_t)size + 1));
-  int *off = malloc(sizeof *off * ((size_t)size + 1));
+  int *cnt = core_malloc(sizeof *cnt * ((size_t)size + 1));
+  int *off = core_malloc(sizeof *off * ((size_t)size + 1));
   int64_t total = 0;
   for (int r = 0; e == MPI_SUCCESS && r < size; r++)
     total += count[r];
@@ -42,7 +42,7 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
             (long long)total, INT_MAX);
   else if (e == MPI_SUCCESS &&
            (cnt == NULL || off == NULL ||
-            (*out = malloc(total > 0 ? (size_t)total : 1)) == NULL))
+            (*out = core_malloc(total > 0 ? (size_t)total : 1)) == NULL))
     mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
             (long long)total);
   int rc = mx_agree(c);
@@ -64,10 +64,10 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
       mx_mpi_fail(c, "MPI_Allgatherv", e);
     rc = mx_agree(c);
   }
-  free(cnt);
-  free(off);
+  core_free(cnt);
+  core_free(off);
   if (rc != MINEX_OK) {
-    free(*out);
+    core_free(*out);
     *out = NULL;
   }
   return rc;
@@ -77,14 +77,14 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
 static int cc_exchange(void *ctx, const void *sbuf, const int64_t *scount,
                        void **rbuf, int64_t *rcount) {
   mx_comm *c = ctx;
-  int64_t *roff = malloc(sizeof *roff * ((size_t)c->size + 1));
+  int64_t *roff = core_malloc(sizeof *roff * ((size_t)c->size + 1));
   if (roff == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory (exchange)");
   int rc = mx_agree(c);
   char *r = NULL;
   if (rc == MINEX_OK)
     rc = mx_exchange(c, sbuf, scount, &r, rcount, roff);
-  free(roff);
+  core_free(roff);
   *rbuf = r;
   return rc;
 }
@@ -99,16 +99,16 @@ void mx_contract_comm(mx_comm *c, contract_comm *cc) {
 }
 
 void mx_dist_destroy(mx_dist *d) {
-  free(d->first);
-  free(d->g.xadj);
-  free(d->g.adjncy);
-  free(d->g.pwgt);
-  free(d->g.rwgt);
-  free(d->g.cwgt);
-  free(d->old);
-  free(d->input);
-  free(d->ghost_gid);
-  free(d->ghost_rank);
+  core_free(d->first);
+  core_free(d->g.xadj);
+  core_free(d->g.adjncy);
+  core_free(d->g.pwgt);
+  core_free(d->g.rwgt);
+  core_free(d->g.cwgt);
+  core_free(d->old);
+  core_free(d->input);
+  core_free(d->ghost_gid);
+  core_free(d->ghost_rank);
   memset(d, 0, sizeof *d);
 }
 
@@ -151,17 +151,17 @@ static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   int size = c->size, rank = c->rank;
   int32_t P = d->nparts;
   int64_t base = vtxdist[rank], n = vtxdist[rank + 1] - base;
-  int64_t *cnt = calloc((size_t)P + 1, sizeof *cnt);
-  int64_t *before = calloc((size_t)P + 1, sizeof *before);
-  int64_t *tot = calloc((size_t)P + 1, sizeof *tot);
-  int64_t *scount = calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
-  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
-  int64_t *seen = malloc(sizeof *seen * ((size_t)size + 1));
+  int64_t *cnt = core_calloc((size_t)P + 1, sizeof *cnt);
+  int64_t *before = core_calloc((size_t)P + 1, sizeof *before);
+  int64_t *tot = core_calloc((size_t)P + 1, sizeof *tot);
+  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
   int64_t *pairs = NULL;
   char *recv = NULL;
-  d->first = malloc(sizeof *d->first * ((size_t)P + 1));
+  d->first = core_malloc(sizeof *d->first * ((size_t)P + 1));
   if (!cnt || !before || !tot || !scount || !rcount || !roff || !pos || !seen ||
       !d->first)
     mx_fail(c, MINEX_ENOMEM, "out of memory (layout of %d parts)", (int)P);
@@ -217,7 +217,7 @@ static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
         }
       }
     if (pass == 0) {
-      if ((pairs = malloc(16 * (size_t)npairs + 16)) == NULL)
+      if ((pairs = core_malloc(16 * (size_t)npairs + 16)) == NULL)
         mx_fail(c, MINEX_ENOMEM, "out of memory (%lld boundary ids)",
                 (long long)npairs);
       for (int r = 0; r < size; r++)
@@ -233,8 +233,9 @@ static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   *nfar = roff[size] / 16;
   recv = NULL;
 out:
-  free(cnt), free(before), free(tot), free(scount), free(rcount), free(roff);
-  free(pos), free(seen), free(pairs), free(recv);
+  core_free(cnt), core_free(before), core_free(tot), core_free(scount),
+      core_free(rcount), core_free(roff);
+  core_free(pos), core_free(seen), core_free(pairs), core_free(recv);
   return rc;
 }
 
@@ -246,12 +247,12 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   d->nparts = nparts;
   int size = c->size, rank = c->rank;
   int64_t base = vtxdist[rank], nin = vtxdist[rank + 1] - base;
-  int64_t *lid = malloc(sizeof *lid * ((size_t)nin + 1));
+  int64_t *lid = core_malloc(sizeof *lid * ((size_t)nin + 1));
   int64_t *far = NULL, nfar = 0;
-  int64_t *scount = calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
-  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
+  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
   char *sbuf = NULL, *recv = NULL;
   mx_end *ends = NULL;
   if (!lid || !scount || !rcount || !roff || !pos)
@@ -281,7 +282,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   }
   for (int r = 0; r < size; r++)
     pos[r + 1] = pos[r] + scount[r];
-  if ((sbuf = malloc(pos[size] > 0 ? (size_t)pos[size] : 1)) == NULL)
+  if ((sbuf = core_malloc(pos[size] > 0 ? (size_t)pos[size] : 1)) == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory packing %lld bytes of rows",
             (long long)pos[size]);
   for (int64_t v = 0; c->rc == MINEX_OK && v < nin; v++) {
@@ -314,22 +315,22 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
       pos[t] += (int64_t)sizeof en;
     }
   }
-  free(far);
+  core_free(far);
   far = NULL;
   if ((rc = mx_agree(c)) != MINEX_OK ||
       (rc = mx_exchange(c, sbuf, scount, &recv, rcount, roff)) != MINEX_OK)
     goto out;
-  free(sbuf);
+  core_free(sbuf);
   sbuf = NULL;
   /* the rows in place: degrees first, then the rows */
   int64_t nnz = 0;
   minex_graph *g = &d->g;
   g->nvtxs = (int32_t)n;
-  g->xadj = calloc((size_t)n + 1, sizeof *g->xadj);
-  g->pwgt = malloc(sizeof *g->pwgt * ((size_t)n + 1));
-  g->rwgt = malloc(sizeof *g->rwgt * ((size_t)n + 1));
-  d->old = malloc(sizeof *d->old * ((size_t)n + 1));
-  d->input = malloc(sizeof *d->input * ((size_t)n + 1));
+  g->xadj = core_calloc((size_t)n + 1, sizeof *g->xadj);
+  g->pwgt = core_malloc(sizeof *g->pwgt * ((size_t)n + 1));
+  g->rwgt = core_malloc(sizeof *g->rwgt * ((size_t)n + 1));
+  d->old = core_malloc(sizeof *d->old * ((size_t)n + 1));
+  d->input = core_malloc(sizeof *d->input * ((size_t)n + 1));
   if (!g->xadj || !g->pwgt || !g->rwgt || !d->old || !d->input) {
     mx_fail(c, MINEX_ENOMEM, "out of memory for %lld rows", (long long)n);
     goto agree;
@@ -353,10 +354,10 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   }
   for (int64_t x = 0; x < n; x++)
     g->xadj[x + 1] += g->xadj[x];
-  ends = malloc(sizeof *ends * ((size_t)nnz + 1));
-  g->adjncy = malloc(sizeof *g->adjncy * ((size_t)nnz + 1));
-  g->cwgt = malloc(sizeof *g->cwgt * ((size_t)nnz + 1));
-  d->ghost_gid = malloc(sizeof *d->ghost_gid * ((size_t)nnz + 1));
+  ends = core_malloc(sizeof *ends * ((size_t)nnz + 1));
+  g->adjncy = core_malloc(sizeof *g->adjncy * ((size_t)nnz + 1));
+  g->cwgt = core_malloc(sizeof *g->cwgt * ((size_t)nnz + 1));
+  d->ghost_gid = core_malloc(sizeof *d->ghost_gid * ((size_t)nnz + 1));
   if (!ends || !g->adjncy || !g->cwgt || !d->ghost_gid) {
     mx_fail(c, MINEX_ENOMEM, "out of memory for %lld edge ends",
             (long long)nnz);
@@ -369,7 +370,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     memcpy(ends + g->xadj[x], recv + o + sizeof h, 16 * (size_t)h.deg);
     o += (int64_t)sizeof h + 16 * (int64_t)h.deg;
   }
-  free(recv);
+  core_free(recv);
   recv = NULL;
   /* rows sorted by layout id; the ghosts, ascending, numbered 2n + g */
   int64_t ng = 0;
@@ -392,7 +393,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     goto agree;
   }
   d->nghost = (int32_t)nu;
-  if ((d->ghost_rank = malloc(sizeof *d->ghost_rank * ((size_t)nu + 1))) ==
+  if ((d->ghost_rank = core_malloc(sizeof *d->ghost_rank * ((size_t)nu + 1))) ==
       NULL) {
     mx_fail(c, MINEX_ENOMEM, "out of memory for %lld ghosts", (long long)nu);
     goto agree;
@@ -412,8 +413,9 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
 agree:
   rc = mx_agree(c);
 out:
-  free(lid), free(far), free(scount), free(rcount), free(roff), free(pos);
-  free(sbuf), free(recv), free(ends);
+  core_free(lid), core_free(far), core_free(scount), core_free(rcount),
+      core_free(roff), core_free(pos);
+  core_free(sbuf), core_free(recv), core_free(ends);
   if (rc != MINEX_OK)
     mx_dist_destroy(d);
   return rc;
@@ -421,12 +423,12 @@ out:
 
 void mx_coarse_destroy(mx_coarse *co) {
   contract_ws_destroy(&co->ws);
-  free(co->g.xadj);
-  free(co->g.adjncy);
-  free(co->g.pwgt);
-  free(co->g.rwgt);
-  free(co->g.cwgt);
-  free(co->at);
+  core_free(co->g.xadj);
+  core_free(co->g.adjncy);
+  core_free(co->g.pwgt);
+  core_free(co->g.rwgt);
+  core_free(co->g.cwgt);
+  core_free(co->at);
   memset(co, 0, sizeof *co);
 }
 
@@ -441,8 +443,8 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
      Cwgt) per end */
   size_t bytes =
       8 + (size_t)nb * (sizeof(contract_attr) + 8) + (size_t)nnz * 16;
-  char *mine = malloc(bytes), *all = NULL;
-  int64_t *count = calloc((size_t)c->size, sizeof *count);
+  char *mine = core_malloc(bytes), *all = NULL;
+  int64_t *count = core_calloc((size_t)c->size, sizeof *count);
   if (mine == NULL || count == NULL) {
     mx_fail(c, MINEX_ENOMEM, "out of memory packing the contracted graph");
   } else {
@@ -470,9 +472,9 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
   int rc = mx_agree(c);
   if (rc == MINEX_OK)
     rc = cc_allgather(c, mine, (int64_t)bytes, (void **)&all, count);
-  free(mine);
+  core_free(mine);
   if (rc != MINEX_OK) {
-    free(count);
+    core_free(count);
     return rc;
   }
   /* the ranks' shares in rank order: global id order */
@@ -483,12 +485,12 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
       (total - 8 * c->size - N * (int64_t)(sizeof(contract_attr) + 8)) / 16;
   minex_graph *g = &co->g;
   g->nvtxs = (int32_t)N;
-  g->xadj = malloc(sizeof *g->xadj * ((size_t)N + 1));
-  g->adjncy = malloc(sizeof *g->adjncy * ((size_t)NNZ + 1));
-  g->cwgt = malloc(sizeof *g->cwgt * ((size_t)NNZ + 1));
-  g->pwgt = malloc(sizeof *g->pwgt * ((size_t)N + 1));
-  g->rwgt = malloc(sizeof *g->rwgt * ((size_t)N + 1));
-  co->at = malloc(sizeof *co->at * ((size_t)N + 1));
+  g->xadj = core_malloc(sizeof *g->xadj * ((size_t)N + 1));
+  g->adjncy = core_malloc(sizeof *g->adjncy * ((size_t)NNZ + 1));
+  g->cwgt = core_malloc(sizeof *g->cwgt * ((size_t)NNZ + 1));
+  g->pwgt = core_malloc(sizeof *g->pwgt * ((size_t)N + 1));
+  g->rwgt = core_malloc(sizeof *g->rwgt * ((size_t)N + 1));
+  co->at = core_malloc(sizeof *co->at * ((size_t)N + 1));
   if (!g->xadj || !g->adjncy || !g->cwgt || !g->pwgt || !g->rwgt || !co->at) {
     mx_fail(c, MINEX_ENOMEM,
             "out of memory for the contracted graph (%lld vertices)",
@@ -541,8 +543,8 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
            (rc = contract_ws_create_coarse(&co->ws, g, co->at)) != MINEX_OK)
     mx_fail(c, rc, "%s", minex_last_error());
 done:
-  free(all);
-  free(count);
+  core_free(all);
+  core_free(count);
   rc = mx_agree(c);
   if (rc != MINEX_OK)
     mx_coarse_destroy(co);
@@ -562,7 +564,7 @@ int mx_dist_level(mx_comm *c, const contract_ws *w, int32_t s, mx_coarse *co) {
 static int32_t *parts_with_ghosts(const mx_dist *d) {
   int32_t n = d->g.nvtxs;
   int32_t *part =
-      malloc(sizeof *part * (2 * (size_t)n + (size_t)d->nghost + 1));
+      core_malloc(sizeof *part * (2 * (size_t)n + (size_t)d->nghost + 1));
   if (part == NULL)
     return NULL;
   for (int32_t x = 0; x < n; x++)
@@ -578,8 +580,8 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
   int32_t P = cfg->nprocs;
   memset(ld, 0, sizeof *ld);
   int32_t *part = parts_with_ghosts(d);
-  double *in = malloc(sizeof *in * (3 * (size_t)P + 1));
-  double *out = malloc(sizeof *out * (3 * (size_t)P + 1));
+  double *in = core_malloc(sizeof *in * (3 * (size_t)P + 1));
+  double *out = core_malloc(sizeof *out * (3 * (size_t)P + 1));
   int made = 0, r;
   if (part == NULL || in == NULL || out == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory (loads of %d processors)", (int)P);
@@ -608,7 +610,7 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
   }
   if (rc != MINEX_OK && made)
     costmodel_loads_destroy(ld);
-  free(part), free(in), free(out);
+  core_free(part), core_free(in), core_free(out);
   return rc;
 }
 
@@ -617,7 +619,7 @@ int mx_dist_loads_part(mx_comm *c, const mx_dist *d, const minex_config *cfg,
                        const int32_t *part, costmodel_loads *ld) {
   memset(ld, 0, sizeof *ld);
   costmodel_partial *pt = NULL;
-  int64_t npt = 0, *count = calloc((size_t)c->size, sizeof *count);
+  int64_t npt = 0, *count = core_calloc((size_t)c->size, sizeof *count);
   char *all = NULL;
   int r;
   if (count == NULL)
@@ -642,7 +644,7 @@ int mx_dist_loads_part(mx_comm *c, const mx_dist *d, const minex_config *cfg,
     if ((rc = mx_agree(c)) != MINEX_OK && r == MINEX_OK)
       costmodel_loads_destroy(ld);
   }
-  free(pt), free(count), free(all);
+  core_free(pt), core_free(count), core_free(all);
   return rc;
 }
 
@@ -655,8 +657,8 @@ int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
                          1.0, &ld);
   if (rc != MINEX_OK)
     return rc;
-  double *in = calloc(3 * (size_t)P + 1, sizeof *in);
-  double *out = calloc(3 * (size_t)P + 1, sizeof *out);
+  double *in = core_calloc(3 * (size_t)P + 1, sizeof *in);
+  double *out = core_calloc(3 * (size_t)P + 1, sizeof *out);
   if (in == NULL || out == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory (unit)");
   else
@@ -665,7 +667,7 @@ int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
       (rc = mx_allreduce(c, in, out, 3 * P, MPI_DOUBLE, MPI_SUM)) == MINEX_OK)
     costmodel_unit_from(&ld, out, unit);
   costmodel_loads_destroy(&ld);
-  free(in), free(out);
+  core_free(in), core_free(out);
   return rc;
 }
 

@@ -242,11 +242,11 @@ static int row_find(const mx_end *row, int64_t len, int64_t u, double *w) {
 static int check_reverse(mx_comm *c, mx_args *a) {
   int64_t n = a->nlocal, first = a->vtxdist[c->rank];
   int size = c->size;
-  mx_end *rows = malloc(sizeof *rows * (size_t)(a->nnz > 0 ? a->nnz : 1));
-  int64_t *scount = calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
-  int64_t *sfill = calloc((size_t)size + 1, sizeof *sfill);
+  mx_end *rows = core_malloc(sizeof *rows * (size_t)(a->nnz > 0 ? a->nnz : 1));
+  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
+  int64_t *sfill = core_calloc((size_t)size + 1, sizeof *sfill);
   mx_edge *send = NULL;
   char *recv = NULL;
   int rc = MINEX_OK;
@@ -301,7 +301,7 @@ static int check_reverse(mx_comm *c, mx_args *a) {
     sfill[r] = total;
     total += scount[r];
   }
-  send = malloc(sizeof *send * (size_t)(total > 0 ? total : 1));
+  send = core_malloc(sizeof *send * (size_t)(total > 0 ? total : 1));
   if (send == NULL) {
     mx_fail(c, MINEX_ENOMEM, "out of memory (edge check, %lld cut edge ends)",
             (long long)total);
@@ -352,13 +352,13 @@ agree:
     }
   rc = mx_agree(c);
 done:
-  free(rows);
-  free(scount);
-  free(rcount);
-  free(roff);
-  free(sfill);
-  free(send);
-  free(recv);
+  core_free(rows);
+  core_free(scount);
+  core_free(rcount);
+  core_free(roff);
+  core_free(sfill);
+  core_free(send);
+  core_free(recv);
   return rc;
 }
 
@@ -378,9 +378,9 @@ static int solve_gathered(mx_comm *c, mx_args *a, minex_metrics *metrics,
                           minex_mpi_stats *st) {
   int size = c->size, rank = c->rank, solver = 0;
   int64_t n = a->nlocal, nnz = a->nnz;
-  int64_t *scount = calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
+  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
   char *sbuf = NULL, *recv = NULL;
   int64_t *xadj = NULL;
   int32_t *adj = NULL, *old = NULL, *newp = NULL;
@@ -396,7 +396,7 @@ static int solve_gathered(mx_comm *c, mx_args *a, minex_metrics *metrics,
       (a->has[1] ? (size_t)n * 8 : 0) + (a->has[2] ? (size_t)nnz * 8 : 0) +
       (a->has[3] ? (size_t)n * 4 : 0);
   if (scount == NULL || rcount == NULL || roff == NULL ||
-      (sbuf = malloc(mine > 0 ? mine : 1)) == NULL) {
+      (sbuf = core_malloc(mine > 0 ? mine : 1)) == NULL) {
     mx_fail(c, MINEX_ENOMEM, "out of memory packing %zu bytes of rows", mine);
   } else {
     char *p = sbuf;
@@ -421,7 +421,7 @@ static int solve_gathered(mx_comm *c, mx_args *a, minex_metrics *metrics,
   if ((rc = mx_agree(c)) ||
       (rc = mx_exchange(c, sbuf, scount, &recv, rcount, roff)))
     goto done;
-  free(sbuf);
+  core_free(sbuf);
   sbuf = NULL;
   st->gather_bytes = c->bytes - bytes0;
   st->gather_messages = c->messages - msgs0;
@@ -438,16 +438,16 @@ static int solve_gathered(mx_comm *c, mx_args *a, minex_metrics *metrics,
         NNZ += d;
       }
     }
-    xadj = malloc(sizeof *xadj * (size_t)(N + 1));
-    adj = malloc(sizeof *adj * (size_t)(NNZ > 0 ? NNZ : 1));
-    newp = malloc(sizeof *newp * (size_t)(N > 0 ? N : 1));
-    old = malloc(sizeof *old * (size_t)(N > 0 ? N : 1));
+    xadj = core_malloc(sizeof *xadj * (size_t)(N + 1));
+    adj = core_malloc(sizeof *adj * (size_t)(NNZ > 0 ? NNZ : 1));
+    newp = core_malloc(sizeof *newp * (size_t)(N > 0 ? N : 1));
+    old = core_malloc(sizeof *old * (size_t)(N > 0 ? N : 1));
     if (a->has[0])
-      pw = malloc(sizeof *pw * (size_t)(N > 0 ? N : 1));
+      pw = core_malloc(sizeof *pw * (size_t)(N > 0 ? N : 1));
     if (a->has[1])
-      rw = malloc(sizeof *rw * (size_t)(N > 0 ? N : 1));
+      rw = core_malloc(sizeof *rw * (size_t)(N > 0 ? N : 1));
     if (a->has[2])
-      cw = malloc(sizeof *cw * (size_t)(NNZ > 0 ? NNZ : 1));
+      cw = core_malloc(sizeof *cw * (size_t)(NNZ > 0 ? NNZ : 1));
     if (xadj == NULL || adj == NULL || newp == NULL || old == NULL ||
         (a->has[0] && pw == NULL) || (a->has[1] && rw == NULL) ||
         (a->has[2] && cw == NULL)) {
@@ -491,14 +491,14 @@ static int solve_gathered(mx_comm *c, mx_args *a, minex_metrics *metrics,
       at += ns;
       et += es;
     }
-    free(recv);
+    core_free(recv);
     recv = NULL;
     int r = minex_graph_create((int32_t)N, xadj, adj, pw, rw, cw, &g);
-    free(xadj);
-    free(adj);
-    free(pw);
-    free(rw);
-    free(cw);
+    core_free(xadj);
+    core_free(adj);
+    core_free(pw);
+    core_free(rw);
+    core_free(cw);
     xadj = NULL;
     adj = NULL;
     pw = rw = cw = NULL;
@@ -508,7 +508,7 @@ static int solve_gathered(mx_comm *c, mx_args *a, minex_metrics *metrics,
       mx_fail(c, r, "%s", minex_last_error());
   }
 solved:
-  free(recv);
+  core_free(recv);
   recv = NULL;
   /* the other ranks wait for the solver without taking its core */
   mx_idle_barrier(c);
@@ -541,18 +541,18 @@ solved:
   st->solver = solver;
 done:
   minex_graph_destroy(g);
-  free(scount);
-  free(rcount);
-  free(roff);
-  free(sbuf);
-  free(recv);
-  free(xadj);
-  free(adj);
-  free(old);
-  free(newp);
-  free(pw);
-  free(rw);
-  free(cw);
+  core_free(scount);
+  core_free(rcount);
+  core_free(roff);
+  core_free(sbuf);
+  core_free(recv);
+  core_free(xadj);
+  core_free(adj);
+  core_free(old);
+  core_free(newp);
+  core_free(pw);
+  core_free(rw);
+  core_free(cw);
   return rc;
 }
 
@@ -608,8 +608,27 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
     double ts = MPI_Wtime();
     int64_t b0 = c.bytes, m0 = c.messages;
     st.solver = -1;
-    rc = mx_solve_dist(&c, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old, config,
-                       &run, new_part, metrics);
+    /* the workspace serves the kernel on every rank (stage 1: rank 0's
+       minex_repartition takes it) */
+    int began = core_pool_begin(run.workspace, fn);
+    if (began != MINEX_OK)
+      mx_fail(&c, began,
+              "options.workspace is in use by another call (a workspace "
+              "serves one call at a time)");
+    if ((rc = mx_agree(&c)) == MINEX_OK) {
+      minex_workspace *prev = core_pool_swap(run.workspace);
+      rc = mx_solve_dist(&c, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old,
+                         config, &run, new_part, metrics);
+      core_pool_swap(prev);
+    }
+    if (began == MINEX_OK) {
+      int end = core_pool_end(run.workspace, fn);
+      if (rc == MINEX_OK) {
+        if (end != MINEX_OK)
+          mx_fail(&c, end, "%s", minex_last_error());
+        rc = mx_agree(&c);
+      }
+    }
     st.seconds_solve = MPI_Wtime() - ts;
     st.gather_bytes = c.bytes - b0;
     st.gather_messages = c.messages - m0;

@@ -50,9 +50,9 @@ static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
   size_t cap = sizeof(block_sums) * (size_t)nparts + 1;
   for (int32_t x = 0; x < n; x++)
     cap += w->owner[x] != d->old[x] ? 2 * 16 : 0;
-  char *mine = malloc(cap), *all = NULL;
-  double *vol = calloc((size_t)P + 1, sizeof *vol);
-  int64_t *count = calloc((size_t)c->size, sizeof *count);
+  char *mine = core_malloc(cap), *all = NULL;
+  double *vol = core_calloc((size_t)P + 1, sizeof *vol);
+  int64_t *count = core_calloc((size_t)c->size, sizeof *count);
   if (mine == NULL || vol == NULL || count == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory (metrics)");
   size_t used = 0;
@@ -93,7 +93,7 @@ static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
   mx_contract_comm(c, &cc);
   if (rc == MINEX_OK)
     rc = cc.allgather(cc.ctx, mine, (int64_t)used, (void **)&all, count);
-  free(mine);
+  core_free(mine);
   if (rc == MINEX_OK) {
     minex_metrics r;
     memset(&r, 0, sizeof r);
@@ -130,9 +130,9 @@ static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
     r.lower_bound = r.lower_bound > 0 ? sum_pwgt / r.lower_bound : 0;
     *m = r;
   }
-  free(all);
-  free(vol);
-  free(count);
+  core_free(all);
+  core_free(vol);
+  core_free(count);
   return rc;
 }
 
@@ -142,11 +142,11 @@ static int send_back(mx_comm *c, const int64_t *vtxdist, const mx_dist *d,
                      const contract_ws *w, int32_t *new_part) {
   int size = c->size;
   int32_t n = d->g.nvtxs;
-  int64_t *scount = calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = calloc((size_t)size + 1, sizeof *roff);
-  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
-  int64_t *pairs = malloc(16 * (size_t)n + 16);
+  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  int64_t *pairs = core_malloc(16 * (size_t)n + 16);
   char *recv = NULL;
   if (!scount || !rcount || !roff || !pos || !pairs) {
     mx_fail(c, MINEX_ENOMEM, "out of memory returning %d owners", (int)n);
@@ -171,7 +171,8 @@ static int send_back(mx_comm *c, const int64_t *vtxdist, const mx_dist *d,
     for (int64_t i = 0; i < roff[size] / 16; i++)
       new_part[got[2 * i] - base] = (int32_t)got[2 * i + 1];
   }
-  free(scount), free(rcount), free(roff), free(pos), free(pairs), free(recv);
+  core_free(scount), core_free(rcount), core_free(roff), core_free(pos),
+      core_free(pairs), core_free(recv);
   return rc;
 }
 
@@ -289,10 +290,10 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
     return rc;
   const contract_level *S = &w->lv[s], *S2 = &w->lv[s2];
   int32_t ns = lv.g.nvtxs;
-  int32_t *part_s = malloc(sizeof *part_s * ((size_t)ns + 1));
-  int32_t *rep = malloc(sizeof *rep * ((size_t)n + 1));
-  int32_t *rep2 = malloc(sizeof *rep2 * ((size_t)n + 1));
-  int32_t *start = malloc(sizeof *start * (2 * (size_t)n + d->nghost + 1));
+  int32_t *part_s = core_malloc(sizeof *part_s * ((size_t)ns + 1));
+  int32_t *rep = core_malloc(sizeof *rep * ((size_t)n + 1));
+  int32_t *rep2 = core_malloc(sizeof *rep2 * ((size_t)n + 1));
+  int32_t *start = core_malloc(sizeof *start * (2 * (size_t)n + d->nghost + 1));
   int status[2] = {MINEX_OK, 0}; /* Scotch's code on rank 0, skipped */
   partition_ctx pw;
   memset(&pw, 0, sizeof pw);
@@ -316,7 +317,7 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
     if (r != MINEX_OK)
       mx_fail(c, r, "%s", minex_last_error());
     minex_graph_destroy(gs);
-    free(old_s);
+    core_free(old_s);
   }
   /* the others wait without taking rank 0's core */
   if ((rc = mx_idle_barrier(c)) != MINEX_OK || (rc = mx_agree(c)) != MINEX_OK ||
@@ -376,7 +377,7 @@ done:
   if (rc != MINEX_OK || *skipped)
     memset(ld, 0, sizeof *ld);
   mx_coarse_destroy(&lv);
-  free(part_s), free(rep), free(rep2), free(start);
+  core_free(part_s), core_free(rep), core_free(rep2), core_free(start);
   cd->seconds = MPI_Wtime() - t0;
   return rc;
 }
@@ -525,7 +526,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     goto done;
   secs_contract = MPI_Wtime() - t1;
   rc = contract_freeze(&w);
-  keep = malloc(sizeof *keep * ((size_t)d.g.nvtxs + (size_t)d.nghost + 1));
+  keep = core_malloc(sizeof *keep * ((size_t)d.g.nvtxs + (size_t)d.nghost + 1));
   if (rc == MINEX_OK && keep == NULL)
     rc = core_error(MINEX_ENOMEM, "out of memory (%d owners)", (int)d.g.nvtxs);
   if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK)
@@ -632,7 +633,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
 done:
   if (have_best)
     costmodel_loads_destroy(&best_ld);
-  free(keep);
+  core_free(keep);
   mx_coarse_destroy(&co);
   contract_ws_destroy(&w);
   mx_dist_destroy(&d);

@@ -71,8 +71,8 @@ static int pm_config(mx_comm *c, const pm_in *in, int32_t nparts,
   if (!(sum > 0))
     return mx_fail(c, MINEX_ENOPROC, "every tpwgts entry is 0");
   int32_t nc = 0;
-  int32_t *np = malloc(sizeof *np * (size_t)nparts);
-  double *proc = malloc(sizeof *proc * (size_t)nparts);
+  int32_t *np = core_malloc(sizeof *np * (size_t)nparts);
+  double *proc = core_malloc(sizeof *proc * (size_t)nparts);
   double *conn = NULL;
   int rc = MINEX_OK;
   if (np == NULL || proc == NULL) {
@@ -96,7 +96,7 @@ static int pm_config(mx_comm *c, const pm_in *in, int32_t nparts,
                  (int)nc, MINEX_NCLUSTERS_MAX);
     goto done;
   }
-  conn = malloc(sizeof *conn * (size_t)nc * (size_t)nc);
+  conn = core_malloc(sizeof *conn * (size_t)nc * (size_t)nc);
   if (conn == NULL) {
     rc = mx_fail(c, MINEX_ENOMEM, "out of memory (tpwgts)");
     goto done;
@@ -111,9 +111,9 @@ static int pm_config(mx_comm *c, const pm_in *in, int32_t nparts,
     if (getr(in->tpwgts, in->wide, p) == 0)
       minex_config_set_available(*cfg, p, 0);
 done:
-  free(np);
-  free(proc);
-  free(conn);
+  core_free(np);
+  core_free(proc);
+  core_free(conn);
   return rc;
 }
 
@@ -164,7 +164,7 @@ static int pm_run(const pm_in *in) {
   coupled =
       nparts == c.size &&
       !(opt0 == 1 && geti(in->options, w, 3) == MINEX_PARMETIS_PSR_UNCOUPLED);
-  if ((vd = malloc(sizeof *vd * ((size_t)c.size + 1))) == NULL)
+  if ((vd = core_malloc(sizeof *vd * ((size_t)c.size + 1))) == NULL)
     mx_fail(&c, MINEX_ENOMEM, "out of memory (vtxdist)");
   else
     for (int r = 0; r <= c.size; r++)
@@ -189,17 +189,17 @@ static int pm_run(const pm_in *in) {
   if ((rc = mx_agree(&c)))
     goto done;
   /* the graph in MinEX's types */
-  xadj = malloc(sizeof *xadj * (size_t)(n + 1));
-  adj = malloc(sizeof *adj * (size_t)(nnz > 0 ? nnz : 1));
-  newp = malloc(sizeof *newp * (size_t)(n > 0 ? n : 1));
+  xadj = core_malloc(sizeof *xadj * (size_t)(n + 1));
+  adj = core_malloc(sizeof *adj * (size_t)(nnz > 0 ? nnz : 1));
+  newp = core_malloc(sizeof *newp * (size_t)(n > 0 ? n : 1));
   if ((wgtflag & 2) && n > 0)
-    pw = malloc(sizeof *pw * (size_t)n);
+    pw = core_malloc(sizeof *pw * (size_t)n);
   if ((wgtflag & 1) && nnz > 0)
-    cw = malloc(sizeof *cw * (size_t)nnz);
+    cw = core_malloc(sizeof *cw * (size_t)nnz);
   if ((in->vsize != NULL || itr < 1) && n > 0)
-    rw = malloc(sizeof *rw * (size_t)n);
+    rw = core_malloc(sizeof *rw * (size_t)n);
   if (!coupled && n > 0)
-    old = malloc(sizeof *old * (size_t)n);
+    old = core_malloc(sizeof *old * (size_t)n);
   if (xadj == NULL || adj == NULL || newp == NULL ||
       ((wgtflag & 2) && n > 0 && pw == NULL) ||
       ((wgtflag & 1) && nnz > 0 && cw == NULL) ||
@@ -263,14 +263,14 @@ static int pm_run(const pm_in *in) {
   }
 done:
   minex_config_destroy(cfg);
-  free(vd);
-  free(xadj);
-  free(adj);
-  free(pw);
-  free(rw);
-  free(cw);
-  free(old);
-  free(newp);
+  core_free(vd);
+  core_free(xadj);
+  core_free(adj);
+  core_free(pw);
+  core_free(rw);
+  core_free(cw);
+  core_free(old);
+  core_free(newp);
   mx_close(&c);
   return to_parmetis(rc);
 }

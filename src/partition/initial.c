@@ -50,11 +50,11 @@ int minex_partition_initial(const minex_graph *g, int32_t nparts,
                       "minex_partition_initial: unknown method "
                       "%d",
                       (int)method);
-  int32_t *order = malloc(sizeof(int32_t) * ((size_t)n + 1));
-  char *seen = calloc((size_t)n + 1, 1);
+  int32_t *order = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
+  char *seen = core_calloc((size_t)n + 1, 1);
   if (order == NULL || seen == NULL) {
-    free(order);
-    free(seen);
+    core_free(order);
+    core_free(seen);
     return core_error(MINEX_ENOMEM, "minex_partition_initial: out of memory");
   }
   int32_t len = 0;
@@ -72,7 +72,7 @@ int minex_partition_initial(const minex_graph *g, int32_t nparts,
   }
   for (int32_t i = 0; i < n; i++)
     part[order[i]] = (int32_t)((int64_t)i * nparts / n);
-  free(order);
-  free(seen);
+  core_free(order);
+  core_free(seen);
   return MINEX_OK;
 }

@@ -9,10 +9,10 @@ int partition_heap_create(partition_heap *h, int32_t nids, int32_t nslots) {
   memset(h, 0, sizeof *h);
   size_t n = (size_t)(nids > 0 ? nids : 1);
   size_t m = (size_t)(nslots > 0 ? nslots : 1);
-  h->id = malloc(sizeof(int32_t) * m);
-  h->key = malloc(sizeof(double) * m);
-  h->forced = malloc(m);
-  h->pos = malloc(sizeof(int32_t) * n);
+  h->id = core_malloc(sizeof(int32_t) * m);
+  h->key = core_malloc(sizeof(double) * m);
+  h->forced = core_malloc(m);
+  h->pos = core_malloc(sizeof(int32_t) * n);
   if (!h->id || !h->key || !h->forced || !h->pos) {
     partition_heap_destroy(h);
     return core_error(MINEX_ENOMEM, "move heap: out of memory");
@@ -25,10 +25,10 @@ int partition_heap_create(partition_heap *h, int32_t nids, int32_t nslots) {
 }
 
 void partition_heap_destroy(partition_heap *h) {
-  free(h->id);
-  free(h->key);
-  free(h->forced);
-  free(h->pos);
+  core_free(h->id);
+  core_free(h->key);
+  core_free(h->forced);
+  core_free(h->pos);
   memset(h, 0, sizeof *h);
 }
 

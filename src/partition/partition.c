@@ -32,16 +32,16 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
      they lose 0.3% of T_k on the peer benchmark (geometric mean; one row
      7.8%), docs/algorithm.md */
   pc->rounds = !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON;
-  pc->sc = calloc((size_t)pc->nsc, sizeof *pc->sc);
+  pc->sc = core_calloc((size_t)pc->nsc, sizeof *pc->sc);
   int rc = pc->sc && pc->interior
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "partition: out of memory");
   for (int32_t t = 0; t < pc->nsc && rc == MINEX_OK; t++) {
     partition_scratch *sc = &pc->sc[t];
-    sc->nbr = malloc(sizeof(costmodel_nbr) * (size_t)P);
-    sc->nbr_at = malloc(sizeof(int32_t) * (size_t)P);
-    sc->nbr_stamp = calloc((size_t)P, sizeof(int32_t));
-    sc->cand = malloc(sizeof(int32_t) * ((size_t)P + 1));
+    sc->nbr = core_malloc(sizeof(costmodel_nbr) * (size_t)P);
+    sc->nbr_at = core_malloc(sizeof(int32_t) * (size_t)P);
+    sc->nbr_stamp = core_calloc((size_t)P, sizeof(int32_t));
+    sc->cand = core_malloc(sizeof(int32_t) * ((size_t)P + 1));
     if (!sc->nbr || !sc->nbr_at || !sc->nbr_stamp || !sc->cand)
       rc = core_error(MINEX_ENOMEM, "partition: out of memory");
     else
@@ -57,13 +57,13 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
 void partition_ctx_destroy(partition_ctx *pc) {
   for (int32_t t = 0; pc->sc && t < pc->nsc; t++) {
     partition_scratch *sc = &pc->sc[t];
-    free(sc->nbr);
-    free(sc->nbr_at);
-    free(sc->nbr_stamp);
-    free(sc->cand);
+    core_free(sc->nbr);
+    core_free(sc->nbr_at);
+    core_free(sc->nbr_stamp);
+    core_free(sc->cand);
     costmodel_scratch_destroy(&sc->mv);
   }
-  free(pc->sc);
+  core_free(pc->sc);
   memset(pc, 0, sizeof *pc);
 }
 
@@ -136,7 +136,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   contract_ws *ws = pc->ws;
   partition_heap *h = &pc->heap;
   /* the active ids of this level do not change while partitioning */
-  int32_t *act = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  int32_t *act = core_malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
   if (act == NULL)
     return core_error(MINEX_ENOMEM, "partition: out of memory");
   int32_t na = 0, nids = contract_nids(ws);
@@ -144,18 +144,18 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
     if (ws->parent[x] == x)
       act[na++] = x;
   /* a vertex has at most na - 1 distinct neighbours */
-  pc->nb_ids = malloc(sizeof(int32_t) * ((size_t)na + 1));
+  pc->nb_ids = core_malloc(sizeof(int32_t) * ((size_t)na + 1));
   /* pass + 1 for the vertices moved in a pass */
-  int32_t *moved = calloc((size_t)nids + 1, sizeof(int32_t));
-  partition_prop *prop = malloc(sizeof *prop * ((size_t)na + 1));
+  int32_t *moved = core_calloc((size_t)nids + 1, sizeof(int32_t));
+  partition_prop *prop = core_malloc(sizeof *prop * ((size_t)na + 1));
   int rc = pc->nb_ids && moved && prop
                ? partition_heap_create(h, nids, na)
                : core_error(MINEX_ENOMEM, "partition: out of memory");
   if (rc != MINEX_OK) {
-    free(act);
-    free(moved);
-    free(prop);
-    free(pc->nb_ids);
+    core_free(act);
+    core_free(moved);
+    core_free(prop);
+    core_free(pc->nb_ids);
     pc->nb_ids = NULL;
     return rc;
   }
@@ -203,10 +203,10 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
     if (moves == 0)
       break;
   }
-  free(act);
-  free(moved);
-  free(prop);
-  free(pc->nb_ids);
+  core_free(act);
+  core_free(moved);
+  core_free(prop);
+  core_free(pc->nb_ids);
   pc->nb_ids = NULL;
   partition_heap_destroy(h);
   return MINEX_OK;
@@ -258,8 +258,8 @@ int partition_checkpoint_take(partition_ctx *pc, partition_checkpoint *cp) {
   contract_ws *ws = pc->ws;
   memset(cp, 0, sizeof *cp);
   int32_t nids = contract_nids(ws);
-  cp->act = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
-  cp->own = malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  cp->act = core_malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
+  cp->own = core_malloc(sizeof(int32_t) * ((size_t)ws->nactive + 1));
   int rc = cp->act && cp->own
                ? costmodel_snapshot_take(pc->ld, &cp->snap)
                : core_error(MINEX_ENOMEM, "partition: out of memory for a "
@@ -289,7 +289,7 @@ void partition_checkpoint_restore(partition_ctx *pc,
 
 void partition_checkpoint_free(partition_checkpoint *cp) {
   costmodel_snapshot_free(&cp->snap);
-  free(cp->act);
-  free(cp->own);
+  core_free(cp->act);
+  core_free(cp->own);
   memset(cp, 0, sizeof *cp);
 }

@@ -12,9 +12,9 @@
 int partition_rounds_ws_create(partition_rounds_ws *rw, int32_t nids) {
   memset(rw, 0, sizeof *rw);
   size_t n = (size_t)nids + 1;
-  rw->prop = malloc(sizeof *rw->prop * n);
-  rw->mv = malloc(sizeof *rw->mv * n);
-  rw->mark = calloc(n, sizeof(int32_t));
+  rw->prop = core_malloc(sizeof *rw->prop * n);
+  rw->mv = core_malloc(sizeof *rw->mv * n);
+  rw->mark = core_calloc(n, sizeof(int32_t));
   if (!rw->prop || !rw->mv || !rw->mark) {
     partition_rounds_ws_destroy(rw);
     return core_error(MINEX_ENOMEM, "rounds: out of memory for %ld vertex ids",
@@ -25,9 +25,9 @@ int partition_rounds_ws_create(partition_rounds_ws *rw, int32_t nids) {
 }
 
 void partition_rounds_ws_destroy(partition_rounds_ws *rw) {
-  free(rw->prop);
-  free(rw->mv);
-  free(rw->mark);
+  core_free(rw->prop);
+  core_free(rw->mv);
+  core_free(rw->mark);
   memset(rw, 0, sizeof *rw);
 }
 
@@ -132,16 +132,16 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
                             int32_t budget) {
   contract_ws *ws = pc->ws;
   int32_t nids = contract_nids(ws);
-  int32_t *ids = malloc(sizeof(int32_t) * ((size_t)nids + 1));
-  int32_t *lock = calloc((size_t)nids + 1, sizeof(int32_t));
+  int32_t *ids = core_malloc(sizeof(int32_t) * ((size_t)nids + 1));
+  int32_t *lock = core_calloc((size_t)nids + 1, sizeof(int32_t));
   partition_rounds_ws rw;
   int rc = ids && lock ? partition_rounds_ws_create(&rw, nids)
                        : core_error(MINEX_ENOMEM, "rounds: out of memory");
   if (ws->comm != NULL) /* spread over ranks: every rank learns it */
     rc = ws->comm->agree(ws->comm->ctx, rc);
   if (rc != MINEX_OK) {
-    free(ids);
-    free(lock);
+    core_free(ids);
+    core_free(lock);
     return rc;
   }
   for (int32_t pass = 0; pass < max_passes; pass++) {
@@ -166,8 +166,8 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
       break;
   }
   partition_rounds_ws_destroy(&rw);
-  free(ids);
-  free(lock);
+  core_free(ids);
+  core_free(lock);
   return rc;
 }
 
@@ -186,7 +186,7 @@ int partition_force_off(partition_ctx *pc) {
   int32_t n = 0;
   for (int32_t v = 0; v < nb; v++)
     n += !avail[ws->owner[v]];
-  int32_t *ids = malloc(sizeof(int32_t) * ((size_t)n + 1));
+  int32_t *ids = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
   partition_rounds_ws rw;
   memset(&rw, 0, sizeof rw);
   int rc = ids ? partition_rounds_ws_create(&rw, contract_nids(ws))
@@ -205,7 +205,7 @@ int partition_force_off(partition_ctx *pc) {
       rc = partition_rounds_dist(pc, &rw, ids, n, 0, NULL, 0, 0, &moves);
   }
   partition_rounds_ws_destroy(&rw);
-  free(ids);
+  core_free(ids);
   return rc;
 }
 
@@ -323,16 +323,16 @@ typedef struct rec_state {
  * reversed): ghost g's in nbr[start[g] .. start[g+1]), in id order. */
 static int ghost_nbrs(const contract_level *L, int64_t **start, int32_t **nbr) {
   int32_t nb = L->nbase, ng = L->nghost;
-  int64_t *st = calloc((size_t)ng + 2, sizeof *st), cnt = 0;
+  int64_t *st = core_calloc((size_t)ng + 2, sizeof *st), cnt = 0;
   for (int32_t y = 0; st && y < nb; y++)
     for (int64_t j = L->xadj[y]; j < L->xadj[y + 1]; j++)
       if (L->adj[j] >= 2 * nb) {
         st[L->adj[j] - 2 * nb + 2]++;
         cnt++;
       }
-  int32_t *a = malloc(sizeof *a * ((size_t)cnt + 1));
+  int32_t *a = core_malloc(sizeof *a * ((size_t)cnt + 1));
   if (st == NULL || a == NULL) {
-    free(st), free(a);
+    core_free(st), core_free(a);
     return core_error(MINEX_ENOMEM, "rounds: out of memory for %lld ghost ends",
                       (long long)cnt);
   }
@@ -375,13 +375,13 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
   int64_t tsize = 16;
   while (tsize < 2 * nrec + 2)
     tsize *= 2;
-  const rec_head **order = malloc(sizeof *order * ((size_t)nrec + 1));
-  rec_event *ev = malloc(sizeof *ev * ((size_t)nrec + 1));
-  int64_t *seen = malloc(sizeof *seen * ((size_t)size + 1));
-  int64_t *nev = calloc((size_t)size + 1, sizeof *nev);
-  int64_t *pos = calloc((size_t)size + 1, sizeof *pos);
-  moved_tab tab = {malloc(sizeof(int64_t) * (size_t)tsize),
-                   malloc(sizeof(int32_t) * (size_t)tsize), tsize - 1};
+  const rec_head **order = core_malloc(sizeof *order * ((size_t)nrec + 1));
+  rec_event *ev = core_malloc(sizeof *ev * ((size_t)nrec + 1));
+  int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
+  int64_t *nev = core_calloc((size_t)size + 1, sizeof *nev);
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  moved_tab tab = {core_malloc(sizeof(int64_t) * (size_t)tsize),
+                   core_malloc(sizeof(int32_t) * (size_t)tsize), tsize - 1};
   int rc = MINEX_OK;
   if (!order || !ev || !seen || !nev || !pos || !tab.key || !tab.val) {
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
@@ -448,7 +448,7 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
   }
   /* what every rank learns */
   size_t lsize = costmodel_state_size(pc->ld);
-  if ((*state = malloc(sizeof(rec_state) + lsize)) == NULL) {
+  if ((*state = core_malloc(sizeof(rec_state) + lsize)) == NULL) {
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes", lsize);
     goto out;
   }
@@ -465,7 +465,7 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
         pos[r] = (int64_t)tot;
         tot += (size_t)cnt[r];
       }
-      if ((*out = malloc(tot + 1)) == NULL) {
+      if ((*out = core_malloc(tot + 1)) == NULL) {
         rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
                         tot);
         goto out;
@@ -505,8 +505,9 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     }
   }
 out:
-  free(order), free(ev), free(seen), free(nev), free(pos);
-  free(tab.key), free(tab.val);
+  core_free(order), core_free(ev), core_free(seen), core_free(nev),
+      core_free(pos);
+  core_free(tab.key), core_free(tab.val);
   return rc;
 }
 
@@ -533,9 +534,9 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   const contract_level *L = contract_cur(ws);
   int32_t nb = L->nbase, *mark = rw->mark;
   int size = cm->size;
-  int64_t *cnt = calloc((size_t)size + 1, sizeof *cnt);
-  int64_t *rcnt = calloc((size_t)size + 1, sizeof *rcnt);
-  int64_t *goff = malloc(sizeof *goff * ((size_t)size + 1)), *gall = NULL;
+  int64_t *cnt = core_calloc((size_t)size + 1, sizeof *cnt);
+  int64_t *rcnt = core_calloc((size_t)size + 1, sizeof *rcnt);
+  int64_t *goff = core_malloc(sizeof *goff * ((size_t)size + 1)), *gall = NULL;
   int64_t *gstart = NULL;
   int32_t *gnbr = NULL;
   char *mine = NULL, *all = NULL, *msg = NULL, *in = NULL, *st = NULL;
@@ -572,8 +573,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
         contract_edges(ws, ids[i], &adj, &cw, &len);
         bytes += sizeof(rec_head) + sizeof(rec_edge) * (size_t)len;
       }
-    free(mine);
-    if ((mine = malloc(bytes + 1)) == NULL)
+    core_free(mine);
+    if ((mine = core_malloc(bytes + 1)) == NULL)
       rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
                       bytes);
     char *p = mine;
@@ -609,7 +610,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     }
     for (int r = 0; r < size; r++)
       cnt[r] = r == 0 ? (int64_t)bytes : 0;
-    free(all), free(msg), free(in), free(st), free(stall);
+    core_free(all), core_free(msg), core_free(in), core_free(st),
+        core_free(stall);
     all = msg = in = st = stall = NULL;
     if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
         (rc = cm->exchange(cm->ctx, mine, cnt, (void **)&all, rcnt)) !=
@@ -705,7 +707,9 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     n = next_round(ids, next, mark, stamp);
   }
 done:
-  free(cnt), free(rcnt), free(goff), free(gall), free(gstart), free(gnbr);
-  free(mine), free(all), free(msg), free(in), free(st), free(stall);
+  core_free(cnt), core_free(rcnt), core_free(goff), core_free(gall),
+      core_free(gstart), core_free(gnbr);
+  core_free(mine), core_free(all), core_free(msg), core_free(in), core_free(st),
+      core_free(stall);
   return cm->agree(cm->ctx, rc);
 }

@@ -62,19 +62,19 @@ typedef struct kgraph {
 } kgraph;
 
 static void kgraph_free(kgraph *k) {
-  free(k->xadj);
-  free(k->adjncy);
-  free(k->vwgt);
-  free(k->adjwgt);
+  core_free(k->xadj);
+  core_free(k->adjncy);
+  core_free(k->vwgt);
+  core_free(k->adjwgt);
   memset(k, 0, sizeof *k);
 }
 
 static int kgraph_alloc(kgraph *k, size_t n, size_t nadj) {
   k->n = (SCOTCH_Num)n;
-  k->xadj = malloc(sizeof(SCOTCH_Num) * (n + 1));
-  k->adjncy = malloc(sizeof(SCOTCH_Num) * (nadj + 1));
-  k->vwgt = malloc(sizeof(SCOTCH_Num) * (n + 1));
-  k->adjwgt = malloc(sizeof(SCOTCH_Num) * (nadj + 1));
+  k->xadj = core_malloc(sizeof(SCOTCH_Num) * (n + 1));
+  k->adjncy = core_malloc(sizeof(SCOTCH_Num) * (nadj + 1));
+  k->vwgt = core_malloc(sizeof(SCOTCH_Num) * (n + 1));
+  k->adjwgt = core_malloc(sizeof(SCOTCH_Num) * (nadj + 1));
   if (k->xadj && k->adjncy && k->vwgt && k->adjwgt)
     return MINEX_OK;
   kgraph_free(k);
@@ -262,11 +262,11 @@ static int by_weight(const void *x, const void *y) {
 static int relabel(int32_t n, size_t nitems, const SCOTCH_Num *lab,
                    const int32_t *slot, const double *w, const int32_t *cls,
                    int32_t *map) {
-  overlap *ov = malloc(sizeof(overlap) * (nitems + 1));
-  char *used = calloc((size_t)n + 1, 1);
+  overlap *ov = core_malloc(sizeof(overlap) * (nitems + 1));
+  char *used = core_calloc((size_t)n + 1, 1);
   if (!ov || !used) {
-    free(ov);
-    free(used);
+    core_free(ov);
+    core_free(used);
     return core_error(MINEX_ENOMEM, "scratch candidate: out of memory");
   }
   size_t m = 0;
@@ -297,8 +297,8 @@ static int relabel(int32_t n, size_t nitems, const SCOTCH_Num *lab,
         map[a] = b;
         used[b] = 1;
       }
-  free(ov);
-  free(used);
+  core_free(ov);
+  core_free(used);
   return MINEX_OK;
 }
 
@@ -324,24 +324,24 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
                       "scratch candidate: %zu adjacency entries "
                       "exceed Scotch's 32-bit indices",
                       nadj);
-  SCOTCH_Num *vw = malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
-  SCOTCH_Num *ew = malloc(sizeof(SCOTCH_Num) * (nadj + 1));
-  SCOTCH_Num *loc = malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
-  SCOTCH_Num *kp = malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
-  int32_t *glob = malloc(sizeof(int32_t) * ((size_t)n + 1));
-  int32_t *cpart = malloc(sizeof(int32_t) * ((size_t)n + 1));
-  int32_t *act = malloc(sizeof(int32_t) * (size_t)C);
-  int32_t *nav = calloc((size_t)C, sizeof(int32_t));
-  int32_t *cls = malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
-  int32_t *map = malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
-  int32_t *procs = malloc(sizeof(int32_t) * ((size_t)P + 1));
-  double *share = malloc(sizeof(double) * ((size_t)C + 1));
-  SCOTCH_Num *tp = malloc(sizeof(SCOTCH_Num) * ((size_t)C + 1));
-  int32_t *pidx = malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
+  SCOTCH_Num *vw = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
+  SCOTCH_Num *ew = core_malloc(sizeof(SCOTCH_Num) * (nadj + 1));
+  SCOTCH_Num *loc = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
+  SCOTCH_Num *kp = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
+  int32_t *glob = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
+  int32_t *cpart = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
+  int32_t *act = core_malloc(sizeof(int32_t) * (size_t)C);
+  int32_t *nav = core_calloc((size_t)C, sizeof(int32_t));
+  int32_t *cls = core_malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
+  int32_t *map = core_malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
+  int32_t *procs = core_malloc(sizeof(int32_t) * ((size_t)P + 1));
+  double *share = core_malloc(sizeof(double) * ((size_t)C + 1));
+  SCOTCH_Num *tp = core_malloc(sizeof(SCOTCH_Num) * ((size_t)C + 1));
+  int32_t *pidx = core_malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
   /* zeroed: GCC's -O1 analysis cannot see that relabel reads only the
      entries written just before it (-Werror=maybe-uninitialized) */
-  int32_t *oslot = calloc((size_t)n + 1, sizeof(int32_t));
-  double *wv = calloc((size_t)n + 1, sizeof(double));
+  int32_t *oslot = core_calloc((size_t)n + 1, sizeof(int32_t));
+  double *wv = core_calloc((size_t)n + 1, sizeof(double));
   kgraph k = {0};
   int rc = MINEX_OK;
   if (!vw || !ew || !loc || !kp || !glob || !cpart || !act || !nav || !cls ||
@@ -425,21 +425,21 @@ int scratch_partition(const minex_graph *g, const minex_config *cfg,
   }
 out:
   kgraph_free(&k);
-  free(vw);
-  free(ew);
-  free(loc);
-  free(kp);
-  free(glob);
-  free(cpart);
-  free(act);
-  free(nav);
-  free(cls);
-  free(map);
-  free(procs);
-  free(share);
-  free(tp);
-  free(pidx);
-  free(oslot);
-  free(wv);
+  core_free(vw);
+  core_free(ew);
+  core_free(loc);
+  core_free(kp);
+  core_free(glob);
+  core_free(cpart);
+  core_free(act);
+  core_free(nav);
+  core_free(cls);
+  core_free(map);
+  core_free(procs);
+  core_free(share);
+  core_free(tp);
+  core_free(pidx);
+  core_free(oslot);
+  core_free(wv);
   return rc;
 }

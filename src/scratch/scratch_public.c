@@ -18,8 +18,8 @@ int minex_partition_graph(const minex_graph *graph, const minex_config *config,
   int32_t n = minex_graph_nvtxs(graph);
   /* no old partition: everything "on" processor 0, so that the relabelling
      (which keeps vertices on their old owner) has nothing to gain */
-  int32_t *old = calloc((size_t)n + 1, sizeof *old);
-  int32_t *tmp = malloc(sizeof *tmp * ((size_t)n + 1));
+  int32_t *old = core_calloc((size_t)n + 1, sizeof *old);
+  int32_t *tmp = core_malloc(sizeof *tmp * ((size_t)n + 1));
   int rc = MINEX_OK;
   if (old == NULL || tmp == NULL)
     rc = core_error(MINEX_ENOMEM, "minex_partition_graph: out of memory");
@@ -29,7 +29,7 @@ int minex_partition_graph(const minex_graph *graph, const minex_config *config,
     memcpy(part, tmp, sizeof *part * (size_t)n);
   if (rc != MINEX_OK)
     core_error_prefix("minex_partition_graph");
-  free(old);
-  free(tmp);
+  core_free(old);
+  core_free(tmp);
   return rc;
 }

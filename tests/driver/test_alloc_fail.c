@@ -665,6 +665,44 @@ START_TEST(repartition_of_a_larger_graph_fails_cleanly) {
 }
 END_TEST
 
+/* With a workspace (issue 19): its blocks made and given back inside the
+ * armed call (a trim after it), so a failure at any allocation -- a block,
+ * its record, the workspace's table -- must leave every block returned. */
+static int run_big_ws(void *c) {
+  big_ctx *b = c;
+  int rc = minex_repartition(b->g, b->cfg, b->old, &b->opt, b->out, NULL);
+  int trc = minex_workspace_trim(b->opt.workspace);
+  return rc != MINEX_OK ? rc : trc;
+}
+
+START_TEST(repartition_with_a_workspace_fails_cleanly) {
+  big_ctx b;
+  b.g = test_grid_graph(24, 24, 16); /* arrays of 64 KiB and more */
+  b.n = minex_graph_nvtxs(b.g);
+  int32_t np[2] = {4, 4};
+  double proc[2] = {1, 3}, conn[4] = {1, 5, 5, 1};
+  ck_assert_int_eq(minex_config_create(2, np, proc, conn, &b.cfg), MINEX_OK);
+  b.old = malloc(sizeof(int32_t) * (size_t)b.n);
+  b.out = malloc(sizeof(int32_t) * (size_t)b.n);
+  for (int32_t v = 0; v < b.n; v++)
+    b.old[v] = v * 8 / b.n;
+  minex_options_init(&b.opt);
+  ck_assert_int_eq(minex_workspace_create(&b.opt.workspace), MINEX_OK);
+  alloc_case ac = {"minex_repartition_workspace",
+                   run_big_ws,
+                   big_untouched,
+                   NULL,
+                   big_reset,
+                   &b};
+  alloc_loop(&ac);
+  minex_workspace_destroy(b.opt.workspace);
+  free(b.old);
+  free(b.out);
+  minex_config_destroy(b.cfg);
+  minex_graph_destroy(b.g);
+}
+END_TEST
+
 /* Functions filling caller arrays, and writers. */
 static int run_partition_initial_bfs(void *c) {
   (void)c;
@@ -837,6 +875,7 @@ int main(void) {
   TCase *tc = tcase_create("enomem");
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, wrappers_reach_the_library);
+  tcase_add_test(tc, repartition_with_a_workspace_fails_cleanly);
   tcase_add_test(tc, constructors_fail_cleanly);
   tcase_add_test(tc, repartition_and_evaluate_fail_cleanly);
   tcase_add_test(tc, other_allocating_calls_fail_cleanly);

@@ -506,6 +506,74 @@ static void test_parmetis(const fixture *f, int32_t P, const int32_t *old_all,
   local_free(&l);
 }
 
+/* options.workspace (issue 19) in both stages: the result of a call with
+ * a workspace equals the one without; in stage 2 every rank's kernel
+ * takes its large buffers from it, so a second call makes no new block on
+ * any rank; in stage 1 rank 0's serial call uses it. */
+static void test_workspace(void) {
+  fixture big;
+  fixture_make(&big, 14); /* 16,464 tets: arrays of 64 KiB and more */
+  int32_t P = 8;
+  minex_config *cfg = hetero(P);
+  int32_t *old = malloc(sizeof *old * (size_t)big.n);
+  if (minex_mesh_partition_rcb(big.mesh, P, old) != MINEX_OK)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  local l;
+  local_make(&l, big.g, 0, 0, 0);
+  int64_t first = l.vd[rank];
+  int32_t *ref = malloc(sizeof *ref * (size_t)(l.nloc + 1));
+  int32_t *got = malloc(sizeof *got * (size_t)(l.nloc + 1));
+  for (int stage = 2; stage >= 1; stage--) {
+    minex_options o;
+    minex_options_init(&o);
+    o.iterations = 10;
+    if (stage == 1)
+      o.rounds = MINEX_ROUNDS_OFF;
+    minex_metrics mref, m;
+    int rc =
+        minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, l.rw, l.cw,
+                              old + first, cfg, &o, ref, &mref, MPI_COMM_WORLD);
+    CHECK(rc == MINEX_OK, "workspace, stage %d: %s", stage, minex_last_error());
+    minex_workspace *ws = NULL;
+    CHECK(minex_workspace_create(&ws) == MINEX_OK, "workspace_create");
+    o.workspace = ws;
+    minex_workspace_stats st[2];
+    for (int call = 0; call < 2; call++) {
+      rc = minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, l.rw, l.cw,
+                                 old + first, cfg, &o, got, &m, MPI_COMM_WORLD);
+      CHECK(rc == MINEX_OK, "workspace, stage %d, call %d: %s", stage, call,
+            minex_last_error());
+      int64_t diff = 0;
+      for (int64_t v = 0; v < l.nloc; v++)
+        diff += got[v] != ref[v];
+      CHECK(diff == 0 && metrics_equal(&m, &mref),
+            "workspace, stage %d, call %d: %lld owners differ, MaxQwgt %.17g "
+            "against %.17g",
+            stage, call, (long long)diff, m.max_qwgt, mref.max_qwgt);
+      minex_workspace_get_stats(ws, &st[call]);
+    }
+    /* stage 2: every rank with vertices used it; stage 1: rank 0 only */
+    int user = stage == 2 ? l.nloc > 0 : rank == 0;
+    CHECK(st[1].calls == (user || stage == 2 ? 2 : 0),
+          "workspace, stage %d: %lld calls counted", stage,
+          (long long)st[1].calls);
+    if (user)
+      CHECK(st[0].blocks_new > 0 && st[1].blocks_new == 0 &&
+                st[1].blocks_reused > 0,
+            "workspace, stage %d: blocks made by the first call %lld, by the "
+            "second %lld (reused %lld)",
+            stage, (long long)st[0].blocks_new, (long long)st[1].blocks_new,
+            (long long)st[1].blocks_reused);
+    minex_workspace_destroy(ws);
+  }
+  free(ref);
+  free(got);
+  local_free(&l);
+  free(old);
+  minex_config_destroy(cfg);
+  fixture_free(&big);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -648,6 +716,7 @@ int main(int argc, char **argv) {
   test_log(&f, cfg, old, 1);
   test_log(&f, cfg, old, 0);
   test_empty(cfg);
+  test_workspace();
   test_parmetis(&f, P, old, 0, 0, 1000.0f, 0);
   test_parmetis(&f, P, old, 1, 1, 0.25f, 0);
   test_parmetis(&f, size, old, 1, 0, 1.0f, 1);

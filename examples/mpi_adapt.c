@@ -728,6 +728,10 @@ static double run(int way, const minex_mesh *mesh, int steps, int iters,
   minex_options_init(&opt);
   opt.iterations = iters;
   opt.rounds = rounds; /* OFF: stage 1, else stage 2 (docs/mpi.md) */
+  /* the repartitioner's large buffers kept from one adaptation to the
+     next (docs/api.md "A workspace for the adaptive loop") */
+  if (minex_workspace_create(&opt.workspace) != MINEX_OK)
+    die("minex_workspace_create", minex_last_error());
   for (int s = 0; s < steps; s++) {
     /* adaptation: each rank its own roots' trees, no message */
     if (sim_adapt_step(A.sa) != MINEX_OK)
@@ -887,6 +891,7 @@ static double run(int way, const minex_mesh *mesh, int steps, int iters,
   free(N.gid);
   free(N.root);
   minex_config_destroy(cfg);
+  minex_workspace_destroy(opt.workspace);
   sim_adapt_destroy(A.sa);
   sim_adapt_destroy(ref);
   return local;

@@ -107,6 +107,12 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
   /* the horizon is the workload's (SPEC §2): every call runs under it */
   minex_options opt = p->opt;
   opt.iterations = w->params.iterations;
+  /* the repartitioner's large buffers kept from step to step (unless the
+     caller gave a workspace of its own) */
+  minex_workspace *ws = NULL;
+  if (p->partition && opt.workspace == NULL &&
+      minex_workspace_create(&ws) == MINEX_OK)
+    opt.workspace = ws;
   /* one graph for the run: each step replaces its weights only */
   minex_graph *g = NULL;
   for (int32_t k = 0; k < w->nsteps && rc == MINEX_OK; k++) {
@@ -140,6 +146,7 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
       rc = sim_fail(MINEX_EINVAL, "sim: stopped after step %d", (int)k + 1);
   }
   out->load_imb = ideal > 0 ? out->total / ideal : 0;
+  minex_workspace_destroy(ws);
   minex_graph_destroy(g);
   free(old);
   free(cur);

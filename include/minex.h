@@ -533,7 +533,7 @@ typedef struct minex_workspace_stats {
   int64_t bytes_new;     /* last call: bytes of blocks it had to make      */
   int64_t blocks_new;    /* last call: their number (0: nothing large was
                             allocated)                                     */
-  int64_t bytes_reused;  /* last call: bytes served from kept blocks       */
+  int64_t bytes_reused;  /* last call: bytes of the kept blocks it took     */
   int64_t blocks_reused; /* last call: their number                        */
   int64_t calls;         /* calls made with the workspace                  */
 } minex_workspace_stats;

@@ -7,7 +7,7 @@
  * runs with a workspace (core_pool_swap on the threads that work for it),
  * every request of CORE_POOL_MIN bytes or more is served from the
  * workspace's free blocks of its size class (four classes per doubling:
- * at most 19% of a block unused) and given back to them on free, instead
+ * at most a fifth of a block unused) and given back to them on free, instead
  * of to and from the system. The same sequence of requests -- a call on a
  * graph of the same size, with the same options -- then finds every block
  * it needs; a class with no free block gets a new one. Exact classes, not
@@ -19,8 +19,12 @@
  * A pooled block can be freed on any thread, with or without a workspace
  * set there: core_free finds it in one process-wide table (uthash by
  * address) while any workspace holds blocks; without one, core_free is
- * free(). One mutex guards the table and every workspace's lists: large
- * requests are few (hundreds a call), small ones never take it. */
+ * free(). One mutex guards the table and every workspace's lists, held
+ * for the list and table work only (zeroing and copying run outside it):
+ * large requests are few (hundreds a call), and a free or realloc of a
+ * small block never takes it (malloc_usable_size tells it apart: a pooled
+ * block has at least CORE_POOL_MIN bytes; glibc, as the rest of the
+ * library's platform). */
 #include "core.h"
 #include "core/hash.h"
 
@@ -32,8 +36,8 @@
 
 /* Requests below this go to malloc: chunk records, per-part tables. */
 #define CORE_POOL_MIN ((size_t)64 * 1024)
-/* Size classes: 4 per doubling, from CORE_POOL_MIN up (2^64 bytes is
-   class 4 * 48). */
+/* Size classes: 4 per doubling (a block at most 20% larger than its
+   request), from CORE_POOL_MIN up to 2^63 bytes (class 188). */
 #define CORE_POOL_CLASSES 200
 
 typedef struct pool_block {
@@ -95,20 +99,20 @@ static int pool_class(size_t n, size_t *cap) {
   return -1;
 }
 
-/* Takes a block of n bytes from ws (lock held); zeroed when zero. NULL
-   when the system has no memory. */
-static void *pool_take(minex_workspace *ws, size_t n, int zero) {
+/* Takes a block of n bytes from ws (lock held): a new one (from calloc
+   when zero) or a kept one (*clear set when zero: the caller zeroes it
+   once the lock is given back). NULL when the system has no memory. */
+static void *pool_take(minex_workspace *ws, size_t n, int zero, int *clear) {
   size_t cap;
   int c = pool_class(n, &cap);
   if (c < 0)
-    return NULL; /* beyond 2^62 bytes: no system has it */
+    return NULL; /* beyond 2^63 bytes: no system has it */
   pool_block *b = ws->free_[c];
   if (b != NULL) {
     ws->free_[c] = b->next;
-    ws->reused += (int64_t)n;
+    ws->reused += (int64_t)b->cap;
     ws->nreused++;
-    if (zero)
-      memset(b->p, 0, n);
+    *clear = zero;
   } else {
     b = calloc(1, sizeof *b);
     if (b == NULL)
@@ -163,14 +167,28 @@ static pool_block *pool_find(void *p) {
   return b;
 }
 
+/* pool_take under the lock, then the zeroing of a kept block outside. */
+static void *pool_take_locked(minex_workspace *ws, size_t n, int zero) {
+  int clear = 0;
+  pthread_mutex_lock(&pool_mu);
+  void *p = pool_take(ws, n, zero, &clear);
+  pthread_mutex_unlock(&pool_mu);
+  if (clear)
+    memset(p, 0, n);
+  return p;
+}
+
 static void *pool_alloc(size_t n, int zero) {
   minex_workspace *ws = pool_cur;
   if (ws == NULL || n < CORE_POOL_MIN)
     return zero ? calloc(1, n) : malloc(n);
-  pthread_mutex_lock(&pool_mu);
-  void *p = pool_take(ws, n, zero);
-  pthread_mutex_unlock(&pool_mu);
-  return p;
+  return pool_take_locked(ws, n, zero);
+}
+
+/* 1 when p may be a pooled block: some workspace holds blocks and p's
+   block is large enough (small frees and reallocs take no lock). */
+static int maybe_pooled(void *p) {
+  return atomic_load(&pool_count) > 0 && malloc_usable_size(p) >= CORE_POOL_MIN;
 }
 
 void *core_malloc(size_t n) {
@@ -186,11 +204,14 @@ void *core_calloc(size_t count, size_t size) {
 void core_free(void *p) {
   if (p == NULL)
     return;
-  if (atomic_load(&pool_count) > 0) {
+  if (maybe_pooled(p)) {
     pthread_mutex_lock(&pool_mu);
     pool_block *b = pool_find(p);
-    if (b != NULL && b->used) {
-      pool_give(b);
+    if (b != NULL) {
+      /* a block given back twice (a caller's bug) stays in the pool
+         rather than reaching free() while the pool holds it */
+      if (b->used)
+        pool_give(b);
       pthread_mutex_unlock(&pool_mu);
       return;
     }
@@ -202,23 +223,26 @@ void core_free(void *p) {
 void *core_realloc(void *p, size_t n) {
   if (p == NULL)
     return core_malloc(n);
-  pool_block *b = NULL;
-  if (atomic_load(&pool_count) > 0) {
+  if (maybe_pooled(p)) {
     pthread_mutex_lock(&pool_mu);
-    b = pool_find(p);
-    if (b != NULL && b->used) {
-      void *q = p;
-      if (n <= b->cap) {
-        b->size = n;
-      } else {
-        /* a larger block of the same workspace, the contents copied */
-        q = pool_take(b->ws, n, 0);
-        if (q != NULL) {
-          memcpy(q, p, b->size);
-          pool_give(b);
-        }
+    pool_block *b = pool_find(p);
+    if (b != NULL) {
+      if (!b->used || n <= b->cap) { /* (!used: a caller's bug) */
+        if (b->used)
+          b->size = n;
+        pthread_mutex_unlock(&pool_mu);
+        return b->used ? p : NULL;
       }
+      /* a larger block of the same workspace, the contents copied
+         outside the lock; this block is the caller's until then */
+      minex_workspace *ws = b->ws;
+      size_t size = b->size;
       pthread_mutex_unlock(&pool_mu);
+      void *q = pool_take_locked(ws, n, 0);
+      if (q == NULL)
+        return NULL;
+      memcpy(q, p, size);
+      core_free(p);
       return q;
     }
     pthread_mutex_unlock(&pool_mu);
@@ -228,9 +252,7 @@ void *core_realloc(void *p, size_t n) {
     return realloc(p, n);
   /* a small buffer grown large: into the workspace */
   size_t old = malloc_usable_size(p);
-  pthread_mutex_lock(&pool_mu);
-  void *q = pool_take(ws, n, 0);
-  pthread_mutex_unlock(&pool_mu);
+  void *q = pool_take_locked(ws, n, 0);
   if (q == NULL)
     return NULL;
   memcpy(q, p, old < n ? old : n);
@@ -252,13 +274,14 @@ int minex_workspace_create(minex_workspace **out) {
   return MINEX_OK;
 }
 
-/* Frees ws's blocks that are not in use (all of them between calls). */
-static void pool_drop_free(minex_workspace *ws) {
-  pthread_mutex_lock(&pool_mu);
+/* Removes ws's blocks from the pool (lock held): the free ones are freed;
+   those in use (used = 1; only after a library bug) are left to their
+   holder as plain malloc blocks, which core_free will then free(). */
+static void pool_drop(minex_workspace *ws, int used) {
   pool_block **link = &ws->all;
   while (*link != NULL) {
     pool_block *b = *link;
-    if (b->used) {
+    if (b->used != used) {
       link = &b->all;
       continue;
     }
@@ -267,17 +290,34 @@ static void pool_drop_free(minex_workspace *ws) {
     atomic_fetch_sub(&pool_count, 1);
     ws->held -= (int64_t)b->cap;
     ws->nheld--;
-    free(b->p);
+    if (used) {
+      ws->inuse -= (int64_t)b->cap;
+      ws->ninuse--;
+    } else {
+      free(b->p);
+    }
     free(b);
   }
-  memset(ws->free_, 0, sizeof ws->free_);
+  if (!used)
+    memset(ws->free_, 0, sizeof ws->free_);
+}
+
+/* Frees ws's blocks that are not in use (all of them between calls). */
+static void pool_drop_free(minex_workspace *ws) {
+  pthread_mutex_lock(&pool_mu);
+  pool_drop(ws, 0);
   pthread_mutex_unlock(&pool_mu);
 }
 
 void minex_workspace_destroy(minex_workspace *ws) {
   if (ws == NULL)
     return;
-  pool_drop_free(ws);
+  /* (documented: not during a call with it; should one still hold a
+     block, it becomes that holder's plain malloc block) */
+  pthread_mutex_lock(&pool_mu);
+  pool_drop(ws, 0);
+  pool_drop(ws, 1);
+  pthread_mutex_unlock(&pool_mu);
   free(ws);
 }
 
@@ -335,6 +375,8 @@ int core_pool_end(minex_workspace *ws, const char *fn) {
     return MINEX_OK;
   pthread_mutex_lock(&pool_mu);
   int64_t left = ws->ninuse;
+  if (left != 0) /* a library bug: the blocks leave the workspace */
+    pool_drop(ws, 1);
   pthread_mutex_unlock(&pool_mu);
   atomic_store(&ws->busy, 0);
   if (left != 0)

@@ -182,17 +182,27 @@ int costmodel_loads_create_runs(costmodel_loads *ld, const minex_graph *g,
 int costmodel_loads_refresh(costmodel_loads *ld);
 void costmodel_loads_destroy(costmodel_loads *ld);
 
+/* The user's Qwgt function in the caller's units, run without the call's
+ * workspace (what it allocates through the library is its own). */
+static inline double costmodel_user_qwgt(const costmodel_loads *ld, double wgt,
+                                         double comm, double remap) {
+  minex_workspace *pool = core_pool_swap(NULL);
+  double q = ld->unit == 1 ? ld->fn(wgt, comm, remap, ld->fn_ctx)
+                           : ld->fn(wgt * ld->inv_unit, comm * ld->inv_unit,
+                                    remap * ld->inv_unit, ld->fn_ctx) *
+                                 ld->unit;
+  core_pool_swap(pool);
+  return q;
+}
+
 /* Qwgt under horizon k from its three per-iteration parts: the alpha
  * formula or the user function on (k * Wgt, k * Comm, Remap). */
 static inline double costmodel_qwgt_k(const costmodel_loads *ld, double k,
                                       double wgt, double comm, double remap) {
   wgt *= k; /* exact for k = 1: the paper's formula */
   comm *= k;
-  if (ld->fn) /* the user's function sees the caller's units */
-    return ld->unit == 1 ? ld->fn(wgt, comm, remap, ld->fn_ctx)
-                         : ld->fn(wgt * ld->inv_unit, comm * ld->inv_unit,
-                                  remap * ld->inv_unit, ld->fn_ctx) *
-                               ld->unit;
+  if (ld->fn)
+    return costmodel_user_qwgt(ld, wgt, comm, remap);
   double x = comm + remap;
   return wgt + x - ld->alpha * (wgt < x ? wgt : x);
 }
@@ -208,10 +218,7 @@ static inline double costmodel_qwgt(const costmodel_loads *ld, double wgt,
 static inline double costmodel_qwgt_steady(const costmodel_loads *ld,
                                            double wgt, double comm) {
   if (ld->fn)
-    return ld->unit == 1 ? ld->fn(wgt, comm, 0.0, ld->fn_ctx)
-                         : ld->fn(wgt * ld->inv_unit, comm * ld->inv_unit, 0.0,
-                                  ld->fn_ctx) *
-                               ld->unit;
+    return costmodel_user_qwgt(ld, wgt, comm, 0.0);
   return wgt + comm - ld->alpha * (wgt < comm ? wgt : comm);
 }
 

@@ -31,7 +31,9 @@ void driver_log(const minex_options *o, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  minex_workspace *pool = core_pool_swap(NULL); /* the user's own memory */
   o->log_fn(buf, o->log_ctx);
+  core_pool_swap(pool);
 }
 
 int driver_expand_in_rounds(const minex_options *o) {

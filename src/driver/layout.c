@@ -114,6 +114,7 @@ int layout_create(layout *lay, const minex_graph *g, const int32_t *old,
   }
   const int32_t *perm = lay->perm;
   minex_graph *h = &lay->g;
+  minex_workspace *pool = core_pool_current();
 #pragma omp parallel for schedule(static, 4096) num_threads(nt) if (nt > 1)
   for (int32_t u = 0; u < n; u++) {
     int32_t v = inv[u];
@@ -128,7 +129,9 @@ int layout_create(layout *lay, const minex_graph *g, const int32_t *old,
       c[i] = g->cwgt[s + i];
     }
     if (len > 32) { /* a long row: sorted as pairs */
+      minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
       sort_row(a, c, len);
+      core_pool_swap(prev);
       continue;
     }
     insertion_sort(a, c, len); /* the row in ascending order */

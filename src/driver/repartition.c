@@ -115,7 +115,9 @@ static void job_replay(const cand_job *j, const minex_options *o) {
         (size_t)(e - p) < sizeof line - 1 ? (size_t)(e - p) : sizeof line - 1;
     memcpy(line, p, len);
     line[len] = '\0';
+    minex_workspace *pool = core_pool_swap(NULL); /* the user's own memory */
     o->log_fn(line, o->log_ctx);
+    core_pool_swap(pool);
     p = e + 1;
   }
 }

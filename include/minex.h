@@ -336,8 +336,9 @@ typedef struct minex_options {
                             neighbour of which moved earlier in the round
                             waits for the next): every test on the
                             threads, the rule the distributed kernel can
-                            replay (docs/mpi.md); T_k geomean +0.5% on the
-                            peer benchmark over two seeds, one row +9.8%;
+                            replay (docs/mpi.md), the balance passes twice
+                            as many under k > 1; T_k geomean +0.14% on the
+                            peer benchmark over two seeds, one row +3.6%;
                             _OFF: the paper's expansion, one merge at a
                             time. paper_exact: off. minex_mpi_repartition
                             takes AUTO as ON (its distributed kernel,

@@ -61,6 +61,19 @@ typedef struct partition_scratch {
 /* Rounds per pass of partition_passes_rounds (neighbours of moved ids). */
 #define PARTITION_ROUNDS_BUDGET 16
 
+/* Balance passes in rounds per heap pass asked for, under a horizon
+ * above 1: a pass in rounds moves each vertex at most once against its
+ * round's frozen state, where a heap pass moves the best vertex of the
+ * moment, so it takes two of them to do a heap pass's work. Peer
+ * benchmark, 96 rows, two seeds (docs/algorithm.md): with 1, T_k 0.6%
+ * above the heap passes' (geometric mean; 29 rows worse by more than 1%,
+ * one by 9.8%); with 2 under k > 1, 0.14% (median equal, 16 worse, 8
+ * better, the worst 3.6%), no row worse than with 1. At k = 1 rounds
+ * already match the heap passes (0.16% better) and the extra passes would
+ * cost 0.2 s per 10^6 vertices for 0.16%; the refinement's passes gained
+ * nothing from it, nor did 64 rounds a pass instead of 16. */
+#define PARTITION_ROUNDS_PASS_FACTOR 2
+
 /* Ids per unit of work of partition_scan. */
 #define PARTITION_SCAN_BLOCK 1024
 
@@ -224,7 +237,9 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
 /* The passes of partition_balance / partition_refine (the gate set by the
  * caller in pc->refine) in rounds instead of a heap: each pass tests every
  * active id, then the neighbours of the moved ones, up to budget rounds;
- * a vertex moves at most once per pass. */
+ * a vertex moves at most once per pass. The balance passes (refine = 2)
+ * under a horizon above 1 run PARTITION_ROUNDS_PASS_FACTOR times
+ * max_passes. */
 int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
                             int32_t budget);
 

@@ -144,7 +144,11 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
     core_free(lock);
     return rc;
   }
-  for (int32_t pass = 0; pass < max_passes; pass++) {
+  /* the balance passes: twice as many under a horizon above 1 */
+  int64_t npasses =
+      (int64_t)max_passes *
+      (pc->refine == 2 && pc->ld->iters > 1 ? PARTITION_ROUNDS_PASS_FACTOR : 1);
+  for (int32_t pass = 0; pass < npasses; pass++) {
     if (pc->refine == 1) {
       pc->max_bound = partition_loads_max(pc->ld);
       pc->steady_bound = partition_steady_max(pc->ld);

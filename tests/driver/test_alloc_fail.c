@@ -639,18 +639,30 @@ static int run_big(void *c) {
   return minex_repartition(b->g, b->cfg, b->old, &b->opt, b->out, NULL);
 }
 
-START_TEST(repartition_of_a_larger_graph_fails_cleanly) {
-  big_ctx b;
-  b.g = test_grid_graph(12, 12, 8);
-  b.n = minex_graph_nvtxs(b.g);
+/* A grid of nx x ny x nz on 8 processors in two clusters, in blocks. */
+static void big_make(big_ctx *b, int32_t nx, int32_t ny, int32_t nz) {
+  b->g = test_grid_graph(nx, ny, nz);
+  b->n = minex_graph_nvtxs(b->g);
   int32_t np[2] = {4, 4};
   double proc[2] = {1, 3}, conn[4] = {1, 5, 5, 1};
-  ck_assert_int_eq(minex_config_create(2, np, proc, conn, &b.cfg), MINEX_OK);
-  b.old = malloc(sizeof(int32_t) * (size_t)b.n);
-  b.out = malloc(sizeof(int32_t) * (size_t)b.n);
-  for (int32_t v = 0; v < b.n; v++)
-    b.old[v] = v * 8 / b.n;
-  minex_options_init(&b.opt);
+  ck_assert_int_eq(minex_config_create(2, np, proc, conn, &b->cfg), MINEX_OK);
+  b->old = malloc(sizeof(int32_t) * (size_t)b->n);
+  b->out = malloc(sizeof(int32_t) * (size_t)b->n);
+  for (int32_t v = 0; v < b->n; v++)
+    b->old[v] = v * 8 / b->n;
+  minex_options_init(&b->opt);
+}
+
+static void big_free(big_ctx *b) {
+  free(b->old);
+  free(b->out);
+  minex_config_destroy(b->cfg);
+  minex_graph_destroy(b->g);
+}
+
+START_TEST(repartition_of_a_larger_graph_fails_cleanly) {
+  big_ctx b;
+  big_make(&b, 12, 12, 8);
   alloc_case ac = {"minex_repartition_1152_vertices",
                    run_big,
                    big_untouched,
@@ -658,10 +670,7 @@ START_TEST(repartition_of_a_larger_graph_fails_cleanly) {
                    big_reset,
                    &b};
   alloc_loop(&ac);
-  free(b.old);
-  free(b.out);
-  minex_config_destroy(b.cfg);
-  minex_graph_destroy(b.g);
+  big_free(&b);
 }
 END_TEST
 
@@ -677,16 +686,7 @@ static int run_big_ws(void *c) {
 
 START_TEST(repartition_with_a_workspace_fails_cleanly) {
   big_ctx b;
-  b.g = test_grid_graph(24, 24, 16); /* arrays of 64 KiB and more */
-  b.n = minex_graph_nvtxs(b.g);
-  int32_t np[2] = {4, 4};
-  double proc[2] = {1, 3}, conn[4] = {1, 5, 5, 1};
-  ck_assert_int_eq(minex_config_create(2, np, proc, conn, &b.cfg), MINEX_OK);
-  b.old = malloc(sizeof(int32_t) * (size_t)b.n);
-  b.out = malloc(sizeof(int32_t) * (size_t)b.n);
-  for (int32_t v = 0; v < b.n; v++)
-    b.old[v] = v * 8 / b.n;
-  minex_options_init(&b.opt);
+  big_make(&b, 24, 24, 16); /* arrays of 64 KiB and more */
   ck_assert_int_eq(minex_workspace_create(&b.opt.workspace), MINEX_OK);
   alloc_case ac = {"minex_repartition_workspace",
                    run_big_ws,
@@ -696,10 +696,7 @@ START_TEST(repartition_with_a_workspace_fails_cleanly) {
                    &b};
   alloc_loop(&ac);
   minex_workspace_destroy(b.opt.workspace);
-  free(b.old);
-  free(b.out);
-  minex_config_destroy(b.cfg);
-  minex_graph_destroy(b.g);
+  big_free(&b);
 }
 END_TEST
 

@@ -171,6 +171,7 @@ static int32_t opt_iters = 1;
 static int opt_scratch = MINEX_SCRATCH_AUTO;
 static int opt_refine = MINEX_REFINE_AUTO;
 static int opt_rounds = MINEX_ROUNDS_AUTO;
+static int opt_clusters = MINEX_CLUSTER_LEVELS_AUTO;
 static int opt_workspace; /* --workspace: one minex_workspace per case */
 static int32_t thread_counts[MAX_THREAD_COUNTS] = {1, 2};
 static int opt_verbose = 0;
@@ -251,6 +252,7 @@ static void run_case(int64_t elements, const box_shape *shape,
   opt.scratch = opt_scratch;
   opt.refine = opt_refine;
   opt.rounds = opt_rounds;
+  opt.cluster_levels = opt_clusters;
   if (opt_verbose)
     opt.log_fn = log_stderr;
   minex_workspace *ws = NULL;
@@ -381,7 +383,7 @@ static void usage(FILE *fp) {
       "Usage: bench_repart [--cases LIST] [--repeat N] [--data DIR]\n"
       "                    [--threads LIST] [--iters K] [--scratch M] "
       "[--refine M]\n"
-      "                    [--rounds M] [--workspace]\n"
+      "                    [--rounds M] [--cluster-levels M] [--workspace]\n"
       "  --cases LIST    comma-separated: gen1e5, gen1e6, slab1e6, "
       "shift1e6, cube,\n"
       "                  gen1e4, gen1e7 (default gen1e5,gen1e6,slab1e6,"
@@ -400,6 +402,9 @@ static void usage(FILE *fp) {
       "  --refine M      refinement: on, off or auto (default)\n"
       "  --rounds M      synchronous rounds (options.rounds): on, off or "
       "auto (default)\n"
+      "  --cluster-levels M  cluster levels in the contraction\n"
+      "                  (options.cluster_levels): on, off or auto "
+      "(default)\n"
       "  --workspace     one minex_workspace per case, kept across its "
       "calls\n"
       "                  (options.workspace): the first call's time and the "
@@ -480,6 +485,11 @@ int main(int argc, char **argv) {
              (opt_rounds = mode_arg(argv[++i], MINEX_ROUNDS_ON,
                                     MINEX_ROUNDS_OFF, MINEX_ROUNDS_AUTO)) >= 0)
       continue;
+    else if (strcmp(argv[i], "--cluster-levels") == 0 && i + 1 < argc &&
+             (opt_clusters = mode_arg(argv[++i], MINEX_CLUSTER_LEVELS_ON,
+                                      MINEX_CLUSTER_LEVELS_OFF,
+                                      MINEX_CLUSTER_LEVELS_AUTO)) >= 0)
+      continue;
     else if (strcmp(argv[i], "--workspace") == 0)
       opt_workspace = 1;
     else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
@@ -524,12 +534,15 @@ int main(int argc, char **argv) {
 
   printf("minex %s bench_repart: P = %d in %d clusters of 16, Proc = "
          "1,1,2,2, Conn 1 inside / 10 between; alpha 0, ThroTTle inf, "
-         "k = %d, scratch %s, refine %s, rounds %s, other options default; "
-         "best of %d for each thread count\n\n",
+         "k = %d, scratch %s, refine %s, rounds %s, cluster levels %s, "
+         "other options default; best of %d for each thread count\n\n",
          MINEX_VERSION_STRING, BENCH_P, BENCH_CLUSTERS, (int)opt_iters,
          mode_name(opt_scratch, MINEX_SCRATCH_ON, MINEX_SCRATCH_OFF),
          mode_name(opt_refine, MINEX_REFINE_ON, MINEX_REFINE_OFF),
-         mode_name(opt_rounds, MINEX_ROUNDS_ON, MINEX_ROUNDS_OFF), repeat);
+         mode_name(opt_rounds, MINEX_ROUNDS_ON, MINEX_ROUNDS_OFF),
+         mode_name(opt_clusters, MINEX_CLUSTER_LEVELS_ON,
+                   MINEX_CLUSTER_LEVELS_OFF),
+         repeat);
   printf("%-8s %9s %9s", "case", "vertices", "edges");
   for (int t = 0; t < nthread_counts; t++) {
     char h[32];

@@ -84,7 +84,12 @@ static void help(void) {
       "                       processors are in more than one cluster)\n"
       "  --rounds on|off|auto   expansion in synchronous rounds of a level's\n"
       "                       merges, tested on the threads (default auto:\n"
-      "                       on; off: the paper's, one merge at a time)\n");
+      "                       on; off: the paper's, one merge at a time)\n"
+      "  --cluster-levels on|off|auto  contraction levels built by joining\n"
+      "                       each vertex to its best neighbouring cluster\n"
+      "                       (of 3 at most) in one pass (default auto: the\n"
+      "                       levels above 64 x the target; off: the\n"
+      "                       paper's sampled sweep on every level)\n");
   printf(
       "  --steps N            solver iterations until the next adaptation "
       "(an\n"

@@ -510,6 +510,10 @@ int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
   if ((r = mode_option(a, cmd, "--rounds", &opt->rounds, MINEX_ROUNDS_ON,
                        MINEX_ROUNDS_OFF, MINEX_ROUNDS_AUTO)) != 0)
     return r;
+  if ((r = mode_option(a, cmd, "--cluster-levels", &opt->cluster_levels,
+                       MINEX_CLUSTER_LEVELS_ON, MINEX_CLUSTER_LEVELS_OFF,
+                       MINEX_CLUSTER_LEVELS_AUTO)) != 0)
+    return r;
   return mode_option(a, cmd, "--balance", &opt->balance, MINEX_BALANCE_ON,
                      MINEX_BALANCE_OFF, MINEX_BALANCE_AUTO);
 }

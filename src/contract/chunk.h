@@ -14,6 +14,7 @@
 #include "contract/contract.h"
 
 #include <gsl/gsl_rng.h>
+#include <string.h>
 
 /* A chunk: its place in the level, its target and the sweep's result.
  * The per-merge and per-vertex arrays are slices of level-sized arrays
@@ -76,11 +77,39 @@ typedef struct contract_worker {
   int64_t rsize, rcap;
 } contract_worker;
 
+/* Room for local ids 0..cap-1 in the worker's per-id arrays (and its
+ * random stream); MINEX_ENOMEM with a message. */
+int contract_worker_ids(contract_worker *wk, int32_t cap);
+
 /* Room for `more` entries in a worker's list buffers (lists: 0, rows:
  * 1); MINEX_ENOMEM with a message. */
 int contract_worker_reserve(contract_worker *wk, int rows, int64_t more);
 
 void contract_worker_free(contract_worker *wk);
+
+/* A new gather: local ids are summed by a stamp per id (O(1), in the
+ * worker's arrays), ends outside the chunk by the accumulator. Both append
+ * to the accumulator's list in first-seen order. */
+static inline void contract_gather_begin(contract_worker *wk, int64_t ends) {
+  if (++wk->mstamp == INT32_MAX) {
+    memset(wk->mark, 0, sizeof(int32_t) * (size_t)wk->cap);
+    wk->mstamp = 1;
+  }
+  contract_acc_begin(&wk->acc, ends);
+}
+
+static inline void contract_gather_local(contract_worker *wk, int32_t r,
+                                         double c, int32_t *cnt) {
+  contract_acc *acc = &wk->acc;
+  if (wk->mark[r] == wk->mstamp) {
+    acc->lacc[wk->mpos[r]] += c;
+    return;
+  }
+  wk->mark[r] = wk->mstamp;
+  wk->mpos[r] = *cnt;
+  acc->list[*cnt] = r;
+  acc->lacc[(*cnt)++] = c;
+}
 
 /* Contracts chunk c of level L (no merges yet) to c->target active
  * vertices or until its sweep ends (see contract_run), with the random
@@ -89,6 +118,13 @@ void contract_worker_free(contract_worker *wk);
 int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
                          contract_chunk *c, int32_t sample_size,
                          unsigned long seed);
+
+/* A cluster level of chunk c (cluster.c, docs/algorithm.md "Cluster
+ * levels") instead of contract_chunk_sweep, with the same results
+ * (merges, lnew, order, the roots' merged lists); lists = 1 also gives
+ * every other merge its list (the paper's expansion reads them). */
+int contract_chunk_cluster(contract_worker *wk, const contract_level *L,
+                           contract_chunk *c, unsigned long seed, int lists);
 
 /* The number of base vertices of c with a neighbour in c (c->nelig). */
 int32_t contract_chunk_eligible(const contract_level *L,

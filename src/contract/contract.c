@@ -927,6 +927,9 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
       break;
     }
     int32_t level = ws->nlevels - 1;
+    /* tot[0] is every rank's: the same choice on all of them */
+    int clusters =
+        ws->cluster_factor > 0 && tot[0] > (int64_t)ws->cluster_factor * target;
     double t0 = core_wtime();
     rc = cm ? chunk_targets_dist(cm, ch, nch, target)
             : chunk_targets(ch, nch, target);
@@ -941,8 +944,10 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
         int t = core_thread_num();
         slices_give(&sl, c);
         c->worker = t;
-        int r = contract_chunk_sweep(&wk[t], L, c, sample_size,
-                                     chunk_seed(seed, level, c));
+        unsigned long cs = chunk_seed(seed, level, c);
+        int r = clusters
+                    ? contract_chunk_cluster(&wk[t], L, c, cs, !ws->drop_lists)
+                    : contract_chunk_sweep(&wk[t], L, c, sample_size, cs);
         if (r != MINEX_OK)
           chunk_fail(c, r);
         core_pool_swap(prev);

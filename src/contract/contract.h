@@ -153,6 +153,12 @@ typedef struct contract_ws {
                                 arrays belong to the workspace it was made of  */
   const contract_comm *comm; /* NULL, or the ranks this one works with
                                 (contract_ws_create_dist)            */
+  int32_t cluster_factor;    /* contract_run builds a cluster level
+                                (cluster.c) instead of a sampled sweep
+                                while the active vertices exceed this
+                                times the target; 0: never (the paper's
+                                sweep on every level), 1: down to the
+                                target (contract_cluster_factor)          */
   int drop_lists;            /* 1: the levels keep no merged lists (madj, mcwgt
                                 NULL): set before contract_run when nothing reads
                                 a merged id's edges afterwards -- the expansion in
@@ -261,6 +267,12 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
 #ifndef CONTRACT_LEVEL_FRACTION
 #define CONTRACT_LEVEL_FRACTION 8
 #endif
+/* Cluster levels (contract_ws.cluster_factor; docs/algorithm.md "Cluster
+ * levels"): a vertex joins a cluster of fewer than CONTRACT_CLUSTER_SIZE
+ * members; under options.cluster_levels = AUTO a level is built so while it has
+ * more than CONTRACT_CLUSTER_ABOVE times the target's vertices. */
+#define CONTRACT_CLUSTER_SIZE 3
+#define CONTRACT_CLUSTER_ABOVE 64
 /* Levels contract_run builds at most in one call. */
 #define CONTRACT_MAX_LEVELS 200
 
@@ -285,6 +297,15 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
  * level, so that the merges are the whole graph's. */
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                  unsigned long seed, int nthreads);
+
+/* contract_ws.cluster_factor for the options: 0 under paper_exact or
+ * clusters OFF, 1 under ON, CONTRACT_CLUSTER_ABOVE under AUTO. */
+static inline int32_t contract_cluster_factor(const minex_options *o) {
+  if (o->paper_exact || o->cluster_levels == MINEX_CLUSTER_LEVELS_OFF)
+    return 0;
+  return o->cluster_levels == MINEX_CLUSTER_LEVELS_ON ? 1
+                                                      : CONTRACT_CLUSTER_ABOVE;
+}
 
 /* Ends contraction: the current level (without merges: the contracted
  * graph, ids 0..nactive-1) is recorded for contract_rewind. */

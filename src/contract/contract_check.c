@@ -172,12 +172,15 @@ int contract_check(contract_ws *ws) {
       break;
     }
     int32_t nfine = 0;
+    double ext = 0, all = 0; /* Cwgt of the members' edges: leaving x, all */
     for (int64_t i = mstart[x]; i < mstart[x + 1]; i++) {
       int32_t v = members[i];
       for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
         int32_t r = rep[g->adjncy[j]];
+        all += g->cwgt[j];
         if (r == x)
           continue;
+        ext += g->cwgt[j];
         if (seen[r] != x) {
           seen[r] = x;
           fine[r] = 0;
@@ -196,6 +199,14 @@ int contract_check(contract_ws *ws) {
                         (int)x, (int)r, ws->acc.lacc[i],
                         seen[r] == x ? fine[r] : 0.0);
     }
+    /* the record's total Cwgt is what leaves x (up to the rounding of
+       the sums and differences that made it) */
+    double ctot = contract_cur(ws)->at[x].ctot;
+    if (rc == MINEX_OK && !(fabs(ctot - ext) <= 1e-9 * all))
+      rc = core_error(MINEX_EINTERNAL,
+                      "contract: vertex %d has total Cwgt %g, fine graph "
+                      "says %g",
+                      (int)x, ctot, ext);
     if (rc == MINEX_OK && nfine != cnt)
       rc = core_error(MINEX_EINTERNAL,
                       "contract: vertex %d has %d "

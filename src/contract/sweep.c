@@ -55,8 +55,7 @@ int contract_worker_reserve(contract_worker *wk, int rows, int64_t more) {
   return MINEX_OK;
 }
 
-/* Room for local ids 0..cap-1 in the worker's arrays. */
-static int worker_reserve(contract_worker *wk, int32_t cap) {
+int contract_worker_ids(contract_worker *wk, int32_t cap) {
   if (wk->rng == NULL && (wk->rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
     return core_error(MINEX_ENOMEM, "contraction: out of memory");
   if (cap <= wk->cap)
@@ -112,30 +111,6 @@ static inline int32_t find(int32_t *par, int32_t x) {
     x = p;
   }
   return x;
-}
-
-/* A new gather: local ids are summed by a stamp per id (O(1), in the
- * worker's arrays), ends outside the chunk by the accumulator. Both append
- * to the accumulator's list in first-seen order. */
-static inline void gather_begin(contract_worker *wk, int64_t ends) {
-  if (++wk->mstamp == INT32_MAX) {
-    memset(wk->mark, 0, sizeof(int32_t) * (size_t)wk->cap);
-    wk->mstamp = 1;
-  }
-  contract_acc_begin(&wk->acc, ends);
-}
-
-static inline void gather_add_local(contract_worker *wk, int32_t r, double c,
-                                    int32_t *cnt) {
-  contract_acc *acc = &wk->acc;
-  if (wk->mark[r] == wk->mstamp) {
-    acc->lacc[wk->mpos[r]] += c;
-    return;
-  }
-  wk->mark[r] = wk->mstamp;
-  wk->mpos[r] = *cnt;
-  acc->list[*cnt] = r;
-  acc->lacc[(*cnt)++] = c;
 }
 
 /* The state of one sweep. */
@@ -247,7 +222,7 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
   contract_acc *acc = &wk->acc;
   /* gather both lists by representative, dropping the v-w edges; ends
      outside the chunk are summed by their level id */
-  gather_begin(wk, len[0] + len[1]);
+  contract_gather_begin(wk, len[0] + len[1]);
   int32_t cnt = 0;
   double inner = 0; /* 2 * Cwgt(v,w): the v-w edges seen from both ends */
   for (int e = 0; e < 2; e++)
@@ -259,7 +234,7 @@ static int merge_pair(sweep *s, int32_t v, int32_t w) {
         if (r == v || r == w)
           inner += cw[e][j];
         else
-          gather_add_local(wk, r, cw[e][j], &cnt);
+          contract_gather_local(wk, r, cw[e][j], &cnt);
       } else {
         contract_acc_add(acc, r, cw[e][j], &cnt);
       }
@@ -332,7 +307,7 @@ static int best_partner(sweep *s, int32_t v, int32_t *out) {
   if (rc != MINEX_OK)
     return rc;
   contract_acc *acc = &wk->acc;
-  gather_begin(wk, 0); /* local ids only: no table */
+  contract_gather_begin(wk, 0); /* local ids only: no table */
   int32_t cnt = 0;
   for (int64_t j = 0; j < len; j++) {
     int32_t r = global ? contract_chunk_local(adj[j], s->c->cs, s->m) : adj[j];
@@ -340,7 +315,7 @@ static int best_partner(sweep *s, int32_t v, int32_t *out) {
       continue;
     r = find(par, r);
     if (r != v)
-      gather_add_local(wk, r, cw[j], &cnt);
+      contract_gather_local(wk, r, cw[j], &cnt);
   }
   int32_t best_r = -1;
   double best = -1, rw = wk->rwgt[v];
@@ -395,7 +370,7 @@ int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
                          contract_chunk *c, int32_t sample_size,
                          unsigned long seed) {
   int32_t m = c->ce - c->cs;
-  int rc = worker_reserve(wk, 2 * m + 1);
+  int rc = contract_worker_ids(wk, 2 * m + 1);
   if (rc != MINEX_OK)
     return rc;
   c->mbase = wk->msize;

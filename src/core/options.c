@@ -27,6 +27,7 @@ void minex_options_init(minex_options *o) {
   o->balance = MINEX_BALANCE_AUTO;
   o->rounds = MINEX_ROUNDS_AUTO;
   o->nthreads = 1;
+  o->cluster_levels = MINEX_CLUSTER_LEVELS_AUTO;
 }
 
 /* A mode field (refine, scratch, ladder): one of its OFF, ON, AUTO. */
@@ -114,7 +115,10 @@ int core_check_options(const minex_options *o) {
       (rc = check_mode(o->balance, "balance", "BALANCE", MINEX_BALANCE_OFF,
                        MINEX_BALANCE_ON, MINEX_BALANCE_AUTO)) ||
       (rc = check_mode(o->rounds, "rounds", "ROUNDS", MINEX_ROUNDS_OFF,
-                       MINEX_ROUNDS_ON, MINEX_ROUNDS_AUTO)))
+                       MINEX_ROUNDS_ON, MINEX_ROUNDS_AUTO)) ||
+      (rc = check_mode(o->cluster_levels, "cluster_levels", "CLUSTER_LEVELS",
+                       MINEX_CLUSTER_LEVELS_OFF, MINEX_CLUSTER_LEVELS_ON,
+                       MINEX_CLUSTER_LEVELS_AUTO)))
     return rc;
   if (o->paper_exact != 0 && o->paper_exact != 1)
     return core_error(MINEX_EINVAL, "options.paper_exact = %d (must be 0 or 1)",

@@ -14,6 +14,7 @@
 #define contract_acc_reserve minex__contract_acc_reserve
 #define contract_acc_table minex__contract_acc_table
 #define contract_check minex__contract_check
+#define contract_chunk_cluster minex__contract_chunk_cluster
 #define contract_chunk_eligible minex__contract_chunk_eligible
 #define contract_chunk_sweep minex__contract_chunk_sweep
 #define contract_csr_graph minex__contract_csr_graph
@@ -33,6 +34,7 @@
 #define contract_undo_level minex__contract_undo_level
 #define contract_view_create minex__contract_view_create
 #define contract_worker_free minex__contract_worker_free
+#define contract_worker_ids minex__contract_worker_ids
 #define contract_worker_reserve minex__contract_worker_reserve
 #define contract_ws_create minex__contract_ws_create
 #define contract_ws_create_coarse minex__contract_ws_create_coarse
@@ -67,6 +69,7 @@
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
 #define costmodel_metrics_from_loads minex__costmodel_metrics_from_loads
 #define costmodel_min_var minex__costmodel_min_var
+#define costmodel_receiver_qwgt minex__costmodel_receiver_qwgt
 #define costmodel_run_partials minex__costmodel_run_partials
 #define costmodel_scratch_create minex__costmodel_scratch_create
 #define costmodel_scratch_destroy minex__costmodel_scratch_destroy

@@ -232,6 +232,13 @@ void costmodel_low_rebuild(costmodel_loads *ld);
 /* Sets Qwgt of available processor p in the min tree. */
 void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q);
 
+/* Qwgt of q after moving v from v->cur to q (q != v->cur): the very value
+ * costmodel_eval_move_in computes for q (the same sums in the same
+ * order), in O(nnbr) without scratch; the balance passes reject with it
+ * the moves whose receiver would end at or above the sender. */
+double costmodel_receiver_qwgt(const costmodel_loads *ld,
+                               const costmodel_vertex *v, int32_t q);
+
 /* Exact Gain and dMinVar of moving v from v->cur to q (SPEC §3), in
  * O(nnbr + log P), with the deltas left in scratch s; reads ld only, so
  * workers evaluate moves concurrently, each with its own scratch. */

@@ -142,6 +142,41 @@ void costmodel_eval_move_in(const costmodel_loads *ld, costmodel_scratch *s,
   out->max_after = max_t;
 }
 
+double costmodel_receiver_qwgt(const costmodel_loads *ld,
+                               const costmodel_vertex *v, int32_t q) {
+  /* q's entries of costmodel_eval_move_in, the same sums in the same
+     order, so that the result is the same double */
+  const minex_config *cf = ld->cfg;
+  const int32_t *cl = cf->cluster;
+  size_t C = (size_t)cf->nclusters;
+  const double *K = cf->conn;
+  int32_t p = v->cur, o = v->old;
+  size_t cp = (size_t)cl[p], cq = (size_t)cl[q];
+  double u = ld->unit, pw = v->pwgt * u;
+  double dw = 0, dc = 0, dr = 0;
+  dw += pw * cf->proc[cq];
+  for (int32_t i = 0; i < v->nnbr; i++) {
+    int32_t r = v->nbr[i].owner;
+    double c = v->nbr[i].cwgt * u;
+    if (r == p)
+      dc += c * K[cq * C + cp];
+    else if (r == q)
+      dc -= c * K[cq * C + cp];
+    else
+      dc += c * K[cq * C + (size_t)cl[r]];
+  }
+  size_t co = (size_t)cl[o];
+  double rw = v->rwgt * u;
+  double rp = p != o ? rw * K[co * C + cp] : 0;
+  double rq = q != o ? rw * K[co * C + cq] : 0;
+  if (ld->mode != MINEX_REMAP_SENDER)
+    dr += rq;
+  if (ld->mode != MINEX_REMAP_RECEIVER && o == q)
+    dr += rq - rp;
+  return costmodel_qwgt(ld, ld->wgt[q] + dw, ld->comm[q] + dc,
+                        ld->remap[q] + dr);
+}
+
 void costmodel_apply(costmodel_loads *ld) {
   for (int32_t i = 0; i < ld->mv.ntouched; i++) {
     int32_t x = ld->mv.touched[i];

@@ -41,6 +41,7 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
   /* the merged lists serve only the paper's expansion, one merge at a time
      (driver_run_candidate) */
   ws->drop_lists = driver_expand_in_rounds(opt);
+  ws->cluster_factor = contract_cluster_factor(opt);
   rc = contract_run(ws, (int32_t)target, opt->sample_size,
                     (unsigned long)opt->seed, nt);
   if (rc == MINEX_OK)

@@ -85,6 +85,7 @@ static uint64_t options_hash(const minex_options *o) {
   FNV_VAL(h, o->ladder);
   FNV_VAL(h, o->balance);
   FNV_VAL(h, o->rounds);
+  FNV_VAL(h, o->cluster_levels);
   return h;
 }
 

@@ -519,6 +519,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   rc = contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
                                d.ghost_gid, d.ghost_rank, &cc);
   w.drop_lists = 1; /* the expansion is in rounds */
+  w.cluster_factor = contract_cluster_factor(&opt);
   if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK ||
       (rc = contract_run(&w, (int32_t)target, opt.sample_size,
                          (unsigned long)opt.seed, nt)) != MINEX_OK ||

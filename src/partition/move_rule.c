@@ -135,7 +135,17 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
   costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
   costmodel_move m, best = {0}, fallback = {0};
   int have = 0, have_fb = 0;
+  /* balance: a move whose receiver ends at or above the sender's load
+     before it is not admissible (max_after is at least the receiver's
+     load), and the receiver's load alone needs no scratch; most of the
+     balance passes' tests end here, with the value eval_move_in would
+     compute */
+  double bal_bound =
+      pc->refine == 2 && !forced ? ld->qwgt[p] - pc->gain_tol : INFINITY;
   for (int32_t i = 0; i < nc; i++) {
+    if (bal_bound < INFINITY &&
+        !(costmodel_receiver_qwgt(ld, &v, sc->cand[i]) < bal_bound))
+      continue;
     costmodel_eval_move_in(ld, &sc->mv, &v, sc->cand[i], &m);
     if (admissible(pc, &sc->mv, &m, ld->qwgt[p])) {
       if (!have || m.gain < best.gain ||

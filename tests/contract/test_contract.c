@@ -73,6 +73,7 @@ START_TEST(contraction_conserves_weights_and_builds_the_quotient_graph) {
     int32_t n = minex_graph_nvtxs(g);
     contract_ws ws;
     ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ws.cluster_factor = trial % 2; /* odd trials: cluster levels */
     ck_assert_int_eq(contract_check(&ws), MINEX_OK);
     for (int32_t target = n - n / 4; target >= 1; target /= 2) {
       ck_assert_int_eq(contract_run(&ws, target, 1 + trial % 4,
@@ -149,6 +150,9 @@ START_TEST(expansion_restores_the_graph_exactly) {
     int32_t n = minex_graph_nvtxs(g);
     contract_ws ws;
     ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    /* odd trials: cluster levels, with every merge's list (contract_check
+       gathers the restored merged ids from them) */
+    ws.cluster_factor = trial % 2;
     ck_assert_int_eq(contract_run(&ws, 1 + n / 10, 3, gsl_rng_get(rng), 2),
                      MINEX_OK);
     ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
@@ -219,30 +223,125 @@ START_TEST(contraction_is_deterministic_for_a_seed) {
           *rb = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(ra, 42);
   gsl_rng_set(rb, 42);
-  contract_ws_create(&a, g, old);
-  contract_ws_create(&b, g, old);
-  contract_run(&a, n / 8 + 1, 4, 42, 1);
-  contract_run(&b, n / 8 + 1, 4, 42, 3);
-  ck_assert_int_eq(a.vtot, b.vtot);
-  ck_assert_int_eq(a.nlevels, b.nlevels);
-  for (int32_t s = 0; s < a.nlevels; s++) {
-    const contract_level *la = &a.lv[s], *lb = &b.lv[s];
-    ck_assert_int_eq(la->nbase, lb->nbase);
-    ck_assert_int_eq(la->nmerge, lb->nmerge);
-    if (la->nmerge > 0)
-      ck_assert_mem_eq(la->child, lb->child,
-                       sizeof(int32_t) * 2 * (size_t)la->nmerge);
-    if (s > 0)
-      ck_assert_mem_eq(la->lower, lb->lower,
-                       sizeof(int32_t) * (size_t)la->nbase);
+  for (int32_t cf = 0; cf < 2; cf++) {
+    contract_ws_create(&a, g, old);
+    contract_ws_create(&b, g, old);
+    a.cluster_factor = b.cluster_factor = cf;
+    contract_run(&a, n / 8 + 1, 4, 42, 1);
+    contract_run(&b, n / 8 + 1, 4, 42, 3);
+    ck_assert_int_eq(a.vtot, b.vtot);
+    ck_assert_int_eq(a.nlevels, b.nlevels);
+    for (int32_t s = 0; s < a.nlevels; s++) {
+      const contract_level *la = &a.lv[s], *lb = &b.lv[s];
+      ck_assert_int_eq(la->nbase, lb->nbase);
+      ck_assert_int_eq(la->nmerge, lb->nmerge);
+      if (la->nmerge > 0)
+        ck_assert_mem_eq(la->child, lb->child,
+                         sizeof(int32_t) * 2 * (size_t)la->nmerge);
+      if (s > 0)
+        ck_assert_mem_eq(la->lower, lb->lower,
+                         sizeof(int32_t) * (size_t)la->nbase);
+    }
+    contract_ws_destroy(&a);
+    contract_ws_destroy(&b);
   }
-  contract_ws_destroy(&a);
-  contract_ws_destroy(&b);
   gsl_rng_free(ra);
   gsl_rng_free(rb);
   gsl_rng_free(rng);
   minex_graph_destroy(g);
   free(old);
+}
+END_TEST
+
+/* Cluster levels (cluster.c): each merge joins a base vertex of the level
+ * (its second child) to a base vertex or an earlier merge of the same
+ * level, no merged vertex holds more than CONTRACT_CLUSTER_SIZE base
+ * vertices of its level, and the contraction stops at the target. A
+ * joining vertex takes the neighbouring cluster of the largest ratio: on
+ * a path of unit weights whose edges weigh 1, 2, 3, ... a vertex joins a
+ * lone left neighbour (ratio v / 2) only when its right one (ratio
+ * (v + 1) / 2) is no longer alone. */
+START_TEST(cluster_levels_join_base_vertices_into_small_clusters) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 31);
+  for (int trial = 0; trial < 12; trial++) {
+    int32_t *old, P;
+    minex_graph *g = graph_and_part(rng, trial, &old, &P);
+    int32_t n = minex_graph_nvtxs(g);
+    contract_ws ws;
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ws.cluster_factor = 1;
+    ck_assert_int_eq(contract_run(&ws, 1 + n / 20, 4, gsl_rng_get(rng), 1),
+                     MINEX_OK);
+    ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+    for (int32_t s = 0; s < ws.nlevels; s++) {
+      const contract_level *L = &ws.lv[s];
+      int32_t *size = malloc(sizeof(int32_t) * ((size_t)L->nbase + L->nmerge));
+      for (int32_t x = 0; x < L->nbase; x++)
+        size[x] = 1;
+      for (int32_t k = 0; k < L->nmerge; k++) {
+        int32_t a = L->child[2 * k], b = L->child[2 * k + 1];
+        ck_assert_int_lt(b, L->nbase);
+        ck_assert_int_lt(a, L->nbase + k);
+        size[L->nbase + k] = size[a] + size[b];
+        ck_assert_int_le(size[L->nbase + k], CONTRACT_CLUSTER_SIZE);
+        /* the weights add */
+        ck_assert(L->at[L->nbase + k].pwgt == L->at[a].pwgt + L->at[b].pwgt);
+      }
+      free(size);
+    }
+    ck_assert(ws.nactive >= 1 + n / 20 || ws.nvalid == 0);
+    contract_ws_destroy(&ws);
+    minex_graph_destroy(g);
+    free(old);
+  }
+  /* a path 0-1-2-...-9, one owner, edge i-(i+1) of Cwgt i+1, from 10
+     random starting points of the pass */
+  int64_t xadj[11];
+  int32_t adj[18];
+  double cw[18];
+  int64_t e = 0;
+  for (int32_t v = 0; v < 10; v++) {
+    xadj[v] = e;
+    if (v > 0) {
+      adj[e] = v - 1;
+      cw[e++] = v;
+    }
+    if (v < 9) {
+      adj[e] = v + 1;
+      cw[e++] = v + 1;
+    }
+  }
+  xadj[10] = e;
+  minex_graph *g = NULL;
+  ck_assert_int_eq(minex_graph_create(10, xadj, adj, NULL, NULL, cw, &g),
+                   MINEX_OK);
+  int32_t old[10] = {0};
+  for (unsigned long seed = 1; seed <= 10; seed++) {
+    contract_ws ws;
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ws.cluster_factor = 1;
+    ck_assert_int_eq(contract_run(&ws, 1, 1, seed, 1), MINEX_OK);
+    const contract_level *L = &ws.lv[0];
+    for (int32_t k = 0; k < L->nmerge; k++) {
+      int32_t b = L->child[2 * k];
+      int32_t v = L->child[2 * k + 1];
+      if (b >= L->nbase)
+        continue; /* v joined a cluster of two */
+      /* v joined lone v - 1: v + 1 was in a cluster by then */
+      if (v < 9 && b == v - 1) {
+        int32_t taken = 0;
+        for (int32_t j = 0; j < k; j++)
+          taken |= L->child[2 * j + 1] == v + 1 || L->child[2 * j] == v + 1;
+        ck_assert_msg(taken, "seed %lu: %d joined %d over %d", seed, (int)v,
+                      (int)b, (int)v + 1);
+      }
+    }
+    ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+    contract_ws_destroy(&ws);
+  }
+  minex_graph_destroy(g);
+  gsl_rng_free(rng);
 }
 END_TEST
 
@@ -641,6 +740,7 @@ int main(void) {
   tcase_add_test(tc, expansion_restores_the_graph_exactly);
   tcase_add_test(tc, contraction_is_deterministic_for_a_seed);
   tcase_add_test(tc, accumulator_scan_and_table_agree);
+  tcase_add_test(tc, cluster_levels_join_base_vertices_into_small_clusters);
   tcase_add_test(tc, check_catches_weight_errors_at_any_scale);
   suite_add_tcase(s, tc);
   return test_run_suite(s);

@@ -21,20 +21,28 @@ typedef struct variant {
   int32_t iterations;
   double alpha;
   int paper_exact, throttle_auto, scratch;
-  int rounds; /* options.rounds */
+  int rounds;         /* options.rounds */
+  int cluster_levels; /* options.cluster_levels */
 } variant;
 
+#define CL_AUTO MINEX_CLUSTER_LEVELS_AUTO
 static const variant variants[] = {
-    {"defaults, k = 1", 1, 0, 0, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO},
+    {"defaults, k = 1", 1, 0, 0, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO,
+     CL_AUTO},
     {"k = 100 (ladder, refinement, scratch)", 100, 0, 0, 0, MINEX_SCRATCH_AUTO,
-     MINEX_ROUNDS_AUTO},
+     MINEX_ROUNDS_AUTO, CL_AUTO},
     {"alpha = 1, k = 4 (ladder)", 4, 1, 0, 0, MINEX_SCRATCH_OFF,
-     MINEX_ROUNDS_AUTO},
-    {"paper_exact", 1, 0.5, 1, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO},
+     MINEX_ROUNDS_AUTO, CL_AUTO},
+    {"paper_exact", 1, 0.5, 1, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO,
+     CL_AUTO},
     {"throttle_auto, scratch on", 1, 0, 0, 1, MINEX_SCRATCH_ON,
-     MINEX_ROUNDS_AUTO},
+     MINEX_ROUNDS_AUTO, CL_AUTO},
     {"k = 10, rounds on (balance and refinement passes in rounds)", 10, 0, 0, 0,
-     MINEX_SCRATCH_OFF, MINEX_ROUNDS_ON},
+     MINEX_SCRATCH_OFF, MINEX_ROUNDS_ON, CL_AUTO},
+    {"cluster levels on every level, k = 10 (scratch)", 10, 0, 0, 0,
+     MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO, MINEX_CLUSTER_LEVELS_ON},
+    {"cluster levels on, rounds off (every merge's list read)", 1, 0, 0, 0,
+     MINEX_SCRATCH_OFF, MINEX_ROUNDS_OFF, MINEX_CLUSTER_LEVELS_ON},
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
@@ -57,6 +65,7 @@ static void assert_thread_independent(const char *graph, const minex_graph *g,
     opt.throttle_auto = vr->throttle_auto;
     opt.scratch = vr->scratch;
     opt.rounds = vr->rounds;
+    opt.cluster_levels = vr->cluster_levels;
     opt.balance = MINEX_BALANCE_ON; /* the fine passes, on one cluster too */
     opt.seed = 7;
     minex_metrics m1, mt;

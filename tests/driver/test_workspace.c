@@ -16,20 +16,29 @@ typedef struct variant {
   int32_t iterations;
   double alpha;
   int paper_exact, throttle_auto, scratch, rounds, nthreads;
+  int cluster_levels;
 } variant;
 
+#define CL_AUTO MINEX_CLUSTER_LEVELS_AUTO
 static const variant variants[] = {
-    {"defaults", 1, 0, 0, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO, 1},
+    {"defaults", 1, 0, 0, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO, 1, CL_AUTO},
     {"k = 100 (ladder, refinement, scratch)", 100, 0, 0, 0, MINEX_SCRATCH_AUTO,
-     MINEX_ROUNDS_AUTO, 1},
-    {"alpha = 1, k = 4", 4, 1, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_AUTO, 1},
-    {"paper_exact", 1, 0.5, 1, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO, 1},
+     MINEX_ROUNDS_AUTO, 1, CL_AUTO},
+    {"alpha = 1, k = 4", 4, 1, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_AUTO, 1,
+     CL_AUTO},
+    {"paper_exact", 1, 0.5, 1, 0, MINEX_SCRATCH_AUTO, MINEX_ROUNDS_AUTO, 1,
+     CL_AUTO},
     {"throttle_auto, scratch on", 1, 0, 0, 1, MINEX_SCRATCH_ON,
-     MINEX_ROUNDS_AUTO, 1},
-    {"k = 10, rounds on", 10, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_ON, 1},
-    {"rounds off", 1, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_OFF, 1},
+     MINEX_ROUNDS_AUTO, 1, CL_AUTO},
+    {"k = 10, rounds on", 10, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_ON, 1,
+     CL_AUTO},
+    {"rounds off", 1, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_OFF, 1, CL_AUTO},
     {"k = 100 on 3 threads", 100, 0, 0, 0, MINEX_SCRATCH_AUTO,
-     MINEX_ROUNDS_AUTO, 3},
+     MINEX_ROUNDS_AUTO, 3, CL_AUTO},
+    {"cluster levels on, rounds off", 1, 0, 0, 0, MINEX_SCRATCH_OFF,
+     MINEX_ROUNDS_OFF, 1, MINEX_CLUSTER_LEVELS_ON},
+    {"cluster levels off", 1, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_AUTO, 1,
+     MINEX_CLUSTER_LEVELS_OFF},
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 
@@ -42,6 +51,7 @@ static void set_variant(minex_options *opt, const variant *vr) {
   opt->scratch = vr->scratch;
   opt->rounds = vr->rounds;
   opt->nthreads = vr->nthreads;
+  opt->cluster_levels = vr->cluster_levels;
   opt->seed = 5;
 }
 

@@ -626,6 +626,19 @@ int main(int argc, char **argv) {
   o.seed = 3;
   check_same("stage 2: k = 10, throttle_auto, seed 3", &f, cfg, old, &o, 0, 0,
              0);
+  /* cluster levels on every level (the fixture is below the AUTO
+     threshold of 64 times the target): each rank's chunks clustered,
+     ghosts left out of the clusters, the result the serial call's */
+  minex_options_init(&o);
+  o.cluster_levels = MINEX_CLUSTER_LEVELS_ON;
+  check_same("stage 2: cluster levels on", &f, cfg, old, &o, 0, 0, 0);
+  o.iterations = 10;
+  check_same("stage 2: cluster levels on, k = 10, every candidate", &f, cfg,
+             old, &o, 1, 3000000000LL, 1);
+  o.rounds = MINEX_ROUNDS_OFF;
+  o.iterations = 1;
+  check_same("stage 1: cluster levels on, rounds off", &f, cfg, old, &o, 0, 0,
+             0);
   /* the ladder's shorter horizons, one after the other on every rank */
   minex_options_init(&o);
   o.rounds = MINEX_ROUNDS_ON;

@@ -11,8 +11,11 @@
  *                                            [--threads T] [--iters K]
  *                                            [--migrate B]
  *                                            [--rounds on|off|auto]
+ *                                            [--cluster-levels on|off|auto]
+ *                                            [--seed S]
  * --rounds: options.rounds; auto (the default) and on run the distributed
  * kernel (stage 2), off the graph gathered on rank 0 (stage 1).
+ * --cluster-levels: options.cluster_levels; --seed: options.seed.
  * --migrate B: then moves B bytes per unit of Rwgt of every vertex to its
  * new rank (minex_mpi_migrate), all at once, in 1 MiB pieces and
  * split-phase beside a computation, and prints the time, throughput, peak
@@ -192,6 +195,8 @@ int main(int argc, char **argv) {
   int repeat = 3, threads = 1, iters = 1;
   long migrate_unit = 0; /* --migrate B: B bytes of data per unit of Rwgt */
   int rounds = MINEX_ROUNDS_AUTO; /* off: stage 1 (docs/mpi.md) */
+  int clusters = MINEX_CLUSTER_LEVELS_AUTO;
+  unsigned long long seed = 1;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--elements") == 0 && i + 1 < argc)
       elements = strtoll(argv[++i], NULL, 10);
@@ -207,11 +212,18 @@ int main(int argc, char **argv) {
       rounds = strcmp(argv[++i], "on") == 0  ? MINEX_ROUNDS_ON
                : strcmp(argv[i], "off") == 0 ? MINEX_ROUNDS_OFF
                                              : MINEX_ROUNDS_AUTO;
+    else if (strcmp(argv[i], "--cluster-levels") == 0 && i + 1 < argc)
+      clusters = strcmp(argv[++i], "on") == 0  ? MINEX_CLUSTER_LEVELS_ON
+                 : strcmp(argv[i], "off") == 0 ? MINEX_CLUSTER_LEVELS_OFF
+                                               : MINEX_CLUSTER_LEVELS_AUTO;
+    else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+      seed = strtoull(argv[++i], NULL, 10);
     else {
       if (rank == 0)
         fprintf(stderr, "usage: bench_mpi [--elements N] [--repeat K] "
                         "[--threads T] [--iters K] [--migrate B] "
-                        "[--rounds on|off|auto]\n");
+                        "[--rounds on|off|auto] "
+                        "[--cluster-levels on|off|auto] [--seed S]\n");
       MPI_Finalize();
       return 2;
     }
@@ -240,6 +252,8 @@ int main(int argc, char **argv) {
   o.nthreads = threads;
   o.iterations = iters;
   o.rounds = rounds;
+  o.cluster_levels = clusters;
+  o.seed = seed;
   double best = HUGE_VAL, worst = 0;
   long peak = -1, rss_before = dist_status_kb("VmRSS:");
   minex_metrics m;

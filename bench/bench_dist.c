@@ -115,8 +115,12 @@ int main(int argc, char **argv) {
   if (target > n / 4)
     target = n / 4 > 0 ? n / 4 : 1;
   if (contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
-                              d.ghost_gid, d.ghost_rank, &cc) != MINEX_OK ||
-      contract_run(&w, (int32_t)target, opt.sample_size,
+                              d.ghost_gid, d.ghost_rank, &cc) != MINEX_OK)
+    die("contraction");
+  /* as stage 2 sets them (src/mpi/mpi_stage2.c) */
+  w.drop_lists = 1;
+  w.cluster_factor = contract_cluster_factor(&opt);
+  if (contract_run(&w, (int32_t)target, opt.sample_size,
                    (unsigned long)opt.seed, threads) != MINEX_OK)
     die("contraction");
   int nlevels = w.nlevels;

@@ -212,7 +212,10 @@ int main(int argc, char **argv) {
       rounds = strcmp(argv[++i], "on") == 0  ? MINEX_ROUNDS_ON
                : strcmp(argv[i], "off") == 0 ? MINEX_ROUNDS_OFF
                                              : MINEX_ROUNDS_AUTO;
-    else if (strcmp(argv[i], "--cluster-levels") == 0 && i + 1 < argc)
+    else if (strcmp(argv[i], "--cluster-levels") == 0 && i + 1 < argc &&
+             (strcmp(argv[i + 1], "on") == 0 ||
+              strcmp(argv[i + 1], "off") == 0 ||
+              strcmp(argv[i + 1], "auto") == 0))
       clusters = strcmp(argv[++i], "on") == 0  ? MINEX_CLUSTER_LEVELS_ON
                  : strcmp(argv[i], "off") == 0 ? MINEX_CLUSTER_LEVELS_OFF
                                                : MINEX_CLUSTER_LEVELS_AUTO;
@@ -282,11 +285,14 @@ int main(int argc, char **argv) {
   MPI_Gather(&nloc, 1, MPI_INT64_T, all_n, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     printf("bench_mpi: %d ranks x %d threads, %lld vertices, %lld edges, P = "
-           "%d, k = %d; best of %d %.3f s, worst %.3f s; MaxQwgt %.1f, T_k "
-           "%.1f, moved %lld\n",
+           "%d, k = %d, seed %llu, cluster levels %s; best of %d %.3f s, "
+           "worst %.3f s; MaxQwgt %.1f, T_k %.1f, moved %lld\n",
            size, threads, (long long)vd[size], (long long)nedges, BENCH_P,
-           iters, repeat, best, worst, m.max_qwgt, m.horizon_time,
-           (long long)m.moved);
+           iters, seed,
+           clusters == MINEX_CLUSTER_LEVELS_ON    ? "on"
+           : clusters == MINEX_CLUSTER_LEVELS_OFF ? "off"
+                                                  : "auto",
+           repeat, best, worst, m.max_qwgt, m.horizon_time, (long long)m.moved);
     printf("bench_mpi: phases (slowest rank, first call): check %.3f s, "
            "gather %.3f s, solve %.3f s, scatter %.3f s\n",
            st.seconds_check, st.seconds_gather, st.seconds_solve,

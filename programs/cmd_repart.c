@@ -87,7 +87,8 @@ static void help(void) {
       "                       on; off: the paper's, one merge at a time)\n"
       "  --cluster-levels on|off|auto  contraction levels built by joining\n"
       "                       each vertex to its best neighbouring cluster\n"
-      "                       (of 3 at most) in one pass (default auto: the\n"
+      "                       (clusters of 3 at most) in one pass (default "
+      "auto: the\n"
       "                       levels above 64 x the target; off: the\n"
       "                       paper's sampled sweep on every level)\n");
   printf(

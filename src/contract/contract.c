@@ -893,6 +893,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
           : core_error(MINEX_ENOMEM, "contraction: out of memory");
   if (cm)
     rc = cm->agree(cm->ctx, rc);
+  int cluster_ok = 1; /* cluster levels still allowed (below) */
   for (int32_t round = 0; rc == MINEX_OK && round < CONTRACT_MAX_LEVELS &&
                           tot[0] > target && tot[1] > 0;
        round++) {
@@ -928,8 +929,8 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     }
     int32_t level = ws->nlevels - 1;
     /* tot[0] is every rank's: the same choice on all of them */
-    int clusters =
-        ws->cluster_factor > 0 && tot[0] > (int64_t)ws->cluster_factor * target;
+    int clusters = cluster_ok && ws->cluster_factor > 0 &&
+                   tot[0] > (int64_t)ws->cluster_factor * target;
     double t0 = core_wtime();
     rc = cm ? chunk_targets_dist(cm, ch, nch, target)
             : chunk_targets(ch, nch, target);
@@ -970,7 +971,13 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     ws->seconds_levels += core_wtime() - t1;
     core_free(ch);
     core_free(work);
-    if (rc != MINEX_OK || merges == 0)
+    /* a cluster level that merged less than the sweep's fraction (a
+       vertex joins only clusters of fewer than CONTRACT_CLUSTER_SIZE: hubs
+       whose neighbours are leaves merge two of them a level) ends the
+       cluster levels of the call; merges is every rank's */
+    if (clusters && (int64_t)CONTRACT_LEVEL_FRACTION * merges < tot[0])
+      cluster_ok = 0;
+    if (rc != MINEX_OK || (merges == 0 && !clusters))
       break;
     tot[0] = ws->nactive;
     tot[1] = ws->nvalid;

@@ -46,7 +46,8 @@ typedef struct contract_level {
   int64_t *mstart;       /* per merge: its edge list in madj, mcwgt        */
   int32_t *mlen;         /* per merge: length of that list                 */
   int32_t *madj;         /* merged lists: local ids that were active when
-                            the merge was made (may be stale later)       */
+                            the merge was made, or base ids of the level
+                            (cluster levels); resolve with contract_find */
   double *mcwgt;         /* their Cwgt                                     */
   int64_t msize, mcap;   /* entries used / allocated in madj, mcwgt        */
   int32_t frozen_nmerge; /* nmerge and msize when contract_freeze ended:  */
@@ -286,7 +287,13 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
  * sweeping the chunk's eligible list, takes each one's same-owner
  * neighbour with the largest Cwgt/(Rwgt_v + Rwgt_w), and merges the best of
  * those pairs; the chunk's sweep ends when the cursor wraps after an eighth
- * of its vertices merged. The merges of the chunks, concatenated in chunk
+ * of its vertices merged. While ws->cluster_factor > 0 and the active
+ * vertices exceed cluster_factor * target, a level is a cluster level
+ * instead (contract_chunk_cluster: one pass, each vertex alone joining its
+ * best neighbouring cluster of fewer than CONTRACT_CLUSTER_SIZE); after a
+ * cluster level that merged less than 1/CONTRACT_LEVEL_FRACTION of the
+ * level's vertices (hubs among leaves), the sweep for the rest of the
+ * call. The merges of the chunks, concatenated in chunk
  * order, are the level's, and the active vertices become the next level
  * (a CSR of their own, ends resolved, parallel edges added up). The chunks
  * run on up to nthreads OpenMP threads, largest first; the result does not

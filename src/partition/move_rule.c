@@ -144,7 +144,7 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
       pc->refine == 2 && !forced ? ld->qwgt[p] - pc->gain_tol : INFINITY;
   for (int32_t i = 0; i < nc; i++) {
     if (bal_bound < INFINITY &&
-        !(costmodel_receiver_qwgt(ld, &v, sc->cand[i]) < bal_bound))
+        costmodel_receiver_qwgt(ld, &v, sc->cand[i]) >= bal_bound)
       continue;
     costmodel_eval_move_in(ld, &sc->mv, &v, sc->cand[i], &m);
     if (admissible(pc, &sc->mv, &m, ld->qwgt[p])) {

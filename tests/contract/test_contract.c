@@ -274,7 +274,9 @@ START_TEST(cluster_levels_join_base_vertices_into_small_clusters) {
     ck_assert_int_eq(contract_run(&ws, 1 + n / 20, 4, gsl_rng_get(rng), 1),
                      MINEX_OK);
     ck_assert_int_eq(contract_check(&ws), MINEX_OK);
-    for (int32_t s = 0; s < ws.nlevels; s++) {
+    /* the first level is a cluster level (later ones may be the sweep's,
+       after a level that merged less than an eighth) */
+    for (int32_t s = 0; s < 1; s++) {
       const contract_level *L = &ws.lv[s];
       int32_t *size = malloc(sizeof(int32_t) * ((size_t)L->nbase + L->nmerge));
       for (int32_t x = 0; x < L->nbase; x++)
@@ -342,6 +344,73 @@ START_TEST(cluster_levels_join_base_vertices_into_small_clusters) {
   }
   minex_graph_destroy(g);
   gsl_rng_free(rng);
+}
+END_TEST
+
+/* Hubs whose neighbours are leaves: a cluster level merges two leaves per
+ * hub (a leaf joins only its hub's cluster, of at most 3), so cluster
+ * levels alone would crawl until the level cap; a level that merges less
+ * than an eighth of its vertices hands the rest of the contraction to the
+ * sampled sweep, which reaches the target in a few levels. A factor of 2
+ * switches from cluster levels to the sweep on the way too; either way
+ * the levels are sound and the contracted graph exact. */
+START_TEST(cluster_levels_hand_over_to_the_sweep) {
+  enum { HUBS = 20, LEAVES = 500, N = HUBS * (LEAVES + 1) };
+  int64_t *xadj = malloc(sizeof(int64_t) * (N + 1));
+  int32_t *adj = malloc(sizeof(int32_t) * 2 * HUBS * LEAVES);
+  int64_t e = 0;
+  for (int32_t h = 0; h < HUBS; h++) {
+    int32_t hub = h * (LEAVES + 1);
+    xadj[hub] = e;
+    for (int32_t l = 1; l <= LEAVES; l++)
+      adj[e++] = hub + l;
+    for (int32_t l = 1; l <= LEAVES; l++) {
+      xadj[hub + l] = e;
+      adj[e++] = hub;
+    }
+  }
+  xadj[N] = e;
+  minex_graph *g = NULL;
+  ck_assert_int_eq(minex_graph_create(N, xadj, adj, NULL, NULL, NULL, &g),
+                   MINEX_OK);
+  int32_t *old = malloc(sizeof(int32_t) * N);
+  for (int32_t v = 0; v < N; v++)
+    old[v] = v / (LEAVES + 1) % 4; /* each hub and its leaves on one */
+  for (int32_t factor = 1; factor <= 2; factor++) {
+    contract_ws ws;
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ws.cluster_factor = factor;
+    ck_assert_int_eq(contract_run(&ws, 64, 4, 3, 2), MINEX_OK);
+    ck_assert_int_le(ws.nactive, 64);
+    ck_assert_int_lt(ws.nlevels, 40);
+    /* the first level is a cluster level: a merge's second child is
+       a base vertex, and nothing holds more than 3 of them */
+    const contract_level *L = &ws.lv[0];
+    ck_assert_int_gt(L->nmerge, 0);
+    for (int32_t k = 0; k < L->nmerge; k++)
+      ck_assert_int_lt(L->child[2 * k + 1], L->nbase);
+    ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+    assert_levels_are_clean(&ws);
+    contract_ws_destroy(&ws);
+  }
+  /* contract_check catches a merged vertex's wrong total Cwgt */
+  contract_ws ws;
+  ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+  ws.cluster_factor = 1;
+  ck_assert_int_eq(contract_run(&ws, N / 2, 4, 3, 1), MINEX_OK);
+  contract_level *L = &ws.lv[ws.nlevels - 1];
+  ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+  L->at[0].ctot += 1;
+  ck_assert_int_eq(contract_check(&ws), MINEX_EINTERNAL);
+  L->at[0].ctot -= 1;
+  ck_assert_int_eq(contract_check(&ws), MINEX_OK);
+  contract_ws_destroy(&ws);
+  minex_graph_destroy(g);
+  free(old);
+  free(xadj);
+  free(adj);
 }
 END_TEST
 
@@ -741,6 +810,7 @@ int main(void) {
   tcase_add_test(tc, contraction_is_deterministic_for_a_seed);
   tcase_add_test(tc, accumulator_scan_and_table_agree);
   tcase_add_test(tc, cluster_levels_join_base_vertices_into_small_clusters);
+  tcase_add_test(tc, cluster_levels_hand_over_to_the_sweep);
   tcase_add_test(tc, check_catches_weight_errors_at_any_scale);
   suite_add_tcase(s, tc);
   return test_run_suite(s);

@@ -286,7 +286,7 @@ START_TEST(every_option_is_checked_against_its_range) {
   for (int v = 0; v < 16; v++)
     old[v] = v < 12;
   minex_metrics m;
-  enum { NCASES = 22 };
+  enum { NCASES = 23 };
   for (int c = 0; c < NCASES; c++) {
     minex_options o;
     minex_options_init(&o);
@@ -379,6 +379,10 @@ START_TEST(every_option_is_checked_against_its_range) {
     case 21:
       o.balance = 3;
       field = "balance";
+      break;
+    case 22:
+      o.cluster_levels = 3;
+      field = "cluster_levels";
       break;
     }
     ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);

@@ -37,8 +37,6 @@ static const variant variants[] = {
      MINEX_ROUNDS_AUTO, 3, CL_AUTO},
     {"cluster levels on, rounds off", 1, 0, 0, 0, MINEX_SCRATCH_OFF,
      MINEX_ROUNDS_OFF, 1, MINEX_CLUSTER_LEVELS_ON},
-    {"cluster levels off", 1, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_AUTO, 1,
-     MINEX_CLUSTER_LEVELS_OFF},
 };
 #define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
 

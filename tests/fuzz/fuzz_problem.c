@@ -160,6 +160,7 @@ static void make_options(bytes *b, int32_t n, minex_options *opt) {
   opt->scratch = (int)((rules >> 4 & 3) % 3);
   opt->ladder = (int)((rules >> 6 & 3) % 3);
   opt->paper_exact = (int)(rules >> 8 & 1);
+  opt->cluster_levels = (int)((rules >> 9 & 3) % 3);
 }
 
 /* The graph's weights times pscale (Pwgt) and rscale (Rwgt, Cwgt). */

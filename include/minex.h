@@ -335,14 +335,18 @@ typedef struct minex_options {
                             MINEX_ROUNDS_AUTO (default): the expansion in
                             rounds, the balance and refinement passes as
                             heap passes (their first scan on the threads);
-                            _ON: those passes in rounds too, and a move
-                            re-tested against the loads only (a vertex a
-                            neighbour of which moved earlier in the round
-                            waits for the next): every test on the
-                            threads, the rule the distributed kernel can
-                            replay (docs/mpi.md), the balance passes twice
-                            as many under k > 1; T_k geomean +0.14% on the
-                            peer benchmark over two seeds, one row +3.6%;
+                            _ON: those passes in rounds too, each
+                            proposal tested for its own destination
+                            against the round's loads plus every earlier
+                            proposal's deltas, an accepted one with an
+                            earlier accepted neighbour waiting for the
+                            next round (docs/algorithm.md "The
+                            replay-free rule"; the distributed kernel's
+                            rule, docs/mpi.md), the balance passes twice
+                            as many under k > 1; T_k geomean -1.0%
+                            against the default on the peer benchmark
+                            over two seeds, one row +2.3%, but slower at
+                            10^6 (1.4-2.5x, docs/algorithm.md);
                             _OFF: the paper's expansion, one merge at a
                             time. paper_exact: off. minex_mpi_repartition
                             takes AUTO as ON (its distributed kernel,

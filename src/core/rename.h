@@ -59,6 +59,7 @@
 #define costmodel_argmin minex__costmodel_argmin
 #define costmodel_check_args minex__costmodel_check_args
 #define costmodel_eval_move_in minex__costmodel_eval_move_in
+#define costmodel_eval_move_ref minex__costmodel_eval_move_ref
 #define costmodel_loads_check minex__costmodel_loads_check
 #define costmodel_loads_create minex__costmodel_loads_create
 #define costmodel_loads_create_k minex__costmodel_loads_create_k
@@ -205,6 +206,7 @@
 #define partition_passes_rounds minex__partition_passes_rounds
 #define partition_refine minex__partition_refine
 #define partition_remap_max minex__partition_remap_max
+#define partition_round_plan minex__partition_round_plan
 #define partition_rounds minex__partition_rounds
 #define partition_rounds_dist minex__partition_rounds_dist
 #define partition_rounds_reset minex__partition_rounds_reset
@@ -213,6 +215,7 @@
 #define partition_run minex__partition_run
 #define partition_scan minex__partition_scan
 #define partition_steady_max minex__partition_steady_max
+#define partition_test_move minex__partition_test_move
 #define policy_feedback_check minex__policy_feedback_check
 #define scratch_partition minex__scratch_partition
 

@@ -246,6 +246,17 @@ void costmodel_eval_move_in(const costmodel_loads *ld, costmodel_scratch *s,
                             const costmodel_vertex *v, int32_t q,
                             costmodel_move *out);
 
+/* The same, but dMinVar measured about a fixed reference ref instead of
+ * the minimum: sum over the touched available processors x of
+ * (Qwgt_x after - ref)^2 - (Qwgt_x before - ref)^2. It reads the loads of
+ * the touched processors only (never the min tree, QwgtTot or the
+ * least-loaded list), so it is a function of those loads alone: the
+ * synchronous rounds decide with it against per-processor running sums
+ * (src/partition/rounds.c). Gain, max_to and max_after as above. */
+void costmodel_eval_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
+                             const costmodel_vertex *v, int32_t q, double ref,
+                             costmodel_move *out);
+
 /* The same in the loads' own scratch (ld->mv), for costmodel_apply. */
 static inline void costmodel_eval_move(costmodel_loads *ld,
                                        const costmodel_vertex *v, int32_t q,

@@ -35,9 +35,11 @@ static void min_untouched(const costmodel_loads *ld, const costmodel_scratch *s,
   min_untouched(ld, s, b, best);
 }
 
-void costmodel_eval_move_in(const costmodel_loads *ld, costmodel_scratch *s,
-                            const costmodel_vertex *v, int32_t q,
-                            costmodel_move *out) {
+/* costmodel_eval_move_in, and with a reference (ref not NaN) the
+   dMinVar of costmodel_eval_move_ref */
+static inline void eval_move(const costmodel_loads *ld, costmodel_scratch *s,
+                             const costmodel_vertex *v, int32_t q, double ref,
+                             costmodel_move *out) {
   const minex_config *cf = ld->cfg;
   const int32_t *cl = cf->cluster;
   size_t C = (size_t)cf->nclusters;
@@ -111,6 +113,23 @@ void costmodel_eval_move_in(const costmodel_loads *ld, costmodel_scratch *s,
     if (qn > max_t)
       max_t = qn;
   }
+  out->to = q;
+  out->gain = gain;
+  out->max_after = max_t;
+  if (!isnan(ref)) {
+    /* the spread of the touched loads about a fixed reference: what the
+       loads of this move's processors alone decide */
+    double dmv = 0;
+    for (int32_t i = 0; i < s->ntouched; i++) {
+      int32_t x = s->touched[i];
+      if (!cf->avail[x])
+        continue;
+      double a = s->qnew[i] - ref, b = ld->qwgt[x] - ref;
+      dmv += a * a - b * b;
+    }
+    out->dmin_var = dmv;
+    return;
+  }
   /* dMinVar from the touched terms and, for the untouched processors, the
      closed form of their shift when the minimum moves from m to m2; this
      avoids the cancellation of S2 - 2 m S1 + P m^2 on large loads. */
@@ -136,10 +155,19 @@ void costmodel_eval_move_in(const costmodel_loads *ld, costmodel_scratch *s,
   int32_t n_u = ld->navail - n_t;
   if (n_u > 0 && m != m2)
     dmv += (m - m2) * (2.0 * (ld->qwgt_tot - s1_old) - n_u * (m + m2));
-  out->to = q;
-  out->gain = gain;
   out->dmin_var = dmv;
-  out->max_after = max_t;
+}
+
+void costmodel_eval_move_in(const costmodel_loads *ld, costmodel_scratch *s,
+                            const costmodel_vertex *v, int32_t q,
+                            costmodel_move *out) {
+  eval_move(ld, s, v, q, NAN, out);
+}
+
+void costmodel_eval_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
+                             const costmodel_vertex *v, int32_t q, double ref,
+                             costmodel_move *out) {
+  eval_move(ld, s, v, q, ref, out);
 }
 
 double costmodel_receiver_qwgt(const costmodel_loads *ld,

@@ -79,10 +79,11 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
        round r - 1's moves (SPEC §3: "when one moves, its border
        neighbours are tested too") */
     partition_rounds_reset(&rw, contract_nids(ws));
+    int64_t moves;
     if (ws->comm == NULL) {
-      partition_rounds(pc, &rw, ids, nt, budget, NULL, 0, 0);
+      if ((rc = partition_rounds(pc, &rw, ids, nt, budget, NULL, 0, 0, &moves)))
+        break;
     } else { /* spread over ranks (docs/mpi.md, options.rounds ON) */
-      int64_t moves;
       if ((rc = partition_rounds_dist(pc, &rw, ids, nt, budget, NULL, 0, 0,
                                       &moves)))
         break;

@@ -165,3 +165,19 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
   ch->forced = forced;
   return 1;
 }
+
+int partition_test_move(const partition_ctx *pc, const partition_scratch *sc,
+                        costmodel_scratch *mv, const contract_attr *a,
+                        int32_t p, int32_t nn, int32_t q, double ref,
+                        partition_choice *ch) {
+  const costmodel_loads *ld = pc->ld;
+  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
+  costmodel_move m;
+  costmodel_eval_move_ref(ld, mv, &v, q, ref, &m);
+  int forced = !pc->cfg->avail[p];
+  if (!forced && !admissible(pc, mv, &m, ld->qwgt[p]))
+    return 0;
+  ch->move = m;
+  ch->forced = forced;
+  return 1;
+}

@@ -180,6 +180,8 @@ typedef struct partition_round_move {
   double gain;
   int32_t id;
   int32_t forced;
+  int32_t to;    /* the proposed destination                        */
+  int32_t state; /* rounds = ON: what the round decided (rounds.c)  */
 } partition_round_move;
 
 /* Scratch of partition_rounds for ids below nids. */
@@ -188,6 +190,9 @@ typedef struct partition_rounds_ws {
   partition_prop *prop;     /* the tests of a round                 */
   partition_round_move *mv; /* its moves, in the order applied      */
   int32_t *mark;            /* per id: queued (stamp) or moved (-stamp) */
+  int32_t *pos;             /* rounds = ON, per id: 1 + its place in the
+                               round's order, 0 without a proposal (zero
+                               between rounds)                          */
   int32_t stamp;
 } partition_rounds_ws;
 int partition_rounds_ws_create(partition_rounds_ws *rw, int32_t nids);
@@ -203,12 +208,40 @@ void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids);
  * to round budget. With lock, a moved id gets lock[x] = lockstamp, and ids
  * so locked are neither queued nor moved again. With defer, a move whose
  * re-test comes out worse than the next proposal's Gain waits for the
- * next round instead (as a heap pass files it again). Returns the moves
- * made.
+ * next round instead (as a heap pass files it again). *nmoves gets the
+ * moves made; MINEX_ENOMEM with a message (the moves made so far stand).
+ * Under rounds = ON (pc->rounds) the re-test is the replay-free one of
+ * docs/algorithm.md: a proposal with a neighbour proposing earlier in the
+ * order waits for the next round; every other one is tested for its own
+ * destination (partition_test_move, dMinVar about the round's minimum)
+ * against the round's loads plus the deltas of every earlier such
+ * proposal, moved or not -- per processor a running sum, so that the
+ * decisions need no running state of the whole machine -- and the moves
+ * accepted are then executed in the order.
  * The result does not depend on the threads. */
-int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
-                         int32_t *ids, int32_t n, int32_t budget, int32_t *lock,
-                         int32_t lockstamp, int defer);
+/* A round's proposals and, under rounds = ON, its decisions, without
+ * executing anything: the n ids tested against the frozen state
+ * (partition_scan), their moves in rw->mv[0..*nm) in the round's order
+ * (forced first, then the smallest Gain, then the smallest id), and under
+ * rounds = ON each one's state: RS_WAIT when a neighbour proposes earlier
+ * (never in the last round), else RS_MOVE or RS_DEFER when its own move
+ * passes the gate (partition_test_move, about the minimum of the round's
+ * loads) against the round's loads plus the deltas of every earlier
+ * proposal that does not wait, else RS_NONE. The loads are unchanged on
+ * return. MINEX_ENOMEM with a message. */
+enum {
+  RS_NONE = 0,  /* not admissible against the running loads              */
+  RS_WAIT = 1,  /* a neighbour proposes earlier in the order: next round */
+  RS_DEFER = 2, /* worse than the next proposal: next round              */
+  RS_MOVE = 3   /* accepted: executed once the round's decisions are made */
+};
+int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
+                         const int32_t *ids, int32_t n, int last, int defer,
+                         int32_t *nm);
+
+int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
+                     int32_t n, int32_t budget, int32_t *lock,
+                     int32_t lockstamp, int defer, int64_t *nmoves);
 
 /* The move rule of a vertex whose neighbourhood is known (what
  * partition_best_move_in does after gathering): its record a, owner p, and
@@ -218,6 +251,16 @@ int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
 int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
                         const contract_attr *a, int32_t p, int interior,
                         int32_t nn, partition_choice *ch);
+
+/* Whether the move of a vertex (record a, owner p, its nn neighbour owners
+ * in sc->nbr) to q alone passes the move rule's gate against the loads,
+ * dMinVar measured about ref (costmodel_eval_move_ref, its deltas left in
+ * mv); a forced move (p unavailable) always does. Fills ch like
+ * partition_move_rule. q must be available and differ from p. */
+int partition_test_move(const partition_ctx *pc, const partition_scratch *sc,
+                        costmodel_scratch *mv, const contract_attr *a,
+                        int32_t p, int32_t nn, int32_t q, double ref,
+                        partition_choice *ch);
 
 /* partition_rounds (options.rounds ON) on a contraction spread over ranks
  * (pc->ws->comm), lock and deferral as there: each rank tests its own

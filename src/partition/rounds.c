@@ -15,7 +15,8 @@ int partition_rounds_ws_create(partition_rounds_ws *rw, int32_t nids) {
   rw->prop = core_malloc(sizeof *rw->prop * n);
   rw->mv = core_malloc(sizeof *rw->mv * n);
   rw->mark = core_calloc(n, sizeof(int32_t));
-  if (!rw->prop || !rw->mv || !rw->mark) {
+  rw->pos = core_calloc(n, sizeof(int32_t));
+  if (!rw->prop || !rw->mv || !rw->mark || !rw->pos) {
     partition_rounds_ws_destroy(rw);
     return core_error(MINEX_ENOMEM, "rounds: out of memory for %ld vertex ids",
                       (long)nids);
@@ -28,6 +29,7 @@ void partition_rounds_ws_destroy(partition_rounds_ws *rw) {
   core_free(rw->prop);
   core_free(rw->mv);
   core_free(rw->mark);
+  core_free(rw->pos);
   memset(rw, 0, sizeof *rw);
 }
 
@@ -66,20 +68,152 @@ static int32_t next_round(int32_t *ids, int32_t next, const int32_t *mark,
   return k;
 }
 
-int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
-                         int32_t *ids, int32_t n, int32_t budget, int32_t *lock,
-                         int32_t lockstamp, int defer) {
+/* rounds = ON: decides the proposals rw->mv[0..nm) in the round's order,
+ * each for its own destination against the round's loads plus the deltas
+ * of every earlier proposal, accepted or not (so the loads a decision
+ * sees are per processor a sum over the proposals before it, whatever was
+ * decided for them: the replay-free rule of docs/algorithm.md), dMinVar
+ * about the round's minimum; then an accepted proposal with an earlier
+ * accepted neighbour waits for the next round (none in the last). The
+ * loads are the round's again on return. */
+static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
+                        int last, int defer) {
+  contract_ws *ws = pc->ws;
+  costmodel_loads *ld = pc->ld;
+  partition_scratch *sc = &pc->sc[0];
+  const contract_level *L = contract_cur(ws);
+  costmodel_snapshot snap;
+  int rc = costmodel_snapshot_take(ld, &snap);
+  if (rc != MINEX_OK)
+    return rc;
+  double ref = ld->tree[1];
+  for (int32_t i = 0; i < nm; i++) {
+    partition_round_move *mv = &rw->mv[i];
+    int32_t x = mv->id;
+    int32_t nn = partition_gather_owners_in(pc, sc, x);
+    partition_choice ch;
+    mv->state = RS_NONE;
+    if (partition_test_move(pc, sc, &ld->mv, &L->at[x], ws->owner[x], nn,
+                            mv->to, ref, &ch))
+      mv->state =
+          defer && !last && i + 1 < nm && !ch.forced &&
+                  (rw->mv[i + 1].forced || ch.move.gain > rw->mv[i + 1].gain)
+              ? RS_DEFER
+              : RS_MOVE;
+    costmodel_apply(ld); /* the proposal's deltas, whatever was decided */
+  }
+  costmodel_snapshot_restore(ld, &snap);
+  costmodel_snapshot_free(&snap);
+  if (last)
+    return MINEX_OK;
+  for (int32_t i = 0; i < nm; i++)
+    if (rw->mv[i].state == RS_MOVE)
+      rw->pos[rw->mv[i].id] = i + 1;
+  for (int32_t i = 0; i < nm; i++) {
+    if (rw->mv[i].state != RS_MOVE)
+      continue;
+    int32_t cnt = contract_gather(ws, rw->mv[i].id);
+    for (int32_t k = 0; k < cnt; k++) {
+      int32_t at = rw->pos[ws->acc.list[k]];
+      if (at != 0 && at <= i)
+        rw->mv[i].state = RS_WAIT;
+    }
+  }
+  for (int32_t i = 0; i < nm; i++)
+    rw->pos[rw->mv[i].id] = 0;
+  return MINEX_OK;
+}
+
+/* rounds = ON, the refinement and balance passes: whether x's accepted
+ * move to q still passes the gate against the loads as the moves before
+ * it in the round left them (each move of those passes keeps its promise:
+ * no bound of the pass raised, every touched processor below the
+ * sender), so a decision made on the running sums never executes a move
+ * the gate refuses. */
+static int still_admissible(partition_ctx *pc, int32_t x, int32_t q) {
+  if (!pc->refine)
+    return 1;
+  contract_ws *ws = pc->ws;
+  partition_scratch *sc = &pc->sc[0];
+  int32_t nn = partition_gather_owners_in(pc, sc, x);
+  partition_choice ch;
+  return partition_test_move(pc, sc, &sc->mv, &contract_cur(ws)->at[x],
+                             ws->owner[x], nn, q, pc->ld->tree[1], &ch);
+}
+
+int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
+                         const int32_t *ids, int32_t n, int last, int defer,
+                         int32_t *nm) {
+  partition_scan(pc, ids, n, rw->prop);
+  int32_t k = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (rw->prop[i].to >= 0)
+      rw->mv[k++] = (partition_round_move){
+          rw->prop[i].gain, ids[i], rw->prop[i].forced, rw->prop[i].to, 0};
+  qsort(rw->mv, (size_t)k, sizeof *rw->mv, move_cmp);
+  *nm = k;
+  if (!pc->rounds)
+    return MINEX_OK;
+  return round_decide(pc, rw, k, last, defer);
+}
+
+/* Executes x's move to q in a round (mark -stamp, the lock) and, when
+ * more rounds follow, queues its neighbours not moved nor locked for the
+ * next (mark stamp, ids[*next]). */
+static void execute_queue(partition_ctx *pc, partition_rounds_ws *rw, int32_t x,
+                          int32_t q, int32_t *ids, int32_t *next, int32_t stamp,
+                          int32_t *lock, int32_t lockstamp, int more) {
   contract_ws *ws = pc->ws;
   int32_t *mark = rw->mark;
+  partition_execute(pc, x, q);
+  mark[x] = -stamp;
+  if (lock)
+    lock[x] = lockstamp;
+  if (!more)
+    return;
+  int32_t cnt = contract_gather(ws, x);
+  for (int32_t k = 0; k < cnt; k++) {
+    int32_t r = ws->acc.list[k];
+    if (mark[r] != stamp && mark[r] != -stamp &&
+        (lock == NULL || lock[r] != lockstamp)) {
+      mark[r] = stamp;
+      ids[(*next)++] = r;
+    }
+  }
+}
+
+int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
+                     int32_t n, int32_t budget, int32_t *lock,
+                     int32_t lockstamp, int defer, int64_t *nmoves) {
+  int32_t *mark = rw->mark;
   int64_t moves = 0;
+  *nmoves = 0;
   for (int32_t round = 0; round <= budget && n > 0; round++) {
-    partition_scan(pc, ids, n, rw->prop);
-    int32_t nm = 0;
-    for (int32_t i = 0; i < n; i++)
-      if (rw->prop[i].to >= 0)
-        rw->mv[nm++] = (partition_round_move){rw->prop[i].gain, ids[i],
-                                              rw->prop[i].forced};
-    qsort(rw->mv, (size_t)nm, sizeof *rw->mv, move_cmp);
+    int32_t nm;
+    int rc = partition_round_plan(pc, rw, ids, n, round == budget, defer, &nm);
+    if (rc != MINEX_OK)
+      return rc;
+    if (pc->rounds) {
+      int32_t stamp = ++rw->stamp, next = 0, last = round == budget;
+      for (int32_t i = 0; i < nm; i++) {
+        int32_t x = rw->mv[i].id;
+        if (rw->mv[i].state == RS_WAIT || rw->mv[i].state == RS_DEFER) {
+          if (mark[x] != stamp) {
+            mark[x] = stamp;
+            ids[next++] = x;
+          }
+          continue;
+        }
+        if (rw->mv[i].state != RS_MOVE ||
+            !still_admissible(pc, x, rw->mv[i].to))
+          continue;
+        execute_queue(pc, rw, x, rw->mv[i].to, ids, &next, stamp, lock,
+                      lockstamp, !last);
+        moves++;
+      }
+      n = next_round(ids, next, mark, stamp);
+      continue;
+    }
     /* applied in that order, each re-tested against the loads the moves
        before it left (re-validation); mark: stamp = queued for the next
        round, -stamp = moved in this one */
@@ -87,13 +221,6 @@ int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
     for (int32_t i = 0; i < nm; i++) {
       int32_t x = rw->mv[i].id;
       partition_choice ch;
-      /* options.rounds ON (the distributed kernel's rule, docs/mpi.md): a
-         move is re-tested against the loads only, never against a
-         neighbourhood changed in this round: a vertex a neighbour of
-         which moved earlier in the round (so queued already) waits for
-         the next one */
-      if (pc->rounds && mark[x] == stamp && round < budget)
-        continue;
       if (!partition_best_move(pc, x, &ch))
         continue;
       /* defer: a move that got worse than the next one waits for the
@@ -106,26 +233,14 @@ int64_t partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
         }
         continue;
       }
-      partition_execute(pc, x, ch.move.to);
+      execute_queue(pc, rw, x, ch.move.to, ids, &next, stamp, lock, lockstamp,
+                    round < budget);
       moves++;
-      mark[x] = -stamp;
-      if (lock)
-        lock[x] = lockstamp;
-      if (round == budget)
-        continue;
-      int32_t cnt = contract_gather(ws, x);
-      for (int32_t k = 0; k < cnt; k++) {
-        int32_t r = ws->acc.list[k];
-        if (mark[r] != stamp && mark[r] != -stamp &&
-            (lock == NULL || lock[r] != lockstamp)) {
-          mark[r] = stamp;
-          ids[next++] = r;
-        }
-      }
     }
     n = next_round(ids, next, mark, stamp);
   }
-  return moves;
+  *nmoves = moves;
+  return MINEX_OK;
 }
 
 int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
@@ -161,7 +276,9 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
     /* a vertex moves at most once per pass, as in the heap passes */
     int64_t moves;
     if (ws->comm == NULL) {
-      moves = partition_rounds(pc, &rw, ids, n, budget, lock, pass + 1, 1);
+      if ((rc = partition_rounds(pc, &rw, ids, n, budget, lock, pass + 1, 1,
+                                 &moves)) != MINEX_OK)
+        break;
     } else if ((rc = partition_rounds_dist(pc, &rw, ids, n, budget, lock,
                                            pass + 1, 1, &moves)) != MINEX_OK) {
       break; /* every rank's moves: the same count everywhere */
@@ -204,7 +321,7 @@ int partition_force_off(partition_ctx *pc) {
         ids[n++] = v;
     int64_t moves;
     if (ws->comm == NULL)
-      partition_rounds(pc, &rw, ids, n, 0, NULL, 0, 0);
+      rc = partition_rounds(pc, &rw, ids, n, 0, NULL, 0, 0, &moves);
     else
       rc = partition_rounds_dist(pc, &rw, ids, n, 0, NULL, 0, 0, &moves);
   }
@@ -214,12 +331,13 @@ int partition_force_off(partition_ctx *pc) {
 }
 
 /* A move found by a round's scan, as rank 0 receives it: the vertex's
- * global id and record, its owner, the scan's Gain, whether it was
- * interior after the scan, and its edges. */
+ * global id and record, its owner, the scan's Gain and destination, and
+ * its edges. */
 typedef struct rec_head {
   int64_t gid;
   double gain, pwgt, rwgt, ctot;
-  int32_t old, cur, forced, interior, deg, pad;
+  int32_t old, cur, forced, deg, to; /* to: the destination proposed */
+  int32_t pad;
 } rec_head;
 
 /* An edge of it: the neighbour's global id, its owner at the scan, Cwgt. */
@@ -301,13 +419,11 @@ static int32_t local_of(const contract_level *L, int64_t g) {
 
 /* What the replay (rank 0's, in the serial order) did with a record, as
  * sent to the ranks it concerns: the home rank of the vertex gets every
- * record of its vertices that was re-tested (id: the local id), every
+ * record of its vertices that waits or moved (id: the local id), every
  * other rank holding one of its neighbours gets its executed moves (id:
  * the global id; the vertex is a ghost there). */
 enum {
-  EV_SETINT = 1, /* the vertex's interior flag set to EV_INTVAL's       */
-  EV_INTVAL = 2,
-  EV_DEFER = 4, /* deferred to the next round                          */
+  EV_DEFER = 4, /* waits for the next round                            */
   EV_EXEC = 8,  /* moved to q                                          */
   EV_GHOST = 16 /* not this rank's vertex: a ghost here, moved to q    */
 };
@@ -356,13 +472,18 @@ static int rank_of(const int64_t *goff, int size, int64_t g) {
   return (int)core_lower_i64(goff + 1, size, g + 1);
 }
 
-/* Rank 0: the records of every rank (all, total bytes) replayed in the
- * serial order (forced, Gain, global id), each re-tested from its record
- * against the loads by partition_rounds' rules (a vertex a neighbour of
- * which moved earlier in the round waits; deferral), the loads updated as
- * partition_execute would. Writes each rank's events in the replay's order
- * (*out, cnt[r] bytes for rank r, in rank order) and what every rank
- * learns (*state, *nstate bytes: a rec_state head, the loads' state). */
+/* Rank 0: the records of every rank (all, total bytes) decided in the
+ * serial order (forced, Gain, global id) by partition_rounds' rule under
+ * rounds = ON (round_decide: each tested for its own destination against
+ * the running sums of every earlier record's deltas; deferral; an
+ * accepted one with an earlier accepted neighbour waits), then the
+ * accepted moves executed in that order as partition_execute would.
+ * Every decision reads the loads of the processors its own move touches
+ * and nothing decided before it, which is what would let the ranks decide
+ * their own records once each processor's running sum is known
+ * (docs/mpi.md "Next"). Writes each rank's events in the order (*out,
+ * cnt[r] bytes for rank r, in rank order) and what every rank learns
+ * (*state, *nstate bytes: a rec_state head, the loads' state). */
 static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
                   int64_t total, const int64_t *goff, int32_t round,
                   int32_t budget, int defer, char **out, int64_t *cnt,
@@ -403,39 +524,71 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     o += (int64_t)sizeof *h + (int64_t)sizeof(rec_edge) * h->deg;
   }
   qsort(order, (size_t)nrec, sizeof *order, rec_cmp);
+  /* the rule of partition_rounds under rounds = ON (round_decide), from
+     the records: each decided against the running sums of every earlier
+     record's deltas */
+  int last = round >= budget;
+  costmodel_snapshot snap;
+  if ((rc = costmodel_snapshot_take(pc->ld, &snap)) != MINEX_OK)
+    goto out;
+  for (int64_t i = 0; i < tsize; i++)
+    tab.key[i] = -1;
+  double ref = pc->ld->tree[1];
   for (int64_t i = 0; i < nrec; i++) {
     const rec_head *h = order[i];
     const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
     int changed;
-    ev[i] = (rec_event){h->gid, -1, 0};
-    /* the neighbourhood now; a vertex a neighbour of which moved in this
-       round waits for the next one */
     int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
-    if (changed && round < budget)
-      continue;
-    int interior = h->interior && !changed;
-    partition_choice ch;
-    int found;
     const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
-    if (interior) {
-      found = partition_move_rule(pc, sc, &a, h->cur, 1, -1, &ch);
-    } else {
-      interior = nn == 0 || (nn == 1 && sc->nbr[0].owner == h->cur);
-      ev[i].flags |= EV_SETINT | (interior ? EV_INTVAL : 0);
-      found = partition_move_rule(pc, sc, &a, h->cur, interior, nn, &ch);
+    partition_choice ch;
+    ev[i] = (rec_event){h->gid, RS_NONE, 0};
+    if (partition_test_move(pc, sc, &pc->ld->mv, &a, h->cur, nn, h->to, ref,
+                            &ch))
+      ev[i].q =
+          defer && !last && i + 1 < nrec && !ch.forced &&
+                  (order[i + 1]->forced || ch.move.gain > order[i + 1]->gain)
+              ? RS_DEFER
+              : RS_MOVE;
+    costmodel_apply(pc->ld);
+  }
+  costmodel_snapshot_restore(pc->ld, &snap);
+  costmodel_snapshot_free(&snap);
+  /* an accepted record with an earlier accepted neighbour waits (tab:
+     global id -> 1 + place in the order, then emptied for the moves) */
+  for (int64_t i = 0; i < nrec && !last; i++)
+    if (ev[i].q == RS_MOVE) {
+      int64_t s = tab_slot(&tab, order[i]->gid);
+      tab.key[s] = order[i]->gid;
+      tab.val[s] = (int32_t)(i + 1);
     }
-    if (!found)
-      continue;
-    /* defer: a move that got worse than the next one waits for the next
-       round */
-    if (defer && round < budget && i + 1 < nrec && !ch.forced &&
-        (order[i + 1]->forced || ch.move.gain > order[i + 1]->gain)) {
+  for (int64_t i = 0; i < nrec && !last; i++) {
+    const rec_head *h = order[i];
+    const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
+    for (int32_t j = 0; j < h->deg && ev[i].q == RS_MOVE; j++) {
+      int64_t s = tab_slot(&tab, e[j].gid);
+      if (tab.key[s] == e[j].gid && tab.val[s] <= i)
+        ev[i].q = RS_WAIT;
+    }
+  }
+  for (int64_t i = 0; i < tsize; i++)
+    tab.key[i] = -1;
+  /* the accepted moves, executed in the order as partition_execute would */
+  for (int64_t i = 0; i < nrec; i++) {
+    const rec_head *h = order[i];
+    const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
+    int state = ev[i].q;
+    ev[i].q = -1;
+    if (state == RS_WAIT || state == RS_DEFER)
       ev[i].flags |= EV_DEFER;
+    if (state != RS_MOVE)
       continue;
-    }
-    /* executed as partition_execute would */
-    int32_t q = ch.move.to;
-    nn = rec_gather(sc, P, &tab, h, e, &changed);
+    int32_t q = h->to, changed;
+    int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
+    const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
+    partition_choice ch;
+    if (pc->refine && !partition_test_move(pc, sc, &sc->mv, &a, h->cur, nn, q,
+                                           pc->ld->tree[1], &ch))
+      continue; /* still_admissible */
     costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
     costmodel_move m;
     if (!pc->cfg->avail[h->cur])
@@ -599,8 +752,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                     a->old,
                     ws->owner[x],
                     rw->prop[i].forced,
-                    pc->interior[x],
                     (int32_t)len,
+                    rw->prop[i].to,
                     0};
       memcpy(p, &h, sizeof h);
       p += sizeof h;
@@ -680,8 +833,6 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
         continue;
       }
       int32_t xl = (int32_t)x.id;
-      if (x.flags & EV_SETINT)
-        pc->interior[xl] = (unsigned char)((x.flags & EV_INTVAL) != 0);
       if ((x.flags & EV_DEFER) && mark[xl] != stamp) {
         mark[xl] = stamp;
         ids[next++] = xl;

@@ -378,8 +378,21 @@ START_TEST(gain_equals_recomputed_qwgttot_difference) {
                                nn};
         costmodel_move mv;
         costmodel_eval_move(&ld, &cv, q, &mv);
+        /* about a fixed reference (the rounds' rule): the same Gain and
+           loads after, dMinVar the touched processors' spread about ref */
+        double ref = ld.tree[1] * (0.5 + gsl_rng_uniform(rng));
+        costmodel_scratch rs;
+        ck_assert_int_eq(costmodel_scratch_create(&rs, P), MINEX_OK);
+        costmodel_move mr;
+        costmodel_eval_move_ref(&ld, &rs, &cv, q, ref, &mr);
+        ck_assert(mr.gain == mv.gain && mr.max_after == mv.max_after &&
+                  mr.max_to == mv.max_to && mr.to == q);
+        ck_assert_int_eq(rs.ntouched, ld.mv.ntouched);
+        costmodel_scratch_destroy(&rs);
         minex_metrics before, after;
         double *qb = malloc(sizeof *qb * (size_t)P);
+        double *q0 = malloc(sizeof *q0 * (size_t)P);
+        minex_evaluate_procs(g, cf, old, cur, &opt, NULL, NULL, NULL, q0);
         minex_evaluate(g, cf, old, cur, &opt, &before);
         int32_t keep = cur[v];
         cur[v] = q;
@@ -394,7 +407,19 @@ START_TEST(gain_equals_recomputed_qwgttot_difference) {
             "variant %d: dMinVar %g, recomputed %g", variant, mv.dmin_var,
             after.min_var - before.min_var);
         ck_assert(test_close(mv.max_to, qb[q], 1e-9));
+        double dref = 0, mag = 0;
+        for (int32_t p = 0; p < P; p++)
+          if (minex_config_is_available(cf, p)) {
+            dref +=
+                (qb[p] - ref) * (qb[p] - ref) - (q0[p] - ref) * (q0[p] - ref);
+            mag +=
+                (qb[p] - ref) * (qb[p] - ref) + (q0[p] - ref) * (q0[p] - ref);
+          }
+        ck_assert_msg(fabs(mr.dmin_var - dref) <= 1e-9 * (mag + 1),
+                      "variant %d: dMinVar about %g: %g, recomputed %g",
+                      variant, ref, mr.dmin_var, dref);
         free(qb);
+        free(q0);
         if (gsl_rng_uniform(rng) < 0.5) {
           costmodel_apply(&ld);
           ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_OK);

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests of the synchronous rounds' rule under rounds = ON
+ * (src/partition/rounds.c, partition_round_plan) on random graphs and
+ * machines: the round's order, that every decision is the move rule's
+ * verdict against the loads of the round plus the deltas of every earlier
+ * proposal, accepted or not (loads made afresh and advanced here: what
+ * makes the decisions computable from per-processor sums alone,
+ * docs/algorithm.md "The replay-free rule"), and that an accepted
+ * proposal waits exactly when an earlier neighbour's was accepted. */
+#include "contract/contract.h"
+#include "costmodel/costmodel.h"
+#include "partition/partition.h"
+#include "test_util.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* v's neighbour owners under part with their Cwgt, first seen first (the
+ * order of partition_gather_owners_in, so the sums agree to the bit). */
+static int32_t owners_of(const minex_graph *g, const int32_t *part, int32_t v,
+                         costmodel_nbr *nbr) {
+  const int64_t *xadj = minex_graph_xadj(g);
+  const int32_t *adj = minex_graph_adjncy(g);
+  const double *cw = minex_graph_cwgt(g);
+  int32_t nn = 0;
+  for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+    int32_t o = part[adj[j]], k = 0;
+    while (k < nn && nbr[k].owner != o)
+      k++;
+    if (k == nn)
+      nbr[nn++] = (costmodel_nbr){o, 0};
+    nbr[k].cwgt += cw[j];
+  }
+  return nn;
+}
+
+START_TEST(rounds_on_decides_against_the_earlier_proposals_moved) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 7);
+  int64_t decided = 0, moved = 0, waited = 0, deferred = 0;
+  for (int trial = 0; trial < 36; trial++) {
+    int32_t n = 40 + (int32_t)gsl_rng_uniform_int(rng, 400);
+    minex_graph *g = test_random_graph(rng, n, 5.0, 0);
+    minex_config *cfg = test_random_config(rng, 3, 4);
+    int32_t P = minex_config_nprocs(cfg);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *cur = malloc(sizeof *cur * (size_t)n);
+    int32_t *ids = malloc(sizeof *ids * (size_t)n);
+    int32_t *pos = calloc((size_t)n, sizeof *pos);
+    test_random_part(rng, cfg, n, old);
+    for (int32_t v = 0; v < n; v++)
+      cur[v] = gsl_rng_uniform(rng) < 0.3
+                   ? (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P)
+                   : old[v];
+    /* some trials with a processor gone: forced proposals first */
+    if (P > 2 && trial % 4 == 3)
+      ck_assert_int_eq(minex_config_set_available(cfg, cur[0], 0), MINEX_OK);
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.rounds = MINEX_ROUNDS_ON;
+    opt.alpha = trial % 2 ? 1.0 : 0.0;
+    costmodel_loads ld;
+    contract_ws ws;
+    partition_ctx pc;
+    partition_rounds_ws rw;
+    ck_assert_int_eq(costmodel_loads_create(&ld, g, cfg, old, cur, &opt),
+                     MINEX_OK);
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    for (int32_t v = 0; v < n; v++)
+      if (cur[v] != old[v])
+        contract_set_owner(&ws, v, cur[v]);
+    ck_assert_int_eq(partition_ctx_create(&pc, &ws, &ld, &opt), MINEX_OK);
+    /* the expansion's rule, the refinement's, the balance moves' */
+    pc.refine = trial % 3;
+    pc.max_bound = partition_loads_max(&ld);
+    pc.steady_bound = partition_steady_max(&ld);
+    pc.remap_bound = partition_remap_max(&ld);
+    ck_assert_int_eq(partition_rounds_ws_create(&rw, n), MINEX_OK);
+    for (int32_t v = 0; v < n; v++)
+      ids[v] = v;
+    costmodel_snapshot before, after;
+    ck_assert_int_eq(costmodel_snapshot_take(&ld, &before), MINEX_OK);
+    double ref = ld.tree[1];
+    int32_t nm;
+    ck_assert_int_eq(partition_round_plan(&pc, &rw, ids, n, 0, 1, &nm),
+                     MINEX_OK);
+    /* the loads as they were */
+    ck_assert_int_eq(costmodel_snapshot_take(&ld, &after), MINEX_OK);
+    ck_assert(memcmp(before.buf, after.buf, costmodel_state_size(&ld)) == 0);
+    costmodel_snapshot_free(&before);
+    costmodel_snapshot_free(&after);
+    /* the order: forced first, then Gain, then id */
+    for (int32_t i = 1; i < nm; i++) {
+      const partition_round_move *a = &rw.mv[i - 1], *b = &rw.mv[i];
+      ck_assert(a->forced > b->forced ||
+                (a->forced == b->forced &&
+                 (a->gain < b->gain || (a->gain == b->gain && a->id < b->id))));
+    }
+    /* every decision: the rule's verdict against fresh loads of the round's
+       partition plus the deltas of every earlier proposal, accepted or
+       not, each evaluated in the round's neighbourhood */
+    const int64_t *xadj = minex_graph_xadj(g);
+    const int32_t *adj = minex_graph_adjncy(g);
+    int *want = malloc(sizeof *want * ((size_t)nm + 1));
+    costmodel_scratch ms;
+    ck_assert_int_eq(costmodel_scratch_create(&ms, P), MINEX_OK);
+    costmodel_loads l2;
+    ck_assert_int_eq(costmodel_loads_create(&l2, g, cfg, old, cur, &opt),
+                     MINEX_OK);
+    for (int32_t i = 0; i < nm; i++) {
+      const partition_round_move *m = &rw.mv[i];
+      int32_t nn = owners_of(g, cur, m->id, pc.sc[0].nbr);
+      costmodel_loads *keep = pc.ld;
+      pc.ld = &l2;
+      partition_choice ch;
+      int ok = partition_test_move(&pc, &pc.sc[0], &ms,
+                                   &contract_cur(&ws)->at[m->id], cur[m->id],
+                                   nn, m->to, ref, &ch);
+      pc.ld = keep;
+      want[i] =
+          !ok ? RS_NONE
+          : i + 1 < nm && !ch.forced &&
+                  (rw.mv[i + 1].forced || ch.move.gain > rw.mv[i + 1].gain)
+              ? RS_DEFER
+              : RS_MOVE;
+      costmodel_vertex cv = {minex_graph_pwgt(g)[m->id],
+                             minex_graph_rwgt(g)[m->id],
+                             old[m->id],
+                             cur[m->id],
+                             pc.sc[0].nbr,
+                             nn};
+      costmodel_move mm;
+      costmodel_eval_move(&l2, &cv, m->to, &mm);
+      costmodel_apply(&l2);
+    }
+    costmodel_loads_destroy(&l2);
+    /* then an accepted one with an earlier accepted neighbour waits */
+    for (int32_t i = 0; i < nm; i++)
+      pos[rw.mv[i].id] = i + 1;
+    for (int32_t i = 0; i < nm; i++) {
+      const partition_round_move *m = &rw.mv[i];
+      int expect = want[i];
+      for (int64_t j = xadj[m->id]; j < xadj[m->id + 1] && expect == RS_MOVE;
+           j++) {
+        int32_t at = pos[adj[j]];
+        if (at != 0 && at <= i && want[at - 1] == RS_MOVE)
+          expect = RS_WAIT;
+      }
+      ck_assert_msg(m->state == expect,
+                    "trial %d, proposal %d (vertex %d to %d): state %d, %d "
+                    "from scratch",
+                    trial, (int)i, (int)m->id, (int)m->to, m->state, expect);
+      decided++;
+      moved += expect == RS_MOVE;
+      waited += expect == RS_WAIT;
+      deferred += expect == RS_DEFER;
+    }
+    free(want);
+    costmodel_scratch_destroy(&ms);
+    partition_rounds_ws_destroy(&rw);
+    partition_ctx_destroy(&pc);
+    contract_ws_destroy(&ws);
+    costmodel_loads_destroy(&ld);
+    free(old), free(cur), free(ids), free(pos);
+    minex_graph_destroy(g);
+    minex_config_destroy(cfg);
+  }
+  /* the trials exercise the outcomes (a deferral needs a Gain that grew
+     with the running loads: alpha > 0 and a near tie, none here) */
+  ck_assert_msg(moved > 0 && waited > 0 && decided > moved + waited + deferred,
+                "decided %lld, moved %lld, waited %lld, deferred %lld",
+                (long long)decided, (long long)moved, (long long)waited,
+                (long long)deferred);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("rounds");
+  TCase *tc = tcase_create("rounds");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, rounds_on_decides_against_the_earlier_proposals_moved);
+  suite_add_tcase(s, tc);
+  return test_run_suite(s);
+}

@@ -191,8 +191,9 @@ typedef struct partition_rounds_ws {
   partition_round_move *mv; /* its moves, in the order applied      */
   int32_t *mark;            /* per id: queued (stamp) or moved (-stamp) */
   int32_t *pos;             /* rounds = ON, per id: 1 + its place in the
-                               round's order, 0 without a proposal (zero
-                               between rounds)                          */
+                               round's order among the accepted
+                               proposals, else 0 (zero between rounds)  */
+  double ref;               /* rounds = ON: the round's minimum Qwgt    */
   int32_t stamp;
 } partition_rounds_ws;
 int partition_rounds_ws_create(partition_rounds_ws *rw, int32_t nids);
@@ -211,37 +212,39 @@ void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids);
  * next round instead (as a heap pass files it again). *nmoves gets the
  * moves made; MINEX_ENOMEM with a message (the moves made so far stand).
  * Under rounds = ON (pc->rounds) the re-test is the replay-free one of
- * docs/algorithm.md: a proposal with a neighbour proposing earlier in the
- * order waits for the next round; every other one is tested for its own
- * destination (partition_test_move, dMinVar about the round's minimum)
- * against the round's loads plus the deltas of every earlier such
- * proposal, moved or not -- per processor a running sum, so that the
- * decisions need no running state of the whole machine -- and the moves
- * accepted are then executed in the order.
+ * docs/algorithm.md (partition_round_plan below): every proposal tested
+ * for its own destination against the round's loads plus the deltas of
+ * every earlier proposal, accepted or not -- per processor a running sum,
+ * so that the decisions need no running state of the whole machine --
+ * an accepted one with an earlier accepted neighbour waiting, and the
+ * moves accepted then executed in the order (a refinement or balance
+ * move, or in the last round a move next to one already made, checked
+ * again against the loads it is made on).
  * The result does not depend on the threads. */
+int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
+                     int32_t n, int32_t budget, int32_t *lock,
+                     int32_t lockstamp, int defer, int64_t *nmoves);
+
 /* A round's proposals and, under rounds = ON, its decisions, without
  * executing anything: the n ids tested against the frozen state
  * (partition_scan), their moves in rw->mv[0..*nm) in the round's order
  * (forced first, then the smallest Gain, then the smallest id), and under
- * rounds = ON each one's state: RS_WAIT when a neighbour proposes earlier
- * (never in the last round), else RS_MOVE or RS_DEFER when its own move
- * passes the gate (partition_test_move, about the minimum of the round's
- * loads) against the round's loads plus the deltas of every earlier
- * proposal that does not wait, else RS_NONE. The loads are unchanged on
- * return. MINEX_ENOMEM with a message. */
+ * rounds = ON each one's state: RS_MOVE or RS_DEFER when its own move
+ * passes the gate (partition_test_move, dMinVar about the minimum of the
+ * round's loads, kept in rw->ref) against the round's loads plus the
+ * deltas of every earlier proposal, accepted or not, else RS_NONE; then
+ * RS_WAIT for an RS_MOVE with an earlier RS_MOVE neighbour (never in the
+ * last round). The loads are unchanged on return. MINEX_ENOMEM with a
+ * message. */
 enum {
-  RS_NONE = 0,  /* not admissible against the running loads              */
-  RS_WAIT = 1,  /* a neighbour proposes earlier in the order: next round */
-  RS_DEFER = 2, /* worse than the next proposal: next round              */
+  RS_NONE = 0,  /* not admissible against the running loads               */
+  RS_WAIT = 1,  /* accepted, an earlier neighbour too: the next round     */
+  RS_DEFER = 2, /* worse than the next proposal: next round               */
   RS_MOVE = 3   /* accepted: executed once the round's decisions are made */
 };
 int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
                          const int32_t *ids, int32_t n, int last, int defer,
                          int32_t *nm);
-
-int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
-                     int32_t n, int32_t budget, int32_t *lock,
-                     int32_t lockstamp, int defer, int64_t *nmoves);
 
 /* The move rule of a vertex whose neighbourhood is known (what
  * partition_best_move_in does after gathering): its record a, owner p, and

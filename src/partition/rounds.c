@@ -86,7 +86,7 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
   int rc = costmodel_snapshot_take(ld, &snap);
   if (rc != MINEX_OK)
     return rc;
-  double ref = ld->tree[1];
+  double ref = rw->ref = ld->tree[1];
   for (int32_t i = 0; i < nm; i++) {
     partition_round_move *mv = &rw->mv[i];
     int32_t x = mv->id;
@@ -124,21 +124,30 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
   return MINEX_OK;
 }
 
-/* rounds = ON, the refinement and balance passes: whether x's accepted
- * move to q still passes the gate against the loads as the moves before
- * it in the round left them (each move of those passes keeps its promise:
- * no bound of the pass raised, every touched processor below the
- * sender), so a decision made on the running sums never executes a move
- * the gate refuses. */
-static int still_admissible(partition_ctx *pc, int32_t x, int32_t q) {
-  if (!pc->refine)
-    return 1;
+/* rounds = ON: whether x's accepted move to q is still made when its turn
+ * comes: in the refinement and balance passes, and in the last round when
+ * a neighbour of x has moved in it (the last round has no waits), the move
+ * is checked again against the loads and owners as the moves before it
+ * left them (dMinVar about ref, the round's minimum), so that each
+ * refinement or balance move keeps its pass's promise (no bound raised,
+ * every touched processor below the sender) and no move is made on a
+ * neighbourhood that changed under it. */
+static int executable(partition_ctx *pc, const partition_rounds_ws *rw,
+                      int32_t x, int32_t q, int last, int32_t stamp) {
   contract_ws *ws = pc->ws;
+  int check = pc->refine != 0;
+  if (!check && last) {
+    int32_t cnt = contract_gather(ws, x);
+    for (int32_t k = 0; k < cnt && !check; k++)
+      check = rw->mark[ws->acc.list[k]] == -stamp;
+  }
+  if (!check)
+    return 1;
   partition_scratch *sc = &pc->sc[0];
   int32_t nn = partition_gather_owners_in(pc, sc, x);
   partition_choice ch;
   return partition_test_move(pc, sc, &sc->mv, &contract_cur(ws)->at[x],
-                             ws->owner[x], nn, q, pc->ld->tree[1], &ch);
+                             ws->owner[x], nn, q, rw->ref, &ch);
 }
 
 int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
@@ -191,8 +200,10 @@ int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
   for (int32_t round = 0; round <= budget && n > 0; round++) {
     int32_t nm;
     int rc = partition_round_plan(pc, rw, ids, n, round == budget, defer, &nm);
-    if (rc != MINEX_OK)
+    if (rc != MINEX_OK) {
+      *nmoves = moves;
       return rc;
+    }
     if (pc->rounds) {
       int32_t stamp = ++rw->stamp, next = 0, last = round == budget;
       for (int32_t i = 0; i < nm; i++) {
@@ -205,7 +216,7 @@ int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
           continue;
         }
         if (rw->mv[i].state != RS_MOVE ||
-            !still_admissible(pc, x, rw->mv[i].to))
+            !executable(pc, rw, x, rw->mv[i].to, last, stamp))
           continue;
         execute_queue(pc, rw, x, rw->mv[i].to, ids, &next, stamp, lock,
                       lockstamp, !last);
@@ -497,6 +508,10 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     memcpy(&h, all + o, sizeof h);
     o += (int64_t)sizeof h + (int64_t)sizeof(rec_edge) * h.deg;
   }
+  if (nrec >= INT32_MAX) /* places in the order are kept as int32 */
+    return core_error(MINEX_EINVAL,
+                      "rounds: %lld moves proposed in one round, at most %d",
+                      (long long)nrec, INT32_MAX - 1);
   int64_t tsize = 16;
   while (tsize < 2 * nrec + 2)
     tsize *= 2;
@@ -586,9 +601,9 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
     const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
     partition_choice ch;
-    if (pc->refine && !partition_test_move(pc, sc, &sc->mv, &a, h->cur, nn, q,
-                                           pc->ld->tree[1], &ch))
-      continue; /* still_admissible */
+    if ((pc->refine || (last && changed)) &&
+        !partition_test_move(pc, sc, &sc->mv, &a, h->cur, nn, q, ref, &ch))
+      continue; /* executable */
     costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
     costmodel_move m;
     if (!pc->cfg->avail[h->cur])

@@ -13,6 +13,7 @@
 #include "test_util.h"
 
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,10 +36,10 @@ static int32_t owners_of(const minex_graph *g, const int32_t *part, int32_t v,
   return nn;
 }
 
-START_TEST(rounds_on_decides_against_the_earlier_proposals_moved) {
+START_TEST(rounds_on_decides_on_running_sums_of_the_earlier_proposals) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 7);
-  int64_t decided = 0, moved = 0, waited = 0, deferred = 0;
+  int64_t decided = 0, moved = 0, waited = 0, deferred = 0, total_made = 0;
   for (int trial = 0; trial < 36; trial++) {
     int32_t n = 40 + (int32_t)gsl_rng_uniform_int(rng, 400);
     minex_graph *g = test_random_graph(rng, n, 5.0, 0);
@@ -158,6 +159,30 @@ START_TEST(rounds_on_decides_against_the_earlier_proposals_moved) {
       deferred += expect == RS_DEFER;
     }
     free(want);
+    /* the last round: no waits, no deferral */
+    ck_assert_int_eq(partition_round_plan(&pc, &rw, ids, n, 1, 1, &nm),
+                     MINEX_OK);
+    for (int32_t i = 0; i < nm; i++)
+      ck_assert(rw.mv[i].state != RS_WAIT && rw.mv[i].state != RS_DEFER);
+    /* whole rounds: the loads kept are those of the owners they leave
+       (loads made afresh), every vertex still on an available processor
+       or moved off an unavailable one only */
+    int64_t made;
+    for (int32_t v = 0; v < n; v++)
+      ids[v] = v;
+    ck_assert_int_eq(partition_rounds(&pc, &rw, ids, n, 3, NULL, 0, 1, &made),
+                     MINEX_OK);
+    ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_OK);
+    costmodel_loads fresh;
+    ck_assert_int_eq(
+        costmodel_loads_create(&fresh, g, cfg, old, ws.owner, &opt), MINEX_OK);
+    for (int32_t p = 0; p < P; p++)
+      ck_assert_msg(fabs(fresh.qwgt[p] - ld.qwgt[p]) <=
+                        1e-9 * (1 + fabs(fresh.qwgt[p])),
+                    "trial %d: processor %d's Qwgt %.17g kept, %.17g afresh",
+                    trial, (int)p, ld.qwgt[p], fresh.qwgt[p]);
+    costmodel_loads_destroy(&fresh);
+    total_made += made;
     costmodel_scratch_destroy(&ms);
     partition_rounds_ws_destroy(&rw);
     partition_ctx_destroy(&pc);
@@ -169,6 +194,7 @@ START_TEST(rounds_on_decides_against_the_earlier_proposals_moved) {
   }
   /* the trials exercise the outcomes (a deferral needs a Gain that grew
      with the running loads: alpha > 0 and a near tie, none here) */
+  ck_assert_int_gt(total_made, 0);
   ck_assert_msg(moved > 0 && waited > 0 && decided > moved + waited + deferred,
                 "decided %lld, moved %lld, waited %lld, deferred %lld",
                 (long long)decided, (long long)moved, (long long)waited,
@@ -181,7 +207,8 @@ int main(void) {
   Suite *s = suite_create("rounds");
   TCase *tc = tcase_create("rounds");
   tcase_set_timeout(tc, 120);
-  tcase_add_test(tc, rounds_on_decides_against_the_earlier_proposals_moved);
+  tcase_add_test(tc,
+                 rounds_on_decides_on_running_sums_of_the_earlier_proposals);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -56,6 +56,7 @@
 #define core_thread_num minex__core_thread_num
 #define core_wtime minex__core_wtime
 #define costmodel_apply minex__costmodel_apply
+#define costmodel_apply_sums minex__costmodel_apply_sums
 #define costmodel_argmin minex__costmodel_argmin
 #define costmodel_check_args minex__costmodel_check_args
 #define costmodel_eval_move_in minex__costmodel_eval_move_in
@@ -207,6 +208,7 @@
 #define partition_refine minex__partition_refine
 #define partition_remap_max minex__partition_remap_max
 #define partition_round_plan minex__partition_round_plan
+#define partition_round_sort minex__partition_round_sort
 #define partition_rounds minex__partition_rounds
 #define partition_rounds_dist minex__partition_rounds_dist
 #define partition_rounds_reset minex__partition_rounds_reset

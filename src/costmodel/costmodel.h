@@ -267,6 +267,15 @@ static inline void costmodel_eval_move(costmodel_loads *ld,
 /* Executes the move last evaluated by costmodel_eval_move. */
 void costmodel_apply(costmodel_loads *ld);
 
+/* Adds the deltas of the move last evaluated in ld->mv to Wgt, Comm,
+ * Remap and Qwgt of the processors it touches, and nothing else: QwgtTot,
+ * the min tree and the least-loaded list are left as they were, so the
+ * loads are inconsistent until a snapshot is restored. What the rounds'
+ * decisions need (src/partition/rounds.c: they read only the touched
+ * processors' sums, dMinVar about a fixed reference), at a fraction of
+ * costmodel_apply's cost. */
+void costmodel_apply_sums(costmodel_loads *ld);
+
 /* The loads' state as bytes: everything a move changes (Wgt, Comm, Remap,
  * Qwgt, the min tree, the totals, the least-loaded list). get after put
  * gives the loads back bit for bit: a trial's rollback (the snapshot

@@ -205,6 +205,17 @@ double costmodel_receiver_qwgt(const costmodel_loads *ld,
                         ld->remap[q] + dr);
 }
 
+void costmodel_apply_sums(costmodel_loads *ld) {
+  for (int32_t i = 0; i < ld->mv.ntouched; i++) {
+    int32_t x = ld->mv.touched[i];
+    ld->wgt[x] += ld->mv.dwgt[x];
+    ld->comm[x] += ld->mv.dcomm[x];
+    ld->remap[x] += ld->mv.dremap[x];
+    ld->qwgt[x] = ld->mv.qnew[i];
+  }
+  ld->mv.ntouched = 0;
+}
+
 void costmodel_apply(costmodel_loads *ld) {
   for (int32_t i = 0; i < ld->mv.ntouched; i++) {
     int32_t x = ld->mv.touched[i];

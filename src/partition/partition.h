@@ -195,6 +195,8 @@ typedef struct partition_rounds_ws {
                                proposals, else 0 (zero between rounds)  */
   double ref;               /* rounds = ON: the round's minimum Qwgt    */
   int32_t stamp;
+  partition_round_move *tmp; /* the order's radix sort: grown on demand */
+  size_t tmpcap;
 } partition_rounds_ws;
 int partition_rounds_ws_create(partition_rounds_ws *rw, int32_t nids);
 void partition_rounds_ws_destroy(partition_rounds_ws *rw);
@@ -224,6 +226,16 @@ void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids);
 int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
                      int32_t n, int32_t budget, int32_t *lock,
                      int32_t lockstamp, int defer, int64_t *nmoves);
+
+/* Puts rw->mv[0..k) in the round's order: forced moves first, then the
+ * smallest Gain, then the smallest id (-0 and +0 equal). When the ids
+ * come in increasing order (as every caller builds them) and k is at
+ * least PARTITION_RADIX_MIN, by a stable radix sort on the Gain's bits
+ * (11-bit digits; measured: a tenth of the comparison sort's time on the
+ * 10^5-10^6 proposals of a round of the 10^6 cases), else by qsort: the
+ * same order either way. */
+#define PARTITION_RADIX_MIN 4096
+void partition_round_sort(partition_rounds_ws *rw, int32_t k);
 
 /* A round's proposals and, under rounds = ON, its decisions, without
  * executing anything: the n ids tested against the frozen state

@@ -30,6 +30,7 @@ void partition_rounds_ws_destroy(partition_rounds_ws *rw) {
   core_free(rw->mv);
   core_free(rw->mark);
   core_free(rw->pos);
+  core_free(rw->tmp);
   memset(rw, 0, sizeof *rw);
 }
 
@@ -48,6 +49,88 @@ static int move_cmp(const void *a, const void *b) {
   if (x->gain != y->gain)
     return x->gain < y->gain ? -1 : 1;
   return (x->id > y->id) - (x->id < y->id);
+}
+
+/* A move's Gain as an unsigned key in the doubles' order (-0 as +0, as
+   move_cmp compares them; Gains are finite). */
+static inline uint64_t gain_key(double g) {
+  uint64_t u;
+  if (g == 0)
+    g = 0; /* -0.0 */
+  memcpy(&u, &g, sizeof u);
+  return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
+}
+
+/* Sorts mv[0..k) stably by Gain (LSD radix, 11-bit digits, a pass
+   skipped when every key has the same digit), through tmp. */
+#define RADIX_BITS 11
+#define RADIX_PASSES 6 /* ceil(64 / RADIX_BITS) */
+static void radix_gain(partition_round_move *mv, partition_round_move *tmp,
+                       size_t k) {
+  enum { B = 1 << RADIX_BITS };
+  _Static_assert(RADIX_BITS * RADIX_PASSES >= 64, "the digits cover a key");
+  uint32_t cnt[RADIX_PASSES][B]; /* k < 2^31 */
+  memset(cnt, 0, sizeof cnt);
+  for (size_t i = 0; i < k; i++) {
+    uint64_t key = gain_key(mv[i].gain);
+    for (int d = 0; d < RADIX_PASSES; d++)
+      cnt[d][(key >> (d * RADIX_BITS)) & (B - 1)]++;
+  }
+  partition_round_move *src = mv, *dst = tmp;
+  for (int d = 0; d < RADIX_PASSES; d++) {
+    uint32_t sum = 0, *c = cnt[d];
+    int skip = 0;
+    for (size_t b = 0; b < B && !skip; b++)
+      skip = c[b] == k;
+    if (skip)
+      continue;
+    for (size_t b = 0; b < B; b++) {
+      uint32_t t = c[b];
+      c[b] = sum;
+      sum += t;
+    }
+    for (size_t i = 0; i < k; i++)
+      dst[c[(gain_key(src[i].gain) >> (d * RADIX_BITS)) & (B - 1)]++] = src[i];
+    partition_round_move *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != mv)
+    memcpy(mv, src, sizeof *mv * k);
+}
+
+void partition_round_sort(partition_rounds_ws *rw, int32_t k) {
+  size_t n = (size_t)k;
+  int sorted = 1; /* ids in increasing order: the callers' */
+  for (size_t i = 1; i < n && sorted; i++)
+    sorted = rw->mv[i - 1].id < rw->mv[i].id;
+  if (n < PARTITION_RADIX_MIN || !sorted) {
+    qsort(rw->mv, n, sizeof *rw->mv, move_cmp);
+    return;
+  }
+  if (rw->tmpcap < n) {
+    partition_round_move *t = core_realloc(rw->tmp, sizeof *t * n);
+    if (t == NULL) {
+      qsort(rw->mv, n, sizeof *rw->mv, move_cmp);
+      return;
+    }
+    rw->tmp = t;
+    rw->tmpcap = n;
+  }
+  /* the forced moves first, both groups in id order */
+  size_t nf = 0;
+  for (size_t i = 0; i < n; i++)
+    if (rw->mv[i].forced)
+      rw->tmp[nf++] = rw->mv[i];
+  if (nf > 0) {
+    size_t j = nf;
+    for (size_t i = 0; i < n; i++)
+      if (!rw->mv[i].forced)
+        rw->tmp[j++] = rw->mv[i];
+    memcpy(rw->mv, rw->tmp, sizeof *rw->mv * n);
+  }
+  radix_gain(rw->mv, rw->tmp, nf);
+  radix_gain(rw->mv + nf, rw->tmp, n - nf);
 }
 
 static int id_cmp(const void *a, const void *b) {
@@ -89,18 +172,28 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
   double ref = rw->ref = ld->tree[1];
   for (int32_t i = 0; i < nm; i++) {
     partition_round_move *mv = &rw->mv[i];
-    int32_t x = mv->id;
-    int32_t nn = partition_gather_owners_in(pc, sc, x);
+    int32_t x = mv->id, p = ws->owner[x], nn = 1;
+    /* an interior vertex's one neighbour weight is its Ctot (no gather);
+       a gather that finds only p says the same, so that the decision does
+       not depend on the flag (the replay, below, has none) */
+    if (pc->interior[x])
+      sc->nbr[0].owner = p;
+    else
+      nn = partition_gather_owners_in(pc, sc, x);
+    if (nn == 1 && sc->nbr[0].owner == p)
+      sc->nbr[0].cwgt = L->at[x].ctot;
     partition_choice ch;
     mv->state = RS_NONE;
-    if (partition_test_move(pc, sc, &ld->mv, &L->at[x], ws->owner[x], nn,
-                            mv->to, ref, &ch))
+    if (partition_test_move(pc, sc, &ld->mv, &L->at[x], p, nn, mv->to, ref,
+                            &ch))
       mv->state =
           defer && !last && i + 1 < nm && !ch.forced &&
                   (rw->mv[i + 1].forced || ch.move.gain > rw->mv[i + 1].gain)
               ? RS_DEFER
               : RS_MOVE;
-    costmodel_apply(ld); /* the proposal's deltas, whatever was decided */
+    /* the proposal's deltas, whatever was decided (the sums only: the
+       decisions read nothing else, and the snapshot restores the rest) */
+    costmodel_apply_sums(ld);
   }
   costmodel_snapshot_restore(ld, &snap);
   costmodel_snapshot_free(&snap);
@@ -159,7 +252,7 @@ int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
     if (rw->prop[i].to >= 0)
       rw->mv[k++] = (partition_round_move){
           rw->prop[i].gain, ids[i], rw->prop[i].forced, rw->prop[i].to, 0};
-  qsort(rw->mv, (size_t)k, sizeof *rw->mv, move_cmp);
+  partition_round_sort(rw, k);
   *nm = k;
   if (!pc->rounds)
     return MINEX_OK;
@@ -554,6 +647,8 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
     int changed;
     int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
+    if (nn == 1 && sc->nbr[0].owner == h->cur) /* as round_decide */
+      sc->nbr[0].cwgt = h->ctot;
     const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
     partition_choice ch;
     ev[i] = (rec_event){h->gid, RS_NONE, 0};
@@ -564,7 +659,7 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
                   (order[i + 1]->forced || ch.move.gain > order[i + 1]->gain)
               ? RS_DEFER
               : RS_MOVE;
-    costmodel_apply(pc->ld);
+    costmodel_apply_sums(pc->ld);
   }
   costmodel_snapshot_restore(pc->ld, &snap);
   costmodel_snapshot_free(&snap);

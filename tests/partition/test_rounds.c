@@ -203,12 +203,87 @@ START_TEST(rounds_on_decides_on_running_sums_of_the_earlier_proposals) {
 }
 END_TEST
 
+/* The reference order of a round (the test's own comparison): forced
+   first, then the smaller Gain (-0 == +0), then the smaller id. */
+static int ref_cmp(const void *a, const void *b) {
+  const partition_round_move *x = a, *y = b;
+  if ((x->forced != 0) != (y->forced != 0))
+    return x->forced ? -1 : 1;
+  if (x->gain < y->gain)
+    return -1;
+  if (x->gain > y->gain)
+    return 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+START_TEST(round_sort_gives_the_reference_order) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 17);
+  /* below and above the radix threshold; ties, signs, zeros of both
+     signs, wide exponents, forced moves; ids increasing (the radix path)
+     or not (qsort) */
+  const int32_t sizes[] = {
+      1, 100, PARTITION_RADIX_MIN - 1, PARTITION_RADIX_MIN, 20000, 150000};
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+    for (int kind = 0; kind < 5; kind++) {
+      int32_t k = sizes[si];
+      partition_rounds_ws rw;
+      ck_assert_int_eq(partition_rounds_ws_create(&rw, k), MINEX_OK);
+      partition_round_move *ref = malloc(sizeof *ref * (size_t)k);
+      ck_assert_ptr_nonnull(ref);
+      int32_t id = 0;
+      for (int32_t i = 0; i < k; i++) {
+        double g;
+        switch (kind) {
+        case 0: /* few distinct values: long ties broken by id */
+          g = (double)((int)gsl_rng_uniform_int(rng, 7) - 3);
+          break;
+        case 1: /* zeros of both signs among small values */
+          g = gsl_rng_uniform(rng) < 0.5
+                  ? (gsl_rng_uniform(rng) < 0.5 ? -0.0 : 0.0)
+                  : gsl_rng_uniform(rng) - 0.5;
+          break;
+        case 2: /* wide exponents, both signs */
+          g = ldexp(gsl_rng_uniform(rng) + 0.5,
+                    (int)gsl_rng_uniform_int(rng, 400) - 200) *
+              (gsl_rng_uniform(rng) < 0.5 ? -1 : 1);
+          break;
+        default: /* loads-like values */
+          g = (gsl_rng_uniform(rng) - 0.7) * 1e6;
+          break;
+        }
+        id += 1 + (int32_t)gsl_rng_uniform_int(rng, 3);
+        rw.mv[i] = (partition_round_move){g, id, gsl_rng_uniform(rng) < 0.02,
+                                          (int32_t)i % 5, 0};
+      }
+      if (kind == 4 && k > 1) /* ids not increasing: the qsort path */
+        for (int32_t i = 0; i < k; i++) {
+          int32_t j = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)k);
+          partition_round_move t = rw.mv[i];
+          rw.mv[i] = rw.mv[j];
+          rw.mv[j] = t;
+        }
+      memcpy(ref, rw.mv, sizeof *ref * (size_t)k);
+      qsort(ref, (size_t)k, sizeof *ref, ref_cmp);
+      partition_round_sort(&rw, k);
+      for (int32_t i = 0; i < k; i++)
+        ck_assert_msg(rw.mv[i].id == ref[i].id && rw.mv[i].to == ref[i].to,
+                      "k %d kind %d: place %d has id %d, the reference %d",
+                      (int)k, kind, (int)i, (int)rw.mv[i].id, (int)ref[i].id);
+      free(ref);
+      partition_rounds_ws_destroy(&rw);
+    }
+  gsl_rng_free(rng);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("rounds");
   TCase *tc = tcase_create("rounds");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc,
                  rounds_on_decides_on_running_sums_of_the_earlier_proposals);
+  tcase_add_test(tc, round_sort_gives_the_reference_order);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

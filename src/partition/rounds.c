@@ -173,15 +173,17 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
   for (int32_t i = 0; i < nm; i++) {
     partition_round_move *mv = &rw->mv[i];
     int32_t x = mv->id, p = ws->owner[x], nn = 1;
-    /* an interior vertex's one neighbour weight is its Ctot (no gather);
-       a gather that finds only p says the same, so that the decision does
-       not depend on the flag (the replay, below, has none) */
-    if (pc->interior[x])
-      sc->nbr[0].owner = p;
-    else
+    /* an interior vertex's one neighbour weight is its Ctot (no gather),
+       as the scan's; a gather that finds only p, or no neighbour, says the
+       same, so that the decision does not depend on the flag (the replay,
+       below, has none). At coarse levels Ctot may differ from the edges'
+       sum in the last bits (another order of the sums) */
+    if (!pc->interior[x])
       nn = partition_gather_owners_in(pc, sc, x);
-    if (nn == 1 && sc->nbr[0].owner == p)
-      sc->nbr[0].cwgt = L->at[x].ctot;
+    if (pc->interior[x] || nn == 0 || (nn == 1 && sc->nbr[0].owner == p)) {
+      sc->nbr[0] = (costmodel_nbr){p, L->at[x].ctot};
+      nn = 1;
+    }
     partition_choice ch;
     mv->state = RS_NONE;
     if (partition_test_move(pc, sc, &ld->mv, &L->at[x], p, nn, mv->to, ref,
@@ -647,8 +649,10 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
     int changed;
     int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
-    if (nn == 1 && sc->nbr[0].owner == h->cur) /* as round_decide */
-      sc->nbr[0].cwgt = h->ctot;
+    if (nn == 0 || (nn == 1 && sc->nbr[0].owner == h->cur)) {
+      sc->nbr[0] = (costmodel_nbr){h->cur, h->ctot}; /* as round_decide */
+      nn = 1;
+    }
     const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
     partition_choice ch;
     ev[i] = (rec_event){h->gid, RS_NONE, 0};

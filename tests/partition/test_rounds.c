@@ -225,7 +225,7 @@ START_TEST(round_sort_gives_the_reference_order) {
   const int32_t sizes[] = {
       1, 100, PARTITION_RADIX_MIN - 1, PARTITION_RADIX_MIN, 20000, 150000};
   for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
-    for (int kind = 0; kind < 5; kind++) {
+    for (int kind = 0; kind < 7; kind++) {
       int32_t k = sizes[si];
       partition_rounds_ws rw;
       ck_assert_int_eq(partition_rounds_ws_create(&rw, k), MINEX_OK);
@@ -248,13 +248,20 @@ START_TEST(round_sort_gives_the_reference_order) {
                     (int)gsl_rng_uniform_int(rng, 400) - 200) *
               (gsl_rng_uniform(rng) < 0.5 ? -1 : 1);
           break;
+        case 5: /* one sign, a narrow range: digits every key shares
+                   (skipped passes); no forced move */
+        case 6: /* the same, every move forced */
+          g = -(1000.0 + gsl_rng_uniform_int(rng, 3000) / 8.0);
+          break;
         default: /* loads-like values */
           g = (gsl_rng_uniform(rng) - 0.7) * 1e6;
           break;
         }
         id += 1 + (int32_t)gsl_rng_uniform_int(rng, 3);
-        rw.mv[i] = (partition_round_move){g, id, gsl_rng_uniform(rng) < 0.02,
-                                          (int32_t)i % 5, 0};
+        int forced = kind == 5   ? 0
+                     : kind == 6 ? 1
+                                 : gsl_rng_uniform(rng) < 0.02;
+        rw.mv[i] = (partition_round_move){g, id, forced, (int32_t)i % 5, 0};
       }
       if (kind == 4 && k > 1) /* ids not increasing: the qsort path */
         for (int32_t i = 0; i < k; i++) {

@@ -329,9 +329,9 @@ typedef struct minex_options {
                             execution"; issue 19): the merges of a level
                             undone together, the restored vertices tested
                             against the frozen owners and loads on the
-                            threads, the moves found applied in (Gain,
-                            vertex) order, each re-tested first; then the
-                            neighbours of the moved vertices.
+                            threads, the moves found applied in (forced,
+                            Gain, vertex) order, each re-tested first; then
+                            the neighbours of the moved vertices.
                             MINEX_ROUNDS_AUTO (default): the expansion in
                             rounds, the balance and refinement passes as
                             heap passes (their first scan on the threads);
@@ -345,8 +345,10 @@ typedef struct minex_options {
                             rule, docs/mpi.md), the balance passes twice
                             as many under k > 1; T_k geomean -1.0%
                             against the default on the peer benchmark
-                            over two seeds, one row +2.3%, but slower at
-                            10^6 (1.4-2.5x, docs/algorithm.md);
+                            over two seeds, 5 rows worse by more than 1%
+                            (at most +2.3%), but slower at
+                            10^6 (1.1-1.7x the default's time,
+                            docs/algorithm.md);
                             _OFF: the paper's expansion, one merge at a
                             time. paper_exact: off. minex_mpi_repartition
                             takes AUTO as ON (its distributed kernel,

@@ -99,38 +99,46 @@ static void radix_gain(partition_round_move *mv, partition_round_move *tmp,
     memcpy(mv, src, sizeof *mv * k);
 }
 
-void partition_round_sort(partition_rounds_ws *rw, int32_t k) {
-  size_t n = (size_t)k;
+/* partition_round_sort on mv[0..n), the radix's scratch *tmp (*cap
+   entries, grown here; left as it was when it cannot grow). */
+static void sort_moves(partition_round_move *mv, size_t n,
+                       partition_round_move **tmp, size_t *cap) {
   int sorted = 1; /* ids in increasing order: the callers' */
   for (size_t i = 1; i < n && sorted; i++)
-    sorted = rw->mv[i - 1].id < rw->mv[i].id;
+    sorted = mv[i - 1].id < mv[i].id;
   if (n < PARTITION_RADIX_MIN || !sorted) {
-    qsort(rw->mv, n, sizeof *rw->mv, move_cmp);
+    qsort(mv, n, sizeof *mv, move_cmp);
     return;
   }
-  if (rw->tmpcap < n) {
-    partition_round_move *t = core_realloc(rw->tmp, sizeof *t * n);
+  if (*cap < n) {
+    partition_round_move *t = core_malloc(sizeof *t * n);
     if (t == NULL) {
-      qsort(rw->mv, n, sizeof *rw->mv, move_cmp);
+      qsort(mv, n, sizeof *mv, move_cmp);
       return;
     }
-    rw->tmp = t;
-    rw->tmpcap = n;
+    core_free(*tmp);
+    *tmp = t;
+    *cap = n;
   }
+  partition_round_move *t = *tmp;
   /* the forced moves first, both groups in id order */
   size_t nf = 0;
   for (size_t i = 0; i < n; i++)
-    if (rw->mv[i].forced)
-      rw->tmp[nf++] = rw->mv[i];
+    if (mv[i].forced)
+      t[nf++] = mv[i];
   if (nf > 0) {
     size_t j = nf;
     for (size_t i = 0; i < n; i++)
-      if (!rw->mv[i].forced)
-        rw->tmp[j++] = rw->mv[i];
-    memcpy(rw->mv, rw->tmp, sizeof *rw->mv * n);
+      if (!mv[i].forced)
+        t[j++] = mv[i];
+    memcpy(mv, t, sizeof *mv * n);
   }
-  radix_gain(rw->mv, rw->tmp, nf);
-  radix_gain(rw->mv + nf, rw->tmp, n - nf);
+  radix_gain(mv, t, nf);
+  radix_gain(mv + nf, t, n - nf);
+}
+
+void partition_round_sort(partition_rounds_ws *rw, int32_t k) {
+  sort_moves(rw->mv, (size_t)k, &rw->tmp, &rw->tmpcap);
 }
 
 static int id_cmp(const void *a, const void *b) {
@@ -463,6 +471,42 @@ static int rec_cmp(const void *a, const void *b) {
   return (x->gid > y->gid) - (x->gid < y->gid);
 }
 
+/* Puts the records order[0..nrec) in rec_cmp's order. They arrive in
+   rank order, each rank's in its scan's (local id) order, so mostly in
+   increasing global id: then by the serial rounds' radix sort on their
+   places (the places break ties as the global ids would), else by qsort.
+   MINEX_ENOMEM with a message. */
+static int order_records(const rec_head **order, int64_t nrec) {
+  int sorted = nrec >= PARTITION_RADIX_MIN;
+  for (int64_t i = 1; i < nrec && sorted; i++)
+    sorted = order[i - 1]->gid < order[i]->gid;
+  if (!sorted) {
+    qsort(order, (size_t)nrec, sizeof *order, rec_cmp);
+    return MINEX_OK;
+  }
+  size_t n = (size_t)nrec, cap = 0;
+  partition_round_move *mv = core_malloc(sizeof *mv * n), *tmp = NULL;
+  const rec_head **in = core_malloc(sizeof *in * n);
+  if (mv == NULL || in == NULL) {
+    core_free(mv);
+    core_free(in);
+    return core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
+                      (long long)nrec);
+  }
+  for (size_t i = 0; i < n; i++) {
+    in[i] = order[i];
+    mv[i] = (partition_round_move){order[i]->gain, (int32_t)i, order[i]->forced,
+                                   0, 0};
+  }
+  sort_moves(mv, n, &tmp, &cap);
+  for (size_t i = 0; i < n; i++)
+    order[i] = in[mv[i].id];
+  core_free(tmp);
+  core_free(mv);
+  core_free(in);
+  return MINEX_OK;
+}
+
 /* The owners that changed in a round, by global id (open addressing). */
 typedef struct moved_tab {
   int64_t *key;
@@ -480,6 +524,8 @@ static int64_t tab_slot(const moved_tab *t, int64_t k) {
 
 /* The owner of edge e now: its owner at the scan unless it moved since. */
 static int32_t edge_owner(const moved_tab *t, const rec_edge *e, int *moved) {
+  if (t == NULL) /* nothing moved yet in the round */
+    return e->owner;
   int64_t i = tab_slot(t, e->gid);
   if (t->key[i] == e->gid) {
     *moved = 1;
@@ -490,7 +536,8 @@ static int32_t edge_owner(const moved_tab *t, const rec_edge *e, int *moved) {
 
 /* x's neighbour owners from its edges (first seen first, Cwgt summed in
  * row order, as partition_gather_owners_in): sc->nbr; returns their
- * number; *changed: whether a neighbour moved in this round. */
+ * number; *changed: whether a neighbour moved in this round (t: the
+ * round's moves, NULL before any). */
 static int32_t rec_gather(partition_scratch *sc, int32_t nprocs,
                           const moved_tab *t, const rec_head *h,
                           const rec_edge *e, int *changed) {
@@ -633,7 +680,8 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     order[nrec] = h;
     o += (int64_t)sizeof *h + (int64_t)sizeof(rec_edge) * h->deg;
   }
-  qsort(order, (size_t)nrec, sizeof *order, rec_cmp);
+  if ((rc = order_records(order, nrec)) != MINEX_OK)
+    goto out;
   /* the rule of partition_rounds under rounds = ON (round_decide), from
      the records: each decided against the running sums of every earlier
      record's deltas */
@@ -648,7 +696,7 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
     const rec_head *h = order[i];
     const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
     int changed;
-    int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
+    int32_t nn = rec_gather(sc, P, NULL, h, e, &changed);
     if (nn == 0 || (nn == 1 && sc->nbr[0].owner == h->cur)) {
       sc->nbr[0] = (costmodel_nbr){h->cur, h->ctot}; /* as round_decide */
       nn = 1;

@@ -219,9 +219,6 @@ void costmodel_apply_sums(costmodel_loads *ld) {
 void costmodel_apply(costmodel_loads *ld) {
   for (int32_t i = 0; i < ld->mv.ntouched; i++) {
     int32_t x = ld->mv.touched[i];
-    ld->wgt[x] += ld->mv.dwgt[x];
-    ld->comm[x] += ld->mv.dcomm[x];
-    ld->remap[x] += ld->mv.dremap[x];
     if (ld->cfg->avail[x]) {
       double d = ld->mv.qnew[i] - ld->qwgt[x];
       ld->qwgt_tot += d;
@@ -243,9 +240,7 @@ void costmodel_apply(costmodel_loads *ld) {
                 (ld->mv.qnew[i] == ld->qwgt[ld->low[ld->nlow - 1]] &&
                  x < ld->low[ld->nlow - 1]));
   }
-  for (int32_t i = 0; i < ld->mv.ntouched; i++)
-    ld->qwgt[ld->mv.touched[i]] = ld->mv.qnew[i];
-  ld->mv.ntouched = 0;
+  costmodel_apply_sums(ld); /* Wgt, Comm, Remap, Qwgt; the scratch emptied */
   if (rebuild)
     costmodel_low_rebuild(ld);
 }

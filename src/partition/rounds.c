@@ -689,8 +689,6 @@ static int replay(partition_ctx *pc, const contract_comm *cm, const char *all,
   costmodel_snapshot snap;
   if ((rc = costmodel_snapshot_take(pc->ld, &snap)) != MINEX_OK)
     goto out;
-  for (int64_t i = 0; i < tsize; i++)
-    tab.key[i] = -1;
   double ref = pc->ld->tree[1];
   for (int64_t i = 0; i < nrec; i++) {
     const rec_head *h = order[i];

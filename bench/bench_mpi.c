@@ -304,6 +304,10 @@ int main(int argc, char **argv) {
            (long long)st.gather_bytes, (long long)st.gather_messages,
            (long long)st.scatter_bytes, (long long)st.scatter_messages,
            (long long)st.collective_calls);
+    if (st.solver < 0)
+      printf("bench_mpi: the most one rank received in stage 2: %lld bytes "
+             "(rank %d)\n",
+             (long long)st.recv_bytes_max, (int)st.recv_max_rank);
     for (int r = 0; r < size; r++)
       printf("bench_mpi: rank %d: %lld vertices; RSS before the call %.1f "
              "MiB, peak during the first call %.1f MiB%s\n",

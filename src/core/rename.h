@@ -61,6 +61,7 @@
 #define costmodel_check_args minex__costmodel_check_args
 #define costmodel_eval_move_in minex__costmodel_eval_move_in
 #define costmodel_eval_move_ref minex__costmodel_eval_move_ref
+#define costmodel_finish_move_ref minex__costmodel_finish_move_ref
 #define costmodel_loads_check minex__costmodel_loads_check
 #define costmodel_loads_create minex__costmodel_loads_create
 #define costmodel_loads_create_k minex__costmodel_loads_create_k
@@ -204,6 +205,7 @@
 #define partition_heap_set minex__partition_heap_set
 #define partition_loads_max minex__partition_loads_max
 #define partition_move_rule minex__partition_move_rule
+#define partition_next_round minex__partition_next_round
 #define partition_passes_rounds minex__partition_passes_rounds
 #define partition_refine minex__partition_refine
 #define partition_remap_max minex__partition_remap_max
@@ -216,7 +218,9 @@
 #define partition_rounds_ws_destroy minex__partition_rounds_ws_destroy
 #define partition_run minex__partition_run
 #define partition_scan minex__partition_scan
+#define partition_sort_moves minex__partition_sort_moves
 #define partition_steady_max minex__partition_steady_max
+#define partition_test_deltas minex__partition_test_deltas
 #define partition_test_move minex__partition_test_move
 #define policy_feedback_check minex__policy_feedback_check
 #define scratch_partition minex__scratch_partition

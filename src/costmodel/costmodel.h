@@ -257,6 +257,14 @@ void costmodel_eval_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
                              const costmodel_vertex *v, int32_t q, double ref,
                              costmodel_move *out);
 
+/* costmodel_eval_move_ref's result from deltas already in s (touched,
+ * ntouched, and dwgt, dcomm, dremap of the touched processors, as
+ * costmodel_eval_move_ref leaves them, in the same order): the same
+ * doubles, without the vertex's neighbourhood (the MPI layer's ranks
+ * decide from deltas made once, src/partition/rounds_dist.c). */
+void costmodel_finish_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
+                               int32_t q, double ref, costmodel_move *out);
+
 /* The same in the loads' own scratch (ld->mv), for costmodel_apply. */
 static inline void costmodel_eval_move(costmodel_loads *ld,
                                        const costmodel_vertex *v, int32_t q,

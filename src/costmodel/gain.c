@@ -35,6 +35,9 @@ static void min_untouched(const costmodel_loads *ld, const costmodel_scratch *s,
   min_untouched(ld, s, b, best);
 }
 
+static inline void finish_move(const costmodel_loads *ld, costmodel_scratch *s,
+                               int32_t q, double ref, costmodel_move *out);
+
 /* costmodel_eval_move_in, and with a reference (ref not NaN) the
    dMinVar of costmodel_eval_move_ref */
 static inline void eval_move(const costmodel_loads *ld, costmodel_scratch *s,
@@ -93,6 +96,16 @@ static inline void eval_move(const costmodel_loads *ld, costmodel_scratch *s,
     touch(s, o);
     s->dremap[o] += rq - rp;
   }
+  finish_move(ld, s, q, ref, out);
+}
+
+/* eval_move's second half: from the deltas in s (touched, dwgt, dcomm,
+   dremap) and the loads, the move's Qwgt after per touched processor
+   (s->qnew), Gain, max_to, max_after and dMinVar (about ref when ref is
+   not NaN). */
+static inline void finish_move(const costmodel_loads *ld, costmodel_scratch *s,
+                               int32_t q, double ref, costmodel_move *out) {
+  const minex_config *cf = ld->cfg;
   double gain = 0, s1_old = 0, min_t = INFINITY, max_t = 0;
   int32_t n_t = 0;
   for (int32_t i = 0; i < s->ntouched; i++) {
@@ -168,6 +181,11 @@ void costmodel_eval_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
                              const costmodel_vertex *v, int32_t q, double ref,
                              costmodel_move *out) {
   eval_move(ld, s, v, q, ref, out);
+}
+
+void costmodel_finish_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
+                               int32_t q, double ref, costmodel_move *out) {
+  finish_move(ld, s, q, ref, out);
 }
 
 double costmodel_receiver_qwgt(const costmodel_loads *ld,

@@ -186,6 +186,7 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
       c->bytes += m;
       c->messages++;
     }
+    c->bytes_in += rcount[r];
     soff += scount[r];
   }
   int64_t self = 0;

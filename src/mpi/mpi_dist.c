@@ -55,6 +55,7 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
     }
     c->collectives++;
     c->bytes += bytes * (size - 1);
+    c->bytes_in += total - bytes;
     c->messages += size - 1;
     e = MPI_Iallgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
                         c->comm, &req);

@@ -607,7 +607,7 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   if (rc == MINEX_OK && mx_stage2_resolve(&run)) {
     /* stage 2: every rank works on its home parts (docs/mpi.md) */
     double ts = MPI_Wtime();
-    int64_t b0 = c.bytes, m0 = c.messages;
+    int64_t b0 = c.bytes, m0 = c.messages, i0 = c.bytes_in;
     st.solver = -1;
     /* the workspace serves the kernel on every rank (stage 1: rank 0's
        minex_repartition takes it) */
@@ -633,6 +633,7 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
     st.seconds_solve = MPI_Wtime() - ts;
     st.gather_bytes = c.bytes - b0;
     st.gather_messages = c.messages - m0;
+    st.recv_bytes_max = c.bytes_in - i0;
   } else if (rc == MINEX_OK) {
     rc = solve_gathered(&c, &a, metrics, &st);
   }
@@ -645,9 +646,21 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
     double tin[4] = {st.seconds_check, st.seconds_gather, st.seconds_solve,
                      st.seconds_scatter},
            tmax[4];
+    /* and the busiest receiver: its bytes, then the lowest rank with them */
+    int64_t rin = st.recv_bytes_max, rmax = 0;
+    int who = c.size, first = 0;
     if ((rc = mx_allreduce(&c, in, sum, 6, MPI_INT64_T, MPI_SUM)) == MINEX_OK &&
         (rc = mx_allreduce(&c, tin, tmax, 4, MPI_DOUBLE, MPI_MAX)) ==
+            MINEX_OK &&
+        (rc = mx_allreduce(&c, &rin, &rmax, 1, MPI_INT64_T, MPI_MAX)) ==
             MINEX_OK) {
+      if (rin == rmax)
+        who = c.rank;
+      rc = mx_allreduce(&c, &who, &first, 1, MPI_INT, MPI_MIN);
+    }
+    if (rc == MINEX_OK) {
+      st.recv_bytes_max = rmax;
+      st.recv_max_rank = first;
       st.check_bytes = sum[0];
       st.check_messages = sum[1];
       st.gather_bytes = sum[2];
@@ -663,13 +676,13 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
         driver_log(&opt,
                    "mpi: %d ranks, %lld vertices; check %.3f s (%lld bytes "
                    "in %lld messages), stage 2 (the kernel on every rank) "
-                   "%.3f s (%lld bytes, %lld messages), %lld collective "
-                   "calls",
+                   "%.3f s (%lld bytes, %lld messages; the most to one "
+                   "rank: %lld bytes to rank %d), %lld collective calls",
                    c.size, (long long)(a.end - a.base), st.seconds_check,
                    (long long)st.check_bytes, (long long)st.check_messages,
                    st.seconds_solve, (long long)st.gather_bytes,
-                   (long long)st.gather_messages,
-                   (long long)st.collective_calls);
+                   (long long)st.gather_messages, (long long)st.recv_bytes_max,
+                   (int)st.recv_max_rank, (long long)st.collective_calls);
       else if (c.rank == 0)
         driver_log(
             &opt,

@@ -166,6 +166,18 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
   return 1;
 }
 
+/* partition_test_move's gate on the evaluated move m of a vertex owned by
+   p (its deltas in mv) */
+static int gate(const partition_ctx *pc, const costmodel_scratch *mv,
+                const costmodel_move *m, int32_t p, partition_choice *ch) {
+  int forced = !pc->cfg->avail[p];
+  if (!forced && !admissible(pc, mv, m, pc->ld->qwgt[p]))
+    return 0;
+  ch->move = *m;
+  ch->forced = forced;
+  return 1;
+}
+
 int partition_test_move(const partition_ctx *pc, const partition_scratch *sc,
                         costmodel_scratch *mv, const contract_attr *a,
                         int32_t p, int32_t nn, int32_t q, double ref,
@@ -174,10 +186,13 @@ int partition_test_move(const partition_ctx *pc, const partition_scratch *sc,
   costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
   costmodel_move m;
   costmodel_eval_move_ref(ld, mv, &v, q, ref, &m);
-  int forced = !pc->cfg->avail[p];
-  if (!forced && !admissible(pc, mv, &m, ld->qwgt[p]))
-    return 0;
-  ch->move = m;
-  ch->forced = forced;
-  return 1;
+  return gate(pc, mv, &m, p, ch);
+}
+
+int partition_test_deltas(const partition_ctx *pc, costmodel_scratch *mv,
+                          int32_t p, int32_t q, double ref,
+                          partition_choice *ch) {
+  costmodel_move m;
+  costmodel_finish_move_ref(pc->ld, mv, q, ref, &m);
+  return gate(pc, mv, &m, p, ch);
 }

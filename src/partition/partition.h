@@ -197,6 +197,13 @@ typedef struct partition_rounds_ws {
   int32_t stamp;
   partition_round_move *tmp; /* the order's radix sort: grown on demand */
   size_t tmpcap;
+  /* partition_rounds_dist: the local vertices next to each ghost of the
+     level glevel (made when a ghost first moves, kept while the level
+     stays: a pass's rounds and the next passes) */
+  const contract_level *glevel;
+  const int64_t *gxadj;
+  int64_t *gstart;
+  int32_t *gnbr;
 } partition_rounds_ws;
 int partition_rounds_ws_create(partition_rounds_ws *rw, int32_t nids);
 void partition_rounds_ws_destroy(partition_rounds_ws *rw);
@@ -236,6 +243,16 @@ int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
  * same order either way. */
 #define PARTITION_RADIX_MIN 4096
 void partition_round_sort(partition_rounds_ws *rw, int32_t k);
+/* partition_round_sort on mv[0..n) (rounds.c; the radix's scratch *tmp,
+ * *cap entries, grown there, left as it was when it cannot grow: then by
+ * qsort). */
+void partition_sort_moves(partition_round_move *mv, size_t n,
+                          partition_round_move **tmp, size_t *cap);
+/* The next round's ids (rounds.c): those queued (mark = stamp) in
+ * ids[0..next), one that moved after it was queued left out, in id
+ * order; returns their number. */
+int32_t partition_next_round(int32_t *ids, int32_t next, const int32_t *mark,
+                             int32_t stamp);
 
 /* A round's proposals and, under rounds = ON, its decisions, without
  * executing anything: the n ids tested against the frozen state
@@ -276,16 +293,25 @@ int partition_test_move(const partition_ctx *pc, const partition_scratch *sc,
                         costmodel_scratch *mv, const contract_attr *a,
                         int32_t p, int32_t nn, int32_t q, double ref,
                         partition_choice *ch);
+/* The same from the move's deltas already in mv (as
+ * costmodel_eval_move_ref leaves them: costmodel_finish_move_ref), the
+ * vertex owned by p: the same decision. */
+int partition_test_deltas(const partition_ctx *pc, costmodel_scratch *mv,
+                          int32_t p, int32_t q, double ref,
+                          partition_choice *ch);
 
 /* partition_rounds (options.rounds ON) on a contraction spread over ranks
- * (pc->ws->comm), lock and deferral as there: each rank tests its own
- * ids; the moves found, with each vertex's edges (neighbour's global id,
- * owner, Cwgt), go to rank 0, which applies them in the serial order
- * (forced, Gain, global id), each re-tested from its record against the
- * loads, and sends each rank what concerns it (its records' outcomes, its
- * ghosts' moves) with the loads after the round: every rank keeps the same
- * loads and the owners of its vertices and ghosts; the result is the
- * serial one. Collective; MINEX_ENOMEM (agreed) on failure. *moves gets
+ * (pc->ws->comm; rounds_dist.c), lock and deferral as there: each rank
+ * tests its own ids and decides its own proposals against running sums
+ * of the earlier proposals' deltas made at the processors' home ranks
+ * (the deferral's next proposal by a sample sort of the keys, the waits
+ * by an exchange with the ghosts' ranks); the accepted moves, with each
+ * vertex's edges (neighbour's global id, owner, Cwgt), go to rank 0,
+ * which executes them in the serial order (forced, Gain, global id) and
+ * sends each rank what concerns it (its vertices' and its ghosts' moves)
+ * with the loads after the round: every rank keeps the same loads and
+ * the owners of its vertices and ghosts; the result is the serial one,
+ * bit for bit. Collective; MINEX_ENOMEM (agreed) on failure. *moves gets
  * the moves (every rank's). */
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           int32_t *ids, int32_t n, int32_t budget,

@@ -388,6 +388,26 @@ START_TEST(gain_equals_recomputed_qwgttot_difference) {
         ck_assert(mr.gain == mv.gain && mr.max_after == mv.max_after &&
                   mr.max_to == mv.max_to && mr.to == q);
         ck_assert_int_eq(rs.ntouched, ld.mv.ntouched);
+        /* the same move from its deltas copied into a fresh scratch (what
+           the MPI layer's ranks decide from): the same doubles */
+        costmodel_scratch ds;
+        ck_assert_int_eq(costmodel_scratch_create(&ds, P), MINEX_OK);
+        ds.ntouched = rs.ntouched;
+        for (int32_t i = 0; i < rs.ntouched; i++) {
+          int32_t x = rs.touched[i];
+          ds.touched[i] = x;
+          ds.dwgt[x] = rs.dwgt[x];
+          ds.dcomm[x] = rs.dcomm[x];
+          ds.dremap[x] = rs.dremap[x];
+        }
+        costmodel_move md;
+        costmodel_finish_move_ref(&ld, &ds, q, ref, &md);
+        ck_assert(md.gain == mr.gain && md.max_after == mr.max_after &&
+                  md.max_to == mr.max_to && md.dmin_var == mr.dmin_var &&
+                  md.to == q);
+        for (int32_t i = 0; i < rs.ntouched; i++)
+          ck_assert(ds.qnew[i] == rs.qnew[i]);
+        costmodel_scratch_destroy(&ds);
         costmodel_scratch_destroy(&rs);
         minex_metrics before, after;
         double *qb = malloc(sizeof *qb * (size_t)P);

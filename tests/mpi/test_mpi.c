@@ -180,6 +180,19 @@ static void check_same(const char *what, const fixture *f,
             mdist.horizon_time, (long long)mref.coarse_moves,
             (long long)mref.expand_moves, (long long)mdist.coarse_moves,
             (long long)mdist.expand_moves);
+      /* the busiest receiver: one of the ranks, with no more than every
+         rank sent, nothing on one rank; the same figure everywhere */
+      CHECK(st.recv_max_rank >= 0 && st.recv_max_rank < size &&
+                st.recv_bytes_max >= 0 &&
+                st.recv_bytes_max <= st.gather_bytes &&
+                (size > 1 || st.recv_bytes_max == 0),
+            "%s: busiest receiver rank %d with %lld bytes of %lld", what,
+            (int)st.recv_max_rank, (long long)st.recv_bytes_max,
+            (long long)st.gather_bytes);
+      snprintf(fig, sizeof fig, "%lld %d", (long long)st.recv_bytes_max,
+               (int)st.recv_max_rank);
+      CHECK(same_everywhere(fig), "%s: busiest receiver differs (%s)", what,
+            fig);
     } else {
       CHECK(metrics_equal(&mref, &mdist),
             "%s: metrics differ (MaxQwgt %.17g vs %.17g, T_k %.17g vs %.17g)",

@@ -1,0 +1,1189 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* partition_rounds_dist: the rounds of options.rounds = ON on a
+ * contraction spread over ranks (docs/mpi.md, stage 2 step 4). Each rank
+ * tests its own vertices and decides its own proposals by the replay-free
+ * rule (docs/algorithm.md): a proposal's decision reads, for each
+ * processor its move touches, the round's load plus the deltas of every
+ * earlier proposal in the round's order (forced, Gain, global id),
+ * accepted or not. Those running sums are made at the processors' home
+ * ranks (each proposal's deltas sent there, sorted into the order, summed
+ * from the round's load in that order and sent back), the deferral's
+ * "next proposal" by a sample sort of the keys over the ranks, the waits
+ * by one exchange of the accepted proposals with the ranks of their
+ * neighbours; only the accepted moves go to rank 0, which executes them
+ * in the order (a refinement or balance move checked again against the
+ * loads it is made on, a chain) and sends each rank the executed moves
+ * that concern it and every rank the loads after the round. The result
+ * is the serial partition_rounds' under rounds = ON, bit for bit: every
+ * sum is added in the serial order. */
+#include "partition/partition.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* An accepted move, as rank 0 receives it for the execution: the vertex's
+ * global id and record, its owner, the scan's Gain and destination, and
+ * its edges. */
+typedef struct rec_head {
+  int64_t gid;
+  double gain, pwgt, rwgt, ctot;
+  int32_t old, cur, forced, deg, to; /* to: the destination proposed */
+  int32_t pad;
+} rec_head;
+
+/* An edge of it: the neighbour's global id, its owner at the scan, Cwgt. */
+typedef struct rec_edge {
+  int64_t gid;
+  double cwgt;
+  int32_t owner, pad;
+} rec_edge;
+
+static int rec_cmp(const void *a, const void *b) {
+  const rec_head *x = *(const rec_head *const *)a;
+  const rec_head *y = *(const rec_head *const *)b;
+  if (x->forced != y->forced)
+    return x->forced ? -1 : 1;
+  if (x->gain != y->gain)
+    return x->gain < y->gain ? -1 : 1;
+  return (x->gid > y->gid) - (x->gid < y->gid);
+}
+
+/* Puts the records order[0..nrec) in rec_cmp's order. They arrive in
+   rank order, each rank's in its scan's (local id) order, so mostly in
+   increasing global id: then by the serial rounds' radix sort on their
+   places (the places break ties as the global ids would), else by qsort.
+   MINEX_ENOMEM with a message. */
+static int order_records(const rec_head **order, int64_t nrec) {
+  int sorted = nrec >= PARTITION_RADIX_MIN;
+  for (int64_t i = 1; i < nrec && sorted; i++)
+    sorted = order[i - 1]->gid < order[i]->gid;
+  if (!sorted) {
+    qsort(order, (size_t)nrec, sizeof *order, rec_cmp);
+    return MINEX_OK;
+  }
+  size_t n = (size_t)nrec, cap = 0;
+  partition_round_move *mv = core_malloc(sizeof *mv * n), *tmp = NULL;
+  const rec_head **in = core_malloc(sizeof *in * n);
+  if (mv == NULL || in == NULL) {
+    core_free(mv);
+    core_free(in);
+    return core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
+                      (long long)nrec);
+  }
+  for (size_t i = 0; i < n; i++) {
+    in[i] = order[i];
+    mv[i] = (partition_round_move){order[i]->gain, (int32_t)i, order[i]->forced,
+                                   0, 0};
+  }
+  partition_sort_moves(mv, n, &tmp, &cap);
+  for (size_t i = 0; i < n; i++)
+    order[i] = in[mv[i].id];
+  core_free(tmp);
+  core_free(mv);
+  core_free(in);
+  return MINEX_OK;
+}
+
+/* The owners that changed in a round, by global id (open addressing). */
+typedef struct moved_tab {
+  int64_t *key;
+  int32_t *val;
+  int64_t mask;
+} moved_tab;
+
+static int64_t tab_slot(const moved_tab *t, int64_t k) {
+  uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ull;
+  int64_t i = (int64_t)(h >> 20) & t->mask;
+  while (t->key[i] != -1 && t->key[i] != k)
+    i = (i + 1) & t->mask;
+  return i;
+}
+
+/* The owner of edge e now: its owner at the scan unless it moved since. */
+static int32_t edge_owner(const moved_tab *t, const rec_edge *e, int *moved) {
+  if (t == NULL) /* nothing moved yet in the round */
+    return e->owner;
+  int64_t i = tab_slot(t, e->gid);
+  if (t->key[i] == e->gid) {
+    *moved = 1;
+    return t->val[i];
+  }
+  return e->owner;
+}
+
+/* x's neighbour owners from its edges (first seen first, Cwgt summed in
+ * row order, as partition_gather_owners_in): sc->nbr; returns their
+ * number; *changed: whether a neighbour moved in this round (t: the
+ * round's moves, NULL before any). */
+static int32_t rec_gather(partition_scratch *sc, int32_t nprocs,
+                          const moved_tab *t, const rec_head *h,
+                          const rec_edge *e, int *changed) {
+  if (++sc->stamp == INT32_MAX) {
+    memset(sc->nbr_stamp, 0, sizeof(int32_t) * (size_t)nprocs);
+    sc->stamp = 1;
+  }
+  int32_t nn = 0;
+  *changed = 0;
+  for (int32_t j = 0; j < h->deg; j++) {
+    int32_t o = edge_owner(t, &e[j], changed);
+    if (sc->nbr_stamp[o] != sc->stamp) {
+      sc->nbr_stamp[o] = sc->stamp;
+      sc->nbr_at[o] = nn;
+      sc->nbr[nn].owner = o;
+      sc->nbr[nn++].cwgt = 0;
+    }
+    sc->nbr[sc->nbr_at[o]].cwgt += e[j].cwgt;
+  }
+  return nn;
+}
+
+/* The local id of global id g here: own (< nbase), a ghost (2 nbase + k),
+ * or -1. */
+static int32_t local_of(const contract_level *L, int64_t g) {
+  if (g >= L->goff && g < L->goff + L->nbase)
+    return (int32_t)(g - L->goff);
+  int64_t lo = core_lower_i64(L->ghost_gid, L->nghost, g);
+  return lo < L->nghost && L->ghost_gid[lo] == g ? 2 * L->nbase + (int32_t)lo
+                                                 : -1;
+}
+
+/* An accepted move rank 0 executed, as sent to the ranks it concerns:
+ * the home rank of the vertex (id: the local id) and every other rank
+ * holding one of its neighbours (id: the global id; the vertex is a ghost
+ * there). */
+enum {
+  EV_EXEC = 8,  /* moved to q                                          */
+  EV_GHOST = 16 /* not this rank's vertex: a ghost here, moved to q    */
+};
+typedef struct rec_event {
+  int64_t id;
+  int32_t q, flags;
+} rec_event;
+
+/* What every rank learns of a round's execution besides its events (rank
+ * 0 sends it once, with the loads' state after it): the moves executed,
+ * the partition's counters. */
+typedef struct rec_state {
+  int64_t executed, moves, forced_moves;
+} rec_state;
+
+/* The local vertices next to each ghost of level L (the rows' ghost ends
+ * reversed): ghost g's in nbr[start[g] .. start[g+1]), in id order. */
+static int ghost_nbrs(const contract_level *L, int64_t **start, int32_t **nbr) {
+  int32_t nb = L->nbase, ng = L->nghost;
+  int64_t *st = core_calloc((size_t)ng + 2, sizeof *st), cnt = 0;
+  for (int32_t y = 0; st && y < nb; y++)
+    for (int64_t j = L->xadj[y]; j < L->xadj[y + 1]; j++)
+      if (L->adj[j] >= 2 * nb) {
+        st[L->adj[j] - 2 * nb + 2]++;
+        cnt++;
+      }
+  int32_t *a = core_malloc(sizeof *a * ((size_t)cnt + 1));
+  if (st == NULL || a == NULL) {
+    core_free(st), core_free(a);
+    return core_error(MINEX_ENOMEM, "rounds: out of memory for %lld ghost ends",
+                      (long long)cnt);
+  }
+  for (int32_t g = 0; g < ng; g++)
+    st[g + 2] += st[g + 1];
+  for (int32_t y = 0; y < nb; y++)
+    for (int64_t j = L->xadj[y]; j < L->xadj[y + 1]; j++)
+      if (L->adj[j] >= 2 * nb)
+        a[st[L->adj[j] - 2 * nb + 1]++] = y;
+  *start = st;
+  *nbr = a;
+  return MINEX_OK;
+}
+
+/* The rank whose level ids goff[r] .. goff[r+1]-1 hold global id g. */
+static int rank_of(const int64_t *goff, int size, int64_t g) {
+  return (int)core_lower_i64(goff + 1, size, g + 1);
+}
+
+/* Rank 0: the accepted moves of every rank (all, total bytes), executed
+ * in the round's order (forced, Gain, global id) as partition_rounds
+ * executes them under rounds = ON: in the refinement and balance passes,
+ * and in the last round when a neighbour has moved in it, each is checked
+ * again against the loads and owners the moves before it left (ref: the
+ * round's minimum). Writes each rank's events in the order (*out, cnt[r]
+ * bytes for rank r, in rank order) and what every rank learns (*state,
+ * *nstate bytes: a rec_state head, the loads' state). */
+static int execute_records(partition_ctx *pc, const contract_comm *cm,
+                           const char *all, int64_t total, const int64_t *goff,
+                           int last, double ref, char **out, int64_t *cnt,
+                           char **state, int64_t *nstate) {
+  int size = cm->size;
+  int32_t P = pc->ld->nprocs;
+  partition_scratch *sc = &pc->sc[0];
+  int64_t nrec = 0, executed = 0;
+  for (int64_t o = 0; o < total; nrec++) {
+    rec_head h;
+    memcpy(&h, all + o, sizeof h);
+    o += (int64_t)sizeof h + (int64_t)sizeof(rec_edge) * h.deg;
+  }
+  if (nrec >= INT32_MAX) /* places in the order are kept as int32 */
+    return core_error(MINEX_EINVAL,
+                      "rounds: %lld moves accepted in one round, at most %d",
+                      (long long)nrec, INT32_MAX - 1);
+  int64_t tsize = 16;
+  while (tsize < 2 * nrec + 2)
+    tsize *= 2;
+  const rec_head **order = core_malloc(sizeof *order * ((size_t)nrec + 1));
+  rec_event *ev = core_malloc(sizeof *ev * ((size_t)nrec + 1));
+  int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
+  int64_t *nev = core_calloc((size_t)size + 1, sizeof *nev);
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  moved_tab tab = {core_malloc(sizeof(int64_t) * (size_t)tsize),
+                   core_malloc(sizeof(int32_t) * (size_t)tsize), tsize - 1};
+  int rc = MINEX_OK;
+  if (!order || !ev || !seen || !nev || !pos || !tab.key || !tab.val) {
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
+                    (long long)nrec);
+    goto out;
+  }
+  for (int64_t i = 0; i < tsize; i++)
+    tab.key[i] = -1;
+  /* the records are 8-byte aligned: the exchange's buffer is malloc'd and
+     every record's size is a multiple of 8 */
+  nrec = 0;
+  for (int64_t o = 0; o < total; nrec++) {
+    const rec_head *h = (const rec_head *)(const void *)(all + o);
+    order[nrec] = h;
+    o += (int64_t)sizeof *h + (int64_t)sizeof(rec_edge) * h->deg;
+  }
+  if ((rc = order_records(order, nrec)) != MINEX_OK)
+    goto out;
+  for (int64_t i = 0; i < nrec; i++) {
+    const rec_head *h = order[i];
+    const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
+    ev[i] = (rec_event){h->gid, -1, 0};
+    int32_t q = h->to, changed;
+    int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
+    const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
+    partition_choice ch;
+    if ((pc->refine || (last && changed)) &&
+        !partition_test_move(pc, sc, &sc->mv, &a, h->cur, nn, q, ref, &ch))
+      continue; /* not executed */
+    costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
+    costmodel_move m;
+    if (!pc->cfg->avail[h->cur])
+      pc->forced_moves++;
+    costmodel_eval_move(pc->ld, &v, q, &m);
+    costmodel_apply(pc->ld);
+    pc->moves++;
+    executed++;
+    int64_t s = tab_slot(&tab, h->gid);
+    tab.key[s] = h->gid;
+    tab.val[s] = q;
+    ev[i].flags = EV_EXEC;
+    ev[i].q = q;
+  }
+  /* what every rank learns */
+  size_t lsize = costmodel_state_size(pc->ld);
+  if ((*state = core_malloc(sizeof(rec_state) + lsize)) == NULL) {
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes", lsize);
+    goto out;
+  }
+  rec_state hd = {executed, pc->moves, pc->forced_moves};
+  memcpy(*state, &hd, sizeof hd);
+  costmodel_state_put(pc->ld, *state + sizeof hd);
+  *nstate = (int64_t)(sizeof hd + lsize);
+  /* the events: counted (pass 0), then written (pass 1) */
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1) {
+      size_t tot = 0;
+      for (int r = 0; r < size; r++) {
+        cnt[r] = (int64_t)(sizeof(rec_event) * (size_t)nev[r]);
+        pos[r] = (int64_t)tot;
+        tot += (size_t)cnt[r];
+      }
+      if ((*out = core_malloc(tot + 1)) == NULL) {
+        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
+                        tot);
+        goto out;
+      }
+    }
+    for (int r = 0; r < size; r++)
+      seen[r] = -1;
+    for (int64_t i = 0; i < nrec; i++) {
+      if (ev[i].flags == 0)
+        continue;
+      const rec_head *h = order[i];
+      const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
+      int home = rank_of(goff, size, h->gid);
+      rec_event x = {h->gid - goff[home], ev[i].q, ev[i].flags};
+      if (pass) {
+        memcpy(*out + pos[home], &x, sizeof x);
+        pos[home] += (int64_t)sizeof x;
+      } else {
+        nev[home]++;
+      }
+      seen[home] = i;
+      for (int32_t j = 0; j < h->deg; j++) {
+        int r = rank_of(goff, size, e[j].gid);
+        if (seen[r] == i)
+          continue;
+        seen[r] = i;
+        rec_event y = {h->gid, ev[i].q, EV_EXEC | EV_GHOST};
+        if (pass) {
+          memcpy(*out + pos[r], &y, sizeof y);
+          pos[r] += (int64_t)sizeof y;
+        } else {
+          nev[r]++;
+        }
+      }
+    }
+  }
+out:
+  core_free(order), core_free(ev), core_free(seen), core_free(nev),
+      core_free(pos);
+  core_free(tab.key), core_free(tab.val);
+  return rc;
+}
+
+/* A proposal's place in the round's order: forced first, then the
+ * smallest Gain (-0 as +0), then the smallest global id. The forced flag
+ * is bit 62 of gidf (level ids count the graph's vertices: far below). */
+typedef struct rd_key {
+  double gain;
+  int64_t gidf;
+} rd_key;
+#define RD_FORCED (INT64_C(1) << 62)
+
+static inline int64_t key_gid(const rd_key *k) {
+  return k->gidf & ~RD_FORCED;
+}
+static inline int key_forced(const rd_key *k) {
+  return (k->gidf & RD_FORCED) != 0;
+}
+
+static int key_cmp(const rd_key *x, const rd_key *y) {
+  int fx = key_forced(x), fy = key_forced(y);
+  if (fx != fy)
+    return fx ? -1 : 1;
+  if (x->gain != y->gain)
+    return x->gain < y->gain ? -1 : 1;
+  int64_t a = key_gid(x), b = key_gid(y);
+  return (a > b) - (a < b);
+}
+
+static int key_pcmp(const void *a, const void *b) {
+  return key_cmp(*(const rd_key *const *)a, *(const rd_key *const *)b);
+}
+
+static int key_qcmp(const void *a, const void *b) {
+  return key_cmp(a, b);
+}
+
+static int gid_qcmp(const void *a, const void *b) {
+  int64_t x = key_gid(a), y = key_gid(b);
+  return (x > y) - (x < y);
+}
+
+/* A processor's deltas of one proposal, to the processor's home rank. */
+typedef struct rd_tuple {
+  rd_key key;
+  double dw, dc, dr;
+  int32_t proc, pad;
+} rd_tuple;
+
+/* The answer: the processor's loads before the proposal in the order (the
+ * round's plus the deltas of every earlier proposal). */
+typedef struct rd_before {
+  double w, c, r, q;
+} rd_before;
+
+/* The answer of the sample sort: the key that follows in the order. */
+typedef struct rd_succ {
+  double gain;
+  int32_t forced, has;
+} rd_succ;
+
+/* The home rank of processor p: where its running sums are made. Round
+   robin: the processors a round's moves favour (the least loaded, a fast
+   cluster's) are often neighbours in the numbering; spread, a home gets
+   fewer of the tuples (bench_mpi, 4 ranks: the busiest home 600,170 tuples
+   in a call against 719,307 with blocks of consecutive processors). */
+static int home_of(int32_t p, int size) {
+  return p % size;
+}
+
+/* A round's proposals on this rank, in the scan's order. */
+typedef struct rd_round {
+  int32_t np;
+  rd_key *key;
+  int32_t *x, *to, *state;
+  int64_t *tstart; /* np + 1: proposal k's tuples tup[tstart[k] ..)  */
+  rd_tuple *tup;
+  rd_before *before;
+  rd_succ *succ;
+  int64_t ntup;
+} rd_round;
+
+static void rd_free(rd_round *R) {
+  core_free(R->key), core_free(R->x), core_free(R->to), core_free(R->state);
+  core_free(R->tstart), core_free(R->tup), core_free(R->before),
+      core_free(R->succ);
+  memset(R, 0, sizeof *R);
+}
+
+/* x's neighbour owners in sc->nbr as round_decide gathers them (an
+ * interior vertex, one with no neighbour or with only p's: (p, Ctot));
+ * returns their number. */
+static int32_t rd_gather(partition_ctx *pc, partition_scratch *sc, int32_t x) {
+  const contract_ws *ws = pc->ws;
+  int32_t p = ws->owner[x], nn = 1;
+  if (!pc->interior[x])
+    nn = partition_gather_owners_in(pc, sc, x);
+  if (pc->interior[x] || nn == 0 || (nn == 1 && sc->nbr[0].owner == p)) {
+    sc->nbr[0] = (costmodel_nbr){p, contract_cur(ws)->at[x].ctot};
+    nn = 1;
+  }
+  return nn;
+}
+
+/* The round's proposals of this rank (rw->prop of ids[0..n)) with their
+ * keys and each one's deltas per touched processor. */
+static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
+                      const int32_t *ids, int32_t n, double ref, rd_round *R) {
+  contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
+  partition_scratch *sc = &pc->sc[0];
+  int32_t np = 0;
+  for (int32_t i = 0; i < n; i++)
+    np += rw->prop[i].to >= 0;
+  size_t m = (size_t)np + 1;
+  int64_t cap = 4 * (int64_t)np + 4;
+  R->np = np;
+  R->key = core_malloc(sizeof *R->key * m);
+  R->x = core_malloc(sizeof *R->x * m);
+  R->to = core_malloc(sizeof *R->to * m);
+  R->state = core_calloc(m, sizeof *R->state);
+  R->tstart = core_malloc(sizeof *R->tstart * (m + 1));
+  R->succ = core_calloc(m, sizeof *R->succ);
+  R->tup = core_malloc(sizeof *R->tup * (size_t)cap);
+  if (!R->key || !R->x || !R->to || !R->state || !R->tstart || !R->succ ||
+      !R->tup)
+    return core_error(MINEX_ENOMEM, "rounds: out of memory for %ld proposals",
+                      (long)np);
+  int32_t k = 0;
+  int64_t t = 0;
+  for (int32_t i = 0; i < n; i++) {
+    if (rw->prop[i].to < 0)
+      continue;
+    int32_t x = ids[i], p = ws->owner[x], q = rw->prop[i].to;
+    double g = rw->prop[i].gain;
+    R->key[k] = (rd_key){g == 0 ? 0 : g,
+                         (L->goff + x) | (rw->prop[i].forced ? RD_FORCED : 0)};
+    R->x[k] = x;
+    R->to[k] = q;
+    R->tstart[k] = t;
+    int32_t nn = rd_gather(pc, sc, x);
+    const contract_attr *a = &L->at[x];
+    costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
+    costmodel_move mv;
+    costmodel_eval_move_ref(pc->ld, &sc->mv, &v, q, ref, &mv);
+    const costmodel_scratch *s = &sc->mv;
+    if (t + s->ntouched > cap) {
+      cap = 2 * cap + s->ntouched;
+      rd_tuple *nt = core_realloc(R->tup, sizeof *nt * (size_t)cap);
+      if (nt == NULL)
+        return core_error(MINEX_ENOMEM,
+                          "rounds: out of memory for %lld touched processors",
+                          (long long)cap);
+      R->tup = nt;
+    }
+    for (int32_t j = 0; j < s->ntouched; j++) {
+      int32_t y = s->touched[j];
+      R->tup[t++] =
+          (rd_tuple){R->key[k], s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
+    }
+    k++;
+  }
+  R->tstart[np] = t;
+  R->ntup = t;
+  if ((R->before = core_malloc(sizeof *R->before * ((size_t)t + 1))) == NULL)
+    return core_error(MINEX_ENOMEM,
+                      "rounds: out of memory for %lld touched processors",
+                      (long long)t);
+  return MINEX_OK;
+}
+
+/* At a home rank: the received tuples in[0..nin) (their processors this
+ * rank's), each one's processor loads before it in the order written to
+ * out[i]: per processor the tuples sorted by key, the round's load and
+ * the deltas summed in that order, as round_decide's apply_sums adds
+ * them. The tuples arrive in rank order, each rank's in its scan's, so
+ * mostly in increasing global id per processor: then the radix sort of
+ * the rounds, else qsort. */
+static int rd_sums(const costmodel_loads *ld, const rd_tuple *in, int64_t nin,
+                   rd_before *out) {
+  int32_t P = ld->nprocs;
+  int64_t *start = core_calloc((size_t)P + 2, sizeof *start);
+  int64_t *idx = core_malloc(sizeof *idx * ((size_t)nin + 1));
+  partition_round_move *mv = core_malloc(sizeof *mv * ((size_t)nin + 1));
+  const rd_key **ptr = core_malloc(sizeof *ptr * ((size_t)nin + 1));
+  partition_round_move *tmp = NULL;
+  size_t cap = 0;
+  int rc = MINEX_OK;
+  if (!start || !idx || !mv || !ptr) {
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld deltas",
+                    (long long)nin);
+    goto out;
+  }
+  for (int64_t i = 0; i < nin; i++) {
+    if (in[i].proc < 0 || in[i].proc >= P) {
+      rc = core_error(MINEX_EINTERNAL, "rounds: delta for processor %ld",
+                      (long)in[i].proc);
+      goto out;
+    }
+    start[in[i].proc + 2]++;
+  }
+  for (int32_t p = 0; p < P; p++)
+    start[p + 2] += start[p + 1];
+  for (int64_t i = 0; i < nin; i++)
+    idx[start[in[i].proc + 1]++] = i;
+  for (int32_t p = 0; p < P; p++) {
+    int64_t a = start[p], len = start[p + 1] - a;
+    if (len == 0)
+      continue;
+    int inc = len < INT32_MAX;
+    for (int64_t j = 1; j < len && inc; j++)
+      inc = key_gid(&in[idx[a + j - 1]].key) < key_gid(&in[idx[a + j]].key);
+    if (inc) {
+      for (int64_t j = 0; j < len; j++) {
+        const rd_key *kk = &in[idx[a + j]].key;
+        mv[j] =
+            (partition_round_move){kk->gain, (int32_t)j, key_forced(kk), 0, 0};
+      }
+      partition_sort_moves(mv, (size_t)len, &tmp, &cap);
+      for (int64_t j = 0; j < len; j++)
+        ptr[j] = &in[idx[a + mv[j].id]].key;
+    } else {
+      for (int64_t j = 0; j < len; j++)
+        ptr[j] = &in[idx[a + j]].key;
+      qsort(ptr, (size_t)len, sizeof *ptr, key_pcmp);
+    }
+    double w = ld->wgt[p], c = ld->comm[p], r = ld->remap[p], q = ld->qwgt[p];
+    for (int64_t j = 0; j < len; j++) {
+      /* the key is the tuple's first member */
+      const rd_tuple *tp = (const rd_tuple *)(const void *)ptr[j];
+      out[tp - in] = (rd_before){w, c, r, q};
+      w += tp->dw;
+      c += tp->dc;
+      r += tp->dr;
+      q = costmodel_qwgt(ld, w, c, r);
+    }
+  }
+out:
+  core_free(start), core_free(idx), core_free(mv), core_free(ptr),
+      core_free(tmp);
+  return rc;
+}
+
+/* Every proposal's processors' loads before it in the order (R->before):
+ * the tuples to their processors' home ranks, the running sums made
+ * there (rd_sums), the answers back. Collective. */
+static int rd_before_all(partition_ctx *pc, const contract_comm *cm,
+                         rd_round *R, int64_t *cnt, int64_t *rcnt) {
+  int size = cm->size;
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  rd_tuple *sbuf = core_malloc(sizeof *sbuf * ((size_t)R->ntup + 1));
+  rd_tuple *in = NULL;
+  rd_before *ans = NULL, *back = NULL;
+  int rc = pos && sbuf ? MINEX_OK
+                       : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (rc == MINEX_OK) {
+    for (int r = 0; r < size; r++)
+      cnt[r] = 0;
+    for (int64_t t = 0; t < R->ntup; t++)
+      cnt[home_of(R->tup[t].proc, size)]++;
+    for (int r = 1; r < size; r++)
+      pos[r] = pos[r - 1] + cnt[r - 1];
+    for (int64_t t = 0; t < R->ntup; t++)
+      sbuf[pos[home_of(R->tup[t].proc, size)]++] = R->tup[t];
+    for (int r = 0; r < size; r++)
+      cnt[r] *= (int64_t)sizeof *sbuf;
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
+    goto out;
+  int64_t nin = 0;
+  for (int r = 0; r < size; r++) {
+    nin += rcnt[r] / (int64_t)sizeof *in;
+    cnt[r] = rcnt[r] / (int64_t)sizeof *in * (int64_t)sizeof *ans;
+  }
+  if ((ans = core_malloc(sizeof *ans * ((size_t)nin + 1))) == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld deltas",
+                    (long long)nin);
+  else
+    rc = rd_sums(pc->ld, in, nin, ans);
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, ans, cnt, (void **)&back, rcnt)) != MINEX_OK)
+    goto out;
+  /* the answers come in the order the tuples were sent to each rank */
+  pos[0] = 0;
+  for (int r = 1; r < size; r++)
+    pos[r] = pos[r - 1] + rcnt[r - 1] / (int64_t)sizeof *back;
+  for (int64_t t = 0; t < R->ntup; t++)
+    R->before[t] = back[pos[home_of(R->tup[t].proc, size)]++];
+out:
+  core_free(pos), core_free(sbuf), core_free(in), core_free(ans),
+      core_free(back);
+  return rc;
+}
+
+/* The deferral's "next proposal": for each of this rank's proposals the
+ * key that follows it in the round's order over every rank (R->succ), by
+ * a sample sort: this rank's keys in order (rw->mv[0..np), to = the
+ * proposal), the splitters every rank picks alike from the samples of
+ * every rank (samples[0..nsamp), sorted), each key to the rank of its
+ * range, sorted there, the next key found (the last of a range: the first
+ * of the next range that has keys), answered back. Collective. */
+static int rd_successors(partition_rounds_ws *rw, const contract_comm *cm,
+                         rd_round *R, const rd_key *samples, int64_t nsamp,
+                         int64_t *cnt, int64_t *rcnt) {
+  int size = cm->size;
+  int32_t np = R->np;
+  rd_key *in = NULL, *first = NULL;
+  const rd_key **ptr = NULL;
+  rd_succ *ans = NULL, *back = NULL;
+  int32_t *dest = core_malloc(sizeof *dest * ((size_t)np + 1));
+  int64_t *from = core_calloc((size_t)size + 1, sizeof *from);
+  rd_key *spl = core_malloc(sizeof *spl * ((size_t)size + 1));
+  rd_key *sbuf = core_malloc(sizeof *sbuf * ((size_t)np + 1));
+  int rc = dest && from && spl && sbuf
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  int64_t nin = 0;
+  if (rc == MINEX_OK) {
+    /* the splitters: samples at the quantiles (range r: keys from
+       spl[r - 1] on, below spl[r]) */
+    for (int r = 1; r < size && nsamp > 0; r++)
+      spl[r - 1] = samples[(int64_t)r * nsamp / size];
+    for (int r = 0; r < size; r++)
+      cnt[r] = 0;
+    int r = 0;
+    for (int32_t j = 0; j < np; j++) {
+      const rd_key *k = &R->key[rw->mv[j].to];
+      while (r < size - 1 && nsamp > 0 && key_cmp(k, &spl[r]) >= 0)
+        r++;
+      dest[j] = r;
+      sbuf[j] = *k;
+      cnt[r] += (int64_t)sizeof *sbuf;
+    }
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
+    goto out;
+  for (int r = 0; r < size; r++) {
+    from[r] = rcnt[r] / (int64_t)sizeof *in;
+    nin += from[r];
+  }
+  ptr = core_malloc(sizeof *ptr * ((size_t)nin + 1));
+  ans = core_malloc(sizeof *ans * ((size_t)nin + 1));
+  if (ptr == NULL || ans == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld keys",
+                    (long long)nin);
+  if (rc == MINEX_OK) {
+    for (int64_t i = 0; i < nin; i++)
+      ptr[i] = &in[i];
+    qsort(ptr, (size_t)nin, sizeof *ptr, key_pcmp);
+  }
+  /* every range's first key (none when it has no key) */
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, nin > 0 ? ptr[0] : NULL,
+                          nin > 0 ? (int64_t)sizeof(rd_key) : 0,
+                          (void **)&first, cnt)) != MINEX_OK)
+    goto out;
+  rd_succ after = {0, 0, 0};
+  int64_t at = 0;
+  for (int r = 0; r < size; r++) {
+    if (r > cm->rank && cnt[r] > 0) {
+      after = (rd_succ){first[at].gain, key_forced(&first[at]), 1};
+      break;
+    }
+    at += cnt[r] / (int64_t)sizeof(rd_key);
+  }
+  for (int64_t i = 0; i < nin; i++)
+    ans[ptr[i] - in] =
+        i + 1 < nin ? (rd_succ){ptr[i + 1]->gain, key_forced(ptr[i + 1]), 1}
+                    : after;
+  /* the answers, in the order the keys came from each rank */
+  for (int r = 0; r < size; r++)
+    cnt[r] = from[r] * (int64_t)sizeof *ans;
+  if ((rc = cm->exchange(cm->ctx, ans, cnt, (void **)&back, rcnt)) != MINEX_OK)
+    goto out;
+  from[0] = 0;
+  for (int r = 1; r < size; r++)
+    from[r] = from[r - 1] + rcnt[r - 1] / (int64_t)sizeof *back;
+  for (int32_t j = 0; j < np; j++)
+    R->succ[rw->mv[j].to] = back[from[dest[j]]++];
+out:
+  core_free(dest), core_free(from), core_free(spl), core_free(sbuf),
+      core_free(in), core_free(first), core_free(ptr), core_free(ans),
+      core_free(back);
+  return rc;
+}
+
+/* The waits: an accepted proposal (RS_MOVE) with an accepted neighbour
+ * earlier in the order becomes RS_WAIT; the neighbours on other ranks
+ * learn of this rank's accepted proposals by one exchange (each
+ * accepted key to the ranks of its ghost neighbours). Collective. */
+static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
+                    const contract_comm *cm, const int64_t *goff, rd_round *R,
+                    int64_t *cnt, int64_t *rcnt) {
+  contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
+  int size = cm->size;
+  int32_t nb = L->nbase, np = R->np;
+  int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  unsigned char *wait = core_calloc((size_t)np + 1, 1);
+  rd_key *sbuf = NULL, *in = NULL;
+  int rc = seen && pos && wait
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  int64_t ns = 0;
+  for (int pass = 0; pass < 2 && rc == MINEX_OK; pass++) {
+    if (pass == 1) {
+      if ((sbuf = core_malloc(sizeof *sbuf * ((size_t)ns + 1))) == NULL) {
+        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld keys",
+                        (long long)ns);
+        break;
+      }
+      for (int r = 1; r < size; r++)
+        pos[r] = pos[r - 1] + cnt[r - 1];
+      for (int r = 0; r < size; r++)
+        cnt[r] *= (int64_t)sizeof *sbuf;
+    } else {
+      for (int r = 0; r < size; r++)
+        cnt[r] = 0;
+    }
+    for (int r = 0; r < size; r++)
+      seen[r] = -1;
+    for (int32_t k = 0; k < np; k++) {
+      if (R->state[k] != RS_MOVE)
+        continue;
+      const int32_t *adj;
+      const double *cw;
+      int64_t len;
+      contract_edges(ws, R->x[k], &adj, &cw, &len);
+      for (int64_t j = 0; j < len; j++) {
+        if (adj[j] < nb)
+          continue;
+        int r = rank_of(goff, size, L->ghost_gid[adj[j] - 2 * nb]);
+        if (seen[r] == k)
+          continue;
+        seen[r] = k;
+        if (pass)
+          sbuf[pos[r]++] = R->key[k];
+        else
+          cnt[r]++, ns++;
+      }
+    }
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
+    goto out;
+  int64_t nin = 0;
+  for (int r = 0; r < size; r++)
+    nin += rcnt[r] / (int64_t)sizeof *in;
+  qsort(in, (size_t)nin, sizeof *in, gid_qcmp);
+  for (int32_t k = 0; k < np; k++)
+    if (R->state[k] == RS_MOVE)
+      rw->pos[R->x[k]] = k + 1;
+  for (int32_t k = 0; k < np; k++) {
+    if (R->state[k] != RS_MOVE)
+      continue;
+    const int32_t *adj;
+    const double *cw;
+    int64_t len;
+    contract_edges(ws, R->x[k], &adj, &cw, &len);
+    for (int64_t j = 0; j < len && !wait[k]; j++) {
+      int32_t y = adj[j];
+      if (y < nb) {
+        int32_t at = rw->pos[y];
+        wait[k] = at != 0 && key_cmp(&R->key[at - 1], &R->key[k]) < 0;
+        continue;
+      }
+      int64_t g = L->ghost_gid[y - 2 * nb], lo = 0, hi = nin;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (key_gid(&in[mid]) < g)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      wait[k] =
+          lo < nin && key_gid(&in[lo]) == g && key_cmp(&in[lo], &R->key[k]) < 0;
+    }
+  }
+  for (int32_t k = 0; k < np; k++) {
+    if (R->state[k] == RS_MOVE)
+      rw->pos[R->x[k]] = 0;
+    if (wait[k])
+      R->state[k] = RS_WAIT;
+  }
+out:
+  core_free(seen), core_free(pos), core_free(wait), core_free(sbuf),
+      core_free(in);
+  return rc;
+}
+
+/* The decisions of this rank's proposals by the replay-free rule (as
+ * round_decide): each tested for its own destination against its
+ * processors' loads before it in the order (R->before; the rest of the
+ * loads are the round's and not read), dMinVar about ref; an accepted
+ * one waits (RS_DEFER) when its Gain came out worse than the next
+ * proposal's (R->succ; defer, not in the last round). The loads are the
+ * round's again on return (w0 .. q0: copies of the round's). */
+static void rd_decide(partition_ctx *pc, rd_round *R, double ref, int last,
+                      int defer, const double *w0, const double *c0,
+                      const double *r0, const double *q0) {
+  contract_ws *ws = pc->ws;
+  costmodel_loads *ld = pc->ld;
+  partition_scratch *sc = &pc->sc[0];
+  for (int32_t k = 0; k < R->np; k++) {
+    int32_t p = ws->owner[R->x[k]];
+    for (int64_t t = R->tstart[k]; t < R->tstart[k + 1]; t++) {
+      int32_t y = R->tup[t].proc;
+      ld->wgt[y] = R->before[t].w;
+      ld->comm[y] = R->before[t].c;
+      ld->remap[y] = R->before[t].r;
+      ld->qwgt[y] = R->before[t].q;
+    }
+    /* the deltas as rd_collect found them, in its order */
+    costmodel_scratch *mv = &sc->mv;
+    mv->ntouched = 0;
+    for (int64_t t = R->tstart[k]; t < R->tstart[k + 1]; t++) {
+      int32_t y = R->tup[t].proc;
+      mv->touched[mv->ntouched++] = y;
+      mv->dwgt[y] = R->tup[t].dw;
+      mv->dcomm[y] = R->tup[t].dc;
+      mv->dremap[y] = R->tup[t].dr;
+    }
+    partition_choice ch;
+    R->state[k] = RS_NONE;
+    if (partition_test_deltas(pc, mv, p, R->to[k], ref, &ch)) {
+      const rd_succ *s = &R->succ[k];
+      R->state[k] = defer && !last && s->has && !ch.forced &&
+                            (s->forced || ch.move.gain > s->gain)
+                        ? RS_DEFER
+                        : RS_MOVE;
+    }
+    for (int64_t t = R->tstart[k]; t < R->tstart[k + 1]; t++) {
+      int32_t y = R->tup[t].proc;
+      ld->wgt[y] = w0[y];
+      ld->comm[y] = c0[y];
+      ld->remap[y] = r0[y];
+      ld->qwgt[y] = q0[y];
+    }
+  }
+}
+
+/* Queues local vertex y for the next round, as partition_rounds does with
+ * the neighbours of a moved vertex. */
+static void queue_nbr(partition_ctx *pc, partition_rounds_ws *rw, int32_t y,
+                      int32_t *ids, int32_t *next, int32_t stamp, int32_t *lock,
+                      int32_t lockstamp, int more) {
+  int32_t *mark = rw->mark;
+  pc->interior[y] = 0;
+  if (more && mark[y] != stamp && mark[y] != -stamp &&
+      (lock == NULL || lock[y] != lockstamp)) {
+    mark[y] = stamp;
+    ids[(*next)++] = y;
+  }
+}
+
+/* This rank's proposal count and, when the deferral needs the next
+ * proposal, its keys in the order (rw->mv: to = the proposal) and up to
+ * size samples of them, to every rank: *total the proposals of every
+ * rank, *samples (sorted, *nsamp) every rank's samples. Collective. */
+static int rd_count(partition_rounds_ws *rw, const contract_comm *cm,
+                    const rd_round *R, int need_succ, int64_t *total,
+                    rd_key **samples, int64_t *nsamp, int64_t *cnt) {
+  int size = cm->size;
+  int32_t np = R->np;
+  int64_t ns = need_succ ? (np < size ? np : size) : 0;
+  char *buf = core_malloc(sizeof(int64_t) + sizeof(rd_key) * (size_t)ns);
+  char *all = NULL;
+  int rc = buf ? MINEX_OK : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (rc == MINEX_OK) {
+    int64_t head = np;
+    memcpy(buf, &head, sizeof head);
+    if (need_succ) {
+      for (int32_t k = 0; k < np; k++) {
+        const rd_key *key = &R->key[k];
+        rw->mv[k] =
+            (partition_round_move){key->gain, R->x[k], key_forced(key), k, 0};
+      }
+      partition_sort_moves(rw->mv, (size_t)np, &rw->tmp, &rw->tmpcap);
+      for (int64_t j = 0; j < ns; j++)
+        memcpy(buf + sizeof head + sizeof(rd_key) * (size_t)j,
+               &R->key[rw->mv[j * np / ns].to], sizeof(rd_key));
+    }
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, buf,
+                          (int64_t)(sizeof(int64_t) + sizeof(rd_key) * ns),
+                          (void **)&all, cnt)) != MINEX_OK)
+    goto out;
+  int64_t o = 0, n = 0;
+  *total = 0;
+  for (int r = 0; r < size; r++) {
+    int64_t h;
+    memcpy(&h, all + o, sizeof h);
+    *total += h;
+    n += (cnt[r] - (int64_t)sizeof h) / (int64_t)sizeof(rd_key);
+    o += cnt[r];
+  }
+  if ((*samples = core_malloc(sizeof **samples * ((size_t)n + 1))) == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld samples",
+                    (long long)n);
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
+    goto out;
+  o = 0, n = 0;
+  for (int r = 0; r < size; r++) {
+    int64_t m = (cnt[r] - (int64_t)sizeof(int64_t)) / (int64_t)sizeof(rd_key);
+    memcpy(*samples + n, all + o + sizeof(int64_t), sizeof(rd_key) * (size_t)m);
+    n += m;
+    o += cnt[r];
+  }
+  qsort(*samples, (size_t)n, sizeof **samples, key_qcmp);
+  *nsamp = n;
+out:
+  core_free(buf), core_free(all);
+  return rc;
+}
+
+int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
+                          int32_t *ids, int32_t n, int32_t budget,
+                          int32_t *lock, int32_t lockstamp, int defer,
+                          int64_t *moves) {
+  contract_ws *ws = pc->ws;
+  const contract_comm *cm = ws->comm;
+  const contract_level *L = contract_cur(ws);
+  int32_t nb = L->nbase, *mark = rw->mark, P = pc->ld->nprocs;
+  int size = cm->size;
+  int64_t *cnt = core_calloc((size_t)size + 1, sizeof *cnt);
+  int64_t *rcnt = core_calloc((size_t)size + 1, sizeof *rcnt);
+  int64_t *goff = core_malloc(sizeof *goff * ((size_t)size + 1)), *gall = NULL;
+  double *w0 = core_malloc(sizeof *w0 * 4 * ((size_t)P + 1));
+  char *mine = NULL, *all = NULL, *msg = NULL, *in = NULL, *st = NULL;
+  char *stall = NULL;
+  rd_key *samples = NULL;
+  rd_round R;
+  memset(&R, 0, sizeof R);
+  int rc = cnt && rcnt && goff && w0
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  double *c0 = w0 + P + 1, *r0 = c0 + P, *q0 = r0 + P;
+  *moves = 0;
+  /* every rank's first level id: the ranks hold consecutive ids, in rank
+     order */
+  int64_t nbase = nb;
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, &nbase, sizeof nbase, (void **)&gall,
+                          cnt)) != MINEX_OK)
+    goto done;
+  goff[0] = 0;
+  for (int r = 0; r < size; r++)
+    goff[r + 1] = goff[r] + gall[r];
+  if (goff[cm->rank] != L->goff && nb > 0)
+    rc = core_error(MINEX_EINTERNAL,
+                    "rounds: rank %d: level ids from %lld, %lld expected",
+                    cm->rank, (long long)L->goff, (long long)goff[cm->rank]);
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
+    goto done;
+  for (int32_t round = 0; round <= budget; round++) {
+    int last = round >= budget, need_succ = defer && !last;
+    /* the scan; this rank's proposals with their deltas; how many every
+       rank has */
+    partition_scan(pc, ids, n, rw->prop);
+    double ref = pc->ld->tree[1];
+    rd_free(&R);
+    core_free(samples);
+    samples = NULL;
+    if (rc == MINEX_OK)
+      rc = rd_collect(pc, rw, ids, n, ref, &R);
+    int64_t total = 0, nsamp = 0;
+    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+        (rc = rd_count(rw, cm, &R, need_succ, &total, &samples, &nsamp, cnt)) !=
+            MINEX_OK)
+      break;
+    if (total == 0)
+      break;
+    /* the running sums at the processors' home ranks, the next proposals
+       by the sample sort, the decisions here, the waits */
+    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt)) != MINEX_OK)
+      break;
+    if (need_succ &&
+        (rc = rd_successors(rw, cm, &R, samples, nsamp, cnt, rcnt)) != MINEX_OK)
+      break;
+    memcpy(w0, pc->ld->wgt, sizeof *w0 * (size_t)P);
+    memcpy(c0, pc->ld->comm, sizeof *c0 * (size_t)P);
+    memcpy(r0, pc->ld->remap, sizeof *r0 * (size_t)P);
+    memcpy(q0, pc->ld->qwgt, sizeof *q0 * (size_t)P);
+    rd_decide(pc, &R, ref, last, defer, w0, c0, r0, q0);
+    if (!last && (rc = rd_waits(pc, rw, cm, goff, &R, cnt, rcnt)) != MINEX_OK)
+      break;
+    /* the accepted moves with their edges to rank 0 */
+    size_t bytes = 0;
+    for (int32_t k = 0; k < R.np; k++)
+      if (R.state[k] == RS_MOVE) {
+        const int32_t *adj;
+        const double *cw;
+        int64_t len;
+        contract_edges(ws, R.x[k], &adj, &cw, &len);
+        bytes += sizeof(rec_head) + sizeof(rec_edge) * (size_t)len;
+      }
+    core_free(mine);
+    if ((mine = core_malloc(bytes + 1)) == NULL)
+      rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
+                      bytes);
+    char *p = mine;
+    for (int32_t k = 0; rc == MINEX_OK && k < R.np; k++) {
+      if (R.state[k] != RS_MOVE)
+        continue;
+      int32_t x = R.x[k];
+      const int32_t *adj;
+      const double *cw;
+      int64_t len;
+      contract_edges(ws, x, &adj, &cw, &len);
+      const contract_attr *a = &L->at[x];
+      rec_head h = {L->goff + x,
+                    R.key[k].gain,
+                    a->pwgt,
+                    a->rwgt,
+                    a->ctot,
+                    a->old,
+                    ws->owner[x],
+                    key_forced(&R.key[k]),
+                    (int32_t)len,
+                    R.to[k],
+                    0};
+      memcpy(p, &h, sizeof h);
+      p += sizeof h;
+      for (int64_t j = 0; j < len; j++) {
+        int32_t y = adj[j];
+        rec_edge e = {y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb], cw[j],
+                      ws->owner[y], 0};
+        memcpy(p, &e, sizeof e);
+        p += sizeof e;
+      }
+    }
+    for (int r = 0; r < size; r++)
+      cnt[r] = r == 0 ? (int64_t)bytes : 0;
+    core_free(all), core_free(msg), core_free(in), core_free(st),
+        core_free(stall);
+    all = msg = in = st = stall = NULL;
+    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+        (rc = cm->exchange(cm->ctx, mine, cnt, (void **)&all, rcnt)) !=
+            MINEX_OK)
+      break;
+    /* rank 0 executes them in the order and tells each rank what concerns
+       it; the loads after the round go to every rank once (an allgather
+       to which rank 0 alone gives bytes) */
+    for (int r = 0; r < size; r++)
+      cnt[r] = 0;
+    int64_t nst = 0;
+    if (cm->rank == 0) {
+      int64_t tot = 0;
+      for (int r = 0; r < size; r++)
+        tot += rcnt[r];
+      rc = execute_records(pc, cm, all, tot, goff, last, ref, &msg, cnt, &st,
+                           &nst);
+    }
+    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+        (rc = cm->exchange(cm->ctx, msg, cnt, (void **)&in, rcnt)) !=
+            MINEX_OK ||
+        (rc = cm->allgather(cm->ctx, st, nst, (void **)&stall, cnt)) !=
+            MINEX_OK)
+      break;
+    int64_t nev = rcnt[0] / (int64_t)sizeof(rec_event);
+    rec_state hd;
+    memcpy(&hd, stall, sizeof hd);
+    const char *evs = in;
+    if (cm->rank != 0)
+      costmodel_state_get(pc->ld, stall + sizeof hd);
+    pc->moves = hd.moves;
+    pc->forced_moves = hd.forced_moves;
+    *moves += hd.executed;
+    /* this rank's proposals that wait, then the executed moves in the
+       order, as partition_rounds applies its moves (the queue's contents
+       do not depend on the order of the two) */
+    int32_t stamp = ++rw->stamp, next = 0;
+    int more = round < budget;
+    for (int32_t k = 0; k < R.np; k++) {
+      int32_t xl = R.x[k];
+      if ((R.state[k] == RS_WAIT || R.state[k] == RS_DEFER) &&
+          mark[xl] != stamp) {
+        mark[xl] = stamp;
+        ids[next++] = xl;
+      }
+    }
+    for (int64_t k = 0; k < nev; k++) {
+      rec_event x;
+      memcpy(&x, evs + sizeof x * (size_t)k, sizeof x);
+      if (x.flags & EV_GHOST) { /* a neighbour's move: x is a ghost here.
+                                   Its neighbours that are ghosts here too
+                                   keep their interior flag: a ghost's is
+                                   never set (nor read) */
+        int32_t xl = local_of(L, x.id), g = xl - 2 * nb;
+        /* the ghosts' neighbours here, when the first one moves (kept in
+           rw while the level stays) */
+        if (rw->glevel != L || rw->gxadj != L->xadj) {
+          core_free(rw->gstart), core_free(rw->gnbr);
+          rw->gstart = NULL, rw->gnbr = NULL, rw->glevel = NULL;
+          if ((rc = ghost_nbrs(L, &rw->gstart, &rw->gnbr)) != MINEX_OK)
+            break;
+          rw->glevel = L, rw->gxadj = L->xadj;
+        }
+        const int64_t *gstart = rw->gstart;
+        const int32_t *gnbr = rw->gnbr;
+        if (g < 0) {
+          rc = core_error(MINEX_EINTERNAL,
+                          "rounds: rank %d: vertex %lld moved next to this "
+                          "rank's vertices is no ghost here",
+                          cm->rank, (long long)x.id);
+          break;
+        }
+        ws->owner[xl] = x.q;
+        pc->interior[xl] = 0;
+        for (int64_t j = gstart[g]; j < gstart[g + 1]; j++)
+          queue_nbr(pc, rw, gnbr[j], ids, &next, stamp, lock, lockstamp, more);
+        continue;
+      }
+      int32_t xl = (int32_t)x.id;
+      ws->owner[xl] = x.q;
+      pc->interior[xl] = 0;
+      mark[xl] = -stamp;
+      if (lock)
+        lock[xl] = lockstamp;
+      /* its neighbours here: no longer interior; queued for the next
+         round */
+      const int32_t *adj;
+      const double *cw;
+      int64_t len;
+      contract_edges(ws, xl, &adj, &cw, &len);
+      for (int64_t j = 0; j < len; j++) {
+        if (adj[j] < nb)
+          queue_nbr(pc, rw, adj[j], ids, &next, stamp, lock, lockstamp, more);
+        else
+          pc->interior[adj[j]] = 0;
+      }
+    }
+    if (rc != MINEX_OK)
+      continue; /* agreed at the top of the next round */
+    n = partition_next_round(ids, next, mark, stamp);
+  }
+done:
+  rd_free(&R);
+  core_free(samples);
+  core_free(cnt), core_free(rcnt), core_free(goff), core_free(gall),
+      core_free(w0);
+  core_free(mine), core_free(all), core_free(msg), core_free(in), core_free(st),
+      core_free(stall);
+  return cm->agree(cm->ctx, rc);
+}

@@ -84,13 +84,17 @@ typedef struct minex_mpi_stats {
   int64_t scatter_bytes, scatter_messages; /* the new owners back          */
   int64_t collective_calls;                /* reductions and broadcasts    */
   double seconds_check, seconds_gather, seconds_solve, seconds_scatter;
-  int64_t recv_bytes_max; /* stage 2: the most bytes one rank received
-                             from the others in the kernel (the load of
-                             the busiest rank, docs/mpi.md)             */
-  int32_t recv_max_rank;  /* that rank (the lowest of equals)          */
   int32_t ranks;          /* size of the communicator                  */
   int32_t solver;         /* the rank that ran the kernel (stage 1), or -1:
                              every rank (stage 2)                     */
+  int32_t recv_max_rank;  /* the rank of recv_bytes_max (the lowest of
+                             equals)                                  */
+  int64_t recv_bytes_max; /* stage 2: the most bytes one rank received
+                             from the others in the kernel (exchanges,
+                             allgathers, broadcasts; the load of the
+                             busiest rank, docs/mpi.md). Added after
+                             0.1.0's last field: a program built against
+                             an older header must be rebuilt          */
 } minex_mpi_stats;
 
 /* Copies the figures of the calling thread's last minex_mpi_repartition

@@ -52,6 +52,12 @@ int mx_bcast(mx_comm *c, void *buf, int64_t bytes, int root) {
     int e = MPI_Bcast((char *)buf + off, (int)m, MPI_BYTE, root, c->comm);
     if (e != MPI_SUCCESS)
       return mx_mpi_fail(c, "MPI_Bcast", e);
+    if (c->rank != root) {
+      c->bytes_in += m;
+    } else { /* counted as if sent to each other rank */
+      c->bytes += m * (c->size - 1);
+      c->messages += c->size - 1;
+    }
   }
   return MINEX_OK;
 }

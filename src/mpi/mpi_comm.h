@@ -20,7 +20,9 @@ typedef struct mx_comm {
   int rc;         /* MINEX_OK or the first local failure              */
   char msg[1024]; /* its message, "fn: rank R: ..."                   */
   int64_t bytes, messages, collectives; /* sent by this rank           */
-  int64_t bytes_in; /* received from other ranks by this rank          */
+  int64_t bytes_in; /* received from other ranks by this rank in
+                       exchanges, allgathers and broadcasts (not the
+                       reductions' few bytes)                        */
 } mx_comm;
 
 /* A call's context: mx_open names the public function (first word of

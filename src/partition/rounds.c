@@ -39,6 +39,7 @@ void partition_rounds_ws_destroy(partition_rounds_ws *rw) {
 void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids) {
   memset(rw->mark, 0, sizeof(int32_t) * (size_t)nids);
   rw->stamp = 0;
+  rw->glevel = NULL; /* the ghost lists are made again when needed */
 }
 
 /* Proposals of a round in the order they are applied: forced moves first,

@@ -371,10 +371,6 @@ static int key_pcmp(const void *a, const void *b) {
   return key_cmp(*(const rd_key *const *)a, *(const rd_key *const *)b);
 }
 
-static int key_qcmp(const void *a, const void *b) {
-  return key_cmp(a, b);
-}
-
 static int gid_qcmp(const void *a, const void *b) {
   int64_t x = key_gid(a), y = key_gid(b);
   return (x > y) - (x < y);
@@ -636,13 +632,14 @@ out:
 /* The deferral's "next proposal": for each of this rank's proposals the
  * key that follows it in the round's order over every rank (R->succ), by
  * a sample sort: this rank's keys in order (rw->mv[0..np), to = the
- * proposal), the splitters every rank picks alike from the samples of
- * every rank (samples[0..nsamp), sorted), each key to the rank of its
- * range, sorted there, the next key found (the last of a range: the first
- * of the next range that has keys), answered back. Collective. */
+ * proposal), each to the rank of its range (spl[0..nspl): the splitters
+ * every rank picked alike, rd_count; range r: the keys from spl[r - 1]
+ * on, below spl[r]), sorted there, the next key found (the last of a
+ * range: the first of the next range that has keys), answered back.
+ * Collective. */
 static int rd_successors(partition_rounds_ws *rw, const contract_comm *cm,
-                         rd_round *R, const rd_key *samples, int64_t nsamp,
-                         int64_t *cnt, int64_t *rcnt) {
+                         rd_round *R, const rd_key *spl, int nspl, int64_t *cnt,
+                         int64_t *rcnt) {
   int size = cm->size;
   int32_t np = R->np;
   rd_key *in = NULL, *first = NULL;
@@ -650,23 +647,18 @@ static int rd_successors(partition_rounds_ws *rw, const contract_comm *cm,
   rd_succ *ans = NULL, *back = NULL;
   int32_t *dest = core_malloc(sizeof *dest * ((size_t)np + 1));
   int64_t *from = core_calloc((size_t)size + 1, sizeof *from);
-  rd_key *spl = core_malloc(sizeof *spl * ((size_t)size + 1));
   rd_key *sbuf = core_malloc(sizeof *sbuf * ((size_t)np + 1));
-  int rc = dest && from && spl && sbuf
+  int rc = dest && from && sbuf
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "rounds: out of memory");
   int64_t nin = 0;
   if (rc == MINEX_OK) {
-    /* the splitters: samples at the quantiles (range r: keys from
-       spl[r - 1] on, below spl[r]) */
-    for (int r = 1; r < size && nsamp > 0; r++)
-      spl[r - 1] = samples[(int64_t)r * nsamp / size];
     for (int r = 0; r < size; r++)
       cnt[r] = 0;
     int r = 0;
     for (int32_t j = 0; j < np; j++) {
       const rd_key *k = &R->key[rw->mv[j].to];
-      while (r < size - 1 && nsamp > 0 && key_cmp(k, &spl[r]) >= 0)
+      while (r < nspl && key_cmp(k, &spl[r]) >= 0)
         r++;
       dest[j] = r;
       sbuf[j] = *k;
@@ -720,9 +712,8 @@ static int rd_successors(partition_rounds_ws *rw, const contract_comm *cm,
   for (int32_t j = 0; j < np; j++)
     R->succ[rw->mv[j].to] = back[from[dest[j]]++];
 out:
-  core_free(dest), core_free(from), core_free(spl), core_free(sbuf),
-      core_free(in), core_free(first), core_free(ptr), core_free(ans),
-      core_free(back);
+  core_free(dest), core_free(from), core_free(sbuf), core_free(in),
+      core_free(first), core_free(ptr), core_free(ans), core_free(back);
   return rc;
 }
 
@@ -896,19 +887,38 @@ static void queue_nbr(partition_ctx *pc, partition_rounds_ws *rw, int32_t y,
   }
 }
 
-/* This rank's proposal count and, when the deferral needs the next
- * proposal, its keys in the order (rw->mv: to = the proposal) and up to
- * size samples of them, to every rank: *total the proposals of every
- * rank, *samples (sorted, *nsamp) every rank's samples. Collective. */
+/* Samples per rank for the sample sort's splitters (rd_count). */
+#define RD_SAMPLES 64
+
+/* A sample of a rank's keys, with the number of keys it stands for. */
+typedef struct rd_sample {
+  rd_key key;
+  double weight;
+} rd_sample;
+
+static int sample_qcmp(const void *a, const void *b) {
+  return key_cmp(&((const rd_sample *)a)->key, &((const rd_sample *)b)->key);
+}
+
+/* This rank's proposal count to every rank (*total: every rank's) and,
+ * when the deferral needs the next proposal (need_succ), the sample sort's
+ * splitters: this rank's keys put in the order (rw->mv: to = the
+ * proposal) and up to RD_SAMPLES of them, evenly spaced, each standing
+ * for np / m keys, to every rank; every rank sorts all the samples and
+ * takes as splitter r the first whose keys before it weigh r / size of
+ * the total (*spl, *nspl <= size - 1; equal splitters leave a range
+ * empty). Collective. */
 static int rd_count(partition_rounds_ws *rw, const contract_comm *cm,
                     const rd_round *R, int need_succ, int64_t *total,
-                    rd_key **samples, int64_t *nsamp, int64_t *cnt) {
+                    rd_key **spl, int *nspl, int64_t *cnt) {
   int size = cm->size;
   int32_t np = R->np;
-  int64_t ns = need_succ ? (np < size ? np : size) : 0;
+  int64_t ns = need_succ ? (np < RD_SAMPLES ? np : RD_SAMPLES) : 0;
   char *buf = core_malloc(sizeof(int64_t) + sizeof(rd_key) * (size_t)ns);
   char *all = NULL;
+  rd_sample *smp = NULL;
   int rc = buf ? MINEX_OK : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  *nspl = 0;
   if (rc == MINEX_OK) {
     int64_t head = np;
     memcpy(buf, &head, sizeof head);
@@ -938,22 +948,37 @@ static int rd_count(partition_rounds_ws *rw, const contract_comm *cm,
     n += (cnt[r] - (int64_t)sizeof h) / (int64_t)sizeof(rd_key);
     o += cnt[r];
   }
-  if ((*samples = core_malloc(sizeof **samples * ((size_t)n + 1))) == NULL)
+  smp = core_malloc(sizeof *smp * ((size_t)n + 1));
+  *spl = core_malloc(sizeof **spl * ((size_t)size + 1));
+  if (smp == NULL || *spl == NULL)
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld samples",
                     (long long)n);
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK || n == 0)
     goto out;
   o = 0, n = 0;
   for (int r = 0; r < size; r++) {
-    int64_t m = (cnt[r] - (int64_t)sizeof(int64_t)) / (int64_t)sizeof(rd_key);
-    memcpy(*samples + n, all + o + sizeof(int64_t), sizeof(rd_key) * (size_t)m);
-    n += m;
+    int64_t h, m = (cnt[r] - (int64_t)sizeof h) / (int64_t)sizeof(rd_key);
+    memcpy(&h, all + o, sizeof h);
+    for (int64_t j = 0; j < m; j++) {
+      memcpy(&smp[n].key, all + o + sizeof h + sizeof(rd_key) * (size_t)j,
+             sizeof(rd_key));
+      smp[n++].weight = (double)h / (double)m;
+    }
     o += cnt[r];
   }
-  qsort(*samples, (size_t)n, sizeof **samples, key_qcmp);
-  *nsamp = n;
+  qsort(smp, (size_t)n, sizeof *smp, sample_qcmp);
+  double before = 0;
+  int64_t i = 0;
+  for (int r = 1; r < size; r++) {
+    double target = (double)*total * r / size;
+    while (i < n && before + smp[i].weight <= target)
+      before += smp[i++].weight;
+    if (i == n)
+      break;
+    (*spl)[(*nspl)++] = smp[i].key;
+  }
 out:
-  core_free(buf), core_free(all);
+  core_free(buf), core_free(all), core_free(smp);
   return rc;
 }
 
@@ -972,7 +997,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   double *w0 = core_malloc(sizeof *w0 * 4 * ((size_t)P + 1));
   char *mine = NULL, *all = NULL, *msg = NULL, *in = NULL, *st = NULL;
   char *stall = NULL;
-  rd_key *samples = NULL;
+  rd_key *spl = NULL;
+  int nspl = 0;
   rd_round R;
   memset(&R, 0, sizeof R);
   int rc = cnt && rcnt && goff && w0
@@ -1003,13 +1029,13 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     partition_scan(pc, ids, n, rw->prop);
     double ref = pc->ld->tree[1];
     rd_free(&R);
-    core_free(samples);
-    samples = NULL;
+    core_free(spl);
+    spl = NULL;
     if (rc == MINEX_OK)
       rc = rd_collect(pc, rw, ids, n, ref, &R);
-    int64_t total = 0, nsamp = 0;
+    int64_t total = 0;
     if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-        (rc = rd_count(rw, cm, &R, need_succ, &total, &samples, &nsamp, cnt)) !=
+        (rc = rd_count(rw, cm, &R, need_succ, &total, &spl, &nspl, cnt)) !=
             MINEX_OK)
       break;
     if (total == 0)
@@ -1019,7 +1045,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt)) != MINEX_OK)
       break;
     if (need_succ &&
-        (rc = rd_successors(rw, cm, &R, samples, nsamp, cnt, rcnt)) != MINEX_OK)
+        (rc = rd_successors(rw, cm, &R, spl, nspl, cnt, rcnt)) != MINEX_OK)
       break;
     memcpy(w0, pc->ld->wgt, sizeof *w0 * (size_t)P);
     memcpy(c0, pc->ld->comm, sizeof *c0 * (size_t)P);
@@ -1180,7 +1206,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   }
 done:
   rd_free(&R);
-  core_free(samples);
+  core_free(spl);
   core_free(cnt), core_free(rcnt), core_free(goff), core_free(gall),
       core_free(w0);
   core_free(mine), core_free(all), core_free(msg), core_free(in), core_free(st),

@@ -101,8 +101,6 @@ static int64_t tab_slot(const moved_tab *t, int64_t k) {
 
 /* The owner of edge e now: its owner at the scan unless it moved since. */
 static int32_t edge_owner(const moved_tab *t, const rec_edge *e, int *moved) {
-  if (t == NULL) /* nothing moved yet in the round */
-    return e->owner;
   int64_t i = tab_slot(t, e->gid);
   if (t->key[i] == e->gid) {
     *moved = 1;
@@ -114,7 +112,7 @@ static int32_t edge_owner(const moved_tab *t, const rec_edge *e, int *moved) {
 /* x's neighbour owners from its edges (first seen first, Cwgt summed in
  * row order, as partition_gather_owners_in): sc->nbr; returns their
  * number; *changed: whether a neighbour moved in this round (t: the
- * round's moves, NULL before any). */
+ * round's moves so far). */
 static int32_t rec_gather(partition_scratch *sc, int32_t nprocs,
                           const moved_tab *t, const rec_head *h,
                           const rec_edge *e, int *changed) {

@@ -72,6 +72,7 @@
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
 #define costmodel_metrics_from_loads minex__costmodel_metrics_from_loads
 #define costmodel_min_var minex__costmodel_min_var
+#define costmodel_move_deltas minex__costmodel_move_deltas
 #define costmodel_receiver_qwgt minex__costmodel_receiver_qwgt
 #define costmodel_run_partials minex__costmodel_run_partials
 #define costmodel_scratch_create minex__costmodel_scratch_create
@@ -185,6 +186,7 @@
 #define partition_balance minex__partition_balance
 #define partition_best_move minex__partition_best_move
 #define partition_best_move_in minex__partition_best_move_in
+#define partition_best_move_nn minex__partition_best_move_nn
 #define partition_check_phase minex__partition_check_phase
 #define partition_checkpoint_free minex__partition_checkpoint_free
 #define partition_checkpoint_restore minex__partition_checkpoint_restore
@@ -192,6 +194,7 @@
 #define partition_ctx_check minex__partition_ctx_check
 #define partition_ctx_create minex__partition_ctx_create
 #define partition_ctx_destroy minex__partition_ctx_destroy
+#define partition_decision_deltas minex__partition_decision_deltas
 #define partition_execute minex__partition_execute
 #define partition_force_off minex__partition_force_off
 #define partition_gather_owners minex__partition_gather_owners
@@ -203,6 +206,7 @@
 #define partition_heap_precedes_top minex__partition_heap_precedes_top
 #define partition_heap_remove minex__partition_heap_remove
 #define partition_heap_set minex__partition_heap_set
+#define partition_load_deltas minex__partition_load_deltas
 #define partition_loads_max minex__partition_loads_max
 #define partition_move_rule minex__partition_move_rule
 #define partition_next_round minex__partition_next_round

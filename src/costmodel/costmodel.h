@@ -257,6 +257,13 @@ void costmodel_eval_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
                              const costmodel_vertex *v, int32_t q, double ref,
                              costmodel_move *out);
 
+/* The deltas alone of costmodel_eval_move_in (s's touched, ntouched,
+ * dwgt, dcomm and dremap, the same doubles in the same order), without
+ * Gain or dMinVar: the scans of the rounds keep a proposal's deltas so
+ * that its decision need not evaluate the move again. */
+void costmodel_move_deltas(const costmodel_loads *ld, costmodel_scratch *s,
+                           const costmodel_vertex *v, int32_t q);
+
 /* costmodel_eval_move_ref's result from deltas already in s (touched,
  * ntouched, and dwgt, dcomm, dremap of the touched processors, as
  * costmodel_eval_move_ref leaves them, in the same order): the same

@@ -38,11 +38,10 @@ static void min_untouched(const costmodel_loads *ld, const costmodel_scratch *s,
 static inline void finish_move(const costmodel_loads *ld, costmodel_scratch *s,
                                int32_t q, double ref, costmodel_move *out);
 
-/* costmodel_eval_move_in, and with a reference (ref not NaN) the
-   dMinVar of costmodel_eval_move_ref */
-static inline void eval_move(const costmodel_loads *ld, costmodel_scratch *s,
-                             const costmodel_vertex *v, int32_t q, double ref,
-                             costmodel_move *out) {
+/* eval_move's first half: the move's deltas per touched processor into
+   s (touched, in the order they are first touched; dwgt, dcomm, dremap) */
+static inline void move_deltas(const costmodel_loads *ld, costmodel_scratch *s,
+                               const costmodel_vertex *v, int32_t q) {
   const minex_config *cf = ld->cfg;
   const int32_t *cl = cf->cluster;
   size_t C = (size_t)cf->nclusters;
@@ -96,6 +95,14 @@ static inline void eval_move(const costmodel_loads *ld, costmodel_scratch *s,
     touch(s, o);
     s->dremap[o] += rq - rp;
   }
+}
+
+/* costmodel_eval_move_in, and with a reference (ref not NaN) the
+   dMinVar of costmodel_eval_move_ref */
+static inline void eval_move(const costmodel_loads *ld, costmodel_scratch *s,
+                             const costmodel_vertex *v, int32_t q, double ref,
+                             costmodel_move *out) {
+  move_deltas(ld, s, v, q);
   finish_move(ld, s, q, ref, out);
 }
 
@@ -181,6 +188,11 @@ void costmodel_eval_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
                              const costmodel_vertex *v, int32_t q, double ref,
                              costmodel_move *out) {
   eval_move(ld, s, v, q, ref, out);
+}
+
+void costmodel_move_deltas(const costmodel_loads *ld, costmodel_scratch *s,
+                           const costmodel_vertex *v, int32_t q) {
+  move_deltas(ld, s, v, q);
 }
 
 void costmodel_finish_move_ref(const costmodel_loads *ld, costmodel_scratch *s,

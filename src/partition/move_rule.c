@@ -85,12 +85,19 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
 
 int partition_best_move_in(partition_ctx *pc, partition_scratch *sc, int32_t x,
                            partition_choice *ch) {
+  int32_t nn;
+  return partition_best_move_nn(pc, sc, x, ch, &nn);
+}
+
+int partition_best_move_nn(partition_ctx *pc, partition_scratch *sc, int32_t x,
+                           partition_choice *ch, int32_t *nn_out) {
   const contract_ws *ws = pc->ws;
   int32_t p = ws->owner[x], nn = -1;
   if (!pc->interior[x]) {
     nn = partition_gather_owners_in(pc, sc, x);
     pc->interior[x] = nn == 0 || (nn == 1 && sc->nbr[0].owner == p);
   }
+  *nn_out = nn;
   return partition_move_rule(pc, sc, &contract_cur(ws)->at[x], p,
                              pc->interior[x], nn, ch);
 }
@@ -134,7 +141,7 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
     return 0;
   costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
   costmodel_move m, best = {0}, fallback = {0};
-  int have = 0, have_fb = 0;
+  int have = 0, have_fb = 0, fresh = 0, fresh_fb = 0;
   /* balance: a move whose receiver ends at or above the sender's load
      before it is not admissible (max_after is at least the receiver's
      load), and the receiver's load alone needs no scratch; most of the
@@ -147,22 +154,24 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
         costmodel_receiver_qwgt(ld, &v, sc->cand[i]) >= bal_bound)
       continue;
     costmodel_eval_move_in(ld, &sc->mv, &v, sc->cand[i], &m);
+    fresh = fresh_fb = 0; /* the scratch holds m's deltas now */
     if (admissible(pc, &sc->mv, &m, ld->qwgt[p])) {
       if (!have || m.gain < best.gain ||
           (m.gain == best.gain && m.dmin_var < best.dmin_var)) {
         best = m;
-        have = 1;
+        have = fresh = 1;
       }
     } else if (forced && (!have_fb || m.dmin_var < fallback.dmin_var)) {
       /* nothing passes the gate: the move that unbalances least */
       fallback = m;
-      have_fb = 1;
+      have_fb = fresh_fb = 1;
     }
   }
   if (!have && !have_fb)
     return 0;
   ch->move = have ? best : fallback;
   ch->forced = forced;
+  ch->fresh = have ? fresh : fresh_fb;
   return 1;
 }
 
@@ -175,6 +184,7 @@ static int gate(const partition_ctx *pc, const costmodel_scratch *mv,
     return 0;
   ch->move = *m;
   ch->forced = forced;
+  ch->fresh = 1;
   return 1;
 }
 

@@ -61,10 +61,67 @@ void partition_ctx_destroy(partition_ctx *pc) {
     core_free(sc->nbr_at);
     core_free(sc->nbr_stamp);
     core_free(sc->cand);
+    core_free(sc->dbuf);
     costmodel_scratch_destroy(&sc->mv);
   }
   core_free(pc->sc);
+  core_free(pc->dblk);
   memset(pc, 0, sizeof *pc);
+}
+
+void partition_load_deltas(costmodel_scratch *s, const partition_delta *d,
+                           int32_t nd) {
+  for (int32_t j = 0; j < nd; j++) {
+    int32_t y = d[j].proc;
+    s->touched[j] = y;
+    s->dwgt[y] = d[j].dw;
+    s->dcomm[y] = d[j].dc;
+    s->dremap[y] = d[j].dr;
+  }
+  s->ntouched = nd;
+}
+
+/* keep_deltas: the deltas of x's proposed move ch (found against sc's
+   neighbour list of nn owners, or none when nn < 0) as its decision makes
+   them -- with (owner, Ctot) as the one neighbour when x is interior
+   (round_decide, rd_gather) -- appended to sc->dbuf; returns how many,
+   0 when they could not be kept (the decision evaluates the move then). */
+static uint16_t keep_deltas(partition_ctx *pc, partition_scratch *sc, int32_t x,
+                            int32_t nn, const partition_choice *ch) {
+  const contract_ws *ws = pc->ws;
+  const contract_attr *a = &contract_cur(ws)->at[x];
+  int32_t p = ws->owner[x];
+  costmodel_scratch *s = &sc->mv;
+  /* the scratch still holds them when the move was the last evaluated
+     with that list: an interior id's (nn < 0) or one with other owners
+     among its neighbours; else made again */
+  if (!ch->fresh || (pc->interior[x] && nn >= 0)) {
+    costmodel_nbr one = {p, a->ctot};
+    costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
+    if (pc->interior[x] || nn < 0) {
+      v.nbr = &one;
+      v.nnbr = 1;
+    }
+    costmodel_move_deltas(pc->ld, s, &v, ch->move.to);
+  }
+  int32_t k = s->ntouched;
+  if (k > UINT16_MAX)
+    return 0;
+  if (sc->dlen + k > sc->dcap) {
+    int64_t cap = 2 * sc->dcap + k + 1024;
+    partition_delta *t = core_realloc(sc->dbuf, sizeof *t * (size_t)cap);
+    if (t == NULL)
+      return 0;
+    sc->dbuf = t;
+    sc->dcap = cap;
+  }
+  partition_delta *d = sc->dbuf + sc->dlen;
+  for (int32_t j = 0; j < k; j++) {
+    int32_t y = s->touched[j];
+    d[j] = (partition_delta){s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
+  }
+  sc->dlen += k;
+  return (uint16_t)k;
 }
 
 void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
@@ -75,21 +132,39 @@ void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
      pc->par */
   int nt = pc->nsc;
   int32_t nb = (n + PARTITION_SCAN_BLOCK - 1) / PARTITION_SCAN_BLOCK;
-  for (int t = 0; t < nt; t++)
+  for (int t = 0; t < nt; t++) {
     pc->sc[t].work = pc->sc[t].span = 0;
+    pc->sc[t].dlen = 0;
+  }
+  int keep = pc->keep_deltas;
+  if (keep && nb > pc->dblk_cap) {
+    partition_dblock *t = core_realloc(pc->dblk, sizeof *t * (size_t)nb);
+    if (t != NULL) {
+      pc->dblk = t;
+      pc->dblk_cap = nb;
+    }
+    keep = t != NULL; /* else no deltas kept: the decisions evaluate */
+  }
+  pc->dkept = keep;
   double t0 = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1)                                  \
     num_threads(nt) if (nt > 1 && nb > 2)
   for (int32_t b = 0; b < nb; b++) {
     double tu = core_wtime();
-    partition_scratch *sc = &pc->sc[core_thread_num() % nt];
+    int w = core_thread_num() % nt;
+    partition_scratch *sc = &pc->sc[w];
+    if (keep)
+      pc->dblk[b] = (partition_dblock){sc->dlen, w, 0};
     int32_t hi = b < nb - 1 ? (b + 1) * PARTITION_SCAN_BLOCK : n;
     for (int32_t i = b * PARTITION_SCAN_BLOCK; i < hi; i++) {
       partition_choice ch;
-      if (partition_best_move_in(pc, sc, ids[i], &ch))
-        out[i] = (partition_prop){ch.move.gain, ch.move.to, ch.forced};
+      int32_t nn;
+      if (partition_best_move_nn(pc, sc, ids[i], &ch, &nn))
+        out[i] = (partition_prop){
+            ch.move.gain, ch.move.to, (uint16_t)(ch.forced != 0),
+            keep ? keep_deltas(pc, sc, ids[i], nn, &ch) : 0};
       else
-        out[i] = (partition_prop){0, -1, 0};
+        out[i] = (partition_prop){0, -1, 0, 0};
     }
     tu = core_wtime() - tu;
     sc->work += tu;

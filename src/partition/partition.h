@@ -47,16 +47,35 @@ typedef void (*partition_trace_fn)(void *ctx, int32_t x, int32_t from,
  * scratch. Workers test moves concurrently against the same frozen
  * owners and loads, each in its own scratch (SPEC §3 "Parallel
  * execution"). */
+/* One touched processor's deltas of a proposal's move, as
+ * costmodel_move_deltas leaves them (partition_scan keeps them when
+ * partition_ctx.keep_deltas is set). */
+typedef struct partition_delta {
+  double dw, dc, dr; /* Wgt, Comm and Remap deltas                */
+  int32_t proc;      /* the processor                              */
+  int32_t pad;
+} partition_delta;
+
 typedef struct partition_scratch {
   costmodel_nbr *nbr; /* neighbour weight per owner                 */
   int32_t *nbr_at;    /* index of an owner in nbr                   */
   int32_t *nbr_stamp; /* stamp per owner                            */
   int32_t stamp;
-  int32_t *cand;        /* P+1: candidate processors               */
-  costmodel_scratch mv; /* deltas of the move evaluated last       */
-  double work, span;    /* partition_scan: its blocks' times, the
-                           largest                                  */
+  int32_t *cand;         /* P+1: candidate processors               */
+  costmodel_scratch mv;  /* deltas of the move evaluated last       */
+  double work, span;     /* partition_scan: its blocks' times, the
+                            largest                                  */
+  partition_delta *dbuf; /* partition_scan with keep_deltas: the
+                            deltas of the blocks this worker tested */
+  int64_t dlen, dcap;
 } partition_scratch;
+
+/* Where partition_scan put the deltas of a block of ids. */
+typedef struct partition_dblock {
+  int64_t off; /* first delta in the worker's dbuf                 */
+  int32_t sc;  /* the worker                                        */
+  int32_t pad;
+} partition_dblock;
 
 /* Rounds per pass of partition_passes_rounds (neighbours of moved ids). */
 #define PARTITION_ROUNDS_BUDGET 16
@@ -100,6 +119,11 @@ typedef struct partition_ctx {
   partition_scratch *sc; /* nsc workers' scratch; sc[0] serves the
                             serial code                              */
   int32_t nsc;
+  int keep_deltas;        /* partition_scan keeps each proposal's deltas
+                             (rounds = ON: the decisions read them)   */
+  int dkept;              /* the last scan kept deltas               */
+  partition_dblock *dblk; /* the last scan's blocks (dkept)          */
+  int32_t dblk_cap;
   core_par par;             /* partition_scan's parallel regions */
   int32_t *nb_ids;          /* scratch of partition_run: neighbour ids   */
   unsigned char *interior;  /* ws->interior: 1 = every neighbour of the id
@@ -115,6 +139,8 @@ typedef struct partition_ctx {
 typedef struct partition_choice {
   costmodel_move move; /* destination, Gain, dMinVar                 */
   int forced;          /* 1: the vertex sits on an unavailable proc  */
+  int fresh;           /* partition_move_rule: the move's deltas are the
+                          last the worker's scratch evaluated          */
 } partition_choice;
 
 /* After contract_freeze (the interior flags are the workspace's). The
@@ -143,20 +169,52 @@ int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch);
  * sc and x's interior flag, so workers test distinct ids concurrently. */
 int partition_best_move_in(partition_ctx *pc, partition_scratch *sc, int32_t x,
                            partition_choice *ch);
+/* The same, with the number of neighbour owners gathered into sc->nbr
+ * (-1: none gathered, x was interior). */
+int partition_best_move_nn(partition_ctx *pc, partition_scratch *sc, int32_t x,
+                           partition_choice *ch, int32_t *nn_out);
 
 /* A tested id's move, in 16 bytes (scans of the fine graph keep one per
- * vertex): to = -1 when it has none. */
+ * vertex): to = -1 when it has none; nd deltas kept (keep_deltas), 0
+ * when none were. */
 typedef struct partition_prop {
   double gain;
   int32_t to;
-  int32_t forced;
+  uint16_t forced;
+  uint16_t nd;
 } partition_prop;
 
 /* Tests the n ids of ids against the current (frozen) owners and loads on
  * the context's threads into out[0..n-1]: the same as n calls of
- * partition_best_move in a row, whatever the number of threads. */
+ * partition_best_move in a row, whatever the number of threads. With
+ * pc->keep_deltas, also keeps each proposal's deltas (its move's, with the
+ * neighbour list its decision uses: (owner, Ctot) for an interior id),
+ * found by partition_scan_deltas. */
 void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
                     partition_prop *out);
+
+/* The deltas the last partition_scan kept for the ids of block b (ids b *
+ * PARTITION_SCAN_BLOCK onwards, each proposal's out[i].nd in turn), or
+ * NULL when it kept none. */
+static inline const partition_delta *
+partition_scan_deltas(const partition_ctx *pc, int32_t b) {
+  if (!pc->dkept)
+    return NULL;
+  return pc->sc[pc->dblk[b].sc].dbuf + pc->dblk[b].off;
+}
+
+/* The deltas of x's move to q into s as the rounds' decisions make them
+ * (sc's neighbour lists as scratch): an interior vertex's one neighbour
+ * weight is its Ctot (no gather), as the scan's; a gather that finds only
+ * its owner, or no neighbour, says the same, so that a decision does not
+ * depend on the flag. At coarse levels Ctot may differ from the edges' sum
+ * in the last bits (another order of the sums). */
+void partition_decision_deltas(partition_ctx *pc, partition_scratch *sc,
+                               costmodel_scratch *s, int32_t x, int32_t q);
+
+/* Puts nd deltas d in scratch s as costmodel_move_deltas left them. */
+void partition_load_deltas(costmodel_scratch *s, const partition_delta *d,
+                           int32_t nd);
 
 /* Moves active id x to processor q and updates the loads. */
 void partition_execute(partition_ctx *pc, int32_t x, int32_t q);
@@ -179,9 +237,11 @@ int partition_balance(partition_ctx *pc, int32_t max_passes);
 typedef struct partition_round_move {
   double gain;
   int32_t id;
-  int32_t forced;
+  int16_t forced;
   int32_t to;    /* the proposed destination                        */
-  int32_t state; /* rounds = ON: what the round decided (rounds.c)  */
+  int16_t state; /* rounds = ON: what the round decided (rounds.c)  */
+  uint16_t nd;   /* its deltas kept by the scan (d), or 0            */
+  const partition_delta *d;
 } partition_round_move;
 
 /* Scratch of partition_rounds for ids below nids. */

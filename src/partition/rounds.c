@@ -162,6 +162,40 @@ int32_t partition_next_round(int32_t *ids, int32_t next, const int32_t *mark,
   return k;
 }
 
+void partition_decision_deltas(partition_ctx *pc, partition_scratch *sc,
+                               costmodel_scratch *s, int32_t x, int32_t q) {
+  const contract_ws *ws = pc->ws;
+  const contract_attr *a = &contract_cur(ws)->at[x];
+  int32_t p = ws->owner[x], nn = 1;
+  if (!pc->interior[x])
+    nn = partition_gather_owners_in(pc, sc, x);
+  if (pc->interior[x] || nn == 0 || (nn == 1 && sc->nbr[0].owner == p)) {
+    sc->nbr[0] = (costmodel_nbr){p, a->ctot};
+    nn = 1;
+  }
+  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
+  costmodel_move_deltas(pc->ld, s, &v, q);
+}
+
+#ifdef MINEX_CHECKS
+/* MINEX_CHECKS builds: the deltas the scan kept (b) are the ones the
+   decision makes (a), bit for bit and in the same order. */
+static int same_deltas(const costmodel_scratch *a, const costmodel_scratch *b,
+                       int32_t x) {
+  int same = a->ntouched == b->ntouched;
+  for (int32_t j = 0; j < a->ntouched && same; j++) {
+    int32_t y = a->touched[j];
+    same = b->touched[j] == y && a->dwgt[y] == b->dwgt[y] &&
+           a->dcomm[y] == b->dcomm[y] && a->dremap[y] == b->dremap[y];
+  }
+  return same ? MINEX_OK
+              : core_error(MINEX_EINTERNAL,
+                           "rounds: the deltas kept by the scan for id %ld "
+                           "differ from its decision's",
+                           (long)x);
+}
+#endif
+
 /* rounds = ON: decides the proposals rw->mv[0..nm) in the round's order,
  * each for its own destination against the round's loads plus the deltas
  * of every earlier proposal, accepted or not (so the loads a decision
@@ -175,7 +209,6 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
   contract_ws *ws = pc->ws;
   costmodel_loads *ld = pc->ld;
   partition_scratch *sc = &pc->sc[0];
-  const contract_level *L = contract_cur(ws);
   costmodel_snapshot snap;
   int rc = costmodel_snapshot_take(ld, &snap);
   if (rc != MINEX_OK)
@@ -183,22 +216,21 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
   double ref = rw->ref = ld->tree[1];
   for (int32_t i = 0; i < nm; i++) {
     partition_round_move *mv = &rw->mv[i];
-    int32_t x = mv->id, p = ws->owner[x], nn = 1;
-    /* an interior vertex's one neighbour weight is its Ctot (no gather),
-       as the scan's; a gather that finds only p, or no neighbour, says the
-       same, so that the decision does not depend on the flag (the replay,
-       below, has none). At coarse levels Ctot may differ from the edges'
-       sum in the last bits (another order of the sums) */
-    if (!pc->interior[x])
-      nn = partition_gather_owners_in(pc, sc, x);
-    if (pc->interior[x] || nn == 0 || (nn == 1 && sc->nbr[0].owner == p)) {
-      sc->nbr[0] = (costmodel_nbr){p, L->at[x].ctot};
-      nn = 1;
+    int32_t x = mv->id, p = ws->owner[x];
+    if (mv->nd > 0) { /* the scan's deltas: the same doubles */
+      partition_load_deltas(&ld->mv, mv->d, mv->nd);
+#ifdef MINEX_CHECKS
+      partition_decision_deltas(pc, sc, &sc->mv, x, mv->to);
+      if ((rc = same_deltas(&sc->mv, &ld->mv, x)) != MINEX_OK)
+        break;
+#endif
+    } else {
+      partition_decision_deltas(pc, sc, &ld->mv, x, mv->to);
     }
     partition_choice ch;
+    int ok = partition_test_deltas(pc, &ld->mv, p, mv->to, ref, &ch);
     mv->state = RS_NONE;
-    if (partition_test_move(pc, sc, &ld->mv, &L->at[x], p, nn, mv->to, ref,
-                            &ch))
+    if (ok)
       mv->state =
           defer && !last && i + 1 < nm && !ch.forced &&
                   (rw->mv[i + 1].forced || ch.move.gain > rw->mv[i + 1].gain)
@@ -210,8 +242,8 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
   }
   costmodel_snapshot_restore(ld, &snap);
   costmodel_snapshot_free(&snap);
-  if (last)
-    return MINEX_OK;
+  if (last || rc != MINEX_OK)
+    return rc;
   for (int32_t i = 0; i < nm; i++)
     if (rw->mv[i].state == RS_MOVE)
       rw->pos[rw->mv[i].id] = i + 1;
@@ -259,12 +291,24 @@ static int executable(partition_ctx *pc, const partition_rounds_ws *rw,
 int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
                          const int32_t *ids, int32_t n, int last, int defer,
                          int32_t *nm) {
+  /* rounds = ON: the scan keeps each proposal's deltas for the
+     decisions */
+  pc->keep_deltas = pc->rounds;
   partition_scan(pc, ids, n, rw->prop);
   int32_t k = 0;
-  for (int32_t i = 0; i < n; i++)
-    if (rw->prop[i].to >= 0)
-      rw->mv[k++] = (partition_round_move){
-          rw->prop[i].gain, ids[i], rw->prop[i].forced, rw->prop[i].to, 0};
+  const partition_delta *d = NULL;
+  for (int32_t i = 0; i < n; i++) {
+    if (i % PARTITION_SCAN_BLOCK == 0)
+      d = partition_scan_deltas(pc, i / PARTITION_SCAN_BLOCK);
+    const partition_prop *pr = &rw->prop[i];
+    if (pr->to < 0)
+      continue;
+    rw->mv[k++] = (partition_round_move){
+        pr->gain, ids[i], (int16_t)pr->forced, pr->to, 0, pr->nd, d};
+    if (d != NULL)
+      d += pr->nd;
+  }
+  pc->keep_deltas = 0;
   partition_round_sort(rw, k);
   *nm = k;
   if (!pc->rounds)

@@ -72,8 +72,9 @@ static int order_records(const rec_head **order, int64_t nrec) {
   }
   for (size_t i = 0; i < n; i++) {
     in[i] = order[i];
-    mv[i] = (partition_round_move){order[i]->gain, (int32_t)i, order[i]->forced,
-                                   0, 0};
+    mv[i] = (partition_round_move){.gain = order[i]->gain,
+                                   .id = (int32_t)i,
+                                   .forced = (int16_t)order[i]->forced};
   }
   partition_sort_moves(mv, n, &tmp, &cap);
   for (size_t i = 0; i < n; i++)
@@ -421,25 +422,11 @@ static void rd_free(rd_round *R) {
   memset(R, 0, sizeof *R);
 }
 
-/* x's neighbour owners in sc->nbr as round_decide gathers them (an
- * interior vertex, one with no neighbour or with only p's: (p, Ctot));
- * returns their number. */
-static int32_t rd_gather(partition_ctx *pc, partition_scratch *sc, int32_t x) {
-  const contract_ws *ws = pc->ws;
-  int32_t p = ws->owner[x], nn = 1;
-  if (!pc->interior[x])
-    nn = partition_gather_owners_in(pc, sc, x);
-  if (pc->interior[x] || nn == 0 || (nn == 1 && sc->nbr[0].owner == p)) {
-    sc->nbr[0] = (costmodel_nbr){p, contract_cur(ws)->at[x].ctot};
-    nn = 1;
-  }
-  return nn;
-}
-
 /* The round's proposals of this rank (rw->prop of ids[0..n)) with their
- * keys and each one's deltas per touched processor. */
+ * keys and each one's deltas per touched processor (those the scan kept,
+ * else made here). */
 static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
-                      const int32_t *ids, int32_t n, double ref, rd_round *R) {
+                      const int32_t *ids, int32_t n, rd_round *R) {
   contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
   partition_scratch *sc = &pc->sc[0];
@@ -462,21 +449,27 @@ static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
                       (long)np);
   int32_t k = 0;
   int64_t t = 0;
+  const partition_delta *d = NULL;
   for (int32_t i = 0; i < n; i++) {
+    if (i % PARTITION_SCAN_BLOCK == 0)
+      d = partition_scan_deltas(pc, i / PARTITION_SCAN_BLOCK);
     if (rw->prop[i].to < 0)
       continue;
-    int32_t x = ids[i], p = ws->owner[x], q = rw->prop[i].to;
+    const partition_delta *dk = d;
+    if (d != NULL)
+      d += rw->prop[i].nd;
+    int32_t x = ids[i], q = rw->prop[i].to;
     double g = rw->prop[i].gain;
     R->key[k] = (rd_key){g == 0 ? 0 : g,
                          (L->goff + x) | (rw->prop[i].forced ? RD_FORCED : 0)};
     R->x[k] = x;
     R->to[k] = q;
     R->tstart[k] = t;
-    int32_t nn = rd_gather(pc, sc, x);
-    const contract_attr *a = &L->at[x];
-    costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
-    costmodel_move mv;
-    costmodel_eval_move_ref(pc->ld, &sc->mv, &v, q, ref, &mv);
+    if (rw->prop[i].nd > 0) { /* the scan's deltas: the same doubles */
+      partition_load_deltas(&sc->mv, dk, rw->prop[i].nd);
+    } else {
+      partition_decision_deltas(pc, sc, &sc->mv, x, q);
+    }
     const costmodel_scratch *s = &sc->mv;
     if (t + s->ntouched > cap) {
       cap = 2 * cap + s->ntouched;
@@ -547,8 +540,9 @@ static int rd_sums(const costmodel_loads *ld, const rd_tuple *in, int64_t nin,
     if (inc) {
       for (int64_t j = 0; j < len; j++) {
         const rd_key *kk = &in[idx[a + j]].key;
-        mv[j] =
-            (partition_round_move){kk->gain, (int32_t)j, key_forced(kk), 0, 0};
+        mv[j] = (partition_round_move){.gain = kk->gain,
+                                       .id = (int32_t)j,
+                                       .forced = (int16_t)key_forced(kk)};
       }
       partition_sort_moves(mv, (size_t)len, &tmp, &cap);
       for (int64_t j = 0; j < len; j++)
@@ -923,8 +917,10 @@ static int rd_count(partition_rounds_ws *rw, const contract_comm *cm,
     if (need_succ) {
       for (int32_t k = 0; k < np; k++) {
         const rd_key *key = &R->key[k];
-        rw->mv[k] =
-            (partition_round_move){key->gain, R->x[k], key_forced(key), k, 0};
+        rw->mv[k] = (partition_round_move){.gain = key->gain,
+                                           .id = R->x[k],
+                                           .forced = (int16_t)key_forced(key),
+                                           .to = k};
       }
       partition_sort_moves(rw->mv, (size_t)np, &rw->tmp, &rw->tmpcap);
       for (int64_t j = 0; j < ns; j++)
@@ -1024,13 +1020,15 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     int last = round >= budget, need_succ = defer && !last;
     /* the scan; this rank's proposals with their deltas; how many every
        rank has */
+    pc->keep_deltas = 1; /* the proposals' deltas for rd_collect */
     partition_scan(pc, ids, n, rw->prop);
+    pc->keep_deltas = 0;
     double ref = pc->ld->tree[1];
     rd_free(&R);
     core_free(spl);
     spl = NULL;
     if (rc == MINEX_OK)
-      rc = rd_collect(pc, rw, ids, n, ref, &R);
+      rc = rd_collect(pc, rw, ids, n, &R);
     int64_t total = 0;
     if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
         (rc = rd_count(rw, cm, &R, need_succ, &total, &spl, &nspl, cnt)) !=

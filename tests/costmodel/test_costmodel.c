@@ -407,6 +407,19 @@ START_TEST(gain_equals_recomputed_qwgttot_difference) {
                   md.to == q);
         for (int32_t i = 0; i < rs.ntouched; i++)
           ck_assert(ds.qnew[i] == rs.qnew[i]);
+        /* the deltas alone (what the rounds' scans keep): the same
+           processors in the same order, the same doubles */
+        costmodel_scratch es;
+        ck_assert_int_eq(costmodel_scratch_create(&es, P), MINEX_OK);
+        costmodel_move_deltas(&ld, &es, &cv, q);
+        ck_assert_int_eq(es.ntouched, rs.ntouched);
+        for (int32_t i = 0; i < rs.ntouched; i++) {
+          int32_t x = rs.touched[i];
+          ck_assert_int_eq(es.touched[i], x);
+          ck_assert(es.dwgt[x] == rs.dwgt[x] && es.dcomm[x] == rs.dcomm[x] &&
+                    es.dremap[x] == rs.dremap[x]);
+        }
+        costmodel_scratch_destroy(&es);
         costmodel_scratch_destroy(&ds);
         costmodel_scratch_destroy(&rs);
         minex_metrics before, after;

@@ -261,7 +261,8 @@ START_TEST(round_sort_gives_the_reference_order) {
         int forced = kind == 5   ? 0
                      : kind == 6 ? 1
                                  : gsl_rng_uniform(rng) < 0.02;
-        rw.mv[i] = (partition_round_move){g, id, forced, (int32_t)i % 5, 0};
+        rw.mv[i] = (partition_round_move){
+            .gain = g, .id = id, .forced = (int16_t)forced, .to = i % 5};
       }
       if (kind == 4 && k > 1) /* ids not increasing: the qsort path */
         for (int32_t i = 0; i < k; i++) {

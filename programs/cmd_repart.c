@@ -90,7 +90,11 @@ static void help(void) {
       "                       (clusters of 3 at most) in one pass (default "
       "auto: the\n"
       "                       levels above 64 x the target; off: the\n"
-      "                       paper's sampled sweep on every level)\n");
+      "                       paper's sampled sweep on every level)\n"
+      "  --global-spread N    under --rounds on: the least-loaded-processor\n"
+      "                       moves of a round shared among up to N (1-8) of\n"
+      "                       the lightest processors below the mean\n"
+      "                       (default 8; 1: the least-loaded only)\n");
   printf(
       "  --steps N            solver iterations until the next adaptation "
       "(an\n"

@@ -498,6 +498,18 @@ int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
     }
     return 1;
   }
+  if (tool_args_is(a, NULL, "--global-spread")) {
+    const char *v = tool_args_value(a);
+    if (v == NULL ||
+        tool_parse_i32(cmd, "--global-spread", v, 1, &opt->global_spread) != 0)
+      return -1;
+    if (opt->global_spread > MINEX_GLOBAL_SPREAD_MAX) {
+      tool_usage_error(cmd, "--global-spread: %s is above %d", v,
+                       MINEX_GLOBAL_SPREAD_MAX);
+      return -1;
+    }
+    return 1;
+  }
   if ((r = mode_option(a, cmd, "--refine", &opt->refine, MINEX_REFINE_ON,
                        MINEX_REFINE_OFF, MINEX_REFINE_AUTO)) != 0)
     return r;

@@ -28,6 +28,7 @@ void minex_options_init(minex_options *o) {
   o->rounds = MINEX_ROUNDS_AUTO;
   o->nthreads = 1;
   o->cluster_levels = MINEX_CLUSTER_LEVELS_AUTO;
+  o->global_spread = MINEX_GLOBAL_SPREAD_MAX;
 }
 
 /* A mode field (refine, scratch, ladder): one of its OFF, ON, AUTO. */
@@ -120,6 +121,10 @@ int core_check_options(const minex_options *o) {
                        MINEX_CLUSTER_LEVELS_OFF, MINEX_CLUSTER_LEVELS_ON,
                        MINEX_CLUSTER_LEVELS_AUTO)))
     return rc;
+  if (o->global_spread < 1 || o->global_spread > MINEX_GLOBAL_SPREAD_MAX)
+    return core_error(MINEX_EINVAL,
+                      "options.global_spread = %ld (must be in [1, %d])",
+                      (long)o->global_spread, MINEX_GLOBAL_SPREAD_MAX);
   if (o->paper_exact != 0 && o->paper_exact != 1)
     return core_error(MINEX_EINVAL, "options.paper_exact = %d (must be 0 or 1)",
                       o->paper_exact);

@@ -86,6 +86,7 @@ static uint64_t options_hash(const minex_options *o) {
   FNV_VAL(h, o->balance);
   FNV_VAL(h, o->rounds);
   FNV_VAL(h, o->cluster_levels);
+  FNV_VAL(h, o->global_spread);
   return h;
 }
 

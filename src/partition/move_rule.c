@@ -79,6 +79,18 @@ static inline int admissible(const partition_ctx *pc,
   return m->gain * pc->qbar < pc->throttle * -m->dmin_var;
 }
 
+int32_t partition_spread(const costmodel_loads *ld, int64_t id, double mean,
+                         int32_t spread) {
+  int32_t m = 0;
+  while (m < ld->nlow && m < spread && ld->qwgt[ld->low[m]] < mean)
+    m++;
+  if (m < 2)
+    return costmodel_argmin(ld, NULL);
+  /* Fibonacci hashing: the high bits of id times 2^64 / golden ratio */
+  uint64_t h = (uint64_t)id * UINT64_C(0x9E3779B97F4A7C15);
+  return ld->low[(h >> 33) % (uint64_t)m];
+}
+
 int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   return partition_best_move_in(pc, &pc->sc[0], x, ch);
 }
@@ -127,10 +139,13 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
       sc->cand[nc++] = o;
   }
   if (global) {
-    /* the least-loaded processor, unless a neighbour already put it in
+    /* the least-loaded processor (in the rounds' scans one of the least
+       loaded, partition_spread), unless a neighbour already put it in
        the list (the owner stamps belong to the last gather, which for an
        interior vertex was another vertex's: scan the list instead) */
-    int32_t q = costmodel_argmin(ld, NULL);
+    int32_t q = sc->spread_id >= 0
+                    ? partition_spread(ld, sc->spread_id, mean, pc->spread)
+                    : costmodel_argmin(ld, NULL);
     int listed = 0;
     for (int32_t i = 0; i < nc && !listed; i++)
       listed = sc->cand[i] == q;

@@ -32,6 +32,7 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
      they lose 0.3% of T_k on the peer benchmark (geometric mean; one row
      7.8%), docs/algorithm.md */
   pc->rounds = !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON;
+  pc->spread = opt->global_spread;
   pc->sc = core_calloc((size_t)pc->nsc, sizeof *pc->sc);
   int rc = pc->sc && pc->interior
                ? MINEX_OK
@@ -42,6 +43,7 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
     sc->nbr_at = core_malloc(sizeof(int32_t) * (size_t)P);
     sc->nbr_stamp = core_calloc((size_t)P, sizeof(int32_t));
     sc->cand = core_malloc(sizeof(int32_t) * ((size_t)P + 1));
+    sc->spread_id = -1;
     if (!sc->nbr || !sc->nbr_at || !sc->nbr_stamp || !sc->cand)
       rc = core_error(MINEX_ENOMEM, "partition: out of memory");
     else
@@ -136,7 +138,8 @@ void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
     pc->sc[t].work = pc->sc[t].span = 0;
     pc->sc[t].dlen = 0;
   }
-  int keep = pc->keep_deltas;
+  int keep = pc->keep_deltas, keep_id = pc->keep_deltas && pc->spread > 1;
+  int64_t goff = contract_cur(pc->ws)->goff;
   if (keep && nb > pc->dblk_cap) {
     partition_dblock *t = core_realloc(pc->dblk, sizeof *t * (size_t)nb);
     if (t != NULL) {
@@ -159,7 +162,11 @@ void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
     for (int32_t i = b * PARTITION_SCAN_BLOCK; i < hi; i++) {
       partition_choice ch;
       int32_t nn;
-      if (partition_best_move_nn(pc, sc, ids[i], &ch, &nn))
+      /* the rounds (keep): the global candidate spread by the id */
+      sc->spread_id = keep_id ? goff + ids[i] : -1;
+      int ok = partition_best_move_nn(pc, sc, ids[i], &ch, &nn);
+      sc->spread_id = -1;
+      if (ok)
         out[i] = (partition_prop){
             ch.move.gain, ch.move.to, (uint16_t)(ch.forced != 0),
             keep ? keep_deltas(pc, sc, ids[i], nn, &ch) : 0};

@@ -68,7 +68,13 @@ typedef struct partition_scratch {
   partition_delta *dbuf; /* partition_scan with keep_deltas: the
                             deltas of the blocks this worker tested */
   int64_t dlen, dcap;
+  int64_t spread_id; /* the rounds' scans (keep_deltas): the tested id's
+                        level-wide id, which picks its global candidate
+                        (partition_spread); -1 elsewhere              */
 } partition_scratch;
+
+_Static_assert(MINEX_GLOBAL_SPREAD_MAX <= COSTMODEL_NLOW,
+               "the spread's processors come from the least-loaded list");
 
 /* Where partition_scan put the deltas of a block of ids. */
 typedef struct partition_dblock {
@@ -119,6 +125,7 @@ typedef struct partition_ctx {
   partition_scratch *sc; /* nsc workers' scratch; sc[0] serves the
                             serial code                              */
   int32_t nsc;
+  int32_t spread;         /* options.global_spread (rounds = ON)      */
   int keep_deltas;        /* partition_scan keeps each proposal's deltas
                              (rounds = ON: the decisions read them)   */
   int dkept;              /* the last scan kept deltas               */
@@ -142,6 +149,17 @@ typedef struct partition_choice {
   int fresh;           /* partition_move_rule: the move's deltas are the
                           last the worker's scratch evaluated          */
 } partition_choice;
+
+/* The global candidate of the vertex with level-wide id `id` in the
+ * rounds' scans (rounds = ON): one of the m least-loaded available
+ * processors whose Qwgt is below `mean` (m <= spread, the
+ * least-loaded list's order), picked by a hash of the id, so that the
+ * proposals of a round are shared among the lightest processors instead
+ * of all offering the lightest one; with fewer than two such processors,
+ * the least-loaded processor. A function of the loads and the id only:
+ * the same on every rank of the MPI layer. */
+int32_t partition_spread(const costmodel_loads *ld, int64_t id, double mean,
+                         int32_t spread);
 
 /* After contract_freeze (the interior flags are the workspace's). The
  * scans of the passes and the expansion's rounds test moves on up to

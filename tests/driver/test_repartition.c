@@ -286,7 +286,7 @@ START_TEST(every_option_is_checked_against_its_range) {
   for (int v = 0; v < 16; v++)
     old[v] = v < 12;
   minex_metrics m;
-  enum { NCASES = 23 };
+  enum { NCASES = 25 };
   for (int c = 0; c < NCASES; c++) {
     minex_options o;
     minex_options_init(&o);
@@ -383,6 +383,14 @@ START_TEST(every_option_is_checked_against_its_range) {
     case 22:
       o.cluster_levels = 3;
       field = "cluster_levels";
+      break;
+    case 23:
+      o.global_spread = 0;
+      field = "global_spread";
+      break;
+    case 24:
+      o.global_spread = MINEX_GLOBAL_SPREAD_MAX + 1;
+      field = "global_spread";
       break;
     }
     ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_EINVAL);

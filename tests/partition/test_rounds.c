@@ -203,6 +203,112 @@ START_TEST(rounds_on_decides_on_running_sums_of_the_earlier_proposals) {
 }
 END_TEST
 
+/* The global candidates of the rounds' scans (partition_spread): among the
+   up to options.global_spread least-loaded processors below the mean, chosen by
+   the id and spread over them; the least-loaded processor when fewer than
+   two are below the mean; and a round's proposals under ON go to a
+   neighbour's owner or to the id's spread candidate, where the heap
+   passes' scan (no kept deltas) offers the least-loaded processor. */
+START_TEST(rounds_spread_the_global_moves_over_the_lightest) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 11);
+  int64_t spread_seen = 0, global_seen = 0;
+  for (int trial = 0; trial < 24; trial++) {
+    int32_t n = 200 + (int32_t)gsl_rng_uniform_int(rng, 400);
+    minex_graph *g = test_random_graph(rng, n, 5.0, 0);
+    minex_config *cfg = test_random_config(rng, 4, 5);
+    int32_t P = minex_config_nprocs(cfg);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *ids = malloc(sizeof *ids * (size_t)n);
+    costmodel_nbr *nbr = malloc(sizeof *nbr * (size_t)P);
+    test_random_part(rng, cfg, n, old);
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.rounds = MINEX_ROUNDS_ON;
+    costmodel_loads ld;
+    contract_ws ws;
+    partition_ctx pc;
+    partition_rounds_ws rw;
+    ck_assert_int_eq(costmodel_loads_create(&ld, g, cfg, old, old, &opt),
+                     MINEX_OK);
+    ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+    ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+    ck_assert_int_eq(partition_ctx_create(&pc, &ws, &ld, &opt), MINEX_OK);
+    double mean = ld.qwgt_tot / ld.navail;
+    int32_t m = 0;
+    while (m < ld.nlow && m < MINEX_GLOBAL_SPREAD_MAX &&
+           ld.qwgt[ld.low[m]] < mean)
+      m++;
+    int32_t argmin = costmodel_argmin(&ld, NULL);
+    int32_t hits[MINEX_GLOBAL_SPREAD_MAX] = {0}, S = opt.global_spread;
+    ck_assert_int_eq(S, MINEX_GLOBAL_SPREAD_MAX);
+    for (int64_t id = 0; id < 8000; id++) {
+      int32_t q = partition_spread(&ld, id, mean, S);
+      ck_assert_int_eq(q, partition_spread(&ld, id, mean, S));
+      /* spread 1: the lightest, as SPEC §3 */
+      ck_assert_int_eq(partition_spread(&ld, id, mean, 1), argmin);
+      if (m < 2) {
+        ck_assert_int_eq(q, argmin);
+        continue;
+      }
+      int32_t k = 0;
+      while (k < m && ld.low[k] != q)
+        k++;
+      ck_assert_msg(k < m, "spread candidate %d not among the %d lightest",
+                    (int)q, (int)m);
+      ck_assert(ld.qwgt[q] < mean && cfg->avail[q]);
+      hits[k]++;
+    }
+    for (int32_t k = 0; k < m && m >= 2; k++) /* about 8000 / m each */
+      ck_assert_msg(hits[k] > 4000 / m && hits[k] < 12000 / m,
+                    "processor %d of %d: %d of 8000 ids", (int)k, (int)m,
+                    (int)hits[k]);
+    /* below every load, or above the lightest only: the lightest */
+    ck_assert_int_eq(partition_spread(&ld, 5, -1.0, S), argmin);
+    ck_assert_int_eq(partition_spread(&ld, 5, ld.qwgt[argmin], S), argmin);
+    /* a round's proposals (kept deltas: the rounds' scan) and the heap
+       passes' scan */
+    ck_assert_int_eq(partition_rounds_ws_create(&rw, n), MINEX_OK);
+    for (int32_t v = 0; v < n; v++)
+      ids[v] = v;
+    for (int keep = 0; keep < 2; keep++) {
+      memset(pc.interior, 0, (size_t)n);
+      pc.keep_deltas = keep;
+      partition_scan(&pc, ids, n, rw.prop);
+      pc.keep_deltas = 0;
+      for (int32_t v = 0; v < n; v++) {
+        int32_t q = rw.prop[v].to;
+        if (q < 0)
+          continue;
+        int32_t nn = owners_of(g, old, v, nbr), near = 0;
+        for (int32_t k = 0; k < nn && !near; k++)
+          near = nbr[k].owner == q;
+        if (near)
+          continue;
+        int32_t want = keep ? partition_spread(&ld, v, mean, S) : argmin;
+        ck_assert_int_eq(q, want);
+        global_seen++;
+        spread_seen += q != argmin;
+      }
+    }
+    partition_rounds_ws_destroy(&rw);
+    partition_ctx_destroy(&pc);
+    contract_ws_destroy(&ws);
+    costmodel_loads_destroy(&ld);
+    free(old);
+    free(ids);
+    free(nbr);
+    minex_config_destroy(cfg);
+    minex_graph_destroy(g);
+  }
+  /* the test saw both kinds */
+  ck_assert_msg(global_seen > 0 && spread_seen > 0,
+                "global proposals %lld, to another than the lightest %lld",
+                (long long)global_seen, (long long)spread_seen);
+  gsl_rng_free(rng);
+}
+END_TEST
+
 /* The reference order of a round (the test's own comparison): forced
    first, then the smaller Gain (-0 == +0), then the smaller id. */
 static int ref_cmp(const void *a, const void *b) {
@@ -292,6 +398,7 @@ int main(void) {
   tcase_add_test(tc,
                  rounds_on_decides_on_running_sums_of_the_earlier_proposals);
   tcase_add_test(tc, round_sort_gives_the_reference_order);
+  tcase_add_test(tc, rounds_spread_the_global_moves_over_the_lightest);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

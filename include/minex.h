@@ -393,10 +393,13 @@ typedef struct minex_options {
                                  only that one. In [1,
                                  MINEX_GLOBAL_SPREAD_MAX]; 1: the
                                  least-loaded processor, as SPEC §3 and the
-                                 other modes. Default 8: T_k geomean -0.2%
-                                 on the peer benchmark over two seeds, the
-                                 box1e6 rows 42% faster (docs/algorithm.md
-                                 "Spread global candidates")              */
+                                 other modes. Default 8: T_k 0.9990 of
+                                 spread 1 on the peer benchmark (geometric
+                                 mean, two seeds, 3 rows worse and 8 better
+                                 by > 1%), a fifth of the proposals in
+                                 the expansion's rounds at 10^6
+                                 (docs/algorithm.md "Spread global
+                                 candidates")                             */
 } minex_options;
 
 /* Upper bound of options.global_spread (the least-loaded list's length). */

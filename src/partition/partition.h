@@ -218,7 +218,8 @@ static inline const partition_delta *
 partition_scan_deltas(const partition_ctx *pc, int32_t b) {
   if (!pc->dkept)
     return NULL;
-  return pc->sc[pc->dblk[b].sc].dbuf + pc->dblk[b].off;
+  const partition_delta *d = pc->sc[pc->dblk[b].sc].dbuf;
+  return d != NULL ? d + pc->dblk[b].off : NULL; /* NULL: none kept yet */
 }
 
 /* The deltas of x's move to q into s as the rounds' decisions make them

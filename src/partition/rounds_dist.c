@@ -485,6 +485,25 @@ static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
       R->tup[t++] =
           (rd_tuple){R->key[k], s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
     }
+#ifdef MINEX_CHECKS
+    /* the kept deltas are the decision's own, bit for bit, in order */
+    if (rw->prop[i].nd > 0) {
+      int32_t nt = s->ntouched;
+      partition_decision_deltas(pc, sc, &sc->mv, x, q);
+      int same = s->ntouched == nt;
+      for (int32_t j = 0; j < nt && same; j++) {
+        const rd_tuple *u = &R->tup[t - nt + j];
+        int32_t y = s->touched[j];
+        same = u->proc == y && u->dw == s->dwgt[y] && u->dc == s->dcomm[y] &&
+               u->dr == s->dremap[y];
+      }
+      if (!same)
+        return core_error(MINEX_EINTERNAL,
+                          "rounds: the deltas kept by the scan for id %ld "
+                          "differ from its decision's",
+                          (long)x);
+    }
+#endif
     k++;
   }
   R->tstart[np] = t;

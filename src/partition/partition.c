@@ -86,7 +86,7 @@ void partition_load_deltas(costmodel_scratch *s, const partition_delta *d,
 /* keep_deltas: the deltas of x's proposed move ch (found against sc's
    neighbour list of nn owners, or none when nn < 0) as its decision makes
    them -- with (owner, Ctot) as the one neighbour when x is interior
-   (round_decide, rd_gather) -- appended to sc->dbuf; returns how many,
+   (partition_decision_deltas) -- appended to sc->dbuf; returns how many,
    0 when they could not be kept (the decision evaluates the move then). */
 static uint16_t keep_deltas(partition_ctx *pc, partition_scratch *sc, int32_t x,
                             int32_t nn, const partition_choice *ch) {

@@ -91,6 +91,35 @@ int32_t partition_spread(const costmodel_loads *ld, int64_t id, double mean,
   return ld->low[(h >> 33) % (uint64_t)m];
 }
 
+static uint64_t bits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+
+/* The memo entry of an interior vertex with attributes a on p tested for
+   q (its edges' total is sc->nbr[0].cwgt). */
+static partition_memo *memo_slot(partition_scratch *sc,
+                                 const contract_attr *a, int32_t p,
+                                 int32_t q) {
+  uint64_t h = ((uint64_t)(uint32_t)p << 32 | (uint32_t)q) ^
+               (uint64_t)(uint32_t)a->old * UINT64_C(0xC2B2AE3D27D4EB4F);
+  h = (h ^ bits(a->pwgt)) * UINT64_C(0x9E3779B97F4A7C15);
+  h = (h ^ bits(a->rwgt)) * UINT64_C(0x9E3779B97F4A7C15);
+  h = (h ^ bits(sc->nbr[0].cwgt)) * UINT64_C(0x9E3779B97F4A7C15);
+  return &sc->memo[(h >> 40) & (PARTITION_MEMO_SIZE - 1)];
+}
+
+/* The entry holds this scan's test of that vertex for q (bit for bit the
+   same key: the test is a function of it against the frozen loads). */
+static int memo_hit(const partition_memo *me, const partition_scratch *sc,
+                    const contract_attr *a, int32_t p, int32_t q) {
+  return me->gen == sc->memo_gen && me->p == p && me->q == q &&
+         me->old == a->old && bits(me->pwgt) == bits(a->pwgt) &&
+         bits(me->rwgt) == bits(a->rwgt) &&
+         bits(me->cwgt) == bits(sc->nbr[0].cwgt);
+}
+
 int partition_best_move(partition_ctx *pc, int32_t x, partition_choice *ch) {
   return partition_best_move_in(pc, &pc->sc[0], x, ch);
 }
@@ -154,6 +183,30 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
   }
   if (nc == 0)
     return 0;
+  partition_memo *me = NULL;
+#ifdef MINEX_CHECKS
+  partition_memo hit = {0};
+#endif
+  if (sc->memo_gen != 0 && !forced && nc == 1 && nn == 1 &&
+      sc->nbr[0].owner == p) {
+    /* an interior vertex inside a scan: the test of its one candidate is
+       the memo's when the key matches */
+    me = memo_slot(sc, a, p, sc->cand[0]);
+    if (memo_hit(me, sc, a, p, sc->cand[0])) {
+      sc->memo_hits++;
+#ifdef MINEX_CHECKS
+      /* MINEX_CHECKS builds test once more and compare (below) */
+      hit = *me;
+#else
+      if (!me->ok)
+        return 0;
+      ch->move = me->m;
+      ch->forced = 0;
+      ch->fresh = 0; /* the scratch holds another move's deltas */
+      return 1;
+#endif
+    }
+  }
   costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
   costmodel_move m, best = {0}, fallback = {0};
   int have = 0, have_fb = 0, fresh = 0, fresh_fb = 0;
@@ -182,6 +235,18 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
       have_fb = fresh_fb = 1;
     }
   }
+#ifdef MINEX_CHECKS
+  if (hit.gen != 0 && sc->memo_bad < 0 &&
+      (hit.ok != have ||
+       (have && (hit.m.to != best.to || bits(hit.m.gain) != bits(best.gain) ||
+                 bits(hit.m.dmin_var) != bits(best.dmin_var) ||
+                 bits(hit.m.max_to) != bits(best.max_to) ||
+                 bits(hit.m.max_after) != bits(best.max_after)))))
+    sc->memo_bad = p; /* partition_scan reports it */
+#endif
+  if (me != NULL)
+    *me = (partition_memo){a->pwgt, a->rwgt, sc->nbr[0].cwgt, p,
+                           sc->cand[0], a->old, sc->memo_gen, best, have};
   if (!have && !have_fb)
     return 0;
   ch->move = have ? best : fallback;

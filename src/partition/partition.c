@@ -43,8 +43,9 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
     sc->nbr_at = core_malloc(sizeof(int32_t) * (size_t)P);
     sc->nbr_stamp = core_calloc((size_t)P, sizeof(int32_t));
     sc->cand = core_malloc(sizeof(int32_t) * ((size_t)P + 1));
+    sc->memo = core_calloc(PARTITION_MEMO_SIZE, sizeof *sc->memo);
     sc->spread_id = -1;
-    if (!sc->nbr || !sc->nbr_at || !sc->nbr_stamp || !sc->cand)
+    if (!sc->nbr || !sc->nbr_at || !sc->nbr_stamp || !sc->cand || !sc->memo)
       rc = core_error(MINEX_ENOMEM, "partition: out of memory");
     else
       rc = costmodel_scratch_create(&sc->mv, P);
@@ -64,6 +65,7 @@ void partition_ctx_destroy(partition_ctx *pc) {
     core_free(sc->nbr_stamp);
     core_free(sc->cand);
     core_free(sc->dbuf);
+    core_free(sc->memo);
     costmodel_scratch_destroy(&sc->mv);
   }
   core_free(pc->sc);
@@ -126,17 +128,26 @@ static uint16_t keep_deltas(partition_ctx *pc, partition_scratch *sc, int32_t x,
   return (uint16_t)k;
 }
 
-void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
-                    partition_prop *out) {
+int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
+                   partition_prop *out) {
   /* each test reads the frozen state and writes its own result and its
      id's interior flag only: the results do not depend on the threads.
      The unit of work is a block of PARTITION_SCAN_BLOCK ids, timed for
      pc->par */
   int nt = pc->nsc;
   int32_t nb = (n + PARTITION_SCAN_BLOCK - 1) / PARTITION_SCAN_BLOCK;
+  /* a new generation of the workers' memos: their entries hold tests
+     against loads of earlier scans */
+  if (++pc->memo_gen == 0) {
+    for (int t = 0; t < nt; t++)
+      memset(pc->sc[t].memo, 0, sizeof(partition_memo) * PARTITION_MEMO_SIZE);
+    pc->memo_gen = 1;
+  }
   for (int t = 0; t < nt; t++) {
     pc->sc[t].work = pc->sc[t].span = 0;
     pc->sc[t].dlen = 0;
+    pc->sc[t].memo_gen = pc->memo_gen;
+    pc->sc[t].memo_bad = -1;
   }
   int keep = pc->keep_deltas, keep_id = pc->keep_deltas && pc->spread > 1;
   int64_t goff = contract_cur(pc->ws)->goff;
@@ -179,11 +190,19 @@ void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
   }
   double span = 0;
   for (int t = 0; t < nt; t++) {
+    pc->sc[t].memo_gen = 0; /* the loads change after the scan */
     pc->par.work += pc->sc[t].work;
     span = pc->sc[t].span > span ? pc->sc[t].span : span;
   }
   pc->par.span += span;
   pc->par.wall += core_wtime() - t0;
+  for (int t = 0; t < nt; t++)
+    if (pc->sc[t].memo_bad >= 0)
+      return core_error(MINEX_EINTERNAL,
+                        "partition_scan: the memo's test of an interior "
+                        "vertex on processor %d differs from its own",
+                        (int)pc->sc[t].memo_bad);
+  return MINEX_OK;
 }
 
 void partition_execute(partition_ctx *pc, int32_t x, int32_t q) {
@@ -249,7 +268,8 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
     }
     /* every active id tested against the pass's start on the threads,
        then filed in id order: the heap refresh(act[0..na-1]) builds */
-    partition_scan(pc, act, na, prop);
+    if ((rc = partition_scan(pc, act, na, prop)) != MINEX_OK)
+      break;
     for (int32_t i = 0; i < na; i++)
       if (prop[i].to >= 0)
         partition_heap_set(h, act[i], prop[i].gain, prop[i].forced);

@@ -56,6 +56,21 @@ typedef struct partition_delta {
   int32_t pad;
 } partition_delta;
 
+/* A worker's memo of the global move of an interior vertex (its one
+ * neighbour owner is its own) within one partition_scan: against the
+ * scan's frozen loads that move's test is a function of the key alone,
+ * and most interior vertices of a processor share their weights. */
+typedef struct partition_memo {
+  double pwgt, rwgt, cwgt; /* the vertex: weights, its edges' total   */
+  int32_t p, q, old;       /* owner, candidate, old owner             */
+  uint32_t gen;            /* the scan that filled it; 0: empty       */
+  costmodel_move m;        /* the move's test: destination, Gain, ... */
+  int32_t ok;              /* 1: admissible                           */
+} partition_memo;
+
+/* Entries of a worker's memo (a power of two; direct-mapped). */
+#define PARTITION_MEMO_SIZE 1024
+
 typedef struct partition_scratch {
   costmodel_nbr *nbr; /* neighbour weight per owner                 */
   int32_t *nbr_at;    /* index of an owner in nbr                   */
@@ -71,6 +86,13 @@ typedef struct partition_scratch {
   int64_t spread_id; /* the rounds' scans (keep_deltas): the tested id's
                         level-wide id, which picks its global candidate
                         (partition_spread); -1 elsewhere              */
+  partition_memo *memo; /* PARTITION_MEMO_SIZE entries                */
+  uint32_t memo_gen;    /* inside partition_scan: its generation (the
+                           memo's entries of other scans are stale);
+                           0 elsewhere: no memo                       */
+  int64_t memo_hits;    /* tests the memo answered (a count)       */
+  int32_t memo_bad;     /* MINEX_CHECKS builds: the owner of a vertex
+                           whose memo differed from its test; -1     */
 } partition_scratch;
 
 _Static_assert(MINEX_GLOBAL_SPREAD_MAX <= COSTMODEL_NLOW,
@@ -131,6 +153,7 @@ typedef struct partition_ctx {
   int dkept;              /* the last scan kept deltas               */
   partition_dblock *dblk; /* the last scan's blocks (dkept)          */
   int32_t dblk_cap;
+  uint32_t memo_gen;        /* the last scan's memo generation          */
   core_par par;             /* partition_scan's parallel regions */
   int32_t *nb_ids;          /* scratch of partition_run: neighbour ids   */
   unsigned char *interior;  /* ws->interior: 1 = every neighbour of the id
@@ -207,9 +230,12 @@ typedef struct partition_prop {
  * partition_best_move in a row, whatever the number of threads. With
  * pc->keep_deltas, also keeps each proposal's deltas (its move's, with the
  * neighbour list its decision uses: (owner, Ctot) for an interior id),
- * found by partition_scan_deltas. */
-void partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
-                    partition_prop *out);
+ * found by partition_scan_deltas. An interior id's test may come from
+ * the worker's memo (partition_memo), equal bit for bit; MINEX_CHECKS
+ * builds test it again and return MINEX_EINTERNAL when they differ;
+ * else MINEX_OK. */
+int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
+                   partition_prop *out);
 
 /* The deltas the last partition_scan kept for the ids of block b (ids b *
  * PARTITION_SCAN_BLOCK onwards, each proposal's out[i].nd in turn), or

@@ -294,7 +294,11 @@ int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
   /* rounds = ON: the scan keeps each proposal's deltas for the
      decisions */
   pc->keep_deltas = pc->rounds;
-  partition_scan(pc, ids, n, rw->prop);
+  int rc = partition_scan(pc, ids, n, rw->prop);
+  if (rc != MINEX_OK) {
+    pc->keep_deltas = 0;
+    return rc;
+  }
   int32_t k = 0;
   const partition_delta *d = NULL;
   for (int32_t i = 0; i < n; i++) {

@@ -1040,7 +1040,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     /* the scan; this rank's proposals with their deltas; how many every
        rank has */
     pc->keep_deltas = 1; /* the proposals' deltas for rd_collect */
-    partition_scan(pc, ids, n, rw->prop);
+    rc = partition_scan(pc, ids, n, rw->prop);
     pc->keep_deltas = 0;
     double ref = pc->ld->tree[1];
     rd_free(&R);

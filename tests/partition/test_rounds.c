@@ -274,7 +274,7 @@ START_TEST(rounds_spread_the_global_moves_over_the_lightest) {
     for (int keep = 0; keep < 2; keep++) {
       memset(pc.interior, 0, (size_t)n);
       pc.keep_deltas = keep;
-      partition_scan(&pc, ids, n, rw.prop);
+      ck_assert_int_eq(partition_scan(&pc, ids, n, rw.prop), MINEX_OK);
       pc.keep_deltas = 0;
       for (int32_t v = 0; v < n; v++) {
         int32_t q = rw.prop[v].to;
@@ -305,6 +305,130 @@ START_TEST(rounds_spread_the_global_moves_over_the_lightest) {
   ck_assert_msg(global_seen > 0 && spread_seen > 0,
                 "global proposals %lld, to another than the lightest %lld",
                 (long long)global_seen, (long long)spread_seen);
+  gsl_rng_free(rng);
+}
+END_TEST
+
+static uint64_t dbits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+
+/* The workers' memo of interior vertices' tests (partition_memo):
+   partition_scan's results are those of partition_best_move (no memo
+   outside a scan) one id after another, bit for bit, under the
+   expansion's rule and the balance moves', with and without the rounds'
+   spread, on 1 and 2 threads, while the memo serves many interior ids of
+   the processors above the mean: a grid whose interior vertices share a
+   few weights and old owners (half of each slab came from the one before). */
+START_TEST(scan_memo_gives_the_tests_one_after_another) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 23);
+  minex_graph *grid = test_grid_graph(6, 6, 160);
+  int32_t n = minex_graph_nvtxs(grid);
+  const int64_t *xadj = minex_graph_xadj(grid);
+  double *pw = malloc(sizeof *pw * (size_t)n);
+  double *rw = malloc(sizeof *rw * (size_t)n);
+  for (int32_t v = 0; v < n; v++) {
+    pw[v] = v % 7 == 0 ? 3.0 : 1.0;
+    rw[v] = v % 5 == 0 ? 2.0 : 1.0;
+  }
+  minex_graph *g = NULL;
+  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(grid), pw,
+                                      rw, minex_graph_cwgt(grid), &g),
+                   MINEX_OK);
+  int64_t served = 0, interior_global = 0, compared = 0, moves = 0;
+  for (int trial = 0; trial < 6; trial++) {
+    minex_config *cfg = test_random_config(rng, 3, 4);
+    int32_t P = minex_config_nprocs(cfg);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *cur = malloc(sizeof *cur * (size_t)n);
+    int32_t *ids = malloc(sizeof *ids * (size_t)n);
+    partition_prop *prop = malloc(sizeof *prop * (size_t)n);
+    for (int32_t v = 0; v < n; v++) /* slabs in id order */
+      old[v] = (int32_t)((int64_t)v * P / n);
+    /* the first half of each slab but the last moved to the next: an
+       island of layers whose inner ones are interior, old owner not p */
+    for (int32_t v = 0, run = 0; v < n; v++) {
+      run = v > 0 && old[v - 1] == old[v] ? run + 1 : 0;
+      cur[v] = old[v] + 1 < P && run < n / P / 2 ? old[v] + 1 : old[v];
+    }
+    for (int32_t v = 0; v < n; v++)
+      ids[v] = v;
+    for (int nt = 1; nt <= 2; nt++)
+      for (int mode = 0; mode < 4; mode++) {
+        minex_options opt;
+        minex_options_init(&opt);
+        opt.rounds = MINEX_ROUNDS_ON;
+        opt.nthreads = nt;
+        opt.alpha = trial % 2 ? 1.0 : 0.0;
+        costmodel_loads ld;
+        contract_ws ws;
+        partition_ctx pc;
+        ck_assert_int_eq(costmodel_loads_create(&ld, g, cfg, old, cur, &opt),
+                         MINEX_OK);
+        ck_assert_int_eq(contract_ws_create(&ws, g, old), MINEX_OK);
+        ck_assert_int_eq(contract_freeze(&ws), MINEX_OK);
+        for (int32_t v = 0; v < n; v++)
+          if (cur[v] != old[v])
+            contract_set_owner(&ws, v, cur[v]);
+        ck_assert_int_eq(partition_ctx_create(&pc, &ws, &ld, &opt), MINEX_OK);
+        /* the expansion's rule or the balance moves'; the heap passes'
+           scan or the rounds' (the spread candidates) */
+        pc.refine = mode / 2 ? 2 : 0;
+        pc.keep_deltas = mode % 2;
+        ck_assert_int_eq(partition_scan(&pc, ids, n, prop), MINEX_OK);
+        pc.keep_deltas = 0;
+        int32_t here = 0;
+        for (int32_t t = 0; t < pc.nsc; t++)
+          served += pc.sc[t].memo_hits;
+        double mean = ld.qwgt_tot / ld.navail;
+        int64_t goff = contract_cur(&ws)->goff;
+        for (int32_t v = 0; v < n; v++) {
+          here += pc.interior[v] && ld.qwgt[cur[v]] > mean;
+          partition_choice ch;
+          pc.sc[0].spread_id = mode % 2 && pc.spread > 1 ? goff + v : -1;
+          ck_assert_int_eq(pc.sc[0].memo_gen, 0); /* a fresh test */
+          int ok = partition_best_move_in(&pc, &pc.sc[0], v, &ch);
+          pc.sc[0].spread_id = -1;
+          ck_assert_msg(ok == (prop[v].to >= 0),
+                        "trial %d mode %d: id %d proposed %d, tested %d",
+                        trial, mode, (int)v, (int)prop[v].to, ok);
+          if (ok) {
+            ck_assert_int_eq(ch.move.to, prop[v].to);
+            ck_assert(dbits(ch.move.gain) == dbits(prop[v].gain));
+            ck_assert_int_eq(ch.forced != 0, prop[v].forced != 0);
+            moves++;
+          }
+          compared++;
+        }
+        interior_global += here;
+        partition_ctx_destroy(&pc);
+        contract_ws_destroy(&ws);
+        costmodel_loads_destroy(&ld);
+      }
+    free(old);
+    free(cur);
+    free(ids);
+    free(prop);
+    minex_config_destroy(cfg);
+  }
+  /* the memo served a good share of the interior tests (here a processor
+     has few interior ids per key: weights, old owner, spread
+     candidate), and moves were proposed */
+  ck_assert_msg(served * 4 > interior_global && moves > 0,
+                "memo served %lld of %lld interior tests; %lld moves",
+                (long long)served, (long long)interior_global,
+                (long long)moves);
+  fprintf(stderr, "scan memo: %lld ids compared, %lld moves; the memo served "
+                  "%lld of %lld interior tests\n",
+          (long long)compared, (long long)moves, (long long)served,
+          (long long)interior_global);
+  free(pw);
+  free(rw);
+  minex_graph_destroy(g);
+  minex_graph_destroy(grid);
   gsl_rng_free(rng);
 }
 END_TEST
@@ -399,6 +523,7 @@ int main(void) {
                  rounds_on_decides_on_running_sums_of_the_earlier_proposals);
   tcase_add_test(tc, round_sort_gives_the_reference_order);
   tcase_add_test(tc, rounds_spread_the_global_moves_over_the_lightest);
+  tcase_add_test(tc, scan_memo_gives_the_tests_one_after_another);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

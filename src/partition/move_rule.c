@@ -99,9 +99,8 @@ static uint64_t bits(double d) {
 
 /* The memo entry of an interior vertex with attributes a on p tested for
    q (its edges' total is sc->nbr[0].cwgt). */
-static partition_memo *memo_slot(partition_scratch *sc,
-                                 const contract_attr *a, int32_t p,
-                                 int32_t q) {
+static partition_memo *memo_slot(partition_scratch *sc, const contract_attr *a,
+                                 int32_t p, int32_t q) {
   uint64_t h = ((uint64_t)(uint32_t)p << 32 | (uint32_t)q) ^
                (uint64_t)(uint32_t)a->old * UINT64_C(0xC2B2AE3D27D4EB4F);
   h = (h ^ bits(a->pwgt)) * UINT64_C(0x9E3779B97F4A7C15);
@@ -245,8 +244,9 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
     sc->memo_bad = p; /* partition_scan reports it */
 #endif
   if (me != NULL)
-    *me = (partition_memo){a->pwgt, a->rwgt, sc->nbr[0].cwgt, p,
-                           sc->cand[0], a->old, sc->memo_gen, best, have};
+    *me = (partition_memo){a->pwgt,     a->rwgt, sc->nbr[0].cwgt, p,
+                           sc->cand[0], a->old,  sc->memo_gen,    best,
+                           have};
   if (!have && !have_fb)
     return 0;
   ch->move = have ? best : fallback;

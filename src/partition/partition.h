@@ -83,9 +83,9 @@ typedef struct partition_scratch {
   partition_delta *dbuf; /* partition_scan with keep_deltas: the
                             deltas of the blocks this worker tested */
   int64_t dlen, dcap;
-  int64_t spread_id; /* the rounds' scans (keep_deltas): the tested id's
-                        level-wide id, which picks its global candidate
-                        (partition_spread); -1 elsewhere              */
+  int64_t spread_id;    /* the rounds' scans (keep_deltas): the tested id's
+                           level-wide id, which picks its global candidate
+                           (partition_spread); -1 elsewhere              */
   partition_memo *memo; /* PARTITION_MEMO_SIZE entries                */
   uint32_t memo_gen;    /* inside partition_scan: its generation (the
                            memo's entries of other scans are stale);

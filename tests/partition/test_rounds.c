@@ -335,8 +335,8 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
     rw[v] = v % 5 == 0 ? 2.0 : 1.0;
   }
   minex_graph *g = NULL;
-  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(grid), pw,
-                                      rw, minex_graph_cwgt(grid), &g),
+  ck_assert_int_eq(minex_graph_create(n, xadj, minex_graph_adjncy(grid), pw, rw,
+                                      minex_graph_cwgt(grid), &g),
                    MINEX_OK);
   int64_t served = 0, interior_global = 0, compared = 0, moves = 0;
   for (int trial = 0; trial < 6; trial++) {
@@ -393,8 +393,8 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
           int ok = partition_best_move_in(&pc, &pc.sc[0], v, &ch);
           pc.sc[0].spread_id = -1;
           ck_assert_msg(ok == (prop[v].to >= 0),
-                        "trial %d mode %d: id %d proposed %d, tested %d",
-                        trial, mode, (int)v, (int)prop[v].to, ok);
+                        "trial %d mode %d: id %d proposed %d, tested %d", trial,
+                        mode, (int)v, (int)prop[v].to, ok);
           if (ok) {
             ck_assert_int_eq(ch.move.to, prop[v].to);
             ck_assert(dbits(ch.move.gain) == dbits(prop[v].gain));
@@ -421,8 +421,9 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
                 "memo served %lld of %lld interior tests; %lld moves",
                 (long long)served, (long long)interior_global,
                 (long long)moves);
-  fprintf(stderr, "scan memo: %lld ids compared, %lld moves; the memo served "
-                  "%lld of %lld interior tests\n",
+  fprintf(stderr,
+          "scan memo: %lld ids compared, %lld moves; the memo served "
+          "%lld of %lld interior tests\n",
           (long long)compared, (long long)moves, (long long)served,
           (long long)interior_global);
   free(pw);

@@ -311,7 +311,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   core_free(pc->nb_ids);
   pc->nb_ids = NULL;
   partition_heap_destroy(h);
-  return MINEX_OK;
+  return rc; /* a failed scan's error (MINEX_CHECKS: the memo) */
 }
 
 double partition_loads_max(const costmodel_loads *ld) {

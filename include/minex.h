@@ -332,27 +332,24 @@ typedef struct minex_options {
                             threads, the moves found applied in (forced,
                             Gain, vertex) order, each re-tested first; then
                             the neighbours of the moved vertices.
-                            MINEX_ROUNDS_AUTO (default): the expansion in
-                            rounds, the balance and refinement passes as
-                            heap passes (their first scan on the threads);
-                            _ON: those passes in rounds too, each
-                            proposal tested for its own destination
-                            against the round's loads plus every earlier
-                            proposal's deltas, an accepted one with an
-                            earlier accepted neighbour waiting for the
-                            next round (docs/algorithm.md "The
-                            replay-free rule"; the distributed kernel's
-                            rule, docs/mpi.md), the balance passes twice
-                            as many under k > 1; T_k geomean -1.0%
-                            against the default on the peer benchmark
-                            over two seeds, 5 rows worse by more than 1%
-                            (at most +2.3%), but slower at
-                            10^6 (1.1-1.7x the default's time,
-                            docs/algorithm.md);
+                            MINEX_ROUNDS_AUTO (default) = _ON: the
+                            expansion, the balance and the refinement
+                            passes in rounds, each proposal tested for
+                            its own destination against the round's
+                            loads plus every earlier proposal's deltas,
+                            an accepted one with an earlier accepted
+                            neighbour waiting for the next round
+                            (docs/algorithm.md "The replay-free rule";
+                            the distributed kernel's rule, so that
+                            minex_mpi_repartition's default result is
+                            this one, docs/mpi.md), the balance passes
+                            twice as many under k > 1;
                             _OFF: the paper's expansion, one merge at a
-                            time. paper_exact: off. minex_mpi_repartition
-                            takes AUTO as ON (its distributed kernel,
-                            docs/mpi.md)                               */
+                            time, and heap passes. paper_exact: off.
+                            (Before the session of 2026-11-29 (3) AUTO
+                            kept heap passes for the balance and
+                            refinement: T_k 1.1% above ON's on the peer
+                            benchmark, docs/algorithm.md.)             */
   int32_t nthreads;      /* OpenMP threads of minex_repartition, in [0,
                             MINEX_NTHREADS_MAX]; 0: one per processor of the
                             node (omp_get_num_procs). Default 1, so that a

@@ -41,10 +41,9 @@ extern "C" {
  * Output: new_part (nlocal, may be NULL when nlocal = 0) the new owner of
  * each local vertex; metrics (may be NULL) equal on every rank. The result
  * equals minex_repartition's on the whole graph (global id order) with the
- * same configuration and options, for any number of ranks, except that
- * options.rounds = MINEX_ROUNDS_AUTO (the default) means MINEX_ROUNDS_ON
- * when stage 2 runs (below): the result is then minex_repartition's under
- * MINEX_ROUNDS_ON.
+ * same configuration and options, for any number of ranks (the default
+ * options included: options.rounds = MINEX_ROUNDS_AUTO means
+ * MINEX_ROUNDS_ON in both).
  *
  * How (docs/mpi.md): under options.rounds AUTO or ON (unless paper_exact,
  * or throttle_auto with the from-scratch candidate), every rank works on

@@ -28,10 +28,10 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->gain_tol = 1e-9 * pc->qbar;
   pc->interior = ws->interior;
   pc->nsc = opt->nthreads > 1 ? opt->nthreads : 1;
-  /* the passes in rounds only when asked for: against the heap passes
-     they lose 0.3% of T_k on the peer benchmark (geometric mean; one row
-     7.8%), docs/algorithm.md */
-  pc->rounds = !opt->paper_exact && opt->rounds == MINEX_ROUNDS_ON;
+  /* the passes in rounds unless OFF (AUTO = ON since the session of
+     2026-11-29 (3): T_k 1.1% below the heap passes' on the peer
+     benchmark, the MPI layer's rule, docs/algorithm.md) */
+  pc->rounds = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
   pc->spread = opt->global_spread;
   pc->sc = core_calloc((size_t)pc->nsc, sizeof *pc->sc);
   int rc = pc->sc && pc->interior

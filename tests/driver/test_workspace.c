@@ -30,7 +30,7 @@ static const variant variants[] = {
      CL_AUTO},
     {"throttle_auto, scratch on", 1, 0, 0, 1, MINEX_SCRATCH_ON,
      MINEX_ROUNDS_AUTO, 1, CL_AUTO},
-    {"k = 10, rounds on", 10, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_ON, 1,
+    {"k = 10, rounds off", 10, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_OFF, 1,
      CL_AUTO},
     {"rounds off", 1, 0, 0, 0, MINEX_SCRATCH_OFF, MINEX_ROUNDS_OFF, 1, CL_AUTO},
     {"k = 100 on 3 threads", 100, 0, 0, 0, MINEX_SCRATCH_AUTO,

@@ -79,7 +79,7 @@ START_TEST(refinement_moves_lower_qwgttot_by_their_gain_and_keep_maxqwgt) {
     opt.iterations = ks[(trial / 3) % 3];
     opt.remap_mode = (minex_remap_mode)(trial % 3);
     int rounds = trial >= 36;
-    opt.rounds = rounds ? MINEX_ROUNDS_ON : MINEX_ROUNDS_AUTO;
+    opt.rounds = rounds ? MINEX_ROUNDS_ON : MINEX_ROUNDS_OFF;
     for (int run = 0; run < 2; run++) {
       costmodel_loads ld;
       contract_ws ws;

@@ -89,7 +89,9 @@ void partition_load_deltas(costmodel_scratch *s, const partition_delta *d,
    neighbour list of nn owners, or none when nn < 0) as its decision makes
    them -- with (owner, Ctot) as the one neighbour when x is interior
    (partition_decision_deltas) -- appended to sc->dbuf; returns how many,
-   0 when they could not be kept (the decision evaluates the move then). */
+   0 when they could not be kept (more than UINT16_MAX: the decision
+   evaluates the move then; the buffer could not grow: sc->nomem, and the
+   scan fails). */
 static uint16_t keep_deltas(partition_ctx *pc, partition_scratch *sc, int32_t x,
                             int32_t nn, const partition_choice *ch) {
   const contract_ws *ws = pc->ws;
@@ -114,8 +116,10 @@ static uint16_t keep_deltas(partition_ctx *pc, partition_scratch *sc, int32_t x,
   if (sc->dlen + k > sc->dcap) {
     int64_t cap = 2 * sc->dcap + k + 1024;
     partition_delta *t = core_realloc(sc->dbuf, sizeof *t * (size_t)cap);
-    if (t == NULL)
+    if (t == NULL) {
+      sc->nomem = 1;
       return 0;
+    }
     sc->dbuf = t;
     sc->dcap = cap;
   }
@@ -136,6 +140,14 @@ int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
      pc->par */
   int nt = pc->nsc;
   int32_t nb = (n + PARTITION_SCAN_BLOCK - 1) / PARTITION_SCAN_BLOCK;
+  int keep = pc->keep_deltas, keep_id = pc->keep_deltas && pc->spread > 1;
+  if (keep && nb > pc->dblk_cap) {
+    partition_dblock *t = core_realloc(pc->dblk, sizeof *t * (size_t)nb);
+    if (t == NULL)
+      return core_error(MINEX_ENOMEM, "partition_scan: out of memory");
+    pc->dblk = t;
+    pc->dblk_cap = nb;
+  }
   /* a new generation of the workers' memos: their entries hold tests
      against loads of earlier scans */
   if (++pc->memo_gen == 0) {
@@ -148,17 +160,9 @@ int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
     pc->sc[t].dlen = 0;
     pc->sc[t].memo_gen = pc->memo_gen;
     pc->sc[t].memo_bad = -1;
+    pc->sc[t].nomem = 0;
   }
-  int keep = pc->keep_deltas, keep_id = pc->keep_deltas && pc->spread > 1;
   int64_t goff = contract_cur(pc->ws)->goff;
-  if (keep && nb > pc->dblk_cap) {
-    partition_dblock *t = core_realloc(pc->dblk, sizeof *t * (size_t)nb);
-    if (t != NULL) {
-      pc->dblk = t;
-      pc->dblk_cap = nb;
-    }
-    keep = t != NULL; /* else no deltas kept: the decisions evaluate */
-  }
   pc->dkept = keep;
   double t0 = core_wtime();
 #pragma omp parallel for schedule(dynamic, 1)                                  \
@@ -196,6 +200,10 @@ int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
   }
   pc->par.span += span;
   pc->par.wall += core_wtime() - t0;
+  for (int t = 0; t < nt; t++)
+    if (pc->sc[t].nomem)
+      return core_error(MINEX_ENOMEM,
+                        "partition_scan: out of memory (kept deltas)");
   for (int t = 0; t < nt; t++)
     if (pc->sc[t].memo_bad >= 0)
       return core_error(MINEX_EINTERNAL,

@@ -91,6 +91,7 @@ typedef struct partition_scratch {
                            memo's entries of other scans are stale);
                            0 elsewhere: no memo                       */
   int64_t memo_hits;    /* tests the memo answered (a count)       */
+  int32_t nomem;        /* 1: its kept deltas could not grow        */
   int32_t memo_bad;     /* MINEX_CHECKS builds: the owner of a vertex
                            whose memo differed from its test; -1     */
 } partition_scratch;
@@ -232,8 +233,8 @@ typedef struct partition_prop {
  * neighbour list its decision uses: (owner, Ctot) for an interior id),
  * found by partition_scan_deltas. An interior id's test may come from
  * the worker's memo (partition_memo), equal bit for bit; MINEX_CHECKS
- * builds test it again and return MINEX_EINTERNAL when they differ;
- * else MINEX_OK. */
+ * builds test it again and return MINEX_EINTERNAL when they differ.
+ * MINEX_ENOMEM when the kept deltas could not grow; else MINEX_OK. */
 int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
                    partition_prop *out);
 

@@ -224,6 +224,8 @@
 #define partition_scan minex__partition_scan
 #define partition_sort_moves minex__partition_sort_moves
 #define partition_spread minex__partition_spread
+#define partition_spread_count minex__partition_spread_count
+#define partition_spread_m minex__partition_spread_m
 #define partition_steady_max minex__partition_steady_max
 #define partition_test_deltas minex__partition_test_deltas
 #define partition_test_move minex__partition_test_move

@@ -79,11 +79,20 @@ static inline int admissible(const partition_ctx *pc,
   return m->gain * pc->qbar < pc->throttle * -m->dmin_var;
 }
 
-int32_t partition_spread(const costmodel_loads *ld, int64_t id, double mean,
-                         int32_t spread) {
+int32_t partition_spread_count(const costmodel_loads *ld, double mean,
+                               int32_t spread) {
   int32_t m = 0;
   while (m < ld->nlow && m < spread && ld->qwgt[ld->low[m]] < mean)
     m++;
+  return m;
+}
+
+int32_t partition_spread(const costmodel_loads *ld, int64_t id, double mean,
+                         int32_t spread) {
+  return partition_spread_m(ld, id, partition_spread_count(ld, mean, spread));
+}
+
+int32_t partition_spread_m(const costmodel_loads *ld, int64_t id, int32_t m) {
   if (m < 2)
     return costmodel_argmin(ld, NULL);
   /* Fibonacci hashing: the high bits of id times 2^64 / golden ratio */
@@ -148,8 +157,17 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
   const costmodel_loads *ld = pc->ld;
   const minex_config *cf = pc->cfg;
   int forced = !cf->avail[p];
-  double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
-  int global = forced || (pc->global && pc->refine != 1 && ld->qwgt[p] > mean);
+  /* inside a scan the loads are frozen: which processors' vertices get
+     the global candidate, and the spread's count, were found once for it
+     (partition_scan, the same expressions) */
+  int in_scan = sc->memo_gen != 0, global;
+  double mean = 0;
+  if (in_scan) {
+    global = pc->scan_global[p];
+  } else {
+    mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
+    global = forced || (pc->global && pc->refine != 1 && ld->qwgt[p] > mean);
+  }
   if (nn < 0) {
     /* interior before the test: all edges lead to p, the only candidate
        is the global one */
@@ -171,9 +189,10 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
        loaded, partition_spread), unless a neighbour already put it in
        the list (the owner stamps belong to the last gather, which for an
        interior vertex was another vertex's: scan the list instead) */
-    int32_t q = sc->spread_id >= 0
-                    ? partition_spread(ld, sc->spread_id, mean, pc->spread)
-                    : costmodel_argmin(ld, NULL);
+    int32_t q = sc->spread_id < 0 ? costmodel_argmin(ld, NULL)
+                : in_scan
+                    ? partition_spread_m(ld, sc->spread_id, pc->scan_nspread)
+                    : partition_spread(ld, sc->spread_id, mean, pc->spread);
     int listed = 0;
     for (int32_t i = 0; i < nc && !listed; i++)
       listed = sc->cand[i] == q;

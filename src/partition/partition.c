@@ -34,7 +34,8 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->rounds = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
   pc->spread = opt->global_spread;
   pc->sc = core_calloc((size_t)pc->nsc, sizeof *pc->sc);
-  int rc = pc->sc && pc->interior
+  pc->scan_global = core_malloc((size_t)P + 1);
+  int rc = pc->sc && pc->interior && pc->scan_global
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "partition: out of memory");
   for (int32_t t = 0; t < pc->nsc && rc == MINEX_OK; t++) {
@@ -70,6 +71,7 @@ void partition_ctx_destroy(partition_ctx *pc) {
   }
   core_free(pc->sc);
   core_free(pc->dblk);
+  core_free(pc->scan_global);
   memset(pc, 0, sizeof *pc);
 }
 
@@ -155,6 +157,14 @@ int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
       memset(pc->sc[t].memo, 0, sizeof(partition_memo) * PARTITION_MEMO_SIZE);
     pc->memo_gen = 1;
   }
+  /* the move rule's per-scan values (its own expressions) */
+  const costmodel_loads *ld = pc->ld;
+  double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
+  pc->scan_nspread = partition_spread_count(ld, mean, pc->spread);
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    pc->scan_global[p] = !pc->cfg->avail[p] ||
+                         (pc->global && pc->refine != 1 && ld->qwgt[p] > mean);
+  const int32_t *owner = pc->ws->owner;
   for (int t = 0; t < nt; t++) {
     pc->sc[t].work = pc->sc[t].span = 0;
     pc->sc[t].dlen = 0;
@@ -177,6 +187,12 @@ int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
     for (int32_t i = b * PARTITION_SCAN_BLOCK; i < hi; i++) {
       partition_choice ch;
       int32_t nn;
+      /* an interior id whose owner offers no global candidate has no
+         candidate (what the move rule finds, without the call) */
+      if (pc->interior[ids[i]] && !pc->scan_global[owner[ids[i]]]) {
+        out[i] = (partition_prop){0, -1, 0, 0};
+        continue;
+      }
       /* the rounds (keep): the global candidate spread by the id */
       sc->spread_id = keep_id ? goff + ids[i] : -1;
       int ok = partition_best_move_nn(pc, sc, ids[i], &ch, &nn);

@@ -164,6 +164,12 @@ typedef struct partition_ctx {
   partition_trace_fn trace; /* NULL, or told of every executed move      */
   void *trace_ctx;          /* passed to trace                           */
   int64_t forced_moves;     /* of which forced                            */
+  /* partition_scan's view of its frozen loads (read by the move rule
+     while a worker's memo_gen is set): per processor whether its
+     vertices get the global candidate, and the spread's number of
+     least-loaded processors below the mean */
+  int32_t scan_nspread;
+  unsigned char *scan_global; /* P entries */
 } partition_ctx;
 
 /* A vertex's chosen move. */
@@ -184,6 +190,12 @@ typedef struct partition_choice {
  * the same on every rank of the MPI layer. */
 int32_t partition_spread(const costmodel_loads *ld, int64_t id, double mean,
                          int32_t spread);
+/* The same, given m: how many of the least-loaded list's first `spread`
+ * processors are below the mean (partition_spread counts them). */
+int32_t partition_spread_m(const costmodel_loads *ld, int64_t id, int32_t m);
+/* That m (at most spread). */
+int32_t partition_spread_count(const costmodel_loads *ld, double mean,
+                               int32_t spread);
 
 /* After contract_freeze (the interior flags are the workspace's). The
  * scans of the passes and the expansion's rounds test moves on up to

@@ -315,10 +315,13 @@ static uint64_t dbits(double d) {
   return u;
 }
 
-/* The workers' memo of interior vertices' tests (partition_memo):
-   partition_scan's results are those of partition_best_move (no memo
-   outside a scan) one id after another, bit for bit, under the
-   expansion's rule and the balance moves', with and without the rounds'
+/* The workers' memo of interior vertices' tests (partition_memo) and the
+   values a scan computes once for its frozen loads (the mean, which
+   processors' vertices get the global candidate, the spread's count;
+   interior ids without one skipped): partition_scan's results are those
+   of partition_best_move (no memo nor scan values outside a scan) one id
+   after another, bit for bit, under the expansion's rule, the
+   refinement's and the balance moves', with and without the rounds'
    spread, on 1 and 2 threads, while the memo serves many interior ids of
    the processors above the mean: a grid whose interior vertices share a
    few weights and old owners (half of each slab came from the one before). */
@@ -339,6 +342,7 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
                                       minex_graph_cwgt(grid), &g),
                    MINEX_OK);
   int64_t served = 0, interior_global = 0, compared = 0, moves = 0;
+  int64_t skipped = 0;
   for (int trial = 0; trial < 6; trial++) {
     minex_config *cfg = test_random_config(rng, 3, 4);
     int32_t P = minex_config_nprocs(cfg);
@@ -357,7 +361,7 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
     for (int32_t v = 0; v < n; v++)
       ids[v] = v;
     for (int nt = 1; nt <= 2; nt++)
-      for (int mode = 0; mode < 4; mode++) {
+      for (int mode = 0; mode < 6; mode++) {
         minex_options opt;
         minex_options_init(&opt);
         opt.rounds = MINEX_ROUNDS_ON;
@@ -374,10 +378,23 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
           if (cur[v] != old[v])
             contract_set_owner(&ws, v, cur[v]);
         ck_assert_int_eq(partition_ctx_create(&pc, &ws, &ld, &opt), MINEX_OK);
-        /* the expansion's rule or the balance moves'; the heap passes'
-           scan or the rounds' (the spread candidates) */
-        pc.refine = mode / 2 ? 2 : 0;
+        /* the expansion's rule, the refinement's (the bounds of a pass's
+           start) or the balance moves'; the heap passes' scan or the
+           rounds' (the spread candidates) */
+        pc.refine = mode / 2;
+        pc.max_bound = partition_loads_max(&ld);
+        pc.steady_bound = partition_steady_max(&ld);
+        pc.remap_bound = partition_remap_max(&ld);
         pc.keep_deltas = mode % 2;
+        /* twice: the first scan's gathers set the interior flags that
+           the second's reads (an interior id of a processor without a
+           global candidate is skipped) */
+        ck_assert_int_eq(partition_scan(&pc, ids, n, prop), MINEX_OK);
+        for (int32_t v = 0; v < n; v++)
+          skipped +=
+              pc.interior[v] && ld.qwgt[cur[v]] <= ld.qwgt_tot / ld.navail;
+        for (int32_t t = 0; t < pc.nsc; t++)
+          served -= pc.sc[t].memo_hits; /* the second scan's hits count */
         ck_assert_int_eq(partition_scan(&pc, ids, n, prop), MINEX_OK);
         pc.keep_deltas = 0;
         int32_t here = 0;
@@ -403,7 +420,8 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
           }
           compared++;
         }
-        interior_global += here;
+        if (pc.refine != 1) /* the refinement offers no global move */
+          interior_global += here;
         partition_ctx_destroy(&pc);
         contract_ws_destroy(&ws);
         costmodel_loads_destroy(&ld);
@@ -417,15 +435,16 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
   /* the memo served a good share of the interior tests (here a processor
      has few interior ids per key: weights, old owner, spread
      candidate), and moves were proposed */
-  ck_assert_msg(served * 4 > interior_global && moves > 0,
-                "memo served %lld of %lld interior tests; %lld moves",
-                (long long)served, (long long)interior_global,
-                (long long)moves);
+  ck_assert_msg(served * 4 > interior_global && moves > 0 && skipped > 0,
+                "memo served %lld of %lld interior tests; %lld moves; "
+                "%lld interior ids skipped",
+                (long long)served, (long long)interior_global, (long long)moves,
+                (long long)skipped);
   fprintf(stderr,
           "scan memo: %lld ids compared, %lld moves; the memo served "
-          "%lld of %lld interior tests\n",
+          "%lld of %lld interior tests; %lld interior ids skipped\n",
           (long long)compared, (long long)moves, (long long)served,
-          (long long)interior_global);
+          (long long)interior_global, (long long)skipped);
   free(pw);
   free(rw);
   minex_graph_destroy(g);

@@ -69,6 +69,7 @@
 #define costmodel_loads_destroy minex__costmodel_loads_destroy
 #define costmodel_loads_from_partials minex__costmodel_loads_from_partials
 #define costmodel_loads_refresh minex__costmodel_loads_refresh
+#define costmodel_resync minex__costmodel_resync
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
 #define costmodel_metrics_from_loads minex__costmodel_metrics_from_loads
 #define costmodel_min_var minex__costmodel_min_var

@@ -229,6 +229,15 @@ int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out);
 /* Recomputes the least-loaded list from scratch, O(P). */
 void costmodel_low_rebuild(costmodel_loads *ld);
 
+/* QwgtTot (summed over the available processors in index order), the
+ * min tree and the least-loaded list made again from Qwgt, O(P): the
+ * rounds end with it (rounds = ON), so the loads after a round are a
+ * function of each processor's Wgt, Comm, Remap and Qwgt alone, which
+ * the MPI layer's ranks find at the processors' home ranks without
+ * replaying the round's moves one after another
+ * (src/partition/rounds_dist.c). */
+void costmodel_resync(costmodel_loads *ld);
+
 /* Sets Qwgt of available processor p in the min tree. */
 void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q);
 

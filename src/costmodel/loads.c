@@ -40,6 +40,23 @@ void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q) {
   }
 }
 
+void costmodel_resync(costmodel_loads *ld) {
+  ld->qwgt_tot = ld->qwgt_tot_mag = 0;
+  for (int32_t p = 0; p < ld->tsize; p++) {
+    int on = p < ld->nprocs && ld->cfg->avail[p];
+    if (on) {
+      ld->qwgt_tot += ld->qwgt[p];
+      ld->qwgt_tot_mag += fabs(ld->qwgt_tot);
+    }
+    ld->tree[ld->tsize + p] = on ? ld->qwgt[p] : INFINITY;
+  }
+  for (int32_t i = ld->tsize - 1; i >= 1; i--) {
+    double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
+    ld->tree[i] = a < b ? a : b;
+  }
+  costmodel_low_rebuild(ld);
+}
+
 int32_t costmodel_argmin(const costmodel_loads *ld, double *min_out) {
   if (min_out)
     *min_out = ld->tree[1];

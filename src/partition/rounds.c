@@ -263,17 +263,20 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
 }
 
 /* rounds = ON: whether x's accepted move to q is still made when its turn
- * comes: in the refinement and balance passes, and in the last round when
- * a neighbour of x has moved in it (the last round has no waits), the move
- * is checked again against the loads and owners as the moves before it
- * left them (dMinVar about ref, the round's minimum), so that each
- * refinement or balance move keeps its pass's promise (no bound raised,
- * every touched processor below the sender) and no move is made on a
- * neighbourhood that changed under it. */
+ * comes: in the refinement passes, and in the last round when a neighbour
+ * of x has moved in it (the last round has no waits), the move is checked
+ * again against the loads and owners as the moves before it left them
+ * (dMinVar about ref, the round's minimum), so that each refinement move
+ * keeps its pass's promise (no bound raised) and no move is made on a
+ * neighbourhood that changed under it. The balance passes' moves are not
+ * checked again (docs/algorithm.md "The execution check"): so a round
+ * of the expansion or the balance passes, but its last, executes every
+ * accepted move that does not wait, which the MPI layer's ranks do
+ * without rank 0. */
 static int executable(partition_ctx *pc, const partition_rounds_ws *rw,
                       int32_t x, int32_t q, int last, int32_t stamp) {
   contract_ws *ws = pc->ws;
-  int check = pc->refine != 0;
+  int check = pc->refine == 1;
   if (!check && last) {
     int32_t cnt = contract_gather(ws, x);
     for (int32_t k = 0; k < cnt && !check; k++)
@@ -376,6 +379,9 @@ int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
                       lockstamp, !last);
         moves++;
       }
+      /* the round's loads are their processors' sums alone */
+      if (nm > 0)
+        costmodel_resync(pc->ld);
       n = partition_next_round(ids, next, mark, stamp);
       continue;
     }

@@ -201,8 +201,8 @@ static int rank_of(const int64_t *goff, int size, int64_t g) {
 
 /* Rank 0: the accepted moves of every rank (all, total bytes), executed
  * in the round's order (forced, Gain, global id) as partition_rounds
- * executes them under rounds = ON: in the refinement and balance passes,
- * and in the last round when a neighbour has moved in it, each is checked
+ * executes them under rounds = ON: in the refinement passes, and in the
+ * last round when a neighbour has moved in it, each is checked
  * again against the loads and owners the moves before it left (ref: the
  * round's minimum). Writes each rank's events in the order (*out, cnt[r]
  * bytes for rank r, in rank order) and what every rank learns (*state,
@@ -260,7 +260,7 @@ static int execute_records(partition_ctx *pc, const contract_comm *cm,
     int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
     const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
     partition_choice ch;
-    if ((pc->refine || (last && changed)) &&
+    if ((pc->refine == 1 || (last && changed)) &&
         !partition_test_move(pc, sc, &sc->mv, &a, h->cur, nn, q, ref, &ch))
       continue; /* not executed */
     costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
@@ -277,6 +277,9 @@ static int execute_records(partition_ctx *pc, const contract_comm *cm,
     ev[i].flags = EV_EXEC;
     ev[i].q = q;
   }
+  /* the round's loads are their processors' sums alone (as
+     partition_rounds ends a round) */
+  costmodel_resync(pc->ld);
   /* what every rank learns */
   size_t lsize = costmodel_state_size(pc->ld);
   if ((*state = core_malloc(sizeof(rec_state) + lsize)) == NULL) {
@@ -517,13 +520,15 @@ static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
 
 /* At a home rank: the received tuples in[0..nin) (their processors this
  * rank's), each one's processor loads before it in the order written to
- * out[i]: per processor the tuples sorted by key, the round's load and
- * the deltas summed in that order, as round_decide's apply_sums adds
- * them. The tuples arrive in rank order, each rank's in its scan's, so
- * mostly in increasing global id per processor: then the radix sort of
- * the rounds, else qsort. */
+ * out[i] (unless out is NULL): per processor the tuples sorted by key, the
+ * round's load and the deltas summed in that order, as round_decide's
+ * apply_sums adds them; fin (unless NULL) gets each processor's loads
+ * after its last tuple (the processors without tuples are left alone). The
+ * tuples arrive in rank order, each rank's in its scan's, so mostly in
+ * increasing global id per processor: then the radix sort of the rounds, else
+ * qsort. */
 static int rd_sums(const costmodel_loads *ld, const rd_tuple *in, int64_t nin,
-                   rd_before *out) {
+                   rd_before *out, rd_before *fin) {
   int32_t P = ld->nprocs;
   int64_t *start = core_calloc((size_t)P + 2, sizeof *start);
   int64_t *idx = core_malloc(sizeof *idx * ((size_t)nin + 1));
@@ -575,12 +580,15 @@ static int rd_sums(const costmodel_loads *ld, const rd_tuple *in, int64_t nin,
     for (int64_t j = 0; j < len; j++) {
       /* the key is the tuple's first member */
       const rd_tuple *tp = (const rd_tuple *)(const void *)ptr[j];
-      out[tp - in] = (rd_before){w, c, r, q};
+      if (out != NULL)
+        out[tp - in] = (rd_before){w, c, r, q};
       w += tp->dw;
       c += tp->dc;
       r += tp->dr;
       q = costmodel_qwgt(ld, w, c, r);
     }
+    if (fin != NULL)
+      fin[p] = (rd_before){w, c, r, q};
   }
 out:
   core_free(start), core_free(idx), core_free(mv), core_free(ptr),
@@ -624,7 +632,7 @@ static int rd_before_all(partition_ctx *pc, const contract_comm *cm,
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld deltas",
                     (long long)nin);
   else
-    rc = rd_sums(pc->ld, in, nin, ans);
+    rc = rd_sums(pc->ld, in, nin, ans, NULL);
   if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
       (rc = cm->exchange(cm->ctx, ans, cnt, (void **)&back, rcnt)) != MINEX_OK)
     goto out;
@@ -995,6 +1003,228 @@ out:
   return rc;
 }
 
+/* What a rank tells every rank after a round it executed itself
+ * (rd_execute): its moves, then the loads after the round of the
+ * processors whose home it is. */
+typedef struct rd_count2 {
+  int64_t executed, forced;
+} rd_count2;
+
+/* A round without the execution check (every round of the expansion and
+ * of the balance passes but the last: partition_rounds executes every
+ * accepted move that does not wait, in the order), executed by the ranks
+ * of its moves, without rank 0: each executed move's deltas, made as
+ * partition_execute makes them (its neighbourhood is the scan's: no
+ * neighbour of a move that does not wait moves in the round), to the
+ * processors' home ranks, summed there in the round's order from the
+ * round's loads (rd_sums), every home's processors' loads after the round
+ * to every rank, the totals made again (costmodel_resync, as the serial
+ * round ends); each move to the ranks of its ghost neighbours. *ev gets
+ * this rank's events (*nev), as rank 0 would send them: its own moves
+ * (local ids) in the order, then its ghosts' (global ids, EV_GHOST);
+ * *executed the moves of every rank. Collective. */
+static int rd_execute(partition_ctx *pc, const contract_comm *cm,
+                      const int64_t *goff, const rd_round *R, int64_t *cnt,
+                      int64_t *rcnt, char **ev, int64_t *nev,
+                      int64_t *executed) {
+  contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
+  costmodel_loads *ld = pc->ld;
+  partition_scratch *sc = &pc->sc[0];
+  int size = cm->size, rank = cm->rank;
+  int32_t nb = L->nbase, np = R->np, P = ld->nprocs;
+  int64_t nmine = 0, ntup = 0, nghost = 0;
+  rd_count2 mine = {0, 0};
+  for (int32_t k = 0; k < np; k++)
+    nmine += R->state[k] == RS_MOVE;
+  int64_t cap = 4 * nmine + 4;
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
+  rd_tuple *tup = core_malloc(sizeof *tup * (size_t)cap), *sbuf = NULL;
+  rd_tuple *in = NULL;
+  rd_before *fin = core_malloc(sizeof *fin * ((size_t)P + 1));
+  rec_event *gbuf = NULL, *gin = NULL;
+  char *all = NULL, *msg = NULL;
+  int rc = pos && seen && tup && fin
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM,
+                            "rounds: out of memory for %lld "
+                            "moves",
+                            (long long)nmine);
+  /* the executed moves' deltas, as partition_execute makes them */
+  for (int32_t k = 0; k < np && rc == MINEX_OK; k++) {
+    if (R->state[k] != RS_MOVE)
+      continue;
+    int32_t x = R->x[k];
+    const contract_attr *a = &L->at[x];
+    int32_t nn = partition_gather_owners_in(pc, sc, x);
+    costmodel_vertex v = {a->pwgt, a->rwgt, a->old, ws->owner[x], sc->nbr, nn};
+    costmodel_move_deltas(ld, &sc->mv, &v, R->to[k]);
+    mine.executed++;
+    mine.forced += !pc->cfg->avail[ws->owner[x]];
+    const costmodel_scratch *s = &sc->mv;
+    if (ntup + s->ntouched > cap) {
+      cap = 2 * cap + s->ntouched;
+      rd_tuple *nt = core_realloc(tup, sizeof *nt * (size_t)cap);
+      if (nt == NULL) {
+        rc = core_error(MINEX_ENOMEM,
+                        "rounds: out of memory for %lld touched processors",
+                        (long long)cap);
+        break;
+      }
+      tup = nt;
+    }
+    for (int32_t j = 0; j < s->ntouched; j++) {
+      int32_t y = s->touched[j];
+      tup[ntup++] =
+          (rd_tuple){R->key[k], s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
+    }
+  }
+  /* to the homes */
+  if (rc == MINEX_OK &&
+      (sbuf = core_malloc(sizeof *sbuf * ((size_t)ntup + 1))) == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (rc == MINEX_OK) {
+    for (int r = 0; r < size; r++)
+      cnt[r] = 0;
+    for (int64_t t = 0; t < ntup; t++)
+      cnt[home_of(tup[t].proc, size)]++;
+    for (int r = 1; r < size; r++)
+      pos[r] = pos[r - 1] + cnt[r - 1];
+    for (int64_t t = 0; t < ntup; t++)
+      sbuf[pos[home_of(tup[t].proc, size)]++] = tup[t];
+    for (int r = 0; r < size; r++)
+      cnt[r] *= (int64_t)sizeof *sbuf;
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
+    goto out;
+  /* the sums at the homes; this rank's processors' loads after the round
+     behind its counts */
+  int64_t nin = 0;
+  for (int r = 0; r < size; r++)
+    nin += rcnt[r] / (int64_t)sizeof *in;
+  for (int32_t p = rank; p < P; p += size)
+    fin[p] = (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
+  rc = rd_sums(ld, in, nin, NULL, fin);
+  int32_t nhome = rank < P ? (P - rank + size - 1) / size : 0;
+  size_t bytes = sizeof mine + sizeof *fin * (size_t)nhome;
+  if (rc == MINEX_OK && (msg = core_malloc(bytes)) == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (rc == MINEX_OK) {
+    memcpy(msg, &mine, sizeof mine);
+    for (int32_t i = 0; i < nhome; i++)
+      memcpy(msg + sizeof mine + sizeof *fin * (size_t)i, &fin[rank + i * size],
+             sizeof *fin);
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, msg, rc == MINEX_OK ? (int64_t)bytes : 0,
+                          (void **)&all, rcnt)) != MINEX_OK)
+    goto out;
+  /* every home's processors, in rank order; the totals made again */
+  rd_count2 sum = {0, 0};
+  const char *at = all;
+  for (int r = 0; r < size; r++) {
+    int32_t nh = r < P ? (P - r + size - 1) / size : 0;
+    if (rcnt[r] != (int64_t)(sizeof sum + sizeof *fin * (size_t)nh)) {
+      rc = core_error(MINEX_EINTERNAL,
+                      "rounds: rank %d sent %lld bytes of loads, %lld "
+                      "expected",
+                      r, (long long)rcnt[r],
+                      (long long)(sizeof sum + sizeof *fin * (size_t)nh));
+      break;
+    }
+    rd_count2 c;
+    memcpy(&c, at, sizeof c);
+    sum.executed += c.executed;
+    sum.forced += c.forced;
+    for (int32_t i = 0; i < nh; i++) {
+      rd_before b;
+      memcpy(&b, at + sizeof c + sizeof b * (size_t)i, sizeof b);
+      int32_t p = r + i * size;
+      ld->wgt[p] = b.w;
+      ld->comm[p] = b.c;
+      ld->remap[p] = b.r;
+      ld->qwgt[p] = b.q;
+    }
+    at += rcnt[r];
+  }
+  if (rc == MINEX_OK) {
+    costmodel_resync(ld);
+    pc->moves += sum.executed;
+    pc->forced_moves += sum.forced;
+    *executed = sum.executed;
+  }
+  /* each move to the ranks of its ghost neighbours */
+  for (int pass = 0; pass < 2 && rc == MINEX_OK; pass++) {
+    if (pass == 1) {
+      if ((gbuf = core_malloc(sizeof *gbuf * ((size_t)nghost + 1))) == NULL) {
+        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld events",
+                        (long long)nghost);
+        break;
+      }
+      pos[0] = 0;
+      for (int r = 1; r < size; r++)
+        pos[r] = pos[r - 1] + cnt[r - 1];
+      for (int r = 0; r < size; r++)
+        cnt[r] *= (int64_t)sizeof *gbuf;
+    } else {
+      for (int r = 0; r < size; r++)
+        cnt[r] = 0;
+    }
+    for (int r = 0; r < size; r++)
+      seen[r] = -1;
+    for (int32_t k = 0; k < np; k++) {
+      if (R->state[k] != RS_MOVE)
+        continue;
+      const int32_t *adj;
+      const double *cw;
+      int64_t len;
+      contract_edges(ws, R->x[k], &adj, &cw, &len);
+      for (int64_t j = 0; j < len; j++) {
+        if (adj[j] < nb)
+          continue;
+        int r = rank_of(goff, size, L->ghost_gid[adj[j] - 2 * nb]);
+        if (seen[r] == k)
+          continue;
+        seen[r] = k;
+        if (pass)
+          gbuf[pos[r]++] =
+              (rec_event){L->goff + R->x[k], R->to[k], EV_EXEC | EV_GHOST};
+        else
+          cnt[r]++, nghost++;
+      }
+    }
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, gbuf, cnt, (void **)&gin, rcnt)) != MINEX_OK)
+    goto out;
+  int64_t ngin = 0;
+  for (int r = 0; r < size; r++)
+    ngin += rcnt[r] / (int64_t)sizeof *gin;
+  size_t evb = sizeof(rec_event) * (size_t)(mine.executed + ngin);
+  if ((*ev = core_malloc(evb + 1)) == NULL) {
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld events",
+                    (long long)(mine.executed + ngin));
+    goto out;
+  }
+  int64_t e = 0;
+  for (int32_t k = 0; k < np; k++)
+    if (R->state[k] == RS_MOVE) {
+      rec_event x = {R->x[k], R->to[k], EV_EXEC};
+      memcpy(*ev + sizeof x * (size_t)e++, &x, sizeof x);
+    }
+  if (ngin > 0)
+    memcpy(*ev + sizeof(rec_event) * (size_t)e, gin,
+           sizeof(rec_event) * (size_t)ngin);
+  *nev = e + ngin;
+out:
+  core_free(pos), core_free(seen), core_free(tup), core_free(sbuf),
+      core_free(in), core_free(fin), core_free(gbuf), core_free(gin),
+      core_free(all), core_free(msg);
+  return cm->agree(cm->ctx, rc);
+}
+
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           int32_t *ids, int32_t n, int32_t budget,
                           int32_t *lock, int32_t lockstamp, int defer,
@@ -1069,88 +1299,99 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     rd_decide(pc, &R, ref, last, defer, w0, c0, r0, q0);
     if (!last && (rc = rd_waits(pc, rw, cm, goff, &R, cnt, rcnt)) != MINEX_OK)
       break;
-    /* the accepted moves with their edges to rank 0 */
-    size_t bytes = 0;
-    for (int32_t k = 0; k < R.np; k++)
-      if (R.state[k] == RS_MOVE) {
-        const int32_t *adj;
-        const double *cw;
-        int64_t len;
-        contract_edges(ws, R.x[k], &adj, &cw, &len);
-        bytes += sizeof(rec_head) + sizeof(rec_edge) * (size_t)len;
-      }
-    core_free(mine);
-    if ((mine = core_malloc(bytes + 1)) == NULL)
-      rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
-                      bytes);
-    char *p = mine;
-    for (int32_t k = 0; rc == MINEX_OK && k < R.np; k++) {
-      if (R.state[k] != RS_MOVE)
-        continue;
-      int32_t x = R.x[k];
-      const int32_t *adj;
-      const double *cw;
-      int64_t len;
-      contract_edges(ws, x, &adj, &cw, &len);
-      const contract_attr *a = &L->at[x];
-      rec_head h = {L->goff + x,
-                    R.key[k].gain,
-                    a->pwgt,
-                    a->rwgt,
-                    a->ctot,
-                    a->old,
-                    ws->owner[x],
-                    key_forced(&R.key[k]),
-                    (int32_t)len,
-                    R.to[k],
-                    0};
-      memcpy(p, &h, sizeof h);
-      p += sizeof h;
-      for (int64_t j = 0; j < len; j++) {
-        int32_t y = adj[j];
-        rec_edge e = {y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb], cw[j],
-                      ws->owner[y], 0};
-        memcpy(p, &e, sizeof e);
-        p += sizeof e;
-      }
-    }
-    for (int r = 0; r < size; r++)
-      cnt[r] = r == 0 ? (int64_t)bytes : 0;
     core_free(all), core_free(msg), core_free(in), core_free(st),
         core_free(stall);
     all = msg = in = st = stall = NULL;
-    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-        (rc = cm->exchange(cm->ctx, mine, cnt, (void **)&all, rcnt)) !=
-            MINEX_OK)
-      break;
-    /* rank 0 executes them in the order and tells each rank what concerns
-       it; the loads after the round go to every rank once (an allgather
-       to which rank 0 alone gives bytes) */
-    for (int r = 0; r < size; r++)
-      cnt[r] = 0;
-    int64_t nst = 0;
-    if (cm->rank == 0) {
-      int64_t tot = 0;
+    int64_t nev = 0;
+    if (!last && pc->refine != 1) {
+      /* no execution check: the ranks execute their own moves */
+      int64_t executed = 0;
+      if ((rc = rd_execute(pc, cm, goff, &R, cnt, rcnt, &in, &nev,
+                           &executed)) != MINEX_OK)
+        break;
+      *moves += executed;
+    } else {
+      /* a round with the execution check (the refinement passes', the
+         last): the accepted moves with their edges to rank 0 */
+      size_t bytes = 0;
+      for (int32_t k = 0; k < R.np; k++)
+        if (R.state[k] == RS_MOVE) {
+          const int32_t *adj;
+          const double *cw;
+          int64_t len;
+          contract_edges(ws, R.x[k], &adj, &cw, &len);
+          bytes += sizeof(rec_head) + sizeof(rec_edge) * (size_t)len;
+        }
+      core_free(mine);
+      if ((mine = core_malloc(bytes + 1)) == NULL)
+        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
+                        bytes);
+      char *p = mine;
+      for (int32_t k = 0; rc == MINEX_OK && k < R.np; k++) {
+        if (R.state[k] != RS_MOVE)
+          continue;
+        int32_t x = R.x[k];
+        const int32_t *adj;
+        const double *cw;
+        int64_t len;
+        contract_edges(ws, x, &adj, &cw, &len);
+        const contract_attr *a = &L->at[x];
+        rec_head h = {L->goff + x,
+                      R.key[k].gain,
+                      a->pwgt,
+                      a->rwgt,
+                      a->ctot,
+                      a->old,
+                      ws->owner[x],
+                      key_forced(&R.key[k]),
+                      (int32_t)len,
+                      R.to[k],
+                      0};
+        memcpy(p, &h, sizeof h);
+        p += sizeof h;
+        for (int64_t j = 0; j < len; j++) {
+          int32_t y = adj[j];
+          rec_edge e = {y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb], cw[j],
+                        ws->owner[y], 0};
+          memcpy(p, &e, sizeof e);
+          p += sizeof e;
+        }
+      }
       for (int r = 0; r < size; r++)
-        tot += rcnt[r];
-      rc = execute_records(pc, cm, all, tot, goff, last, ref, &msg, cnt, &st,
-                           &nst);
+        cnt[r] = r == 0 ? (int64_t)bytes : 0;
+      if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+          (rc = cm->exchange(cm->ctx, mine, cnt, (void **)&all, rcnt)) !=
+              MINEX_OK)
+        break;
+      /* rank 0 executes them in the order and tells each rank what concerns
+         it; the loads after the round go to every rank once (an allgather
+         to which rank 0 alone gives bytes) */
+      for (int r = 0; r < size; r++)
+        cnt[r] = 0;
+      int64_t nst = 0;
+      if (cm->rank == 0) {
+        int64_t tot = 0;
+        for (int r = 0; r < size; r++)
+          tot += rcnt[r];
+        rc = execute_records(pc, cm, all, tot, goff, last, ref, &msg, cnt, &st,
+                             &nst);
+      }
+      if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+          (rc = cm->exchange(cm->ctx, msg, cnt, (void **)&in, rcnt)) !=
+              MINEX_OK ||
+          (rc = cm->allgather(cm->ctx, st, nst, (void **)&stall, cnt)) !=
+              MINEX_OK)
+        break;
+      nev = rcnt[0] / (int64_t)sizeof(rec_event);
+      rec_state hd;
+      memcpy(&hd, stall, sizeof hd);
+      if (cm->rank != 0)
+        costmodel_state_get(pc->ld, stall + sizeof hd);
+      pc->moves = hd.moves;
+      pc->forced_moves = hd.forced_moves;
+      *moves += hd.executed;
     }
-    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-        (rc = cm->exchange(cm->ctx, msg, cnt, (void **)&in, rcnt)) !=
-            MINEX_OK ||
-        (rc = cm->allgather(cm->ctx, st, nst, (void **)&stall, cnt)) !=
-            MINEX_OK)
-      break;
-    int64_t nev = rcnt[0] / (int64_t)sizeof(rec_event);
-    rec_state hd;
-    memcpy(&hd, stall, sizeof hd);
     const char *evs = in;
-    if (cm->rank != 0)
-      costmodel_state_get(pc->ld, stall + sizeof hd);
-    pc->moves = hd.moves;
-    pc->forced_moves = hd.forced_moves;
-    *moves += hd.executed;
     /* this rank's proposals that wait, then the executed moves in the
        order, as partition_rounds applies its moves (the queue's contents
        do not depend on the order of the two) */

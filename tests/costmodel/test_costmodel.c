@@ -474,6 +474,85 @@ START_TEST(gain_equals_recomputed_qwgttot_difference) {
 }
 END_TEST
 
+/* costmodel_resync (the rounds' end): QwgtTot becomes the sum of the
+ * available processors' Qwgt in index order, bit for bit, and the min
+ * tree and the least-loaded list, made from Qwgt alone, equal the ones
+ * the moves kept incrementally (so only QwgtTot's rounding can change);
+ * Wgt, Comm,
+ * Remap and Qwgt are left alone, and the loads pass their check. */
+START_TEST(resync_makes_the_totals_again_from_the_processors) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 5);
+  for (int trial = 0; trial < 12; trial++) {
+    int32_t n = 20 + (int32_t)gsl_rng_uniform_int(rng, 60);
+    minex_graph *g = test_random_graph(rng, n, 5.0, 0);
+    minex_config *cf = test_random_config(rng, 3, 6);
+    int32_t P = minex_config_nprocs(cf);
+    if (P > 2 && trial % 3 == 1)
+      minex_config_set_available(cf, 1, 0);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *cur = malloc(sizeof *cur * (size_t)n);
+    costmodel_nbr *nbr = malloc(sizeof *nbr * (size_t)(P + 1));
+    for (int32_t v = 0; v < n; v++)
+      old[v] = cur[v] = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.alpha = alphas[trial % 3];
+    costmodel_loads ld;
+    ck_assert_int_eq(costmodel_loads_create(&ld, g, cf, old, cur, &opt),
+                     MINEX_OK);
+    for (int k = 0; k < 40; k++) {
+      int32_t v = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)n);
+      int32_t q = (int32_t)gsl_rng_uniform_int(rng, (unsigned long)P);
+      if (q == cur[v])
+        continue;
+      int32_t nn = owners_of(g, cur, v, nbr);
+      costmodel_vertex cv = {minex_graph_pwgt(g)[v],
+                             minex_graph_rwgt(g)[v],
+                             old[v],
+                             cur[v],
+                             nbr,
+                             nn};
+      costmodel_move mv;
+      costmodel_eval_move(&ld, &cv, q, &mv);
+      costmodel_apply(&ld);
+      cur[v] = q;
+    }
+    size_t bytes = costmodel_state_size(&ld);
+    char *kept = malloc(bytes), *made = malloc(bytes);
+    costmodel_state_put(&ld, kept);
+    double running = ld.qwgt_tot;
+    /* what resync makes, spoilt first: made again from Qwgt alone */
+    for (int32_t i = 1; i < 2 * ld.tsize; i++)
+      ld.tree[i] = -1.0;
+    ld.nlow = 0;
+    ld.qwgt_tot = ld.qwgt_tot_mag = NAN;
+    costmodel_resync(&ld);
+    costmodel_state_put(&ld, made);
+    double tot = 0;
+    for (int32_t p = 0; p < P; p++)
+      if (ld.cfg->avail[p])
+        tot += ld.qwgt[p];
+    ck_assert(ld.qwgt_tot == tot);
+    ck_assert_msg(test_close(ld.qwgt_tot, running, 1e-12), "QwgtTot %g, %g",
+                  ld.qwgt_tot, running);
+    /* Wgt, Comm, Remap, Qwgt and the tree unchanged, bit for bit */
+    size_t head = sizeof(double) * (4 * (size_t)P + 2 * (size_t)ld.tsize);
+    ck_assert(memcmp(kept, made, head) == 0);
+    /* the least-loaded list (behind the two totals) unchanged */
+    size_t low = head + 2 * sizeof(double);
+    ck_assert(memcmp(kept + low, made + low, bytes - low) == 0);
+    ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_OK);
+    free(kept), free(made);
+    costmodel_loads_destroy(&ld);
+    free(old), free(cur), free(nbr);
+    minex_config_destroy(cf);
+    minex_graph_destroy(g);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(argmin_finds_least_loaded_available_processor) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 3);
@@ -598,6 +677,7 @@ int main(void) {
   tcase_add_test(tc, gain_equals_recomputed_qwgttot_difference);
   tcase_add_test(tc, loads_by_runs_equal_the_loads);
   tcase_add_test(tc, argmin_finds_least_loaded_available_processor);
+  tcase_add_test(tc, resync_makes_the_totals_again_from_the_processors);
   tcase_add_test(tc,
                  loads_check_tolerances_are_relative_to_the_magnitudes_summed);
   suite_add_tcase(s, tc);

@@ -318,7 +318,11 @@ typedef struct minex_options {
                             MINEX_BALANCE_PASSES heap passes of the moves
                             after which every processor they touch is below
                             the sender's load before, so MaxQwgt under k
-                            never rises. The paper's MinVar, measured from
+                            never rises (under rounds = ON a move is
+                            decided so against the round's running sums
+                            and not checked again when executed,
+                            docs/algorithm.md "The execution check").
+                            The paper's MinVar, measured from
                             the least-loaded processor, refuses a move
                             between two loaded processors when the receiver
                             pays more (Pwgt plus its remapping) than the

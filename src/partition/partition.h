@@ -344,9 +344,9 @@ void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids);
  * every earlier proposal, accepted or not -- per processor a running sum,
  * so that the decisions need no running state of the whole machine --
  * an accepted one with an earlier accepted neighbour waiting, and the
- * moves accepted then executed in the order (a refinement or balance
- * move, or in the last round a move next to one already made, checked
- * again against the loads it is made on).
+ * moves accepted then executed in the order (a refinement move, or in
+ * the last round a move next to one already made, checked again against
+ * the loads it is made on), the round ended by costmodel_resync.
  * The result does not depend on the threads. */
 int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
                      int32_t n, int32_t budget, int32_t *lock,
@@ -423,14 +423,18 @@ int partition_test_deltas(const partition_ctx *pc, costmodel_scratch *mv,
  * tests its own ids and decides its own proposals against running sums
  * of the earlier proposals' deltas made at the processors' home ranks
  * (the deferral's next proposal by a sample sort of the keys, the waits
- * by an exchange with the ghosts' ranks); the accepted moves, with each
- * vertex's edges (neighbour's global id, owner, Cwgt), go to rank 0,
- * which executes them in the serial order (forced, Gain, global id) and
- * sends each rank what concerns it (its vertices' and its ghosts' moves)
- * with the loads after the round: every rank keeps the same loads and
- * the owners of its vertices and ghosts; the result is the serial one,
- * bit for bit. Collective; MINEX_ENOMEM (agreed) on failure. *moves gets
- * the moves (every rank's). */
+ * by an exchange with the ghosts' ranks). A round without the execution
+ * check (the expansion's and the balance passes', but the last) is
+ * executed by the ranks of its moves: the moves' deltas summed at the
+ * processors' home ranks in the serial order, every home's loads to
+ * every rank, the moves to the ghosts' ranks. In the others the accepted
+ * moves, with each vertex's edges (neighbour's global id, owner, Cwgt),
+ * go to rank 0, which executes them in the serial order (forced, Gain,
+ * global id) and sends each rank what concerns it (its vertices' and
+ * its ghosts' moves) with the loads after the round. Every rank keeps
+ * the same loads and the owners of its vertices and ghosts; the result
+ * is the serial one, bit for bit. Collective; MINEX_ENOMEM (agreed) on failure.
+ * *moves gets the moves (every rank's). */
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           int32_t *ids, int32_t n, int32_t budget,
                           int32_t *lock, int32_t lockstamp, int defer,

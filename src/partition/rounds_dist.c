@@ -10,10 +10,13 @@
  * from the round's load in that order and sent back), the deferral's
  * "next proposal" by a sample sort of the keys over the ranks, the waits
  * by one exchange of the accepted proposals with the ranks of their
- * neighbours; only the accepted moves go to rank 0, which executes them
- * in the order (a refinement or balance move checked again against the
- * loads it is made on, a chain) and sends each rank the executed moves
- * that concern it and every rank the loads after the round. The result
+ * neighbours. A round of the expansion or of the balance passes, but its
+ * last, executes every accepted move that does not wait: the ranks
+ * execute their own (rd_execute). In the others (the refinement passes',
+ * the last) the accepted moves go to rank 0, which executes them in the
+ * order (a refinement move checked again against the loads it is made
+ * on, a chain) and sends each rank the executed moves that concern it
+ * and every rank the loads after the round. The result
  * is the serial partition_rounds' under rounds = ON, bit for bit: every
  * sum is added in the serial order. */
 #include "partition/partition.h"
@@ -736,43 +739,38 @@ out:
   return rc;
 }
 
-/* The waits: an accepted proposal (RS_MOVE) with an accepted neighbour
- * earlier in the order becomes RS_WAIT; the neighbours on other ranks
- * learn of this rank's accepted proposals by one exchange (each
- * accepted key to the ranks of its ghost neighbours). Collective. */
-static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
-                    const contract_comm *cm, const int64_t *goff, rd_round *R,
-                    int64_t *cnt, int64_t *rcnt) {
-  contract_ws *ws = pc->ws;
+/* For each of R's accepted proposals (RS_MOVE), the ranks of its ghost
+ * neighbours, each once: *idx gets the proposals' places in R grouped by
+ * rank (rank order, R's order within a rank), cnt[r] how many go to rank
+ * r. MINEX_ENOMEM with a message (not agreed). */
+static int rd_ghost_ranks(const contract_ws *ws, const contract_comm *cm,
+                          const int64_t *goff, const rd_round *R, int32_t **idx,
+                          int64_t *cnt) {
   const contract_level *L = contract_cur(ws);
   int size = cm->size;
-  int32_t nb = L->nbase, np = R->np;
+  int32_t nb = L->nbase;
   int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
   int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
-  unsigned char *wait = core_calloc((size_t)np + 1, 1);
-  rd_key *sbuf = NULL, *in = NULL;
-  int rc = seen && pos && wait
-               ? MINEX_OK
-               : core_error(MINEX_ENOMEM, "rounds: out of memory");
-  int64_t ns = 0;
+  int64_t n = 0;
+  int rc = seen && pos ? MINEX_OK
+                       : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  *idx = NULL;
   for (int pass = 0; pass < 2 && rc == MINEX_OK; pass++) {
     if (pass == 1) {
-      if ((sbuf = core_malloc(sizeof *sbuf * ((size_t)ns + 1))) == NULL) {
-        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld keys",
-                        (long long)ns);
+      if ((*idx = core_malloc(sizeof **idx * ((size_t)n + 1))) == NULL) {
+        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
+                        (long long)n);
         break;
       }
       for (int r = 1; r < size; r++)
         pos[r] = pos[r - 1] + cnt[r - 1];
-      for (int r = 0; r < size; r++)
-        cnt[r] *= (int64_t)sizeof *sbuf;
     } else {
       for (int r = 0; r < size; r++)
         cnt[r] = 0;
     }
     for (int r = 0; r < size; r++)
       seen[r] = -1;
-    for (int32_t k = 0; k < np; k++) {
+    for (int32_t k = 0; k < R->np; k++) {
       if (R->state[k] != RS_MOVE)
         continue;
       const int32_t *adj;
@@ -787,11 +785,44 @@ static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
           continue;
         seen[r] = k;
         if (pass)
-          sbuf[pos[r]++] = R->key[k];
+          (*idx)[pos[r]++] = k;
         else
-          cnt[r]++, ns++;
+          cnt[r]++, n++;
       }
     }
+  }
+  core_free(seen), core_free(pos);
+  return rc;
+}
+
+/* The waits: an accepted proposal (RS_MOVE) with an accepted neighbour
+ * earlier in the order becomes RS_WAIT; the neighbours on other ranks
+ * learn of this rank's accepted proposals by one exchange (each
+ * accepted key to the ranks of its ghost neighbours). Collective. */
+static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
+                    const contract_comm *cm, const int64_t *goff, rd_round *R,
+                    int64_t *cnt, int64_t *rcnt) {
+  contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
+  int size = cm->size;
+  int32_t nb = L->nbase, np = R->np;
+  unsigned char *wait = core_calloc((size_t)np + 1, 1);
+  rd_key *sbuf = NULL, *in = NULL;
+  int32_t *idx = NULL;
+  int rc = wait ? rd_ghost_ranks(ws, cm, goff, R, &idx, cnt)
+                : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  int64_t ns = 0;
+  for (int r = 0; r < size && rc == MINEX_OK; r++)
+    ns += cnt[r];
+  if (rc == MINEX_OK &&
+      (sbuf = core_malloc(sizeof *sbuf * ((size_t)ns + 1))) == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld keys",
+                    (long long)ns);
+  if (rc == MINEX_OK) {
+    for (int64_t i = 0; i < ns; i++)
+      sbuf[i] = R->key[idx[i]];
+    for (int r = 0; r < size; r++)
+      cnt[r] *= (int64_t)sizeof *sbuf;
   }
   if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
       (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
@@ -836,8 +867,7 @@ static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
       R->state[k] = RS_WAIT;
   }
 out:
-  core_free(seen), core_free(pos), core_free(wait), core_free(sbuf),
-      core_free(in);
+  core_free(wait), core_free(sbuf), core_free(in), core_free(idx);
   return rc;
 }
 
@@ -1032,25 +1062,24 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
   costmodel_loads *ld = pc->ld;
   partition_scratch *sc = &pc->sc[0];
   int size = cm->size, rank = cm->rank;
-  int32_t nb = L->nbase, np = R->np, P = ld->nprocs;
+  int32_t np = R->np, P = ld->nprocs;
   int64_t nmine = 0, ntup = 0, nghost = 0;
   rd_count2 mine = {0, 0};
   for (int32_t k = 0; k < np; k++)
     nmine += R->state[k] == RS_MOVE;
   int64_t cap = 4 * nmine + 4;
   int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
-  int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
   rd_tuple *tup = core_malloc(sizeof *tup * (size_t)cap), *sbuf = NULL;
   rd_tuple *in = NULL;
   rd_before *fin = core_malloc(sizeof *fin * ((size_t)P + 1));
   rec_event *gbuf = NULL, *gin = NULL;
+  int32_t *idx = NULL;
   char *all = NULL, *msg = NULL;
-  int rc = pos && seen && tup && fin
-               ? MINEX_OK
-               : core_error(MINEX_ENOMEM,
-                            "rounds: out of memory for %lld "
-                            "moves",
-                            (long long)nmine);
+  int rc = pos && tup && fin ? MINEX_OK
+                             : core_error(MINEX_ENOMEM,
+                                          "rounds: out of memory for %lld "
+                                          "moves",
+                                          (long long)nmine);
   /* the executed moves' deltas, as partition_execute makes them */
   for (int32_t k = 0; k < np && rc == MINEX_OK; k++) {
     if (R->state[k] != RS_MOVE)
@@ -1156,45 +1185,20 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
     *executed = sum.executed;
   }
   /* each move to the ranks of its ghost neighbours */
-  for (int pass = 0; pass < 2 && rc == MINEX_OK; pass++) {
-    if (pass == 1) {
-      if ((gbuf = core_malloc(sizeof *gbuf * ((size_t)nghost + 1))) == NULL) {
-        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld events",
-                        (long long)nghost);
-        break;
-      }
-      pos[0] = 0;
-      for (int r = 1; r < size; r++)
-        pos[r] = pos[r - 1] + cnt[r - 1];
-      for (int r = 0; r < size; r++)
-        cnt[r] *= (int64_t)sizeof *gbuf;
-    } else {
-      for (int r = 0; r < size; r++)
-        cnt[r] = 0;
-    }
+  if (rc == MINEX_OK)
+    rc = rd_ghost_ranks(ws, cm, goff, R, &idx, cnt);
+  for (int r = 0; r < size && rc == MINEX_OK; r++)
+    nghost += cnt[r];
+  if (rc == MINEX_OK &&
+      (gbuf = core_malloc(sizeof *gbuf * ((size_t)nghost + 1))) == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld events",
+                    (long long)nghost);
+  if (rc == MINEX_OK) {
+    for (int64_t i = 0; i < nghost; i++)
+      gbuf[i] = (rec_event){L->goff + R->x[idx[i]], R->to[idx[i]],
+                            EV_EXEC | EV_GHOST};
     for (int r = 0; r < size; r++)
-      seen[r] = -1;
-    for (int32_t k = 0; k < np; k++) {
-      if (R->state[k] != RS_MOVE)
-        continue;
-      const int32_t *adj;
-      const double *cw;
-      int64_t len;
-      contract_edges(ws, R->x[k], &adj, &cw, &len);
-      for (int64_t j = 0; j < len; j++) {
-        if (adj[j] < nb)
-          continue;
-        int r = rank_of(goff, size, L->ghost_gid[adj[j] - 2 * nb]);
-        if (seen[r] == k)
-          continue;
-        seen[r] = k;
-        if (pass)
-          gbuf[pos[r]++] =
-              (rec_event){L->goff + R->x[k], R->to[k], EV_EXEC | EV_GHOST};
-        else
-          cnt[r]++, nghost++;
-      }
-    }
+      cnt[r] *= (int64_t)sizeof *gbuf;
   }
   if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
       (rc = cm->exchange(cm->ctx, gbuf, cnt, (void **)&gin, rcnt)) != MINEX_OK)
@@ -1219,8 +1223,8 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
            sizeof(rec_event) * (size_t)ngin);
   *nev = e + ngin;
 out:
-  core_free(pos), core_free(seen), core_free(tup), core_free(sbuf),
-      core_free(in), core_free(fin), core_free(gbuf), core_free(gin),
+  core_free(pos), core_free(tup), core_free(sbuf), core_free(in),
+      core_free(fin), core_free(gbuf), core_free(gin), core_free(idx),
       core_free(all), core_free(msg);
   return cm->agree(cm->ctx, rc);
 }

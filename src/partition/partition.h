@@ -423,11 +423,12 @@ int partition_test_deltas(const partition_ctx *pc, costmodel_scratch *mv,
  * tests its own ids and decides its own proposals against running sums
  * of the earlier proposals' deltas made at the processors' home ranks
  * (the deferral's next proposal by a sample sort of the keys, the waits
- * by an exchange with the ghosts' ranks). A round without the execution
- * check (the expansion's and the balance passes', but the last) is
- * executed by the ranks of its moves: the moves' deltas summed at the
- * processors' home ranks in the serial order, every home's loads to
- * every rank, the moves to the ghosts' ranks. In the others the accepted
+ * by an exchange with the ghosts' ranks). Every round but a budget's last
+ * is executed by the ranks of its moves: the moves' deltas summed at the
+ * processors' home ranks in the serial order (the refinement passes'
+ * checks by speculation), every home's loads to every rank, the moves to
+ * the ghosts' ranks. In the last (or when the speculation does not
+ * settle) the accepted
  * moves, with each vertex's edges (neighbour's global id, owner, Cwgt),
  * go to rank 0, which executes them in the serial order (forced, Gain,
  * global id) and sends each rank what concerns it (its vertices' and

@@ -10,13 +10,13 @@
  * from the round's load in that order and sent back), the deferral's
  * "next proposal" by a sample sort of the keys over the ranks, the waits
  * by one exchange of the accepted proposals with the ranks of their
- * neighbours. A round of the expansion or of the balance passes, but its
- * last, executes every accepted move that does not wait: the ranks
- * execute their own (rd_execute). In the others (the refinement passes',
- * the last) the accepted moves go to rank 0, which executes them in the
- * order (a refinement move checked again against the loads it is made
- * on, a chain) and sends each rank the executed moves that concern it
- * and every rank the loads after the round. The result
+ * neighbours. Every round but a budget's last is executed by the ranks
+ * of its moves (rd_execute; the refinement passes' checks, a chain over
+ * the accepted moves, by speculation). In the last (and a refinement
+ * round whose speculation does not settle) the accepted moves go to rank
+ * 0, which executes them in the order (a move checked again against the
+ * loads and owners it is made on) and sends each rank the executed moves
+ * that concern it and every rank the loads after the round. The result
  * is the serial partition_rounds' under rounds = ON, bit for bit: every
  * sum is added in the serial order. */
 #include "partition/partition.h"
@@ -525,8 +525,10 @@ static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
  * rank's), each one's processor loads before it in the order written to
  * out[i] (unless out is NULL): per processor the tuples sorted by key, the
  * round's load and the deltas summed in that order, as round_decide's
- * apply_sums adds them; fin (unless NULL) gets each processor's loads
- * after its last tuple (the processors without tuples are left alone). The
+ * apply_sums adds them, a tuple whose pad is set (a move rd_execute
+ * guesses is not made) left out of the sums; fin (unless NULL) gets each
+ * processor's loads after its last tuple (the processors without tuples
+ * are left alone). The
  * tuples arrive in rank order, each rank's in its scan's, so mostly in
  * increasing global id per processor: then the radix sort of the rounds, else
  * qsort. */
@@ -585,6 +587,8 @@ static int rd_sums(const costmodel_loads *ld, const rd_tuple *in, int64_t nin,
       const rd_tuple *tp = (const rd_tuple *)(const void *)ptr[j];
       if (out != NULL)
         out[tp - in] = (rd_before){w, c, r, q};
+      if (tp->pad)
+        continue; /* a move guessed not made (rd_execute) */
       w += tp->dw;
       c += tp->dc;
       r += tp->dr;
@@ -601,9 +605,12 @@ out:
 
 /* Every proposal's processors' loads before it in the order (R->before):
  * the tuples to their processors' home ranks, the running sums made
- * there (rd_sums), the answers back. Collective. */
+ * there (rd_sums; fin, unless NULL, gets the home's processors' loads
+ * after their tuples), the answers back (answer 0: none, R->before left
+ * alone, and the error code not agreed). Collective. */
 static int rd_before_all(partition_ctx *pc, const contract_comm *cm,
-                         rd_round *R, int64_t *cnt, int64_t *rcnt) {
+                         rd_round *R, int64_t *cnt, int64_t *rcnt,
+                         rd_before *fin, int answer) {
   int size = cm->size;
   int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
   rd_tuple *sbuf = core_malloc(sizeof *sbuf * ((size_t)R->ntup + 1));
@@ -631,11 +638,13 @@ static int rd_before_all(partition_ctx *pc, const contract_comm *cm,
     nin += rcnt[r] / (int64_t)sizeof *in;
     cnt[r] = rcnt[r] / (int64_t)sizeof *in * (int64_t)sizeof *ans;
   }
-  if ((ans = core_malloc(sizeof *ans * ((size_t)nin + 1))) == NULL)
+  if (answer && (ans = core_malloc(sizeof *ans * ((size_t)nin + 1))) == NULL)
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld deltas",
                     (long long)nin);
   else
-    rc = rd_sums(pc->ld, in, nin, ans, NULL);
+    rc = rd_sums(pc->ld, in, nin, ans, fin);
+  if (!answer)
+    goto out;
   if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
       (rc = cm->exchange(cm->ctx, ans, cnt, (void **)&back, rcnt)) != MINEX_OK)
     goto out;
@@ -1040,105 +1049,155 @@ typedef struct rd_count2 {
   int64_t executed, forced;
 } rd_count2;
 
-/* A round without the execution check (every round of the expansion and
- * of the balance passes but the last: partition_rounds executes every
- * accepted move that does not wait, in the order), executed by the ranks
- * of its moves, without rank 0: each executed move's deltas, made as
- * partition_execute makes them (its neighbourhood is the scan's: no
- * neighbour of a move that does not wait moves in the round), to the
- * processors' home ranks, summed there in the round's order from the
- * round's loads (rd_sums), every home's processors' loads after the round
- * to every rank, the totals made again (costmodel_resync, as the serial
- * round ends); each move to the ranks of its ghost neighbours. *ev gets
- * this rank's events (*nev), as rank 0 would send them: its own moves
- * (local ids) in the order, then its ghosts' (global ids, EV_GHOST);
- * *executed the moves of every rank. Collective. */
+/* Tries of rd_execute's speculation before rank 0 takes the round. */
+#define RD_SPECULATE_MAX 8
+
+/* A round before the last (partition_rounds executes every accepted move
+ * that does not wait, in the order; in the refinement passes, check set,
+ * each checked first against the loads the moves made before it left),
+ * executed by the ranks of its moves, without rank 0. Each accepted
+ * move's deltas, made as partition_execute makes them (its neighbourhood
+ * is the scan's: no neighbour of a move that does not wait moves in the
+ * round), go to the processors' home ranks, which sum them in the
+ * round's order from the round's loads (rd_sums). With check, by
+ * speculation: every move guessed made, the sums of the guessed moves
+ * answered, each move checked against them (rd_decide, dMinVar about
+ * ref; w0 .. q0 the round's loads), again with the new guesses until
+ * none changes, which is the serial chain's outcome (the guesses of the
+ * moves before the first wrong one are right, so each try fixes at
+ * least that one); after RD_SPECULATE_MAX tries *central is set and
+ * nothing changed (rank 0 executes the round). Then every home's
+ * processors' loads after the round to every rank, the totals made
+ * again (costmodel_resync, as the serial round ends), each move made to
+ * the ranks of its ghost neighbours. *ev gets this rank's events (*nev),
+ * as rank 0 would send them: its own moves (local ids) in the order,
+ * then its ghosts' (global ids, EV_GHOST); *executed the moves of every
+ * rank; *tries the tries. Collective. */
 static int rd_execute(partition_ctx *pc, const contract_comm *cm,
-                      const int64_t *goff, const rd_round *R, int64_t *cnt,
-                      int64_t *rcnt, char **ev, int64_t *nev,
-                      int64_t *executed) {
+                      const int64_t *goff, const rd_round *R, int check,
+                      double ref, const double *w0, const double *c0,
+                      const double *r0, const double *q0, int64_t *cnt,
+                      int64_t *rcnt, char **ev, int64_t *nev, int64_t *executed,
+                      int *tries, int *central) {
   contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
   costmodel_loads *ld = pc->ld;
   partition_scratch *sc = &pc->sc[0];
   int size = cm->size, rank = cm->rank;
-  int32_t np = R->np, P = ld->nprocs;
-  int64_t nmine = 0, ntup = 0, nghost = 0;
+  int32_t P = ld->nprocs, np = 0;
   rd_count2 mine = {0, 0};
-  for (int32_t k = 0; k < np; k++)
-    nmine += R->state[k] == RS_MOVE;
-  int64_t cap = 4 * nmine + 4;
-  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
-  rd_tuple *tup = core_malloc(sizeof *tup * (size_t)cap), *sbuf = NULL;
-  rd_tuple *in = NULL;
+  rd_round E; /* the accepted moves, in R's order */
+  memset(&E, 0, sizeof E);
+  *central = 0;
+  *tries = 0;
+  for (int32_t k = 0; k < R->np; k++)
+    np += R->state[k] == RS_MOVE;
+  size_t m = (size_t)np + 1;
+  int64_t cap = 4 * (int64_t)np + 4;
+  E.key = core_malloc(sizeof *E.key * m);
+  E.x = core_malloc(sizeof *E.x * m);
+  E.to = core_malloc(sizeof *E.to * m);
+  E.state = core_malloc(sizeof *E.state * m);
+  E.tstart = core_malloc(sizeof *E.tstart * (m + 1));
+  E.succ = core_calloc(m, sizeof *E.succ);
+  E.tup = core_malloc(sizeof *E.tup * (size_t)cap);
   rd_before *fin = core_malloc(sizeof *fin * ((size_t)P + 1));
+  int64_t *pick = core_malloc(sizeof *pick * 2);
+  int32_t *idx = NULL, *was = core_malloc(sizeof *was * m);
   rec_event *gbuf = NULL, *gin = NULL;
-  int32_t *idx = NULL;
   char *all = NULL, *msg = NULL;
-  int rc = pos && tup && fin ? MINEX_OK
-                             : core_error(MINEX_ENOMEM,
-                                          "rounds: out of memory for %lld "
-                                          "moves",
-                                          (long long)nmine);
-  /* the executed moves' deltas, as partition_execute makes them */
-  for (int32_t k = 0; k < np && rc == MINEX_OK; k++) {
+  int64_t *flips = NULL, nghost = 0;
+  int rc = E.key && E.x && E.to && E.state && E.tstart && E.succ && E.tup &&
+                   fin && pick && was
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "rounds: out of memory for %ld moves",
+                            (long)np);
+  /* the accepted moves' deltas, as partition_execute makes them */
+  int64_t t = 0;
+  for (int32_t k = 0; k < R->np && rc == MINEX_OK; k++) {
     if (R->state[k] != RS_MOVE)
       continue;
-    int32_t x = R->x[k];
+    int32_t x = R->x[k], i = E.np++;
     const contract_attr *a = &L->at[x];
     int32_t nn = partition_gather_owners_in(pc, sc, x);
     costmodel_vertex v = {a->pwgt, a->rwgt, a->old, ws->owner[x], sc->nbr, nn};
     costmodel_move_deltas(ld, &sc->mv, &v, R->to[k]);
-    mine.executed++;
-    mine.forced += !pc->cfg->avail[ws->owner[x]];
+    E.key[i] = R->key[k];
+    E.x[i] = x;
+    E.to[i] = R->to[k];
+    E.state[i] = RS_MOVE; /* the first guess: made */
+    E.tstart[i] = t;
     const costmodel_scratch *s = &sc->mv;
-    if (ntup + s->ntouched > cap) {
+    if (t + s->ntouched > cap) {
       cap = 2 * cap + s->ntouched;
-      rd_tuple *nt = core_realloc(tup, sizeof *nt * (size_t)cap);
+      rd_tuple *nt = core_realloc(E.tup, sizeof *nt * (size_t)cap);
       if (nt == NULL) {
         rc = core_error(MINEX_ENOMEM,
                         "rounds: out of memory for %lld touched processors",
                         (long long)cap);
         break;
       }
-      tup = nt;
+      E.tup = nt;
     }
     for (int32_t j = 0; j < s->ntouched; j++) {
       int32_t y = s->touched[j];
-      tup[ntup++] =
+      E.tup[t++] =
           (rd_tuple){R->key[k], s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
     }
   }
-  /* to the homes */
-  if (rc == MINEX_OK &&
-      (sbuf = core_malloc(sizeof *sbuf * ((size_t)ntup + 1))) == NULL)
-    rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
   if (rc == MINEX_OK) {
-    for (int r = 0; r < size; r++)
-      cnt[r] = 0;
-    for (int64_t t = 0; t < ntup; t++)
-      cnt[home_of(tup[t].proc, size)]++;
-    for (int r = 1; r < size; r++)
-      pos[r] = pos[r - 1] + cnt[r - 1];
-    for (int64_t t = 0; t < ntup; t++)
-      sbuf[pos[home_of(tup[t].proc, size)]++] = tup[t];
-    for (int r = 0; r < size; r++)
-      cnt[r] *= (int64_t)sizeof *sbuf;
+    E.tstart[E.np] = t;
+    E.ntup = t;
+    if ((E.before = core_malloc(sizeof *E.before * ((size_t)t + 1))) == NULL)
+      rc = core_error(MINEX_ENOMEM,
+                      "rounds: out of memory for %lld touched processors",
+                      (long long)t);
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
+  for (;;) {
+    /* the guessed moves' sums at the homes (their loads after the round
+       in fin); with check, the answers back and every move checked */
+    for (int32_t i = 0; i < E.np && rc == MINEX_OK; i++)
+      for (int64_t u = E.tstart[i]; u < E.tstart[i + 1]; u++)
+        E.tup[u].pad = E.state[i] != RS_MOVE;
+    for (int32_t p = rank; p < P && rc == MINEX_OK; p += size)
+      fin[p] = (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
+    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+        (rc = rd_before_all(pc, cm, &E, cnt, rcnt, fin, check)) != MINEX_OK ||
+        !check)
+      break;
+    ++*tries;
+    memcpy(was, E.state, sizeof *was * (size_t)E.np);
+    rd_decide(pc, &E, ref, 1, 0, w0, c0, r0, q0);
+    pick[0] = 0;
+    for (int32_t i = 0; i < E.np; i++)
+      pick[0] += E.state[i] != was[i];
+    core_free(flips);
+    flips = NULL;
+    if ((rc = cm->allgather(cm->ctx, pick, sizeof *pick, (void **)&flips,
+                            rcnt)) != MINEX_OK)
+      break;
+    int64_t nflip = 0;
+    for (int r = 0; r < size; r++)
+      nflip += flips[r];
+    if (nflip == 0)
+      break; /* the guesses are the chain's outcome */
+    if (*tries == RD_SPECULATE_MAX) {
+      *central = 1; /* nothing changed: the round goes to rank 0 */
+      goto out;
+    }
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
     goto out;
-  /* the sums at the homes; this rank's processors' loads after the round
-     behind its counts */
-  int64_t nin = 0;
-  for (int r = 0; r < size; r++)
-    nin += rcnt[r] / (int64_t)sizeof *in;
-  for (int32_t p = rank; p < P; p += size)
-    fin[p] = (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
-  rc = rd_sums(ld, in, nin, NULL, fin);
+  /* this rank's counts and its processors' loads after the round to
+     every rank */
+  for (int32_t i = 0; i < E.np; i++)
+    if (E.state[i] == RS_MOVE) {
+      mine.executed++;
+      mine.forced += !pc->cfg->avail[ws->owner[E.x[i]]];
+    }
   int32_t nhome = rank < P ? (P - rank + size - 1) / size : 0;
   size_t bytes = sizeof mine + sizeof *fin * (size_t)nhome;
-  if (rc == MINEX_OK && (msg = core_malloc(bytes)) == NULL)
+  if ((msg = core_malloc(bytes)) == NULL)
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
   if (rc == MINEX_OK) {
     memcpy(msg, &mine, sizeof mine);
@@ -1147,8 +1206,8 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
              sizeof *fin);
   }
   if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, msg, rc == MINEX_OK ? (int64_t)bytes : 0,
-                          (void **)&all, rcnt)) != MINEX_OK)
+      (rc = cm->allgather(cm->ctx, msg, (int64_t)bytes, (void **)&all, rcnt)) !=
+          MINEX_OK)
     goto out;
   /* every home's processors, in rank order; the totals made again */
   rd_count2 sum = {0, 0};
@@ -1184,9 +1243,9 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
     pc->forced_moves += sum.forced;
     *executed = sum.executed;
   }
-  /* each move to the ranks of its ghost neighbours */
+  /* each move made to the ranks of its ghost neighbours */
   if (rc == MINEX_OK)
-    rc = rd_ghost_ranks(ws, cm, goff, R, &idx, cnt);
+    rc = rd_ghost_ranks(ws, cm, goff, &E, &idx, cnt);
   for (int r = 0; r < size && rc == MINEX_OK; r++)
     nghost += cnt[r];
   if (rc == MINEX_OK &&
@@ -1195,8 +1254,8 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
                     (long long)nghost);
   if (rc == MINEX_OK) {
     for (int64_t i = 0; i < nghost; i++)
-      gbuf[i] = (rec_event){L->goff + R->x[idx[i]], R->to[idx[i]],
-                            EV_EXEC | EV_GHOST};
+      gbuf[i] =
+          (rec_event){L->goff + E.x[idx[i]], E.to[idx[i]], EV_EXEC | EV_GHOST};
     for (int r = 0; r < size; r++)
       cnt[r] *= (int64_t)sizeof *gbuf;
   }
@@ -1213,9 +1272,9 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
     goto out;
   }
   int64_t e = 0;
-  for (int32_t k = 0; k < np; k++)
-    if (R->state[k] == RS_MOVE) {
-      rec_event x = {R->x[k], R->to[k], EV_EXEC};
+  for (int32_t i = 0; i < E.np; i++)
+    if (E.state[i] == RS_MOVE) {
+      rec_event x = {E.x[i], E.to[i], EV_EXEC};
       memcpy(*ev + sizeof x * (size_t)e++, &x, sizeof x);
     }
   if (ngin > 0)
@@ -1223,9 +1282,10 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
            sizeof(rec_event) * (size_t)ngin);
   *nev = e + ngin;
 out:
-  core_free(pos), core_free(tup), core_free(sbuf), core_free(in),
-      core_free(fin), core_free(gbuf), core_free(gin), core_free(idx),
-      core_free(all), core_free(msg);
+  rd_free(&E);
+  core_free(fin), core_free(pick), core_free(idx), core_free(was),
+      core_free(gbuf), core_free(gin), core_free(all), core_free(msg),
+      core_free(flips);
   return cm->agree(cm->ctx, rc);
 }
 
@@ -1291,7 +1351,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
       break;
     /* the running sums at the processors' home ranks, the next proposals
        by the sample sort, the decisions here, the waits */
-    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt)) != MINEX_OK)
+    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, 1)) != MINEX_OK)
       break;
     if (need_succ &&
         (rc = rd_successors(rw, cm, &R, spl, nspl, cnt, rcnt)) != MINEX_OK)
@@ -1307,16 +1367,23 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
         core_free(stall);
     all = msg = in = st = stall = NULL;
     int64_t nev = 0;
-    if (!last && pc->refine != 1) {
-      /* no execution check: the ranks execute their own moves */
+    int central = last;
+    if (!last) {
+      /* the ranks execute their own moves (rank 0 only when the
+         refinement's checks do not settle) */
       int64_t executed = 0;
-      if ((rc = rd_execute(pc, cm, goff, &R, cnt, rcnt, &in, &nev,
-                           &executed)) != MINEX_OK)
+      int tries = 0;
+      if ((rc = rd_execute(pc, cm, goff, &R, pc->refine == 1, ref, w0, c0, r0,
+                           q0, cnt, rcnt, &in, &nev, &executed, &tries,
+                           &central)) != MINEX_OK)
         break;
-      *moves += executed;
-    } else {
-      /* a round with the execution check (the refinement passes', the
-         last): the accepted moves with their edges to rank 0 */
+      if (!central)
+        *moves += executed;
+    }
+    if (central) {
+      /* the last round (a move next to one made before it in the round
+         is checked again), or a refinement round whose speculation did
+         not settle: the accepted moves with their edges to rank 0 */
       size_t bytes = 0;
       for (int32_t k = 0; k < R.np; k++)
         if (R.state[k] == RS_MOVE) {

@@ -317,11 +317,16 @@ typedef struct minex_options {
                             18): after the expansion, up to
                             MINEX_BALANCE_PASSES heap passes of the moves
                             after which every processor they touch is below
-                            the sender's load before, so MaxQwgt under k
-                            never rises (under rounds = ON a move is
+                            the sender's load before. In heap passes
+                            (rounds = OFF) every move is tested against
+                            the loads it is made on, so MaxQwgt under k
+                            never rises; in rounds (the default) a move is
                             decided so against the round's running sums
-                            and not checked again when executed,
-                            docs/algorithm.md "The execution check").
+                            and not checked again when executed
+                            (docs/algorithm.md "The execution check"), so
+                            a pass can raise it; the result is still
+                            never worse than the old partition (SPEC §3's
+                            guarantee, kept by the driver).
                             The paper's MinVar, measured from
                             the least-loaded processor, refuses a move
                             between two loaded processors when the receiver

@@ -151,6 +151,10 @@ typedef struct partition_ctx {
   int32_t spread;         /* options.global_spread (rounds = ON)      */
   int keep_deltas;        /* partition_scan keeps each proposal's deltas
                              (rounds = ON: the decisions read them)   */
+  int32_t speculate_max;  /* partition_rounds_dist: tries of a
+                             refinement round's speculation before
+                             rank 0 takes the round (0: 8; tests set 1
+                             to take the fallback)                    */
   int dkept;              /* the last scan kept deltas               */
   partition_dblock *dblk; /* the last scan's blocks (dkept)          */
   int32_t dblk_cap;

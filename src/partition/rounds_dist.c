@@ -1049,7 +1049,8 @@ typedef struct rd_count2 {
   int64_t executed, forced;
 } rd_count2;
 
-/* Tries of rd_execute's speculation before rank 0 takes the round. */
+/* Tries of rd_execute's speculation before rank 0 takes the round
+   (pc->speculate_max, when set, instead). */
 #define RD_SPECULATE_MAX 8
 
 /* A round before the last (partition_rounds executes every accepted move
@@ -1070,9 +1071,11 @@ typedef struct rd_count2 {
  * processors' loads after the round to every rank, the totals made
  * again (costmodel_resync, as the serial round ends), each move made to
  * the ranks of its ghost neighbours. *ev gets this rank's events (*nev),
- * as rank 0 would send them: its own moves (local ids) in the order,
- * then its ghosts' (global ids, EV_GHOST); *executed the moves of every
- * rank; *tries the tries. Collective. */
+ * as rank 0 would send them but not in the round's order: its own moves
+ * (local ids) in its scan's order, then its ghosts' (global ids,
+ * EV_GHOST) in rank order (applying them does not depend on the order:
+ * the marks and locks are sets and the next round's ids are sorted);
+ * *executed the moves of every rank; *tries the tries. Collective. */
 static int rd_execute(partition_ctx *pc, const contract_comm *cm,
                       const int64_t *goff, const rd_round *R, int check,
                       double ref, const double *w0, const double *c0,
@@ -1148,7 +1151,8 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
   if (rc == MINEX_OK) {
     E.tstart[E.np] = t;
     E.ntup = t;
-    if ((E.before = core_malloc(sizeof *E.before * ((size_t)t + 1))) == NULL)
+    if (check &&
+        (E.before = core_malloc(sizeof *E.before * ((size_t)t + 1))) == NULL)
       rc = core_error(MINEX_ENOMEM,
                       "rounds: out of memory for %lld touched processors",
                       (long long)t);
@@ -1161,7 +1165,8 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
         E.tup[u].pad = E.state[i] != RS_MOVE;
     for (int32_t p = rank; p < P && rc == MINEX_OK; p += size)
       fin[p] = (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
-    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+    /* (a later try starts from the agreed allgather below) */
+    if ((*tries == 0 && (rc = cm->agree(cm->ctx, rc)) != MINEX_OK) ||
         (rc = rd_before_all(pc, cm, &E, cnt, rcnt, fin, check)) != MINEX_OK ||
         !check)
       break;
@@ -1181,7 +1186,8 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
       nflip += flips[r];
     if (nflip == 0)
       break; /* the guesses are the chain's outcome */
-    if (*tries == RD_SPECULATE_MAX) {
+    if (*tries ==
+        (pc->speculate_max > 0 ? pc->speculate_max : RD_SPECULATE_MAX)) {
       *central = 1; /* nothing changed: the round goes to rank 0 */
       goto out;
     }
@@ -1334,7 +1340,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     /* the scan; this rank's proposals with their deltas; how many every
        rank has */
     pc->keep_deltas = 1; /* the proposals' deltas for rd_collect */
-    rc = partition_scan(pc, ids, n, rw->prop);
+    if (rc == MINEX_OK)  /* else the events' failure, agreed below */
+      rc = partition_scan(pc, ids, n, rw->prop);
     pc->keep_deltas = 0;
     double ref = pc->ld->tree[1];
     rd_free(&R);
@@ -1528,7 +1535,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
       }
     }
     if (rc != MINEX_OK)
-      continue; /* agreed at the top of the next round */
+      continue; /* agreed after the next round's scan, which it skips (or
+                   at the end) */
     n = partition_next_round(ids, next, mark, stamp);
   }
 done:

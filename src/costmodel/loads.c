@@ -299,9 +299,6 @@ int costmodel_loads_refresh(costmodel_loads *ld) {
   const minex_config *cfg = ld->cfg;
   int32_t P = ld->nprocs;
   double k = ld->iters;
-  ld->qwgt_tot = ld->qwgt_tot_mag = 0;
-  for (int32_t i = 0; i < 2 * ld->tsize; i++)
-    ld->tree[i] = INFINITY;
   double qmax = 0;
   for (int32_t p = 0; p < P; p++) {
     ld->qwgt[p] = costmodel_qwgt(ld, ld->wgt[p], ld->comm[p], ld->remap[p]);
@@ -312,12 +309,9 @@ int costmodel_loads_refresh(costmodel_loads *ld) {
     }
     if (cfg->avail[p] && ld->qwgt[p] > qmax)
       qmax = ld->qwgt[p];
-    if (cfg->avail[p]) {
-      ld->qwgt_tot += ld->qwgt[p];
-      ld->qwgt_tot_mag += fabs(ld->qwgt_tot);
-      ld->tree[ld->tsize + p] = ld->qwgt[p];
-    }
   }
+  /* QwgtTot, the min tree and the least-loaded list from Qwgt */
+  costmodel_resync(ld);
   /* MinVar sums P squares of loads: it must stay finite, or every dMinVar
      is NaN and no move is ever admissible (and metrics.min_var, in the
      caller's units, is not a number). The loads count Wgt and Comm k
@@ -336,11 +330,6 @@ int costmodel_loads_refresh(costmodel_loads *ld) {
         "the horizon (options.iterations, --iters)",
         qmax * iu, k, (int)na, limit * iu, 2 * qmax / limit);
   }
-  for (int32_t i = ld->tsize - 1; i >= 1; i--) {
-    double a = ld->tree[2 * i], b = ld->tree[2 * i + 1];
-    ld->tree[i] = a < b ? a : b;
-  }
-  costmodel_low_rebuild(ld);
   return MINEX_OK;
 }
 

@@ -42,6 +42,7 @@ void costmodel_tree_set(costmodel_loads *ld, int32_t p, double q) {
 
 void costmodel_resync(costmodel_loads *ld) {
   ld->qwgt_tot = ld->qwgt_tot_mag = 0;
+  ld->tree[0] = INFINITY; /* unused slot, kept defined: states compare bytes */
   for (int32_t p = 0; p < ld->tsize; p++) {
     int on = p < ld->nprocs && ld->cfg->avail[p];
     if (on) {

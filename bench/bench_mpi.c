@@ -187,6 +187,12 @@ static void bench_migrate(const int64_t *vd, const int32_t *newp,
   minex_mpi_lists_destroy(l);
 }
 
+/* -v: a line of the library's log */
+static void log_line(const char *message, void *ctx) {
+  (void)ctx;
+  fprintf(stderr, "minex: %s\n", message);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -197,6 +203,7 @@ int main(int argc, char **argv) {
   int rounds = MINEX_ROUNDS_AUTO; /* off: stage 1 (docs/mpi.md) */
   int clusters = MINEX_CLUSTER_LEVELS_AUTO;
   unsigned long long seed = 1;
+  int verbose = 0; /* -v: the library's log (rank 0's lines) on stderr */
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--elements") == 0 && i + 1 < argc)
       elements = strtoll(argv[++i], NULL, 10);
@@ -221,12 +228,14 @@ int main(int argc, char **argv) {
                                                : MINEX_CLUSTER_LEVELS_AUTO;
     else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
       seed = strtoull(argv[++i], NULL, 10);
+    else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
+      verbose = 1;
     else {
       if (rank == 0)
         fprintf(stderr, "usage: bench_mpi [--elements N] [--repeat K] "
                         "[--threads T] [--iters K] [--migrate B] "
                         "[--rounds on|off|auto] "
-                        "[--cluster-levels on|off|auto] [--seed S]\n");
+                        "[--cluster-levels on|off|auto] [--seed S] [-v]\n");
       MPI_Finalize();
       return 2;
     }
@@ -257,6 +266,8 @@ int main(int argc, char **argv) {
   o.rounds = rounds;
   o.cluster_levels = clusters;
   o.seed = seed;
+  if (verbose)
+    o.log_fn = log_line;
   double best = HUGE_VAL, worst = 0;
   long peak = -1, rss_before = dist_status_kb("VmRSS:");
   minex_metrics m;

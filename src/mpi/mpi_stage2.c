@@ -206,6 +206,7 @@ typedef struct dist_cand {
   double horizon, start_max, end_max, end_time, throttle;
   int64_t start_nvtxs; /* vertices the candidate's rule started from */
   int64_t coarse_moves, expand_moves;
+  int64_t rounds, tries, rank0; /* partition_ctx's dist_ counts */
   double secs_partition, secs_expand, seconds;
 } dist_cand;
 
@@ -251,6 +252,9 @@ static int dist_candidate(mx_comm *c, const mx_dist *d, contract_ws *w,
   if ((rc = finish(&pw, cfg, &opt)) != MINEX_OK)
     goto done;
   cd->expand_moves = pw.moves;
+  cd->rounds = pw.dist_rounds;
+  cd->tries = pw.dist_tries;
+  cd->rank0 = pw.dist_rank0;
   cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
   cd->end_time = driver_horizon_time(ld, k) * ld->inv_unit;
   cd->throttle = opt.throttle;
@@ -365,6 +369,9 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
   if ((rc = finish(&pw, cfg, &opt)) != MINEX_OK)
     goto done;
   cd->expand_moves = pw.moves - cd->coarse_moves;
+  cd->rounds = pw.dist_rounds;
+  cd->tries = pw.dist_tries;
+  cd->rank0 = pw.dist_rank0;
   cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
   cd->end_time = driver_horizon_time(ld, k) * ld->inv_unit;
   cd->throttle = opt.throttle;
@@ -541,12 +548,14 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   memset(&best, 0, sizeof best);
   double old_max = 0, secs_diffusive = 0, secs_ladder = 0;
   int ncand = 0;
+  int64_t nrounds = 0, ntries = 0, nrank0 = 0; /* the rounds' execution */
   for (int j = 0; j <= nladder; j++) {
     double h = j == 0 ? k : driver_ladder_horizon(k, j - 1);
     if ((rc = dist_candidate(c, &d, &w, &co, cfg, &opt, h, unit, &ld, &cd)) !=
         MINEX_OK)
       goto done;
     ncand++;
+    nrounds += cd.rounds, ntries += cd.tries, nrank0 += cd.rank0;
     if (j == 0) {
       old_max = cd.start_max;
       secs_diffusive = cd.seconds;
@@ -568,6 +577,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     secs_scratch = cd.seconds;
     if (rc != MINEX_OK)
       goto done;
+    nrounds += cd.rounds, ntries += cd.tries, nrank0 += cd.rank0;
     if (!skipped) {
       ncand++;
       if (c->rank == 0)
@@ -611,6 +621,12 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   phase_mark(c, &pm, t0);
   if ((rc = phase_log(c, &pm, &opt)) != MINEX_OK)
     goto done;
+  if (c->rank == 0)
+    driver_log(&opt,
+               "rounds: %lld with proposals (every candidate), %lld executed "
+               "by the ranks (%lld speculation tries), %lld by rank 0",
+               (long long)nrounds, (long long)(nrounds - nrank0),
+               (long long)ntries, (long long)nrank0);
   if (metrics) {
     *metrics = mnew;
     metrics->coarse_nvtxs = co.g.nvtxs;

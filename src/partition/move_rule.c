@@ -16,21 +16,10 @@ int32_t partition_gather_owners_in(const partition_ctx *pc,
   const double *cw;
   int64_t len;
   contract_edges(ws, x, &adj, &cw, &len);
-  if (++sc->stamp == INT32_MAX) {
-    memset(sc->nbr_stamp, 0, sizeof(int32_t) * (size_t)pc->ld->nprocs);
-    sc->stamp = 1;
-  }
+  partition_nbr_begin(sc, pc->ld->nprocs);
   int32_t nn = 0;
-  for (int64_t j = 0; j < len; j++) {
-    int32_t o = contract_end_owner(ws, adj[j]);
-    if (sc->nbr_stamp[o] != sc->stamp) {
-      sc->nbr_stamp[o] = sc->stamp;
-      sc->nbr_at[o] = nn;
-      sc->nbr[nn].owner = o;
-      sc->nbr[nn++].cwgt = 0;
-    }
-    sc->nbr[sc->nbr_at[o]].cwgt += cw[j];
-  }
+  for (int64_t j = 0; j < len; j++)
+    nn = partition_nbr_add(sc, nn, contract_end_owner(ws, adj[j]), cw[j]);
   return nn;
 }
 

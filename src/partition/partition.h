@@ -10,6 +10,8 @@
 #include "contract/contract.h"
 #include "costmodel/costmodel.h"
 
+#include <string.h>
+
 /* Min-heap of vertices keyed by their best move's Gain (paper §3.4 "Heap"),
  * with a handle per vertex id so entries are updated or removed without
  * search. Forced moves (off unavailable processors) come first. */
@@ -152,9 +154,10 @@ typedef struct partition_ctx {
   int keep_deltas;        /* partition_scan keeps each proposal's deltas
                              (rounds = ON: the decisions read them)   */
   int32_t speculate_max;  /* partition_rounds_dist: tries of a
-                             refinement round's speculation before
-                             rank 0 takes the round (0: 8; tests set 1
-                             to take the fallback)                    */
+                             round's speculation (a refinement round,
+                             a budget's last) before rank 0 takes the
+                             round (0: 8; tests set 1 to take the
+                             fallback)                                 */
   int dkept;              /* the last scan kept deltas               */
   partition_dblock *dblk; /* the last scan's blocks (dkept)          */
   int32_t dblk_cap;
@@ -168,6 +171,9 @@ typedef struct partition_ctx {
   partition_trace_fn trace; /* NULL, or told of every executed move      */
   void *trace_ctx;          /* passed to trace                           */
   int64_t forced_moves;     /* of which forced                            */
+  /* partition_rounds_dist: rounds with moves, executed by the ranks
+     (their speculation's tries summed) or by rank 0 */
+  int64_t dist_rounds, dist_tries, dist_rank0;
   /* partition_scan's view of its frozen loads (read by the move rule
      while a worker's memo_gen is set): per processor whether its
      vertices get the global candidate, and the spread's number of
@@ -208,6 +214,29 @@ int32_t partition_spread_count(const costmodel_loads *ld, double mean,
 int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
                          costmodel_loads *ld, const minex_options *opt);
 void partition_ctx_destroy(partition_ctx *pc);
+
+/* A gather of neighbour owners into sc->nbr (first seen first, Cwgt
+ * summed in row order): partition_nbr_begin starts it (a new stamp over
+ * the nprocs owners), partition_nbr_add adds an edge to owner o of weight
+ * cw to the nn owners so far and returns their number. */
+static inline void partition_nbr_begin(partition_scratch *sc, int32_t nprocs) {
+  if (++sc->stamp == INT32_MAX) {
+    memset(sc->nbr_stamp, 0, sizeof(int32_t) * (size_t)nprocs);
+    sc->stamp = 1;
+  }
+}
+
+static inline int32_t partition_nbr_add(partition_scratch *sc, int32_t nn,
+                                        int32_t o, double cw) {
+  if (sc->nbr_stamp[o] != sc->stamp) {
+    sc->nbr_stamp[o] = sc->stamp;
+    sc->nbr_at[o] = nn;
+    sc->nbr[nn].owner = o;
+    sc->nbr[nn++].cwgt = 0;
+  }
+  sc->nbr[sc->nbr_at[o]].cwgt += cw;
+  return nn;
+}
 
 /* Aggregates x's edges by neighbour owner into pc->nbr in one pass over
  * its edge list; returns the number of distinct owners. With clear set,

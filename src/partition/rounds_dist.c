@@ -10,13 +10,15 @@
  * from the round's load in that order and sent back), the deferral's
  * "next proposal" by a sample sort of the keys over the ranks, the waits
  * by one exchange of the accepted proposals with the ranks of their
- * neighbours. Every round but a budget's last is executed by the ranks
- * of its moves (rd_execute; the refinement passes' checks, a chain over
- * the accepted moves, by speculation). In the last (and a refinement
- * round whose speculation does not settle) the accepted moves go to rank
- * 0, which executes them in the order (a move checked again against the
- * loads and owners it is made on) and sends each rank the executed moves
- * that concern it and every rank the loads after the round. The result
+ * neighbours. Every round is executed by the ranks of its moves
+ * (rd_execute; the checks, a chain over the accepted moves -- every move
+ * in the refinement passes, in a budget's last round a move next to one
+ * made before it, on the owners that move left -- by speculation). A
+ * round whose speculation does not settle in RD_SPECULATE_MAX tries goes
+ * to rank 0, which executes its accepted moves in the order (a move
+ * checked again against the loads and owners it is made on) and sends
+ * each rank the executed moves that concern it and every rank the loads
+ * after the round. The result
  * is the serial partition_rounds' under rounds = ON, bit for bit: every
  * sum is added in the serial order. */
 #include "partition/partition.h"
@@ -120,22 +122,11 @@ static int32_t edge_owner(const moved_tab *t, const rec_edge *e, int *moved) {
 static int32_t rec_gather(partition_scratch *sc, int32_t nprocs,
                           const moved_tab *t, const rec_head *h,
                           const rec_edge *e, int *changed) {
-  if (++sc->stamp == INT32_MAX) {
-    memset(sc->nbr_stamp, 0, sizeof(int32_t) * (size_t)nprocs);
-    sc->stamp = 1;
-  }
+  partition_nbr_begin(sc, nprocs);
   int32_t nn = 0;
   *changed = 0;
-  for (int32_t j = 0; j < h->deg; j++) {
-    int32_t o = edge_owner(t, &e[j], changed);
-    if (sc->nbr_stamp[o] != sc->stamp) {
-      sc->nbr_stamp[o] = sc->stamp;
-      sc->nbr_at[o] = nn;
-      sc->nbr[nn].owner = o;
-      sc->nbr[nn++].cwgt = 0;
-    }
-    sc->nbr[sc->nbr_at[o]].cwgt += e[j].cwgt;
-  }
+  for (int32_t j = 0; j < h->deg; j++)
+    nn = partition_nbr_add(sc, nn, edge_owner(t, &e[j], changed), e[j].cwgt);
   return nn;
 }
 
@@ -886,14 +877,20 @@ out:
  * loads are the round's and not read), dMinVar about ref; an accepted
  * one waits (RS_DEFER) when its Gain came out worse than the next
  * proposal's (R->succ; defer, not in the last round). The loads are the
- * round's again on return (w0 .. q0: copies of the round's). */
+ * round's again on return (w0 .. q0: copies of the round's). need (unless
+ * NULL): the proposals to test; the others are accepted (RS_MOVE). */
 static void rd_decide(partition_ctx *pc, rd_round *R, double ref, int last,
                       int defer, const double *w0, const double *c0,
-                      const double *r0, const double *q0) {
+                      const double *r0, const double *q0,
+                      const unsigned char *need) {
   contract_ws *ws = pc->ws;
   costmodel_loads *ld = pc->ld;
   partition_scratch *sc = &pc->sc[0];
   for (int32_t k = 0; k < R->np; k++) {
+    if (need != NULL && !need[k]) {
+      R->state[k] = RS_MOVE; /* made without a check (rd_execute) */
+      continue;
+    }
     int32_t p = ws->owner[R->x[k]];
     for (int64_t t = R->tstart[k]; t < R->tstart[k + 1]; t++) {
       int32_t y = R->tup[t].proc;
@@ -1049,43 +1046,188 @@ typedef struct rd_count2 {
   int64_t executed, forced;
 } rd_count2;
 
+/* An accepted move of another rank next to this rank's accepted moves, as
+ * rd_execute's last round tells it to the ranks of its ghost neighbours:
+ * its key (with its global id), destination and guessed state. */
+typedef struct rd_gmove {
+  rd_key key;
+  int32_t to, state;
+} rd_gmove;
+
+static int gmove_qcmp(const void *a, const void *b) {
+  return gid_qcmp(&((const rd_gmove *)a)->key, &((const rd_gmove *)b)->key);
+}
+
+/* Accepted move i's neighbour owners (sc->nbr, first seen first, Cwgt
+ * summed in row order as partition_gather_owners_in; returns their
+ * number) in the last round: a neighbour whose accepted move comes
+ * earlier in the order and is guessed made (E->state: this rank's, at
+ * rw->pos; gm[0..ngm), by global id: the ghosts') is on its destination,
+ * as execute_records' rec_gather finds it when the guesses hold; *changed:
+ * whether one is. */
+static int32_t rd_gather(const partition_ctx *pc, partition_scratch *sc,
+                         const partition_rounds_ws *rw, const rd_round *E,
+                         int32_t i, const rd_gmove *gm, int64_t ngm,
+                         int *changed) {
+  const contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
+  int32_t nb = L->nbase;
+  const int32_t *adj;
+  const double *cw;
+  int64_t len;
+  contract_edges(ws, E->x[i], &adj, &cw, &len);
+  partition_nbr_begin(sc, pc->ld->nprocs);
+  int32_t nn = 0;
+  *changed = 0;
+  for (int64_t j = 0; j < len; j++) {
+    int32_t y = adj[j], o = contract_end_owner(ws, y);
+    if (y < nb) {
+      int32_t at = rw->pos[y] - 1;
+      if (at >= 0 && E->state[at] == RS_MOVE &&
+          key_cmp(&E->key[at], &E->key[i]) < 0) {
+        o = E->to[at];
+        *changed = 1;
+      }
+    } else {
+      int64_t g = L->ghost_gid[y - 2 * nb], lo = 0, hi = ngm;
+      while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (key_gid(&gm[mid].key) < g)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      if (lo < ngm && key_gid(&gm[lo].key) == g && gm[lo].state == RS_MOVE &&
+          key_cmp(&gm[lo].key, &E->key[i]) < 0) {
+        o = gm[lo].to;
+        *changed = 1;
+      }
+    }
+    nn = partition_nbr_add(sc, nn, o, cw[j]);
+  }
+  return nn;
+}
+
+/* The accepted moves' deltas per touched processor (E->tup, E->tstart),
+ * as partition_execute makes them: from the scan's neighbourhood (no
+ * neighbour of a move that does not wait moves in a round before the
+ * last), or in the last round (gm set) from rd_gather's, need[i] then
+ * set when move i is to be checked (check, or a neighbour moved before
+ * it). MINEX_ENOMEM with a message (not agreed). */
+static int rd_deltas(partition_ctx *pc, const partition_rounds_ws *rw,
+                     rd_round *E, int last, const rd_gmove *gm, int64_t ngm,
+                     int check, unsigned char *need, int64_t *cap) {
+  contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
+  partition_scratch *sc = &pc->sc[0];
+  int64_t t = 0;
+  for (int32_t i = 0; i < E->np; i++) {
+    int32_t x = E->x[i], nn;
+    int changed = 0;
+    const contract_attr *a = &L->at[x];
+    if (last)
+      nn = rd_gather(pc, sc, rw, E, i, gm, ngm, &changed);
+    else
+      nn = partition_gather_owners_in(pc, sc, x);
+    need[i] = check || changed;
+    costmodel_vertex v = {a->pwgt, a->rwgt, a->old, ws->owner[x], sc->nbr, nn};
+    costmodel_move_deltas(pc->ld, &sc->mv, &v, E->to[i]);
+    E->tstart[i] = t;
+    const costmodel_scratch *s = &sc->mv;
+    if (t + s->ntouched > *cap) {
+      int64_t c = 2 * *cap + s->ntouched;
+      rd_tuple *nt = core_realloc(E->tup, sizeof *nt * (size_t)c);
+      if (nt == NULL)
+        return core_error(MINEX_ENOMEM,
+                          "rounds: out of memory for %lld touched processors",
+                          (long long)c);
+      E->tup = nt;
+      *cap = c;
+    }
+    for (int32_t j = 0; j < s->ntouched; j++) {
+      int32_t y = s->touched[j];
+      E->tup[t++] =
+          (rd_tuple){E->key[i], s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
+    }
+  }
+  E->tstart[E->np] = t;
+  E->ntup = t;
+  return MINEX_OK;
+}
+
+/* The guesses of this rank's accepted moves with ghost neighbours (sidx,
+ * scnt[r] of them to rank r: rd_ghost_ranks') to those ranks; *gm gets
+ * the other ranks' (*ngm), sorted by global id. Collective. */
+static int rd_guesses(const contract_comm *cm, const rd_round *E,
+                      const int32_t *sidx, const int64_t *scnt, int64_t *cnt,
+                      int64_t *rcnt, rd_gmove **gm, int64_t *ngm, int rc) {
+  int size = cm->size;
+  int64_t ns = 0;
+  rd_gmove *sbuf = NULL;
+  core_free(*gm);
+  *gm = NULL;
+  *ngm = 0;
+  for (int r = 0; r < size; r++)
+    ns += scnt[r];
+  if (rc == MINEX_OK &&
+      (sbuf = core_malloc(sizeof *sbuf * ((size_t)ns + 1))) == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
+                    (long long)ns);
+  if (rc == MINEX_OK)
+    for (int64_t i = 0; i < ns; i++)
+      sbuf[i] = (rd_gmove){E->key[sidx[i]], E->to[sidx[i]], E->state[sidx[i]]};
+  for (int r = 0; r < size; r++)
+    cnt[r] = scnt[r] * (int64_t)sizeof *sbuf;
+  if ((rc = cm->agree(cm->ctx, rc)) == MINEX_OK &&
+      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)gm, rcnt)) == MINEX_OK) {
+    for (int r = 0; r < size; r++)
+      *ngm += rcnt[r] / (int64_t)sizeof **gm;
+    qsort(*gm, (size_t)*ngm, sizeof **gm, gmove_qcmp);
+  }
+  core_free(sbuf);
+  return rc;
+}
+
 /* Tries of rd_execute's speculation before rank 0 takes the round
    (pc->speculate_max, when set, instead). */
 #define RD_SPECULATE_MAX 8
 
-/* A round before the last (partition_rounds executes every accepted move
+/* A round's accepted moves (partition_rounds executes every accepted move
  * that does not wait, in the order; in the refinement passes, check set,
- * each checked first against the loads the moves made before it left),
- * executed by the ranks of its moves, without rank 0. Each accepted
- * move's deltas, made as partition_execute makes them (its neighbourhood
- * is the scan's: no neighbour of a move that does not wait moves in the
- * round), go to the processors' home ranks, which sum them in the
- * round's order from the round's loads (rd_sums). With check, by
- * speculation: every move guessed made, the sums of the guessed moves
- * answered, each move checked against them (rd_decide, dMinVar about
- * ref; w0 .. q0 the round's loads), again with the new guesses until
- * none changes, which is the serial chain's outcome (the guesses of the
- * moves before the first wrong one are right, so each try fixes at
- * least that one); after RD_SPECULATE_MAX tries *central is set and
- * nothing changed (rank 0 executes the round). Then every home's
- * processors' loads after the round to every rank, the totals made
- * again (costmodel_resync, as the serial round ends), each move made to
- * the ranks of its ghost neighbours. *ev gets this rank's events (*nev),
- * as rank 0 would send them but not in the round's order: its own moves
- * (local ids) in its scan's order, then its ghosts' (global ids,
- * EV_GHOST) in rank order (applying them does not depend on the order:
- * the marks and locks are sets and the next round's ids are sorted);
- * *executed the moves of every rank; *tries the tries. Collective. */
-static int rd_execute(partition_ctx *pc, const contract_comm *cm,
-                      const int64_t *goff, const rd_round *R, int check,
-                      double ref, const double *w0, const double *c0,
-                      const double *r0, const double *q0, int64_t *cnt,
-                      int64_t *rcnt, char **ev, int64_t *nev, int64_t *executed,
-                      int *tries, int *central) {
+ * each checked first against the loads the moves made before it left; in
+ * the last round, last set, where nothing waits, also each one next to a
+ * move made before it, with the owners that move left), executed by the
+ * ranks of its moves, without rank 0. Each accepted move's deltas, made
+ * as partition_execute makes them (rd_deltas), go to the processors'
+ * home ranks, which sum them in the round's order from the round's loads
+ * (rd_sums). With check or last, by speculation: every move guessed made
+ * (in the last round the guesses told to the ranks of the moves' ghost
+ * neighbours, rd_guesses, and each move's neighbourhood and deltas made
+ * from them), the sums of the guessed moves answered, each move that is
+ * to be checked checked against them (rd_decide, dMinVar about ref; w0
+ * .. q0 the round's loads), again with the new guesses until none
+ * changes, which is the serial chain's outcome (the guesses of the moves
+ * before the first wrong one are right, so each try fixes at least that
+ * one); after RD_SPECULATE_MAX tries *central is set and nothing changed
+ * (rank 0 executes the round). Then every home's processors' loads after
+ * the round to every rank, the totals made again (costmodel_resync, as
+ * the serial round ends), each move made to the ranks of its ghost
+ * neighbours. *ev gets this rank's events (*nev), as rank 0 would send
+ * them but not in the round's order: its own moves (local ids) in its
+ * scan's order, then its ghosts' (global ids, EV_GHOST) in rank order
+ * (applying them does not depend on the order: the marks and locks are
+ * sets and the next round's ids are sorted); *executed the moves of
+ * every rank; *tries the tries. Collective. */
+static int rd_execute(partition_ctx *pc, partition_rounds_ws *rw,
+                      const contract_comm *cm, const int64_t *goff,
+                      const rd_round *R, int check, int last, double ref,
+                      const double *w0, const double *c0, const double *r0,
+                      const double *q0, int64_t *cnt, int64_t *rcnt, char **ev,
+                      int64_t *nev, int64_t *executed, int *tries,
+                      int *central) {
   contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
   costmodel_loads *ld = pc->ld;
-  partition_scratch *sc = &pc->sc[0];
   int size = cm->size, rank = cm->rank;
   int32_t P = ld->nprocs, np = 0;
   rd_count2 mine = {0, 0};
@@ -1096,7 +1238,7 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
   for (int32_t k = 0; k < R->np; k++)
     np += R->state[k] == RS_MOVE;
   size_t m = (size_t)np + 1;
-  int64_t cap = 4 * (int64_t)np + 4;
+  int64_t cap = 4 * (int64_t)np + 4, bcap = 0;
   E.key = core_malloc(sizeof *E.key * m);
   E.x = core_malloc(sizeof *E.x * m);
   E.to = core_malloc(sizeof *E.to * m);
@@ -1106,73 +1248,71 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
   E.tup = core_malloc(sizeof *E.tup * (size_t)cap);
   rd_before *fin = core_malloc(sizeof *fin * ((size_t)P + 1));
   int64_t *pick = core_malloc(sizeof *pick * 2);
-  int32_t *idx = NULL, *was = core_malloc(sizeof *was * m);
+  int64_t *scnt = core_calloc((size_t)size + 1, sizeof *scnt);
+  unsigned char *need = core_malloc(m);
+  int32_t *idx = NULL, *sidx = NULL, *was = core_malloc(sizeof *was * m);
   rec_event *gbuf = NULL, *gin = NULL;
+  rd_gmove *gm = NULL;
   char *all = NULL, *msg = NULL;
-  int64_t *flips = NULL, nghost = 0;
+  int64_t *flips = NULL, nghost = 0, ngm = 0;
   int rc = E.key && E.x && E.to && E.state && E.tstart && E.succ && E.tup &&
-                   fin && pick && was
+                   fin && pick && scnt && need && was
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "rounds: out of memory for %ld moves",
                             (long)np);
-  /* the accepted moves' deltas, as partition_execute makes them */
-  int64_t t = 0;
   for (int32_t k = 0; k < R->np && rc == MINEX_OK; k++) {
     if (R->state[k] != RS_MOVE)
       continue;
-    int32_t x = R->x[k], i = E.np++;
-    const contract_attr *a = &L->at[x];
-    int32_t nn = partition_gather_owners_in(pc, sc, x);
-    costmodel_vertex v = {a->pwgt, a->rwgt, a->old, ws->owner[x], sc->nbr, nn};
-    costmodel_move_deltas(ld, &sc->mv, &v, R->to[k]);
+    int32_t i = E.np++;
     E.key[i] = R->key[k];
-    E.x[i] = x;
+    E.x[i] = R->x[k];
     E.to[i] = R->to[k];
     E.state[i] = RS_MOVE; /* the first guess: made */
-    E.tstart[i] = t;
-    const costmodel_scratch *s = &sc->mv;
-    if (t + s->ntouched > cap) {
-      cap = 2 * cap + s->ntouched;
-      rd_tuple *nt = core_realloc(E.tup, sizeof *nt * (size_t)cap);
-      if (nt == NULL) {
-        rc = core_error(MINEX_ENOMEM,
-                        "rounds: out of memory for %lld touched processors",
-                        (long long)cap);
-        break;
-      }
-      E.tup = nt;
-    }
-    for (int32_t j = 0; j < s->ntouched; j++) {
-      int32_t y = s->touched[j];
-      E.tup[t++] =
-          (rd_tuple){R->key[k], s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
-    }
   }
-  if (rc == MINEX_OK) {
-    E.tstart[E.np] = t;
-    E.ntup = t;
-    if (check &&
-        (E.before = core_malloc(sizeof *E.before * ((size_t)t + 1))) == NULL)
-      rc = core_error(MINEX_ENOMEM,
-                      "rounds: out of memory for %lld touched processors",
-                      (long long)t);
+  /* the last round: each move's place here (rw->pos, zeroed again at the
+     end), the ranks its guesses go to */
+  if (last && rc == MINEX_OK) {
+    for (int32_t i = 0; i < E.np; i++)
+      rw->pos[E.x[i]] = i + 1;
+    if ((rc = rd_ghost_ranks(ws, cm, goff, &E, &sidx, scnt)) != MINEX_OK)
+      for (int r = 0; r < size; r++)
+        scnt[r] = 0;
   }
   for (;;) {
+    /* the last round: the guesses to the ghosts' ranks */
+    if (last && (rc = rd_guesses(cm, &E, sidx, scnt, cnt, rcnt, &gm, &ngm,
+                                 rc)) != MINEX_OK)
+      break;
+    /* the moves' deltas (once before the last round: they do not depend
+       on the guesses) */
+    if ((last || *tries == 0) && rc == MINEX_OK)
+      rc = rd_deltas(pc, rw, &E, last, gm, ngm, check, need, &cap);
+    if ((check || last) && rc == MINEX_OK && E.ntup > bcap) {
+      core_free(E.before);
+      bcap = E.ntup;
+      if ((E.before = core_malloc(sizeof *E.before * ((size_t)bcap + 1))) ==
+          NULL)
+        rc = core_error(MINEX_ENOMEM,
+                        "rounds: out of memory for %lld touched processors",
+                        (long long)bcap);
+    }
     /* the guessed moves' sums at the homes (their loads after the round
-       in fin); with check, the answers back and every move checked */
+       in fin); with check or last, the answers back and every move to be
+       checked checked */
     for (int32_t i = 0; i < E.np && rc == MINEX_OK; i++)
       for (int64_t u = E.tstart[i]; u < E.tstart[i + 1]; u++)
         E.tup[u].pad = E.state[i] != RS_MOVE;
     for (int32_t p = rank; p < P && rc == MINEX_OK; p += size)
       fin[p] = (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
     /* (a later try starts from the agreed allgather below) */
-    if ((*tries == 0 && (rc = cm->agree(cm->ctx, rc)) != MINEX_OK) ||
-        (rc = rd_before_all(pc, cm, &E, cnt, rcnt, fin, check)) != MINEX_OK ||
-        !check)
+    if (((*tries == 0 || last) && (rc = cm->agree(cm->ctx, rc)) != MINEX_OK) ||
+        (rc = rd_before_all(pc, cm, &E, cnt, rcnt, fin, check || last)) !=
+            MINEX_OK ||
+        !(check || last))
       break;
     ++*tries;
     memcpy(was, E.state, sizeof *was * (size_t)E.np);
-    rd_decide(pc, &E, ref, 1, 0, w0, c0, r0, q0);
+    rd_decide(pc, &E, ref, 1, 0, w0, c0, r0, q0, need);
     pick[0] = 0;
     for (int32_t i = 0; i < E.np; i++)
       pick[0] += E.state[i] != was[i];
@@ -1288,10 +1428,14 @@ static int rd_execute(partition_ctx *pc, const contract_comm *cm,
            sizeof(rec_event) * (size_t)ngin);
   *nev = e + ngin;
 out:
+  if (last)
+    for (int32_t i = 0; i < E.np; i++)
+      rw->pos[E.x[i]] = 0;
   rd_free(&E);
   core_free(fin), core_free(pick), core_free(idx), core_free(was),
       core_free(gbuf), core_free(gin), core_free(all), core_free(msg),
-      core_free(flips);
+      core_free(flips), core_free(scnt), core_free(need), core_free(sidx),
+      core_free(gm);
   return cm->agree(cm->ctx, rc);
 }
 
@@ -1367,30 +1511,29 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     memcpy(c0, pc->ld->comm, sizeof *c0 * (size_t)P);
     memcpy(r0, pc->ld->remap, sizeof *r0 * (size_t)P);
     memcpy(q0, pc->ld->qwgt, sizeof *q0 * (size_t)P);
-    rd_decide(pc, &R, ref, last, defer, w0, c0, r0, q0);
+    rd_decide(pc, &R, ref, last, defer, w0, c0, r0, q0, NULL);
     if (!last && (rc = rd_waits(pc, rw, cm, goff, &R, cnt, rcnt)) != MINEX_OK)
       break;
     core_free(all), core_free(msg), core_free(in), core_free(st),
         core_free(stall);
     all = msg = in = st = stall = NULL;
     int64_t nev = 0;
-    int central = last;
-    if (!last) {
-      /* the ranks execute their own moves (rank 0 only when the
-         refinement's checks do not settle) */
-      int64_t executed = 0;
-      int tries = 0;
-      if ((rc = rd_execute(pc, cm, goff, &R, pc->refine == 1, ref, w0, c0, r0,
-                           q0, cnt, rcnt, &in, &nev, &executed, &tries,
-                           &central)) != MINEX_OK)
-        break;
-      if (!central)
-        *moves += executed;
-    }
+    /* the ranks execute their own moves (rank 0 only when the
+       speculation does not settle) */
+    int64_t executed = 0;
+    int tries = 0, central = 0;
+    if ((rc = rd_execute(pc, rw, cm, goff, &R, pc->refine == 1, last, ref, w0,
+                         c0, r0, q0, cnt, rcnt, &in, &nev, &executed, &tries,
+                         &central)) != MINEX_OK)
+      break;
+    if (!central)
+      *moves += executed;
+    pc->dist_rounds++;
+    pc->dist_tries += tries;
+    pc->dist_rank0 += central;
     if (central) {
-      /* the last round (a move next to one made before it in the round
-         is checked again), or a refinement round whose speculation did
-         not settle: the accepted moves with their edges to rank 0 */
+      /* a round whose speculation did not settle: the accepted moves with
+         their edges to rank 0 */
       size_t bytes = 0;
       for (int32_t k = 0; k < R.np; k++)
         if (R.state[k] == RS_MOVE) {

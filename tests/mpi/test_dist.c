@@ -128,6 +128,10 @@ static int loads_eq(const costmodel_loads *a, const costmodel_loads *b) {
  * contracted graph run on every rank, and the expansion in rounds spread
  * over the ranks (options.rounds ON): the same owners of every vertex and
  * the same loads, bit for bit. */
+/* Rounds of the spec 1 runs that went to rank 0 (check_coarse): the
+   fallback must be exercised. */
+static int64_t fallback_rounds;
+
 static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
                          contract_ws *s, contract_ws *w,
                          const minex_config *cfg, const minex_options *opt,
@@ -235,6 +239,14 @@ static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
           if (w->owner[x] != s->owner[W->goff + x])
             bad = x;
         CHECK(bad < 0, "%s: after the passes, a vertex's owner differs", what);
+        /* every round executed by the ranks, the budgets' last ones
+           included, unless the speculation is cut to one try */
+        CHECK(spec != 0 || (pw.dist_rank0 == 0 &&
+                            (pw.dist_rounds > 0 || ls.nprocs == 1)),
+              "%s: %lld of %lld rounds executed by rank 0", what,
+              (long long)pw.dist_rank0, (long long)pw.dist_rounds);
+        if (spec == 1)
+          fallback_rounds += pw.dist_rank0;
         CHECK(loads_eq(&ls, &ldd), "%s: loads after the passes", what);
         /* the final forced sweep (partition_force_off in one round):
            processor 0 made unavailable now, so that its vertices must
@@ -433,6 +445,9 @@ int main(int argc, char **argv) {
   run_case(&f, 5, 1, 3000000000LL);
   run_case(&f, 1, 0, 0);
   fixture_free(&f);
+  CHECK(fallback_rounds > 0,
+        "no round went to rank 0 with one try of speculation: the fallback "
+        "is not tested");
   int all = 0;
   MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)

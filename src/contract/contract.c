@@ -348,8 +348,10 @@ static int chunk_rows(contract_worker *all, const contract_level *L,
                       int t) {
   int32_t m = c->ce - c->cs;
   contract_worker *wk = &all[t];
-  const int32_t *madj = all[c->worker].madj + c->mbase;
-  const double *mcwgt = all[c->worker].mcwgt + c->mbase;
+  /* (a worker that kept no lists has none: no offset from NULL) */
+  const contract_worker *src = &all[c->worker];
+  const int32_t *madj = src->madj ? src->madj + c->mbase : NULL;
+  const double *mcwgt = src->mcwgt ? src->mcwgt + c->mbase : NULL;
   int64_t cap = 0;
   for (int32_t i = 0; i < c->nactive; i++) {
     int32_t x = c->order[i];
@@ -649,7 +651,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
       L->mlen[mo + j] = c->mlen[j];
       L->at[nb + mo + j] = c->at[j];
     }
-    const int32_t *madj = wk[c->worker].madj + c->mbase;
+    const int32_t *madj = c->msize > 0 ? wk[c->worker].madj + c->mbase : NULL;
     if (c->msize > 0 && L->mcwgt != NULL)
       memcpy(L->mcwgt + soff[ci], wk[c->worker].mcwgt + c->mbase,
              sizeof(double) * (size_t)c->msize);

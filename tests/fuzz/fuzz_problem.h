@@ -35,4 +35,12 @@ void fuzz_problem_free(fuzz_problem *p);
 int fuzz_repartition_silent(const fuzz_problem *p, int32_t *new_part,
                             minex_metrics *m);
 
+/* The guarantees of minex_repartition on problem pb (SPEC §3): nothing is
+ * printed; MINEX_ENOPROC when no processor is available, else MINEX_OK,
+ * every vertex on an available processor, the metrics equal to a fresh
+ * minex_evaluate of the output, MaxQwgt(new) <= MaxQwgt(old) when every
+ * old owner is available, and the same output from a second call.
+ * FUZZ_REQUIRE fails the run otherwise. */
+void fuzz_problem_check(const fuzz_problem *pb);
+
 #endif

@@ -45,14 +45,14 @@ extern "C" {
  * options included: options.rounds = MINEX_ROUNDS_AUTO means
  * MINEX_ROUNDS_ON in both).
  *
- * How (docs/mpi.md): under options.rounds AUTO or ON (unless paper_exact,
- * or throttle_auto with the from-scratch candidate), every rank works on
+ * How (docs/mpi.md): under options.rounds AUTO or ON (unless paper_exact),
+ * every rank works on
  * the old parts it is home to (part p on rank p * size / P: the vertices of
  * other parts move there once) and no rank holds the whole graph ("stage
  * 2"); the metrics' sums over vertices are then added per old part, equal
- * to the serial ones up to rounding. Otherwise (rounds OFF, paper_exact,
- * throttle_auto with the from-scratch candidate) the graph is gathered on
- * rank 0, which runs minex_repartition ("stage 1").
+ * to the serial ones up to rounding. Otherwise (rounds OFF, paper_exact)
+ * the graph is gathered on rank 0, which runs minex_repartition ("stage
+ * 1").
  *
  * Errors are collective: every rank returns the same code, and
  * minex_last_error() gives every rank the same message, which names the

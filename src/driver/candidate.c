@@ -60,35 +60,49 @@ double driver_horizon_time(const costmodel_loads *ld, double k) {
  * *best (the first of equals, so the order of the candidates breaks
  * ties). */
 int driver_choose_throttle(partition_ctx *pc, const minex_options *opt,
-                           double *best) {
+                           int rounds, double *best) {
   static const double builtin[MINEX_THROTTLE_AUTO_COUNT] =
       MINEX_THROTTLE_AUTO_SET;
   const double *cand =
       opt->throttle_candidates ? opt->throttle_candidates : builtin;
   int32_t ncand = opt->throttle_candidates ? opt->nthrottle_candidates
                                            : MINEX_THROTTLE_AUTO_COUNT;
+  /* spread over ranks (the from-scratch candidate's level in the MPI
+     layer): the failures agreed, the rank-local checks left out (they
+     would fail one rank alone), the log on rank 0 */
+  const contract_comm *cm = pc->ws->comm;
   partition_checkpoint cp;
   int rc = partition_checkpoint_take(pc, &cp);
-  if (rc != MINEX_OK)
+  if (cm != NULL)
+    rc = cm->agree(cm->ctx, rc);
+  if (rc != MINEX_OK) {
+    partition_checkpoint_free(&cp);
     return rc;
+  }
   double best_max = INFINITY;
   *best = cand[0];
   for (int32_t i = 0; i < ncand && rc == MINEX_OK; i++) {
     pc->throttle = cand[i];
-    if ((rc = partition_run(pc, opt->max_passes > 0 ? opt->max_passes : 1)))
+    int32_t passes = opt->max_passes > 0 ? opt->max_passes : 1;
+    if ((rc = rounds
+                  ? partition_passes_rounds(pc, passes, PARTITION_ROUNDS_BUDGET)
+                  : partition_run(pc, passes)))
       break;
-    if ((rc = CHECK_PHASE(pc->ws, pc->ld, pc, "after a throttle_auto trial")))
+    if (cm == NULL &&
+        (rc = CHECK_PHASE(pc->ws, pc->ld, pc, "after a throttle_auto trial")))
       break;
     double m = partition_loads_max(pc->ld);
-    driver_log(opt, "throttle auto: ThroTTle %g -> coarse MaxQwgt %.6g",
-               cand[i], m * pc->ld->inv_unit);
+    if (cm == NULL || cm->rank == 0)
+      driver_log(opt, "throttle auto: ThroTTle %g -> MaxQwgt %.6g on %s",
+                 cand[i], m * pc->ld->inv_unit,
+                 rounds ? "the from-scratch level" : "the coarse graph");
     if (m < best_max) {
       best_max = m;
       *best = cand[i];
     }
     partition_checkpoint_restore(pc, &cp);
-    if ((rc =
-             CHECK_PHASE(pc->ws, pc->ld, pc, "after a throttle_auto rollback")))
+    if (cm == NULL && (rc = CHECK_PHASE(pc->ws, pc->ld, pc,
+                                        "after a throttle_auto rollback")))
       break;
   }
   partition_checkpoint_free(&cp);
@@ -152,14 +166,14 @@ int driver_run_candidate(const minex_graph *g, const minex_config *cfg,
   cd->coarse_nvtxs = ws->nactive;
   if (opt.throttle_auto) {
     double t;
-    if ((rc = driver_choose_throttle(&pc, &opt, &t)))
+    if ((rc = driver_choose_throttle(&pc, &opt, start && pc.rounds, &t)))
       goto done;
     pc.throttle = opt.throttle = t;
   }
   /* the from-scratch candidate starts on a level of about n/2 vertices:
      under rounds = ON its first partition runs in rounds too (as on the
      ranks of the MPI layer) */
-  if ((rc = start && pc.rounds && !opt.throttle_auto
+  if ((rc = start && pc.rounds
                 ? partition_passes_rounds(
                       &pc, opt.max_passes > 0 ? opt.max_passes : 1,
                       PARTITION_ROUNDS_BUDGET)

@@ -53,10 +53,13 @@ void driver_scratch_levels(const contract_ws *ws, int64_t n, int32_t *s,
 double driver_horizon_time(const costmodel_loads *ld, double k);
 
 /* throttle_auto (issue 3): partitions the contracted graph of pc with
- * each candidate ThroTTle from the same start, rolls every trial back, and
- * returns the one with the lowest MaxQwgt in *best (the first of equals). */
+ * each candidate ThroTTle from the same start (in heap passes, or with
+ * rounds set in synchronous rounds, partition_passes_rounds: the
+ * from-scratch candidate's level under rounds = ON, also spread over
+ * ranks), rolls every trial back, and returns the one with the lowest
+ * MaxQwgt in *best (the first of equals). */
 int driver_choose_throttle(partition_ctx *pc, const minex_options *opt,
-                           double *best);
+                           int rounds, double *best);
 
 /* Whether the balance moves run (options.balance; AUTO: processors in more
  * than one cluster). */

@@ -15,10 +15,7 @@
 #include <string.h>
 
 int mx_stage2_applies(const minex_options *opt) {
-  /* throttle_auto's trials on the from-scratch candidate's level of n/2
-     vertices are heap passes: stage 1 then */
-  return !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF &&
-         !(driver_scratch_wanted(opt) && opt->throttle_auto);
+  return !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
 }
 
 int mx_stage2_resolve(minex_options *opt) {
@@ -237,7 +234,7 @@ static int dist_candidate(mx_comm *c, const mx_dist *d, contract_ws *w,
      after it, so that no rank waits in the expansion for one that left */
   if (opt.throttle_auto) {
     double t;
-    if ((rc = driver_choose_throttle(&pcc, &opt, &t)) == MINEX_OK)
+    if ((rc = driver_choose_throttle(&pcc, &opt, 0, &t)) == MINEX_OK)
       pcc.throttle = pw.throttle = opt.throttle = t;
   }
   if (rc == MINEX_OK)
@@ -359,6 +356,15 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
   rc = partition_ctx_create(&pw, w, ld, &opt);
   if ((rc = agree_rc(c, rc)) != MINEX_OK)
     goto done;
+  /* throttle_auto: the trials in rounds on level s2, spread over the
+     ranks as the partition after them (the serial library's) */
+  if (opt.throttle_auto) {
+    double t;
+    if ((rc = driver_choose_throttle(&pw, &opt, 1, &t)) == MINEX_OK)
+      pw.throttle = opt.throttle = t;
+    if ((rc = agree_rc(c, rc)) != MINEX_OK)
+      goto done;
+  }
   if ((rc =
            partition_passes_rounds(&pw, opt.max_passes > 0 ? opt.max_passes : 1,
                                    PARTITION_ROUNDS_BUDGET)) != MINEX_OK)

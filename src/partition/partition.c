@@ -399,6 +399,18 @@ int partition_checkpoint_take(partition_ctx *pc, partition_checkpoint *cp) {
       cp->act[cp->na] = x;
       cp->own[cp->na++] = ws->owner[x];
     }
+  const contract_level *L = contract_cur(ws);
+  if (L->nghost > 0) {
+    cp->gown = core_malloc(sizeof(int32_t) * (size_t)L->nghost);
+    if (cp->gown == NULL) {
+      partition_checkpoint_free(cp);
+      return core_error(MINEX_ENOMEM,
+                        "partition: out of memory for a checkpoint");
+    }
+    cp->ng = L->nghost;
+    memcpy(cp->gown, ws->owner + 2 * (size_t)L->nbase,
+           sizeof(int32_t) * (size_t)L->nghost);
+  }
   return MINEX_OK;
 }
 
@@ -408,6 +420,9 @@ void partition_checkpoint_restore(partition_ctx *pc,
   for (int32_t k = 0; k < cp->na; k++)
     if (ws->owner[cp->act[k]] != cp->own[k])
       contract_set_owner(ws, cp->act[k], cp->own[k]);
+  if (cp->ng > 0) /* the ghosts' owners (their ids are past the merges) */
+    memcpy(ws->owner + 2 * (size_t)contract_cur(ws)->nbase, cp->gown,
+           sizeof(int32_t) * (size_t)cp->ng);
   costmodel_snapshot_restore(pc->ld, &cp->snap);
   memset(pc->interior, 0, (size_t)contract_nids(ws));
   pc->moves = pc->forced_moves = 0;
@@ -417,5 +432,6 @@ void partition_checkpoint_free(partition_checkpoint *cp) {
   costmodel_snapshot_free(&cp->snap);
   core_free(cp->act);
   core_free(cp->own);
+  core_free(cp->gown);
   memset(cp, 0, sizeof *cp);
 }

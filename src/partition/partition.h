@@ -494,11 +494,14 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
 int partition_force_off(partition_ctx *pc);
 
 /* A state of the partition phase to come back to (throttle_auto's
- * trials): the owners of the active ids, the loads, and on restore the
- * interior flags cleared and the move counts reset. */
+ * trials): the owners of the active ids (and of the ghosts of a level
+ * spread over ranks), the loads, and on restore the interior flags
+ * cleared and the move counts reset. */
 typedef struct partition_checkpoint {
   int32_t na;
   int32_t *act, *own; /* the active ids and their owners */
+  int32_t ng;
+  int32_t *gown; /* spread over ranks: the level's ghosts' owners */
   costmodel_snapshot snap;
 } partition_checkpoint;
 /* MINEX_ENOMEM with a message. */

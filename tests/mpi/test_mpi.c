@@ -137,12 +137,8 @@ static void check_same(const char *what, const fixture *f,
         own[v] = r;
   const int32_t *old = old_all ? old_all : own;
   /* stage 2 under rounds ON or AUTO (AUTO then means ON: docs/mpi.md),
-     unless paper_exact, or throttle_auto meets the from-scratch candidate */
-  int scratch = opt->scratch == MINEX_SCRATCH_ON ||
-                (opt->scratch == MINEX_SCRATCH_AUTO &&
-                 opt->iterations >= MINEX_SCRATCH_AUTO_ITERATIONS);
-  int want2 = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF &&
-              !(scratch && opt->throttle_auto);
+     unless paper_exact */
+  int want2 = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
   minex_options so = *opt; /* the serial call's options */
   if (want2)
     so.rounds = MINEX_ROUNDS_ON;
@@ -709,14 +705,17 @@ int main(int argc, char **argv) {
   check_same("stage 2: old = id mod P, scratch wins", &f, cfg, bad, &o, 1, 0,
              1);
   free(bad);
-  o.throttle_auto = 1; /* with scratch: stage 1 */
-  check_same("stage 1: rounds on, scratch on, throttle_auto", &f, cfg, old, &o,
+  /* throttle_auto with the from-scratch candidate: its trials in rounds
+     on the candidate's level, spread over the ranks (stage 2) */
+  o.throttle_auto = 1;
+  check_same("stage 2: rounds on, scratch on, throttle_auto", &f, cfg, old, &o,
              0, 0, 0);
-  /* the same under AUTO: stage 1 runs the serial AUTO (heap passes), the
-     reference too */
   o.rounds = MINEX_ROUNDS_AUTO;
-  check_same("stage 1: rounds auto, scratch on, throttle_auto", &f, cfg, old,
-             &o, 1, 0, 0);
+  o.iterations = 10;
+  o.seed = 5;
+  check_same("stage 2: rounds auto, k = 10, scratch on, throttle_auto, rank 1 "
+             "empty",
+             &f, cfg, old, &o, 1, 0, 0);
   minex_config_destroy(gone);
   /* old NULL: every vertex on its rank; P = 4 >= ranks */
   minex_config *four = hetero(4);

@@ -68,6 +68,12 @@ typedef struct bench_result {
   double lower_bound;   /* LB                                            */
   int64_t moved;        /* vertices moved                                */
   int32_t coarse_nvtxs; /* vertices after contraction                    */
+  /* --floor: what one pass over the graph costs here, and METIS's phases
+     (its own timers, the run with the best total) */
+  double sec_stream; /* one streaming pass over the CSR             */
+  double sec_gather; /* every vertex's neighbour owners summed      */
+  double metis_total, metis_coarsen, metis_match, metis_contract;
+  double metis_init, metis_uncoarsen, metis_refine;
 } bench_result;
 
 static double wtime(void) {
@@ -175,6 +181,7 @@ static int opt_clusters = MINEX_CLUSTER_LEVELS_AUTO;
 static int opt_workspace; /* --workspace: one minex_workspace per case */
 static int32_t thread_counts[MAX_THREAD_COUNTS] = {1, 2};
 static int opt_verbose = 0;
+static int opt_floor; /* --floor: the passes' and METIS's phase costs */
 
 static void log_stderr(const char *msg, void *ctx) {
   (void)ctx;
@@ -182,45 +189,163 @@ static void log_stderr(const char *msg, void *ctx) {
 }
 static int nthread_counts = 2;
 
+/* --floor: the cost of one pass over g here. A streaming pass reads the
+ * CSR in order (the least any pass costs); an owner-gather pass sums, for
+ * every vertex in id order, its edges' Cwgt by the owner (old) of their
+ * other end: the reads every test of the move rule makes before its
+ * arithmetic. Best of repeat, into r. */
+static void floor_passes(const minex_graph *g, const int32_t *old, int repeat,
+                         bench_result *r) {
+  int32_t n = minex_graph_nvtxs(g);
+  const int64_t *xadj = minex_graph_xadj(g);
+  const int32_t *adj = minex_graph_adjncy(g);
+  const double *cw = minex_graph_cwgt(g);
+  double acc[BENCH_P];
+  int32_t stamp[BENCH_P] = {0}, list[BENCH_P];
+  volatile double sink = 0;
+  r->sec_stream = r->sec_gather = HUGE_VAL;
+  for (int k = 0; k < repeat; k++) {
+    double t = wtime(), s = 0;
+    for (int64_t j = 0; j < xadj[n]; j++)
+      s += cw[j] + adj[j];
+    r->sec_stream = fmin(r->sec_stream, wtime() - t);
+    sink = s;
+    t = wtime();
+    s = 0;
+    for (int32_t v = 0; v < n; v++) {
+      int32_t nn = 0;
+      for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+        int32_t o = old[adj[j]];
+        if (stamp[o] != v + 1) {
+          stamp[o] = v + 1;
+          acc[o] = 0;
+          list[nn++] = o;
+        }
+        acc[o] += cw[j];
+      }
+      for (int32_t i = 0; i < nn; i++)
+        s += acc[list[i]];
+    }
+    r->sec_gather = fmin(r->sec_gather, wtime() - t);
+    sink += s;
+  }
+  (void)sink;
+}
+
 #ifdef MINEX_BENCH_METIS
-/* METIS 5 k-way into BENCH_P parts on g (integer weights: Pwgt and Cwgt
- * rounded, at least 1); the best wall time of `repeat` calls. */
-static double metis_seconds(const minex_graph *g, int repeat) {
-  idx_t n = minex_graph_nvtxs(g), ncon = 1, nparts = BENCH_P, cut = 0;
+/* g as METIS input (integer weights: Pwgt and Cwgt rounded, at least 1). */
+typedef struct metis_in {
+  idx_t n, *x, *adj, *vw, *ew, *part;
+} metis_in;
+
+static void metis_in_free(metis_in *m) {
+  free(m->x), free(m->adj), free(m->vw), free(m->ew), free(m->part);
+}
+
+/* 0 when out of memory (m freed). */
+static int metis_in_make(const minex_graph *g, metis_in *m) {
+  idx_t n = m->n = minex_graph_nvtxs(g);
   const int64_t *xadj = minex_graph_xadj(g);
   int64_t ne = xadj[n];
-  idx_t *x = malloc(sizeof(idx_t) * ((size_t)n + 1));
-  idx_t *adj = malloc(sizeof(idx_t) * ((size_t)ne + 1));
-  idx_t *vw = malloc(sizeof(idx_t) * ((size_t)n + 1));
-  idx_t *ew = malloc(sizeof(idx_t) * ((size_t)ne + 1));
-  idx_t *part = malloc(sizeof(idx_t) * ((size_t)n + 1));
-  double best = 0;
-  if (x && adj && vw && ew && part) {
-    for (idx_t v = 0; v <= n; v++)
-      x[v] = (idx_t)xadj[v];
-    for (int64_t j = 0; j < ne; j++) {
-      adj[j] = minex_graph_adjncy(g)[j];
-      ew[j] = (idx_t)fmax(1, round(minex_graph_cwgt(g)[j]));
-    }
-    for (idx_t v = 0; v < n; v++)
-      vw[v] = (idx_t)fmax(1, round(minex_graph_pwgt(g)[v]));
-    idx_t opts[METIS_NOPTIONS];
-    METIS_SetDefaultOptions(opts);
-    best = HUGE_VAL;
-    for (int k = 0; k < repeat; k++) {
-      double t = wtime();
-      int rc = METIS_PartGraphKway(&n, &ncon, x, adj, vw, NULL, ew, &nparts,
-                                   NULL, NULL, opts, &cut, part);
-      t = wtime() - t;
-      if (rc != METIS_OK) {
-        best = 0;
-        break;
-      }
-      best = fmin(best, t);
-    }
+  m->x = malloc(sizeof(idx_t) * ((size_t)n + 1));
+  m->adj = malloc(sizeof(idx_t) * ((size_t)ne + 1));
+  m->vw = malloc(sizeof(idx_t) * ((size_t)n + 1));
+  m->ew = malloc(sizeof(idx_t) * ((size_t)ne + 1));
+  m->part = malloc(sizeof(idx_t) * ((size_t)n + 1));
+  if (!m->x || !m->adj || !m->vw || !m->ew || !m->part) {
+    metis_in_free(m);
+    return 0;
   }
-  free(x), free(adj), free(vw), free(ew), free(part);
-  return best;
+  for (idx_t v = 0; v <= n; v++)
+    m->x[v] = (idx_t)xadj[v];
+  for (int64_t j = 0; j < ne; j++) {
+    m->adj[j] = minex_graph_adjncy(g)[j];
+    m->ew[j] = (idx_t)fmax(1, round(minex_graph_cwgt(g)[j]));
+  }
+  for (idx_t v = 0; v < n; v++)
+    m->vw[v] = (idx_t)fmax(1, round(minex_graph_pwgt(g)[v]));
+  return 1;
+}
+
+/* METIS 5 k-way into BENCH_P parts of m with options opts; METIS_OK or
+ * its code. */
+static int metis_kway(metis_in *m, idx_t *opts) {
+  idx_t ncon = 1, nparts = BENCH_P, cut = 0;
+  return METIS_PartGraphKway(&m->n, &ncon, m->x, m->adj, m->vw, NULL, m->ew,
+                             &nparts, NULL, NULL, opts, &cut, m->part);
+}
+
+/* The value after `label` in METIS's timing report (0 when absent). */
+static double metis_timer(const char *text, const char *label) {
+  const char *p = strstr(text, label);
+  return p ? strtod(p + strlen(label), NULL) : 0;
+}
+
+/* --floor: METIS k-way of m with its own timers (METIS_DBG_TIME, which
+ * METIS prints on stdout: caught in a temporary file and read back), the
+ * run with the best total of repeat, into r. */
+static void metis_phases(metis_in *m, int repeat, bench_result *r) {
+  char *text = malloc(65536);
+  idx_t opts[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(opts);
+  opts[METIS_OPTION_DBGLVL] = METIS_DBG_TIME;
+  for (int k = 0; text != NULL && k < repeat; k++) {
+    FILE *tf = tmpfile();
+    int saved = tf ? dup(1) : -1;
+    if (saved < 0) {
+      if (tf)
+        fclose(tf);
+      break;
+    }
+    fflush(stdout);
+    dup2(fileno(tf), 1);
+    int rc = metis_kway(m, opts);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    rewind(tf);
+    size_t got = fread(text, 1, 65535, tf);
+    text[got] = '\0';
+    fclose(tf);
+    double total = metis_timer(text, "Multilevel:");
+    if (rc != METIS_OK || total <= 0)
+      break;
+    if (r->metis_total > 0 && total >= r->metis_total)
+      continue;
+    r->metis_total = total;
+    r->metis_coarsen = metis_timer(text, "Coarsening:");
+    r->metis_match = metis_timer(text, "Matching:");
+    r->metis_contract = metis_timer(text, "Contract:");
+    r->metis_init = metis_timer(text, "Initial Partition:");
+    r->metis_uncoarsen = metis_timer(text, "Uncoarsening:");
+    r->metis_refine = metis_timer(text, "Refinement:");
+  }
+  free(text);
+}
+
+/* METIS k-way on g: the best wall time of `repeat` calls into
+ * r->seconds_metis (0 when a call fails), and with --floor its phases. */
+static void metis_run(const minex_graph *g, int repeat, bench_result *r) {
+  metis_in m;
+  if (!metis_in_make(g, &m))
+    return;
+  idx_t opts[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(opts);
+  double best = HUGE_VAL;
+  for (int k = 0; k < repeat; k++) {
+    double t = wtime();
+    int rc = metis_kway(&m, opts);
+    t = wtime() - t;
+    if (rc != METIS_OK) {
+      best = 0;
+      break;
+    }
+    best = fmin(best, t);
+  }
+  r->seconds_metis = best;
+  if (opt_floor && best > 0)
+    metis_phases(&m, repeat, r);
+  metis_in_free(&m);
 }
 #endif
 
@@ -309,8 +434,10 @@ static void run_case(int64_t elements, const box_shape *shape,
   r->par_work = best_m.seconds_parallel_work;
   r->par_span = best_m.seconds_parallel_span;
 #ifdef MINEX_BENCH_METIS
-  r->seconds_metis = metis_seconds(g, repeat);
+  metis_run(g, repeat, r);
 #endif
+  if (opt_floor)
+    floor_passes(g, old, repeat, r);
   minex_metrics mo, mn;
   if ((rc = minex_evaluate(g, cfg, old, old, &opt, &mo)) != MINEX_OK ||
       (rc = minex_evaluate(g, cfg, old, first, &opt, &mn)) != MINEX_OK) {
@@ -383,7 +510,8 @@ static void usage(FILE *fp) {
       "Usage: bench_repart [--cases LIST] [--repeat N] [--data DIR]\n"
       "                    [--threads LIST] [--iters K] [--scratch M] "
       "[--refine M]\n"
-      "                    [--rounds M] [--cluster-levels M] [--workspace]\n"
+      "                    [--rounds M] [--cluster-levels M] [--workspace] "
+      "[--floor]\n"
       "  --cases LIST    comma-separated: gen1e5, gen1e6, slab1e6, "
       "shift1e6, cube,\n"
       "                  gen1e4, gen1e7 (default gen1e5,gen1e6,slab1e6,"
@@ -410,6 +538,11 @@ static void usage(FILE *fp) {
       "                  (options.workspace): the first call's time and the "
       "others'\n"
       "                  best are printed, and what the workspace held\n"
+      "  --floor         what one pass over the graph costs here (a "
+      "streaming\n"
+      "                  pass, an owner-gather pass) and METIS k-way's own "
+      "phase\n"
+      "                  times, against MinEX's phases\n"
       "  -v, --verbose   the library's phase log on stderr\n",
       MAX_THREAD_COUNTS, MINEX_DATA_DIR);
 }
@@ -492,6 +625,8 @@ int main(int argc, char **argv) {
       continue;
     else if (strcmp(argv[i], "--workspace") == 0)
       opt_workspace = 1;
+    else if (strcmp(argv[i], "--floor") == 0)
+      opt_floor = 1;
     else if (strcmp(argv[i], "-v") == 0 || strcmp(argv[i], "--verbose") == 0)
       opt_verbose = 1;
     else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -641,6 +776,23 @@ int main(int argc, char **argv) {
              TARGET_METIS_RATIO,
              r->seconds / r->seconds_metis <= TARGET_METIS_RATIO ? "met"
                                                                  : "MISSED");
+    if (opt_floor && r->sec_gather > 0)
+      printf("bench: case=%s floor: one streaming pass over the CSR %.4f s, "
+             "one owner-gather pass %.4f s; MinEX contraction %.3f s = %.1f "
+             "owner-gather passes, expansion and refinement %.3f s = %.1f\n",
+             all[c].name, r->sec_stream, r->sec_gather, r->sec_contract,
+             r->sec_contract / r->sec_gather, r->sec_expand,
+             r->sec_expand / r->sec_gather);
+    if (opt_floor && r->metis_coarsen > 0)
+      printf("bench: case=%s floor: METIS k-way by its own timers %.3f s: "
+             "coarsening %.3f s (matching %.3f, contraction %.3f), initial "
+             "partition %.3f s, uncoarsening %.3f s (refinement %.3f); MinEX "
+             "contraction / METIS coarsening %.2f, MinEX / METIS coarsening "
+             "%.2f\n",
+             all[c].name, r->metis_total, r->metis_coarsen, r->metis_match,
+             r->metis_contract, r->metis_init, r->metis_uncoarsen,
+             r->metis_refine, r->sec_contract / r->metis_coarsen,
+             r->seconds / r->metis_coarsen);
     int is1e6 = r->nvtxs > 900000 && r->nvtxs < 1100000;
     for (int t = 0; t < nthread_counts && is1e6; t++) {
       double goal = thread_counts[t] == 1   ? TARGET_SECONDS_1E6

@@ -192,8 +192,9 @@ MINEX_API int minex_mpi_migrate(const minex_mpi_lists *lists,
  * only: begin packs and posts every send and receive (steps 1-2) and
  * returns; the application computes what waits for nothing (step 3)
  * between calls to progress, which unpacks the messages that have arrived
- * (step 4; whole messages, each source's vertices in global id order) and
- * tells when all are in; end waits for the rest and frees everything.
+ * (step 4; whole messages, each source's vertices in global id order; a
+ * source whose vertices total 0 bytes sends none and counts as arrived)
+ * and tells when all are in; end waits for the rest and frees everything.
  * Boundary data of the application's own halo exchange are its own
  * non-blocking messages, posted beside (docs/migration.md). Collective:
  * every rank calls begin, progress until done (or not at all) and end.

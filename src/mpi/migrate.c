@@ -753,15 +753,17 @@ int minex_mpi_migrate_begin(const minex_mpi_lists *lists,
     m->roff[r + 1] = m->roff[r] + p->sbytes[r];
     m->sreq[r] = m->rreq[r] = MPI_REQUEST_NULL;
   }
+  /* a source whose vertices total 0 bytes sends no message: its null
+     request tests complete, so progress unpacks its vertices at once */
+  for (int s = 0; s < size; s++) {
+    m->rdone[s] = p->sstart[s + 1] == p->sstart[s];
+    m->pending += !m->rdone[s];
+  }
   int e = MPI_SUCCESS;
   for (int s = 0; s < size && e == MPI_SUCCESS; s++)
-    if (p->sbytes[s] > 0) {
+    if (p->sbytes[s] > 0)
       e = MPI_Irecv(m->rbuf + m->roff[s], (int)p->sbytes[s], MPI_BYTE, s, 11,
                     c->comm, &m->rreq[s]);
-      m->pending++;
-    } else {
-      m->rdone[s] = 1;
-    }
   at = 0;
   for (int d = 0; d < size && e == MPI_SUCCESS; d++) {
     if (p->dbytes[d] > 0) {

@@ -182,8 +182,15 @@ typedef struct minex_mpi_migrate_fns {
  * everything unpacked, as Zoltan_Migrate); with a bound the ranks exchange
  * pairwise, step d between rank r and ranks r+d and r-d, in pieces of at
  * most max_bytes / 2 each way (a vertex larger than that travels alone).
- * Collective. Returns MINEX_OK, MINEX_EINVAL, MINEX_ECALLBACK or
- * MINEX_ENOMEM, the same on every rank. */
+ * The ranks' lists must be one call's (of minex_mpi_lists_create, or
+ * built alike): with the sizes, each rank sends every rank it exports to
+ * a 64-bit hash of those vertices' global ids in order (8 bytes per rank
+ * pair, not the ids' 8 per vertex), which the receiver compares with its
+ * imports from there; lists of another call, even with the same counts,
+ * fail with MINEX_EINVAL naming the rank pair and the first vertex that
+ * differs, before anything is packed. Collective. Returns MINEX_OK,
+ * MINEX_EINVAL, MINEX_ECALLBACK or MINEX_ENOMEM, the same on every
+ * rank. */
 MINEX_API int minex_mpi_migrate(const minex_mpi_lists *lists,
                                 const minex_mpi_migrate_fns *fns,
                                 size_t max_bytes, MPI_Comm comm);

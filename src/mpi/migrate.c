@@ -335,9 +335,67 @@ static int fns_check(mx_comm *c, const minex_mpi_lists *l,
   return MINEX_OK;
 }
 
+/* An order-sensitive fingerprint of n global ids: what a rank sends to
+ * another beside the sizes, so that the receiver can tell its import list
+ * from the lists of another call with the same counts (the sizes travel,
+ * so only the ids need it). */
+static uint64_t ids_fingerprint(const int64_t *gid, int64_t n) {
+  uint64_t h = (uint64_t)n;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t z = h + (uint64_t)gid[i] + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    h = z ^ (z >> 31);
+  }
+  return h;
+}
+
+/* After a failed check of the lists (agreed, c->rc set on every rank):
+ * every export's id goes to its receiver, so that the rank whose
+ * fingerprint from rank bad differed names the first vertex that differs;
+ * a correct call never pays for this exchange. lrc, lmsg: this rank's own
+ * failure before the agreement. scount, rcount, roff: size entries (size+1
+ * for roff) to use. Collective; returns the agreed code. */
+static int name_mismatch(mx_comm *c, const minex_mpi_lists *l, const mx_plan *p,
+                         int bad, int lrc, const char *lmsg, int64_t *scount,
+                         int64_t *rcount, int64_t *roff) {
+  int agreed = c->rc;
+  char amsg[sizeof c->msg];
+  memcpy(amsg, c->msg, sizeof amsg);
+  char *ids = NULL;
+  for (int d = 0; d < c->size; d++)
+    scount[d] = 8 * (p->dstart[d + 1] - p->dstart[d]);
+  c->rc = MINEX_OK;
+  if (mx_exchange(c, (const char *)p->gid, scount, &ids, rcount, roff) !=
+      MINEX_OK) { /* agreed: every rank keeps the first message */
+    c->rc = agreed;
+    memcpy(c->msg, amsg, sizeof c->msg);
+    return core_error(agreed, "%s", amsg);
+  }
+  c->rc = lrc;
+  memcpy(c->msg, lmsg, sizeof c->msg);
+  int64_t a = bad >= 0 ? p->sstart[bad] : 0;
+  for (int64_t j = 0; bad >= 0 && j < rcount[bad] / 8; j++) {
+    int64_t g;
+    memcpy(&g, ids + roff[bad] + 8 * j, 8);
+    if (g != l->import_gid[a + j]) {
+      c->rc = MINEX_OK;
+      mx_fail(c, MINEX_EINVAL,
+              "lists: import %lld is vertex %lld from rank %d, but rank %d "
+              "sends vertex %lld in its place (lists of another call?)",
+              (long long)(a + j), (long long)l->import_gid[a + j], bad, bad,
+              (long long)g);
+      break;
+    }
+  }
+  core_free(ids);
+  return mx_agree(c);
+}
+
 /* The plan: exports by destination, their sizes (the size callback), the
- * sizes sent to the receivers (one exchange of 8 bytes per vertex), the
- * imports' sizes and offsets. Collective; agreed. */
+ * sizes sent to the receivers with the fingerprint of their ids (one
+ * exchange: 8 bytes per vertex and 8 per rank pair), the imports' sizes
+ * and offsets, the fingerprints checked. Collective; agreed. */
 static int plan_make(mx_comm *c, const minex_mpi_lists *l,
                      const minex_mpi_migrate_fns *f, mx_plan *p) {
   int size = c->size;
@@ -347,8 +405,10 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
   int64_t *scount = core_calloc((size_t)size, sizeof *scount);
   int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
   int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
+  /* to each rank: the sizes, then the fingerprint of the ids */
+  uint64_t *sbuf = core_malloc(sizeof *sbuf * (m + (size_t)size));
   char *recv = NULL;
-  int rc;
+  int rc, bad = -1;
   p->n = n;
   p->gid = core_malloc(sizeof *p->gid * m);
   p->lid = core_malloc(sizeof *p->lid * m);
@@ -362,7 +422,7 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
   size_t mi = (size_t)(l->nimport > 0 ? l->nimport : 1);
   p->ibytes = core_malloc(sizeof *p->ibytes * mi);
   p->ioffset = core_malloc(sizeof *p->ioffset * mi);
-  if (!scount || !rcount || !roff || !p->gid || !p->lid || !p->dest ||
+  if (!scount || !rcount || !roff || !sbuf || !p->gid || !p->lid || !p->dest ||
       !p->bytes || !p->offset || !p->dstart || !p->dbytes || !p->sstart ||
       !p->sbytes || !p->ibytes || !p->ioffset) {
     mx_fail(c, MINEX_ENOMEM, "out of memory (%lld exports)", (long long)n);
@@ -418,41 +478,69 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
     }
     p->dbytes[p->dest[i]] += p->bytes[i];
   }
-  for (int d = 0; d < size; d++)
-    scount[d] = 8 * (p->dstart[d + 1] - p->dstart[d]);
+  int64_t w = 0;
+  for (int d = 0; c->rc == MINEX_OK && d < size; d++) {
+    int64_t a = p->dstart[d], b = p->dstart[d + 1];
+    scount[d] = b > a ? 8 * (b - a + 1) : 0;
+    for (int64_t i = a; i < b; i++)
+      sbuf[w++] = (uint64_t)p->bytes[i];
+    if (b > a)
+      sbuf[w++] = ids_fingerprint(p->gid + a, b - a);
+  }
 agree:
-  if ((rc = mx_agree(c)) || (rc = mx_exchange(c, (const char *)p->bytes, scount,
-                                              &recv, rcount, roff)))
+  if ((rc = mx_agree(c)) ||
+      (rc = mx_exchange(c, (const char *)sbuf, scount, &recv, rcount, roff)))
     goto done;
-  if (roff[size] / 8 != l->nimport)
+  int64_t narrive = 0;
+  for (int s = 0; s < size; s++)
+    narrive += rcount[s] > 0 ? rcount[s] / 8 - 1 : 0;
+  if (narrive != l->nimport)
     mx_fail(c, MINEX_EINVAL,
             "lists: %lld imports listed, %lld arrive (lists of another "
             "call?)",
-            (long long)l->nimport, (long long)(roff[size] / 8));
+            (long long)l->nimport, (long long)narrive);
   for (int s = 0; c->rc == MINEX_OK && s < size; s++) {
-    p->sstart[s + 1] = roff[s + 1] / 8;
+    int64_t k = rcount[s] > 0 ? rcount[s] / 8 - 1 : 0, a = p->sstart[s];
+    const char *at = recv + roff[s];
+    p->sstart[s + 1] = a + k;
     size_t off = 0;
-    for (int64_t i = roff[s] / 8; i < roff[s + 1] / 8; i++) {
+    for (int64_t j = 0; j < k; j++) {
       uint64_t b;
-      memcpy(&b, recv + 8 * i, 8);
-      if (l->import_rank[i] != s) {
+      memcpy(&b, at + 8 * j, 8);
+      if (l->import_rank[a + j] != s) {
         mx_fail(c, MINEX_EINVAL,
                 "lists: import %lld is listed from rank %d, "
                 "arrives from %d",
-                (long long)i, (int)l->import_rank[i], s);
+                (long long)(a + j), (int)l->import_rank[a + j], s);
         break;
       }
-      p->ibytes[i] = (size_t)b;
-      p->ioffset[i] = off;
+      p->ibytes[a + j] = (size_t)b;
+      p->ioffset[a + j] = off;
       off += (size_t)b;
     }
     p->sbytes[s] = off;
+    if (k > 0 && c->rc == MINEX_OK) {
+      uint64_t fp;
+      memcpy(&fp, at + 8 * k, 8);
+      if (fp != ids_fingerprint(l->import_gid + a, k)) {
+        bad = s;
+        mx_fail(c, MINEX_EINVAL,
+                "lists: the %lld imports from rank %d are not the vertices "
+                "it sends (lists of another call?)",
+                (long long)k, s);
+      }
+    }
   }
-  rc = mx_agree(c);
+  int lrc = c->rc;
+  char lmsg[sizeof c->msg];
+  memcpy(lmsg, c->msg, sizeof lmsg);
+  if ((rc = mx_agree(c)) != MINEX_OK)
+    rc = name_mismatch(c, l, p, bad, lrc, lmsg, scount, rcount, roff);
 done:
   core_free(scount);
   core_free(rcount);
   core_free(roff);
+  core_free(sbuf);
   core_free(recv);
   if (rc != MINEX_OK)
     plan_free(p);

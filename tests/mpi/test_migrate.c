@@ -8,9 +8,10 @@
  * in the documented order; the sum of all data over all ranks is the same
  * before and after. Scenarios: random parts, every vertex moving, none, all
  * from one rank; a rank without vertices; sources whose vertices all have
- * 0 bytes, beside sources with data and alone. Callback failures are
- * collective errors naming the rank and vertex. Plain MPI program: exits
- * non-zero on every rank when any check failed. */
+ * 0 bytes, beside sources with data and alone. Callback failures and the
+ * lists of another call (the same counts) are collective errors naming the
+ * rank and vertex. Plain MPI program: exits non-zero on every rank when any
+ * check failed. */
 #include "minex_mpi.h"
 
 #include <stdio.h>
@@ -425,6 +426,102 @@ static void test_neighbour_parts(const int64_t *vd, int32_t P) {
   free(nb);
 }
 
+/* Lists of another call whose counts match: each rank's first half moves
+ * to the next rank (lists a) or its last half does (lists b), so every
+ * rank pair has the same count either way. Rank 0 passes b, the others a:
+ * every driver must refuse the call on every rank, with one message naming
+ * rank 0, its source rank size-1 and the first vertex that differs, before
+ * anything is unpacked. On one rank nothing moves: nothing to refuse. */
+static void test_foreign_lists(const int64_t *vd, int32_t P) {
+  if (size < 2)
+    return;
+  int64_t n = vd[rank + 1] - vd[rank];
+  int32_t own = (int32_t)(((int64_t)rank * P + size - 1) / size);
+  int32_t next =
+      (int32_t)(((int64_t)((rank + 1) % size) * P + size - 1) / size);
+  int32_t *pa = malloc(sizeof *pa * (size_t)(n + 1));
+  int32_t *pb = malloc(sizeof *pb * (size_t)(n + 1));
+  for (int64_t v = 0; v < n; v++) {
+    pa[v] = v < n / 2 ? next : own;
+    pb[v] = v >= n - n / 2 ? next : own;
+  }
+  minex_mpi_lists *la = NULL, *lb = NULL;
+  int rc = minex_mpi_lists_create(vd, pa, P, NULL, &la, MPI_COMM_WORLD);
+  if (rc == MINEX_OK)
+    rc = minex_mpi_lists_create(vd, pb, P, NULL, &lb, MPI_COMM_WORLD);
+  CHECK(rc == MINEX_OK, "foreign lists: lists: %s", minex_last_error());
+  if (rc != MINEX_OK) {
+    minex_mpi_lists_destroy(la);
+    free(pa);
+    free(pb);
+    return;
+  }
+  /* rank 0 expects the last half of rank s's vertices and is sent the
+     first half */
+  int s = size - 1;
+  int64_t ns = vd[s + 1] - vd[s];
+  char want[256];
+  snprintf(want, sizeof want,
+           "rank 0: lists: import 0 is vertex %lld from rank %d, but rank %d "
+           "sends vertex %lld in its place",
+           (long long)(vd[s] + ns - ns / 2), s, s, (long long)vd[s]);
+  const minex_mpi_lists *mine = rank == 0 ? lb : la;
+  for (int way = 0; way < 5; way++) {
+    static const char *const wname[] = {"all at once", "bounded 16",
+                                        "split-phase", "overlap", "one call's"};
+    seen sn;
+    memset(&sn, 0, sizeof sn);
+    sn.fail_gid = -1;
+    minex_mpi_migrate_fns f = {0};
+    f.ctx = &sn;
+    f.size = cb_size;
+    f.pack = cb_pack;
+    f.unpack = cb_unpack;
+    if (way <= 1) {
+      rc = minex_mpi_migrate(mine, &f, way == 0 ? 0 : 16, MPI_COMM_WORLD);
+    } else if (way == 2) {
+      minex_mpi_migration *m = NULL;
+      rc = minex_mpi_migrate_begin(mine, &f, MPI_COMM_WORLD, &m);
+      CHECK(m == NULL || rc == MINEX_OK, "foreign lists: failed begin left "
+                                         "a migration");
+      if (m != NULL) {
+        int done = 0;
+        int64_t got = 0;
+        minex_mpi_migrate_progress(m, &done, &got);
+        minex_mpi_migrate_end(m);
+      }
+    } else if (way == 3) {
+      compute_state cs = {n, 0, 0, 0};
+      rc = minex_mpi_migrate_overlap(mine, &f, compute, &cs, MPI_COMM_WORLD);
+    } else { /* the setup is sound: one call's lists everywhere pass */
+      rc = minex_mpi_migrate(la, &f, 0, MPI_COMM_WORLD);
+      CHECK(rc == MINEX_OK && sn.bad == 0 && sn.n == la->nimport,
+            "foreign lists: one call's lists: rc %d, '%s'", rc,
+            minex_last_error());
+      free(sn.gid);
+      free(sn.src);
+      continue;
+    }
+    /* the same message on every rank: rank 0's, compared */
+    char msg[1024], msg0[1024];
+    snprintf(msg, sizeof msg, "%s", minex_last_error());
+    memcpy(msg0, msg, sizeof msg);
+    MPI_Bcast(msg0, (int)sizeof msg0, MPI_CHAR, 0, MPI_COMM_WORLD);
+    CHECK(rc == MINEX_EINVAL && strstr(msg, want) && strcmp(msg, msg0) == 0,
+          "foreign lists, %s: rc %d, '%s' (want '%s' on every rank)",
+          wname[way], rc, msg, want);
+    CHECK(sn.n == 0 && sn.bad == 0,
+          "foreign lists, %s: %lld vertices unpacked (%d with wrong data)",
+          wname[way], (long long)sn.n, sn.bad);
+    free(sn.gid);
+    free(sn.src);
+  }
+  minex_mpi_lists_destroy(la);
+  minex_mpi_lists_destroy(lb);
+  free(pa);
+  free(pb);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -451,6 +548,7 @@ int main(int argc, char **argv) {
   sizes = SIZES_ZERO_ALL;
   scenario(RANDOM, vd, P);
   sizes = SIZES_MIXED;
+  test_foreign_lists(vd, P);
   test_neighbour_parts(vd, P);
   /* bad input: an owner out of range on the last rank */
   int64_t n = vd[rank + 1] - vd[rank];

@@ -807,9 +807,20 @@ MINEX_API const char *minex_config_schema_path(void);
 typedef struct minex_mesh minex_mesh;
 
 /* Element kinds; the values are VTK's cell types except the first two,
- * kept from earlier versions. Corner nodes in VTK (= Gmsh) order: a
- * hexahedron's bottom face 0-3 then its top 4-7, a prism's triangles 0-2
- * and 3-5, a pyramid's base 0-3 then its apex 4. */
+ * kept from earlier versions. Corner nodes are in VTK's order (VTK_TETRA,
+ * VTK_HEXAHEDRON, VTK_WEDGE, VTK_PYRAMID, VTK_TRIANGLE, VTK_QUAD), the
+ * order of minex_mesh_create's elems, of every mesh read and of
+ * minex_mesh_write_vtk. An element of positive volume has: a
+ * tetrahedron's triangle 0-2 counter-clockwise seen from node 3; a
+ * hexahedron's face 0-3 counter-clockwise seen from the opposite face
+ * 4-7, node 4+i above node i; a pyramid's base 0-3 counter-clockwise seen
+ * from its apex 4; a prism's triangle 0-2 clockwise seen from the
+ * opposite triangle 3-5 (the normal of 0-2 by the right-hand rule points
+ * away from 3-5), node 3+i above node i; a triangle's or quadrilateral's
+ * corners counter-clockwise in the x-y plane. Gmsh's and MEDIT's prisms
+ * and VTK's Lagrange wedges have triangle 0-2 counter-clockwise seen from
+ * 3-5: the readers swap their corners 1, 2 and 4, 5; every other element
+ * (VTK's linear and quadratic wedges too) is read in the file's order. */
 typedef enum minex_elem_type {
   MINEX_ELEM_MIXED = 1,    /* minex_mesh_elem_type of a mesh of >1 kind  */
   MINEX_ELEM_TRIANGLE = 3, /* 3 nodes; 2D dual joins elements by edge    */

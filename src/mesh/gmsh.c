@@ -492,6 +492,8 @@ static int elem_nodes(gmsh_reader *g, char *s, int64_t etag, int kind, int nn,
     g->lists.lower++;
     return MINEX_OK;
   }
+  if (kind == MINEX_ELEM_PRISM)
+    mesh_prism_to_vtk(en);
   return mesh_list_add(&g->lists, (minex_elem_type)kind, en, part);
 }
 

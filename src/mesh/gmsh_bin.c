@@ -253,6 +253,8 @@ static int bin_element(gmsh_reader *g, int64_t etag, int kind, int nn, int isz,
     g->lists.lower++;
     return MINEX_OK;
   }
+  if (kind == MINEX_ELEM_PRISM)
+    mesh_prism_to_vtk(en);
   return mesh_list_add(&g->lists, (minex_elem_type)kind, en, part);
 }
 

@@ -192,6 +192,8 @@ static int read_elems(medit_lexer *lx, const medit_kind *mk, int32_t nnodes,
                             lx->r.path, (long long)lx->r.lineno, sec,
                             (long long)lx->nrd + 1, (long long)id);
     }
+    if (mk->kind == MINEX_ELEM_PRISM)
+      mesh_prism_to_vtk(en);
     if ((rc = mesh_list_add(lists, mk->kind, en, -1)) != MINEX_OK)
       return rc;
   }

@@ -205,6 +205,8 @@ static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
                   MINEX_EPARSE, "%s: offset %llu: %s %lld repeats node %lld",
                   PATH, OFF, elem_kw[k].name, (long long)e + 1, (long long)id);
         }
+        if (elem_kw[k].kind == MINEX_ELEM_PRISM)
+          mesh_prism_to_vtk(en);
         if ((rc = mesh_list_add(lists, elem_kw[k].kind, en, -1)) != MINEX_OK)
           return rc;
       }

@@ -34,6 +34,20 @@ static inline const int32_t *mesh_elem(const minex_mesh *m, int32_t e, int *k) {
   return m->elems + (int64_t)e * *k;
 }
 
+/* The mesh keeps corners in VTK's order (minex.h), where a prism's
+ * triangle 0-2 has its normal (right-hand rule) pointing away from
+ * triangle 3-5. Gmsh's and MEDIT's prisms, and VTK's Lagrange wedges,
+ * have it pointing towards 3-5: their readers swap corners 1, 2 and 4, 5,
+ * which reverses both triangles and keeps the same faces. */
+static inline void mesh_prism_to_vtk(int32_t *en) {
+  int32_t t = en[1];
+  en[1] = en[2];
+  en[2] = t;
+  t = en[4];
+  en[4] = en[5];
+  en[5] = t;
+}
+
 /* Kind of element e. */
 static inline minex_elem_type mesh_kind(const minex_mesh *m, int32_t e) {
   return m->kinds != NULL ? (minex_elem_type)m->kinds[e] : m->type;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* VTK legacy ASCII unstructured grid for ParaView (SPEC §7): the mesh with
- * cell data "partition" (new), "old", "moved" (0/1), "pwgt", "rwgt", each
- * written only when its input is given. Written through a temporary file
+/* VTK legacy ASCII unstructured grid for ParaView (SPEC §7): the mesh (its
+ * corners in the order they are kept, which is VTK's) with cell data
+ * "partition" (new), "old", "moved" (0/1), "pwgt", "rwgt", each written
+ * only when its input is given. Written through a temporary file
  * renamed at the end, so a failure leaves no truncated file. Numbers use
  * '.' whatever the locale (io_locale_c). */
 #include "mesh/mesh.h"

@@ -330,6 +330,8 @@ int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
       return core_error(MINEX_EPARSE,
                         "%s: cell %lld: partition %lld outside [0, 2^31)", path,
                         (long long)i, (long long)part[i]);
+    if (types[i] == 73) /* VTK_LAGRANGE_WEDGE: Gmsh's corner order */
+      mesh_prism_to_vtk(en);
     int rc = mesh_list_add(lists, (minex_elem_type)k, en,
                            part ? (int32_t)part[i] : -1);
     if (rc != MINEX_OK)

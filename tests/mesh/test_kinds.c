@@ -7,10 +7,13 @@
  * element ids follow the file's element order (checked with a parser of
  * the v2 file written here); duals equal an independent sort-based face
  * matching, ncommon duals a brute-force count of common corners; RCB and
- * RIB balance weights and targets; mesh -> partition -> VTK reads back. */
+ * RIB balance weights and targets; mesh -> partition -> VTK reads back;
+ * every element kind read from every format is written to VTK with a
+ * positive volume by VTK's corner convention. */
 #include "test_util.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,7 +285,8 @@ END_TEST
 
 /* A parser of Gmsh 2.2 ASCII written here: node tags to file positions,
  * the volume elements (types 4-7) with their nodes, in file order. The
- * mesh's element e must be the file's e-th volume element. */
+ * mesh's element e must be the file's e-th volume element, its corners
+ * the file's in VTK's order. */
 START_TEST(element_ids_follow_the_files_element_order) {
   FILE *fp = fopen(test_data_path("mesh_gmsh_mixed_v2.msh"), "r");
   ck_assert_ptr_nonnull(fp);
@@ -326,8 +330,12 @@ START_TEST(element_ids_follow_the_files_element_order) {
       int k;
       const int32_t *en = minex_mesh_elem_nodes(m, nvol, &k);
       ck_assert_int_eq(k, corners);
+      /* a prism's corners in VTK's order: each triangle reversed */
+      static const int id[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+      static const int wedge[6] = {0, 2, 1, 3, 5, 4};
+      const int *from = type == 6 ? wedge : id;
       for (int i = 0; i < k; i++)
-        ck_assert_int_eq(en[i], pos_of[v[3 + ntags + i]]);
+        ck_assert_int_eq(en[i], pos_of[v[3 + ntags + from[i]]]);
       nvol++;
     }
   }
@@ -591,7 +599,209 @@ START_TEST(mesh_partition_vtk_round_trip) {
 }
 END_TEST
 
-/* --------------------------------------------------- malformed inputs */
+/* ---------------------------------------------- VTK's corner convention */
+
+/* A cell of a VTK legacy file written by minex_mesh_write_vtk, read here
+ * without the library: points, then each cell's type and points. */
+typedef struct vtk_cells {
+  int32_t npts, ncells;
+  double (*x)[3];
+  int *type, *first, *conn;
+} vtk_cells;
+
+static void vtk_cells_read(const char *path, vtk_cells *v) {
+  FILE *fp = fopen(path, "r");
+  ck_assert_ptr_nonnull(fp);
+  char line[256];
+  int n = 0, size = 0;
+  *v = (vtk_cells){0};
+  while (fgets(line, sizeof line, fp) != NULL) {
+    if (sscanf(line, "POINTS %d double", &n) == 1) {
+      v->npts = n;
+      v->x = malloc(sizeof *v->x * (size_t)n);
+      for (int i = 0; i < n; i++)
+        ck_assert_int_eq(
+            fscanf(fp, "%lf %lf %lf", &v->x[i][0], &v->x[i][1], &v->x[i][2]),
+            3);
+    } else if (sscanf(line, "CELLS %d %d", &n, &size) == 2) {
+      v->ncells = n;
+      v->first = malloc(sizeof *v->first * (size_t)(n + 1));
+      v->conn = malloc(sizeof *v->conn * (size_t)size);
+      int at = 0;
+      for (int c = 0; c < n; c++) {
+        int k;
+        ck_assert_int_eq(fscanf(fp, "%d", &k), 1);
+        v->first[c] = at;
+        for (int i = 0; i < k; i++) {
+          ck_assert_int_eq(fscanf(fp, "%d", &v->conn[at]), 1);
+          ck_assert(v->conn[at] >= 0 && v->conn[at] < v->npts);
+          at++;
+        }
+      }
+      v->first[n] = at;
+    } else if (sscanf(line, "CELL_TYPES %d", &n) == 1) {
+      ck_assert_int_eq(n, v->ncells);
+      v->type = malloc(sizeof *v->type * (size_t)n);
+      for (int c = 0; c < n; c++)
+        ck_assert_int_eq(fscanf(fp, "%d", &v->type[c]), 1);
+    }
+  }
+  fclose(fp);
+  ck_assert_ptr_nonnull(v->type);
+}
+
+static void vtk_cells_free(vtk_cells *v) {
+  free(v->x);
+  free(v->type);
+  free(v->first);
+  free(v->conn);
+}
+
+/* Signed volume of cell c as VTK reckons it: the faces of vtkTetra,
+ * vtkHexahedron, vtkWedge and vtkPyramid (their face arrays, each face
+ * counter-clockwise seen from outside the cell in VTK's corner order) fed
+ * to the divergence theorem, each face a fan around its centroid; a 2D
+ * cell's area about +z (VTK_TRIANGLE and VTK_QUAD counter-clockwise). */
+static double vtk_cell_volume(const vtk_cells *v, int c) {
+  static const int tet[4][5] = {
+      {3, 0, 1, 3}, {3, 1, 2, 3}, {3, 2, 0, 3}, {3, 0, 2, 1}};
+  static const int hex[6][5] = {{4, 0, 4, 7, 3}, {4, 1, 2, 6, 5},
+                                {4, 0, 1, 5, 4}, {4, 3, 7, 6, 2},
+                                {4, 0, 3, 2, 1}, {4, 4, 5, 6, 7}};
+  static const int wedge[5][5] = {{3, 0, 1, 2},
+                                  {3, 3, 5, 4},
+                                  {4, 0, 3, 4, 1},
+                                  {4, 1, 4, 5, 2},
+                                  {4, 2, 5, 3, 0}};
+  static const int pyr[5][5] = {
+      {4, 0, 3, 2, 1}, {3, 0, 1, 4}, {3, 1, 2, 4}, {3, 2, 3, 4}, {3, 3, 0, 4}};
+  const int *en = v->conn + v->first[c];
+  int k = v->first[c + 1] - v->first[c];
+  const int(*faces)[5] = NULL;
+  int nf = 0;
+  switch (v->type[c]) {
+  case 5: /* VTK_TRIANGLE */
+  case 9: /* VTK_QUAD */ {
+    double a = 0;
+    for (int i = 0; i < k; i++) {
+      const double *p = v->x[en[i]], *q = v->x[en[(i + 1) % k]];
+      a += p[0] * q[1] - q[0] * p[1];
+    }
+    return a / 2;
+  }
+  case 10:
+    faces = tet, nf = 4;
+    ck_assert_int_eq(k, 4);
+    break;
+  case 12:
+    faces = hex, nf = 6;
+    ck_assert_int_eq(k, 8);
+    break;
+  case 13:
+    faces = wedge, nf = 5;
+    ck_assert_int_eq(k, 6);
+    break;
+  case 14:
+    faces = pyr, nf = 5;
+    ck_assert_int_eq(k, 5);
+    break;
+  default:
+    ck_abort_msg("cell %d: unexpected VTK type %d", c, v->type[c]);
+  }
+  double vol = 0;
+  for (int f = 0; f < nf; f++) {
+    int m = faces[f][0];
+    double ctr[3] = {0, 0, 0};
+    for (int i = 0; i < m; i++)
+      for (int d = 0; d < 3; d++)
+        ctr[d] += v->x[en[faces[f][1 + i]]][d] / m;
+    for (int i = 0; i < m; i++) {
+      const double *a = v->x[en[faces[f][1 + i]]];
+      const double *b = v->x[en[faces[f][1 + (i + 1) % m]]];
+      vol += (ctr[0] * (a[1] * b[2] - a[2] * b[1]) -
+              ctr[1] * (a[0] * b[2] - a[2] * b[0]) +
+              ctr[2] * (a[0] * b[1] - a[1] * b[0])) /
+             6;
+    }
+  }
+  return vol;
+}
+
+/* mesh written to VTK and read back here: every cell's VTK volume is
+ * positive; vol[t] sums those of VTK type t. The file read back by the
+ * library is the same mesh, corner for corner (the round trip). */
+static void vtk_volumes(const minex_mesh *m, const char *name, double vol[16]) {
+  char path[] = "/tmp/minex_kinds_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  ck_assert_int_eq(minex_mesh_write_vtk(m, NULL, NULL, NULL, path), MINEX_OK);
+  vtk_cells v;
+  vtk_cells_read(path, &v);
+  minex_mesh *back = NULL;
+  ck_assert_int_eq(minex_mesh_read(path, &back), MINEX_OK);
+  remove(path);
+  ck_assert_int_eq(minex_mesh_nelems(back), minex_mesh_nelems(m));
+  for (int32_t e = 0; e < minex_mesh_nelems(m); e++) {
+    int ka, kb;
+    const int32_t *a = minex_mesh_elem_nodes(m, e, &ka),
+                  *b = minex_mesh_elem_nodes(back, e, &kb);
+    ck_assert_int_eq(minex_mesh_elem_kind(back, e), minex_mesh_elem_kind(m, e));
+    ck_assert_int_eq(ka, kb);
+    ck_assert_msg(memcmp(a, b, sizeof *a * (size_t)ka) == 0,
+                  "%s: element %d changed in the VTK round trip", name, (int)e);
+  }
+  minex_mesh_destroy(back);
+  ck_assert_int_eq(v.ncells, minex_mesh_nelems(m));
+  for (int t = 0; t < 16; t++)
+    vol[t] = 0;
+  for (int c = 0; c < v.ncells; c++) {
+    double x = vtk_cell_volume(&v, c);
+    ck_assert_msg(x > 1e-12, "%s: cell %d (VTK type %d) has volume %g", name, c,
+                  v.type[c], x);
+    vol[v.type[c]] += x;
+  }
+  vtk_cells_free(&v);
+}
+
+/* The mixed mesh's hexahedra fill [0,1]^3, its prisms [1,2]x[0,1]^2, its
+ * tetrahedra and pyramids [-1,0]x[0,1]^2: from every file variant of it
+ * (Gmsh, MEDIT, VTK and .vtu, as Gmsh, meshio and VTK write them) every
+ * cell of the VTK output has a positive volume by VTK's convention, and
+ * each kind's volumes add up to its box. The same for the 2D and the
+ * all-hexahedra meshes. */
+START_TEST(vtk_output_cells_are_positive_from_every_file_variant) {
+  double vol[16];
+  for (size_t f = 0; f < NMIXED; f++) {
+    minex_mesh *m = read_mesh(mixed_files[f].name);
+    vtk_volumes(m, mixed_files[f].name, vol);
+    ck_assert_msg(fabs(vol[12] - 1) < 1e-9 && fabs(vol[13] - 1) < 1e-9 &&
+                      fabs(vol[10] + vol[14] - 1) < 1e-9,
+                  "%s: hexahedra %g, prisms %g, tetrahedra and pyramids %g",
+                  mixed_files[f].name, vol[12], vol[13], vol[10] + vol[14]);
+    minex_mesh_destroy(m);
+  }
+  const struct {
+    const char *name;
+    int type;
+    double want;
+  } other[] = {{"mesh_gmsh_hex_v41.msh", 12, 1},
+               {"mesh_gmsh_quadtri_v41.msh", 9, 1},
+               {"mesh_gmsh_quadtri_v41.msh", 5, 1},
+               {"mesh_gmsh_quadtri_o2_v2.msh", 9, 1},
+               {"mesh_gmsh_quadtri_o2_v2.msh", 5, 1},
+               {"mesh_square2d.mesh", 5, 1},
+               {"mesh_two_tets.mesh", 10, 1.0 / 6 + 1.0 / 3}};
+  for (size_t f = 0; f < sizeof other / sizeof other[0]; f++) {
+    minex_mesh *m = read_mesh(other[f].name);
+    vtk_volumes(m, other[f].name, vol);
+    ck_assert_msg(fabs(vol[other[f].type] - other[f].want) < 1e-9,
+                  "%s: VTK type %d: %g", other[f].name, other[f].type,
+                  vol[other[f].type]);
+    minex_mesh_destroy(m);
+  }
+}
+END_TEST
 
 static void write_file(const char *path, const char *text, size_t len) {
   FILE *fp = fopen(path, "wb");
@@ -599,6 +809,318 @@ static void write_file(const char *path, const char *text, size_t len) {
   ck_assert_uint_eq(fwrite(text, 1, len, fp), len);
   fclose(fp);
 }
+
+/* One right-handed element of each kind, in the corner order of the file
+ * format it is written in: Gmsh's and MEDIT's prisms have triangle 0-2
+ * counter-clockwise seen from triangle 3-5, VTK's wedges clockwise (its
+ * Lagrange wedges as Gmsh). Each reads, is written to VTK, and its cell
+ * has VTK volume (area in 2D) equal to the element's. */
+typedef struct one_elem {
+  const char *name;
+  int dim, k;           /* dimension, corners                 */
+  double x[8][3];       /* corners, Gmsh's and MEDIT's order  */
+  double vol;           /* volume (area)                      */
+  int gmsh, medit, vtk; /* type or keyword code in each format */
+  const char *kw;       /* MEDIT keyword                      */
+} one_elem;
+
+static const one_elem elems[] = {
+    {"tetrahedron",
+     3,
+     4,
+     {{0, 0, 0}, {2, 0, 0}, {0, 3, 0}, {0, 0, 1}},
+     1,
+     4,
+     8,
+     10,
+     "Tetrahedra"},
+    {"hexahedron",
+     3,
+     8,
+     {{0, 0, 0},
+      {2, 0, 0},
+      {2, 1, 0},
+      {0, 1, 0},
+      {0, 0, 3},
+      {2, 0, 3},
+      {2, 1, 3},
+      {0, 1, 3}},
+     6,
+     5,
+     10,
+     12,
+     "Hexahedra"},
+    {"prism",
+     3,
+     6,
+     {{0, 0, 0}, {2, 0, 0}, {0, 1, 0}, {0, 0, 3}, {2, 0, 3}, {0, 1, 3}},
+     3,
+     6,
+     9,
+     13,
+     "Prisms"},
+    {"pyramid",
+     3,
+     5,
+     {{0, 0, 0}, {2, 0, 0}, {2, 2, 0}, {0, 2, 0}, {1, 1, 3}},
+     4,
+     7,
+     49,
+     14,
+     "Pyramids"},
+    {"triangle",
+     2,
+     3,
+     {{0, 0, 0}, {2, 0, 0}, {0, 1, 0}},
+     1,
+     2,
+     6,
+     5,
+     "Triangles"},
+    {"quadrilateral",
+     2,
+     4,
+     {{0, 0, 0}, {2, 0, 0}, {2, 1, 0}, {0, 1, 0}},
+     2,
+     3,
+     7,
+     9,
+     "Quadrilaterals"},
+};
+
+/* The file's own corner order: node i of the file is corner order[i] of
+ * elems[]. VTK's linear and quadratic wedges list each triangle the other
+ * way round. */
+static const int *file_order(const one_elem *el, int vtk_wedge) {
+  static const int id[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  static const int wedge[6] = {0, 2, 1, 3, 5, 4};
+  return vtk_wedge && el->k == 6 ? wedge : id;
+}
+
+typedef struct membuf {
+  char *p;
+  size_t n;
+} membuf;
+
+static void put(membuf *b, const void *data, size_t n) {
+  b->p = realloc(b->p, b->n + n + 1);
+  memcpy(b->p + b->n, data, n);
+  b->n += n;
+}
+
+static void putf(membuf *b, const char *fmt, ...) {
+  char tmp[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  put(b, tmp, (size_t)n);
+}
+
+static void put_i32(membuf *b, int32_t v) {
+  put(b, &v, 4); /* native order: the readers take either */
+}
+
+static void put_f64(membuf *b, double v) {
+  put(b, &v, 8);
+}
+
+/* Gmsh: ASCII 2.2, ASCII 4.1 or binary 2.2 (extra: higher-order nodes
+ * after the corners, repeating corner tags, which the readers skip). */
+static void gmsh_file(membuf *b, const one_elem *el, int fmt, int type,
+                      int extra) {
+  int k = el->k;
+  putf(b, "$MeshFormat\n%s\n",
+       fmt == 1 ? "4.1 0 8"
+       : fmt    ? "2.2 1 8"
+                : "2.2 0 8");
+  if (fmt == 2) {
+    put_i32(b, 1);
+    putf(b, "\n");
+  }
+  putf(b, "$EndMeshFormat\n$Nodes\n");
+  if (fmt == 1) {
+    putf(b, "1 %d 1 %d\n%d 1 0 %d\n", k, k, el->dim, k);
+    for (int i = 0; i < k; i++)
+      putf(b, "%d\n", i + 1);
+  } else {
+    putf(b, "%d\n", k);
+  }
+  for (int i = 0; i < k; i++) {
+    if (fmt == 2) {
+      put_i32(b, i + 1);
+      for (int d = 0; d < 3; d++)
+        put_f64(b, el->x[i][d]);
+    } else if (fmt == 1) {
+      putf(b, "%g %g %g\n", el->x[i][0], el->x[i][1], el->x[i][2]);
+    } else {
+      putf(b, "%d %g %g %g\n", i + 1, el->x[i][0], el->x[i][1], el->x[i][2]);
+    }
+  }
+  putf(b, fmt == 2 ? "\n$EndNodes\n$Elements\n1\n" : "$EndNodes\n$Elements\n");
+  if (fmt == 2) {
+    put_i32(b, type);
+    put_i32(b, 1); /* one element */
+    put_i32(b, 2); /* two tags */
+    put_i32(b, 1);
+    put_i32(b, 0);
+    put_i32(b, 1);
+    for (int i = 0; i < k + extra; i++)
+      put_i32(b, i % k + 1);
+    putf(b, "\n$EndElements\n");
+    return;
+  }
+  if (fmt == 1)
+    putf(b, "1 1 1 1\n%d 1 %d 1\n1", el->dim, type);
+  else
+    putf(b, "1\n1 %d 2 0 1", type);
+  for (int i = 0; i < k + extra; i++)
+    putf(b, " %d", i % k + 1);
+  putf(b, "\n$EndElements\n");
+}
+
+/* MEDIT ASCII .mesh or binary .meshb (version 2: 32-bit integers,
+ * doubles, 32-bit positions). */
+static void medit_file(membuf *b, const one_elem *el, int binary) {
+  int k = el->k, dim = el->dim;
+  if (!binary) {
+    putf(b, "MeshVersionFormatted 2\nDimension %d\nVertices\n%d\n", dim, k);
+    for (int i = 0; i < k; i++) {
+      for (int d = 0; d < dim; d++)
+        putf(b, "%g ", el->x[i][d]);
+      putf(b, "0\n");
+    }
+    putf(b, "%s\n1\n", el->kw);
+    for (int i = 0; i < k; i++)
+      putf(b, "%d ", i + 1);
+    putf(b, "0\nEnd\n");
+    return;
+  }
+  put_i32(b, 1);
+  put_i32(b, 2);
+  put_i32(b, 3); /* Dimension */
+  put_i32(b, (int32_t)b->n + 8);
+  put_i32(b, dim);
+  put_i32(b, 4); /* Vertices */
+  put_i32(b, (int32_t)(b->n + 8 + (size_t)k * (8 * (size_t)dim + 4)));
+  put_i32(b, k);
+  for (int i = 0; i < k; i++) {
+    for (int d = 0; d < dim; d++)
+      put_f64(b, el->x[i][d]);
+    put_i32(b, 0);
+  }
+  put_i32(b, el->medit);
+  put_i32(b, (int32_t)(b->n + 8 + 4 * (size_t)(k + 1)));
+  put_i32(b, 1);
+  for (int i = 0; i < k; i++)
+    put_i32(b, i + 1);
+  put_i32(b, 0);
+  put_i32(b, 54); /* End */
+  put_i32(b, 0);
+}
+
+/* VTK legacy ASCII or .vtu ASCII, one cell of VTK type type with n nodes
+ * (the corners in the file's order, then corners again for the
+ * higher-order ones). */
+static void vtk_file(membuf *b, const one_elem *el, int xml, int type, int n,
+                     const int *order) {
+  int k = el->k;
+  if (xml)
+    putf(b,
+         "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" "
+         "version=\"1.0\">\n<UnstructuredGrid>\n<Piece "
+         "NumberOfPoints=\"%d\" NumberOfCells=\"1\">\n<Points>\n"
+         "<DataArray type=\"Float64\" NumberOfComponents=\"3\" "
+         "format=\"ascii\">\n",
+         k);
+  else
+    putf(b,
+         "# vtk DataFile Version 3.0\nt\nASCII\nDATASET "
+         "UNSTRUCTURED_GRID\nPOINTS %d double\n",
+         k);
+  for (int i = 0; i < k; i++)
+    putf(b, "%g %g %g\n", el->x[order[i]][0], el->x[order[i]][1],
+         el->x[order[i]][2]);
+  if (xml)
+    putf(b, "</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int64\" "
+            "Name=\"connectivity\" format=\"ascii\">\n");
+  else
+    putf(b, "CELLS 1 %d\n%d", n + 1, n);
+  for (int i = 0; i < n; i++)
+    putf(b, " %d", i % k);
+  if (xml)
+    putf(b,
+         "\n</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" "
+         "format=\"ascii\">%d</DataArray>\n<DataArray type=\"UInt8\" "
+         "Name=\"types\" format=\"ascii\">%d</DataArray>\n</Cells>\n"
+         "</Piece>\n</UnstructuredGrid>\n</VTKFile>\n",
+         n, type);
+  else
+    putf(b, "\nCELL_TYPES 1\n%d\n", type);
+}
+
+START_TEST(every_kind_from_every_format_has_its_volume_in_vtk) {
+  char path[] = "/tmp/minex_kinds_XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++) {
+    const one_elem *el = &elems[e];
+    int prism = el->k == 6;
+    /* the variants: format, type, extra nodes */
+    const struct {
+      const char *what;
+      int format; /* 0-2 Gmsh ASCII 2.2, 4.1, binary 2.2; 3, 4 MEDIT
+                     ASCII, binary; 5, 6 VTK legacy, .vtu */
+      int type, extra;
+    } var[] = {
+        {"Gmsh 2.2 ASCII", 0, el->gmsh, 0},
+        {"Gmsh 4.1 ASCII", 1, el->gmsh, 0},
+        {"Gmsh 2.2 binary", 2, el->gmsh, 0},
+        {"MEDIT .mesh", 3, 0, 0},
+        {"MEDIT .meshb", 4, 0, 0},
+        {"VTK legacy", 5, el->vtk, 0},
+        {"VTK .vtu", 6, el->vtk, 0},
+        /* second order: Gmsh's 15- and 18-node prisms, VTK's quadratic
+           (15) and Lagrange (6 corners) wedges */
+        {"Gmsh 15-node prism", prism ? 0 : -1, 18, 9},
+        {"Gmsh 18-node prism", prism ? 2 : -1, 13, 12},
+        {"VTK quadratic wedge", prism ? 5 : -1, 26, 9},
+        {"VTK Lagrange wedge", prism ? 6 : -1, 73, 0},
+    };
+    for (size_t v = 0; v < sizeof var / sizeof var[0]; v++) {
+      if (var[v].format < 0)
+        continue;
+      membuf b = {NULL, 0};
+      int f = var[v].format;
+      if (f <= 2)
+        gmsh_file(&b, el, f, var[v].type, var[v].extra);
+      else if (f <= 4)
+        medit_file(&b, el, f == 4);
+      else
+        vtk_file(&b, el, f == 6, var[v].type, el->k + var[v].extra,
+                 file_order(el, var[v].type != 73));
+      write_file(path, b.p, b.n);
+      free(b.p);
+      minex_mesh *m = NULL;
+      int rc = minex_mesh_read(path, &m);
+      ck_assert_msg(rc == MINEX_OK, "%s %s: %s", var[v].what, el->name,
+                    minex_last_error());
+      ck_assert_int_eq(minex_mesh_nelems(m), 1);
+      char what[128];
+      snprintf(what, sizeof what, "%s %s", var[v].what, el->name);
+      double vol[16];
+      vtk_volumes(m, what, vol);
+      ck_assert_msg(fabs(vol[el->vtk] - el->vol) < 1e-12, "%s: volume %g, %g",
+                    what, vol[el->vtk], el->vol);
+      minex_mesh_destroy(m);
+    }
+  }
+  remove(path);
+}
+END_TEST
+
+/* --------------------------------------------------- malformed inputs */
 
 START_TEST(unknown_element_types_are_errors_never_dropped) {
   char path[] = "/tmp/minex_kinds_XXXXXX";
@@ -788,6 +1310,8 @@ int main(void) {
   tcase_add_test(tc, rcb_and_rib_balance_weights_and_targets);
   tcase_add_test(tc, rib_cuts_across_the_principal_axis);
   tcase_add_test(tc, mesh_partition_vtk_round_trip);
+  tcase_add_test(tc, vtk_output_cells_are_positive_from_every_file_variant);
+  tcase_add_test(tc, every_kind_from_every_format_has_its_volume_in_vtk);
   tcase_add_test(tc, unknown_element_types_are_errors_never_dropped);
   tcase_add_test(tc, truncated_binary_files_are_rejected);
   tcase_add_test(tc, big_endian_meshb_is_the_same_mesh);

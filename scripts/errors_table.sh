@@ -127,6 +127,7 @@ row 'DRUM: cycle in the tree' "$minex" drum config "$data/drum_bad_cycle.xml"
 row 'MEDIT: long non-integer after MeshVersionFormatted' "$minex" mesh2dual "$data/mesh_bad_version_long.mesh" -o x.graph
 row 'MEDIT: huge declared count' "$minex" mesh2dual "$data/mesh_bad_hugecount.mesh" -o x.graph
 row 'MEDIT: degenerate hexahedron (a node twice)' "$minex" mesh2dual "$data/mesh_mixed_hex.mesh" -o x.graph
+row 'MEDIT: file cut between two sections (no End)' "$minex" mesh2dual "$data/mesh_bad_no_end.mesh" -o x.graph
 row 'Gmsh: tetrahedra beside a hexahedron, a mixed mesh (legal)' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" -o x.graph
 row 'Gmsh: mixed kinds with --kind tet (legal)' "$minex" mesh2dual "$data/mesh_mixed_hex.msh" --kind tet -o x.graph
 row 'Gmsh: high-order hexahedra and prisms beside tetrahedra (legal)' "$minex" mesh2dual "$data/mesh_mixed_highorder_hex.msh" -o x.graph

@@ -510,6 +510,7 @@ static int elements_section(gmsh_reader *g) {
     return core_error(MINEX_EPARSE, "%s:%lld: $Elements before $Nodes", PATH,
                       LINE);
   int64_t h[2] = {1, 0}, total, n = 0;
+  g->has_elements = 1;
   int rc = next_line(g, "$Elements");
   char *s = g->r.line;
   if (rc != MINEX_OK)
@@ -727,7 +728,15 @@ static int parse(gmsh_reader *g) {
   if (rc < 0)
     return rc;
   if (g->nnodes < 0)
-    return core_error(MINEX_EPARSE, "%s:%lld: no $Nodes section", PATH, LINE);
+    return core_error(MINEX_EPARSE,
+                      "%s:%lld: end of file without a $Nodes section: the "
+                      "file is truncated",
+                      PATH, LINE);
+  if (!g->has_elements)
+    return core_error(MINEX_EPARSE,
+                      "%s:%lld: no elements: end of file without an "
+                      "$Elements section (the file is truncated)",
+                      PATH, LINE);
   return MINEX_OK;
 }
 

@@ -25,6 +25,7 @@ typedef struct gmsh_reader {
   io_reader r;
   int major, minor;   /* format version: 2.x, 4.0 or 4.1              */
   int64_t nnodes;     /* nodes read, -1 before $Nodes                 */
+  int has_elements;   /* an $Elements section was read                */
   int64_t *tags;      /* nnodes node tags, file order                 */
   double *coords;     /* 3*nnodes                                     */
   int32_t *dense;     /* dense[tag - tmin] = index or -1 (or NULL)     */

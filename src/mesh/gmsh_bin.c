@@ -264,6 +264,7 @@ static int bin_elements(gmsh_reader *g) {
                       PATH, OFF);
   int rc;
   char line[128];
+  g->has_elements = 1;
   if (g->major == 2) {
     int64_t total, n = 0;
     if (!bin_line(g, line, sizeof line) ||
@@ -425,7 +426,10 @@ static int bin_skip(gmsh_reader *g, const char *name) {
       bin_line(g, line, sizeof line);
       return MINEX_OK;
     }
-  return core_error(MINEX_EPARSE, "%s: end of file inside %s", PATH, name);
+  return core_error(MINEX_EPARSE,
+                    "%s: offset %llu: end of file inside %s: the section "
+                    "is truncated",
+                    PATH, OFF, name);
 }
 
 int gmsh_parse_binary(gmsh_reader *g) {
@@ -467,6 +471,14 @@ int gmsh_parse_binary(gmsh_reader *g) {
       return rc;
   }
   if (g->nnodes < 0)
-    return core_error(MINEX_EPARSE, "%s: no $Nodes section", PATH);
+    return core_error(MINEX_EPARSE,
+                      "%s: offset %llu: end of file without a $Nodes "
+                      "section: the file is truncated",
+                      PATH, OFF);
+  if (!g->has_elements)
+    return core_error(MINEX_EPARSE,
+                      "%s: offset %llu: no elements: end of file without an "
+                      "$Elements section (the file is truncated)",
+                      PATH, OFF);
   return MINEX_OK;
 }

@@ -5,7 +5,8 @@
  * Quadrilaterals, and the second-order TetrahedraP2, HexahedraQ2,
  * TrianglesP2, QuadrilateralsQ2 by their corners) are kept (1-based node
  * ids, trailing reference), elements in the order of the sections; the
- * other known sections are skipped by their record sizes. */
+ * other known sections are skipped by their record sizes. The file must
+ * end with End: without it, it is taken as truncated. */
 #include "mesh/mesh.h"
 
 #include "core/core.h"
@@ -286,6 +287,7 @@ static int parse(medit_lexer *lx, mesh_lists *lists, int32_t *nnodes,
   int seen[MEDIT_NKINDS] = {0};
   char *tok;
   int64_t v;
+  const char *last = NULL; /* the last section read, for the message */
   while ((rc = lex_next(lx, &tok)) == 1) {
     if (strcasecmp(tok, "End") == 0)
       return MINEX_OK;
@@ -295,9 +297,11 @@ static int parse(medit_lexer *lx, mesh_lists *lists, int32_t *nnodes,
     if (strcasecmp(tok, "MeshVersionFormatted") == 0) {
       if ((rc = read_int_after(lx, tok, &v)) != MINEX_OK)
         return rc;
+      last = "MeshVersionFormatted";
     } else if (strcasecmp(tok, "Dimension") == 0) {
       if ((rc = read_int_after(lx, "Dimension", &v)) != MINEX_OK)
         return rc;
+      last = "Dimension";
       if (v != 2 && v != 3)
         return core_error(MINEX_EPARSE,
                           "%s:%lld: Dimension %lld: 2 or 3 "
@@ -310,6 +314,7 @@ static int parse(medit_lexer *lx, mesh_lists *lists, int32_t *nnodes,
     } else if (strcasecmp(tok, "Vertices") == 0) {
       if ((rc = read_vertices(lx, dim, nnodes, coords)) != MINEX_OK)
         return rc;
+      last = "Vertices";
     } else if (ek < MEDIT_NKINDS) {
       if (seen[ek]++)
         return core_error(MINEX_EPARSE, "%s:%lld: second %s section",
@@ -317,6 +322,7 @@ static int parse(medit_lexer *lx, mesh_lists *lists, int32_t *nnodes,
                           elem_table[ek].name);
       if ((rc = read_elems(lx, &elem_table[ek], *nnodes, lists)) != MINEX_OK)
         return rc;
+      last = elem_table[ek].name;
     } else {
       size_t i, n = sizeof skip_table / sizeof skip_table[0];
       for (i = 0; i < n; i++)
@@ -333,9 +339,21 @@ static int parse(medit_lexer *lx, mesh_lists *lists, int32_t *nnodes,
         return rc;
       if (strncmp(skip_table[i].name, "Edges", 5) == 0)
         lists->lower += count;
+      last = skip_table[i].name;
     }
   }
-  return rc; /* 0: end of file without End, accepted; < 0: read error */
+  if (rc < 0)
+    return rc;
+  /* libMeshb, Gmsh, meshio and Mmg end the file with End; without it, a
+     file cut between two sections reads as a complete one that lacks the
+     later sections */
+  return core_error(MINEX_EPARSE,
+                    "%s:%lld: end of file %s%s without the End keyword: "
+                    "the file is truncated (a complete MEDIT file ends "
+                    "with End)",
+                    lx->r.path, (long long)lx->r.lineno,
+                    last ? "after section " : "before any section",
+                    last ? last : "");
 }
 
 int mesh_read_medit(const char *path, int kind, minex_mesh **out) {

@@ -7,11 +7,13 @@
  * element keywords of mesh_read_medit's list are read; edges are counted
  * as ignored; other data keywords are skipped by their next position;
  * polygons and polyhedra are refused. Every count is checked against the
- * bytes left before it is used. */
+ * bytes left before it is used. The file must end with the End keyword:
+ * without it, it is taken as truncated. */
 #include "mesh/mesh.h"
 
 #include "core/core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +97,7 @@ static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
   b->psize = version >= 3 ? 8 : 4;
   b->isize = version == 4 ? 8 : 4;
   int dim = 0, seen[sizeof elem_kw / sizeof elem_kw[0]] = {0};
+  int64_t last = -1; /* the last keyword read, for the message */
   while (b->pos < b->len) {
     if ((rc = need(b, 1, 4 + (uint64_t)b->psize, "a keyword")) != MINEX_OK)
       return rc;
@@ -166,10 +169,15 @@ static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
       size_t k = 0, nk = sizeof elem_kw / sizeof elem_kw[0];
       while (k < nk && elem_kw[k].code != code)
         k++;
-      if (k == nk) { /* data we do not use: jump to the next keyword */
-        if (next == 0)
-          return MINEX_OK; /* the last keyword */
+      if (k == nk) {   /* data we do not use: jump to the next keyword */
+        if (next == 0) /* libMeshb's last keyword before End has one */
+          return core_error(MINEX_EPARSE,
+                            "%s: offset %llu: keyword %lld is the last "
+                            "(next position 0) and no End follows: the "
+                            "file is truncated",
+                            PATH, (unsigned long long)at, (long long)code);
         b->pos = (size_t)next;
+        last = code;
         continue;
       }
       if (seen[k]++)
@@ -211,16 +219,24 @@ static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
           return rc;
       }
     }
-    if (next == 0)
-      return MINEX_OK;
-    if (b->pos != next)
+    last = code;
+    if (next != 0 && b->pos != next) /* 0: End should follow the data */
       return core_error(MINEX_EPARSE,
                         "%s: offset %llu: keyword %lld ends at %llu, its next "
                         "position says %llu",
                         PATH, (unsigned long long)at, (long long)code, OFF,
                         (unsigned long long)next);
   }
-  return MINEX_OK; /* end of file without End, accepted as in ASCII */
+  /* libMeshb writes End when it closes the file: without it, a file cut
+     between two keywords reads as a complete one that lacks the later
+     keywords */
+  char after[48] = "before any keyword";
+  if (last >= 0)
+    snprintf(after, sizeof after, "after keyword %lld", (long long)last);
+  return core_error(MINEX_EPARSE,
+                    "%s: offset %llu: end of file %s without the End "
+                    "keyword (54): the file is truncated",
+                    PATH, OFF, after);
 }
 
 static int check_ids(const char *path, const mesh_list *l, int32_t nnodes) {

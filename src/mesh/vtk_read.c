@@ -357,7 +357,10 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
   v->pos += v->pos < v->len;
   (void)title;
   if (!next_line(v, line, sizeof line))
-    return core_error(MINEX_EPARSE, "%s: truncated header", PATH);
+    return core_error(MINEX_EPARSE,
+                      "%s:%lld: end of file inside the header: the file is "
+                      "truncated",
+                      PATH, line_at(v, v->len));
   if (strncmp(line, "BINARY", 6) == 0)
     v->binary = 1;
   else if (strncmp(line, "ASCII", 5) != 0)
@@ -499,7 +502,9 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
       }
       /* SCALARS blocks and FIELD arrays; anything else ends the
          reading */
+      int got = 0;
       while (rc == MINEX_OK && next_line(v, line, sizeof line)) {
+        got = 1;
         int64_t nfield = 0;
         if (strncmp(line, "METADATA", 8) == 0) {
           skip_metadata(v);
@@ -535,6 +540,13 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
           break;
         }
       }
+      /* the header announces cell data: the file ends where it should
+         begin */
+      if (rc == MINEX_OK && !got)
+        rc = core_error(MINEX_EPARSE,
+                        "%s:%lld: end of file after CELL_DATA, before its "
+                        "arrays: the file is truncated",
+                        PATH, line_at(v, v->len));
       if (rc != MINEX_OK)
         goto done;
       break;
@@ -552,8 +564,15 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
       skip_eol(v);
   }
   if (npts < 0 || types == NULL) {
-    rc = core_error(MINEX_EPARSE, "%s: no %s section", PATH,
-                    npts < 0 ? "POINTS" : "CELLS/CELL_TYPES");
+    const char *sec = npts < 0 ? "POINTS" : ncells < 0 ? "CELLS" : "CELL_TYPES";
+    if (v->pos >= v->len)
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%lld: end of file without a %s section: the file "
+                      "is truncated",
+                      PATH, line_at(v, v->len), sec);
+    else
+      rc = core_error(MINEX_EPARSE, "%s:%lld: no %s section before '%.40s'",
+                      PATH, (long long)v->line, sec, line);
     goto done;
   }
   rc = mesh_vtk_cells(PATH, types_line, npts, ncells, offs, conn, nconn, types,

@@ -506,6 +506,26 @@ done:
   return mesh_list_finish(PATH, &lists, kind, (int32_t)npts, coords, out);
 }
 
+/* Whether buf[0, len) ends with "</AppendedData>", blanks, "</VTKFile>"
+ * and blanks, the first tag at or after from; *end: its offset. */
+static int appended_end(const char *buf, size_t len, size_t from, size_t *end) {
+  static const char tag[] = "</AppendedData>", doc[] = "</VTKFile>";
+  size_t nt = sizeof tag - 1, nd = sizeof doc - 1, e = len;
+  while (e > from && (buf[e - 1] == ' ' || buf[e - 1] == '\t' ||
+                      buf[e - 1] == '\r' || buf[e - 1] == '\n'))
+    e--;
+  if (e < from + nd || memcmp(buf + e - nd, doc, nd) != 0)
+    return 0;
+  e -= nd;
+  while (e > from && (buf[e - 1] == ' ' || buf[e - 1] == '\t' ||
+                      buf[e - 1] == '\r' || buf[e - 1] == '\n'))
+    e--;
+  if (e < from + nt || memcmp(buf + e - nt, tag, nt) != 0)
+    return 0;
+  *end = e - nt;
+  return 1;
+}
+
 int mesh_read_vtu(const char *path, int kind, minex_mesh **out) {
   *out = NULL;
   vtu_reader v0 = {0}, *v = &v0;
@@ -521,12 +541,26 @@ int mesh_read_vtu(const char *path, int kind, minex_mesh **out) {
     char *gt = strchr(tail, '>');
     char *us = gt ? strchr(gt, '_') : NULL;
     if (gt == NULL || us == NULL) {
+      size_t at = (size_t)(tail - v->buf);
       free(v->buf);
-      return core_error(MINEX_EPARSE, "%s: AppendedData without its '_' marker",
-                        path);
+      return core_error(MINEX_EPARSE,
+                        "%s: offset %zu: AppendedData without its '_' "
+                        "marker: the file is truncated or malformed",
+                        path, at);
     }
     v->app = us + 1;
-    v->app_len = v->len - (size_t)(v->app - v->buf);
+    /* the raw bytes are no XML, so libxml2 cannot see the file's end:
+       it must close the section and the document, or it is truncated */
+    size_t end = 0;
+    if (!appended_end(v->buf, v->len, (size_t)(v->app - v->buf), &end)) {
+      free(v->buf);
+      return core_error(MINEX_EPARSE,
+                        "%s: offset %zu: end of file inside AppendedData, "
+                        "without '</AppendedData>' and '</VTKFile>': the "
+                        "file is truncated",
+                        path, v->len);
+    }
+    v->app_len = end - (size_t)(v->app - v->buf);
     size_t taglen = (size_t)(gt + 1 - tail);
     for (size_t i = 0; i + 6 <= taglen; i++)
       v->app_base64 |= memcmp(tail + i, "base64", 6) == 0;

@@ -47,6 +47,15 @@ START_TEST(medit_truncated_section_is_eparse_naming_the_line) {
 }
 END_TEST
 
+/* Cut between two sections, a file lacks its End (and the sections after
+ * the cut): refused, not read as the sections before the cut. */
+START_TEST(medit_file_without_end_is_eparse_naming_the_last_section) {
+  test_expect_mesh_read_fails("mesh_bad_no_end.mesh", MINEX_EPARSE,
+                              "mesh_bad_no_end.mesh:13: end of file after "
+                              "section Tetrahedra without the End keyword");
+}
+END_TEST
+
 START_TEST(medit_count_disagreeing_with_data_is_eparse_naming_the_line) {
   test_expect_mesh_read_fails(
       "mesh_bad_count.mesh", MINEX_EPARSE,
@@ -137,6 +146,7 @@ int main(void) {
   tcase_add_test(tc, medit_reads_tetrahedra_and_skips_other_sections);
   tcase_add_test(tc, medit_reads_2d_triangles_with_zero_z);
   tcase_add_test(tc, medit_truncated_section_is_eparse_naming_the_line);
+  tcase_add_test(tc, medit_file_without_end_is_eparse_naming_the_last_section);
   tcase_add_test(tc,
                  medit_count_disagreeing_with_data_is_eparse_naming_the_line);
   tcase_add_test(tc, medit_node_id_out_of_range_is_eparse_naming_the_line);

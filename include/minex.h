@@ -742,9 +742,10 @@ MINEX_API int minex_partition_initial(const minex_graph *graph, int32_t nparts,
  * the machine's speed), then each cluster's part onto its processors (the
  * from-scratch candidate of minex_repartition, with no old partition to
  * keep). Deterministic for a seed. part has nvtxs entries. Returns
- * MINEX_OK, MINEX_EINVAL (NULL argument, no available processor),
- * MINEX_EUNSUP (more than 2^31 adjacency entries), MINEX_EINTERNAL (Scotch
- * failed, its message kept) or MINEX_ENOMEM; on error part is unchanged. */
+ * MINEX_OK, MINEX_EINVAL (NULL argument), MINEX_ENOPROC (no available
+ * processor), MINEX_EUNSUP (more than 2^31 adjacency entries), MINEX_EINTERNAL
+ * (Scotch failed, its message kept) or MINEX_ENOMEM; on error part is
+ * unchanged. */
 MINEX_API int minex_partition_graph(const minex_graph *graph,
                                     const minex_config *config, uint64_t seed,
                                     int32_t *part);

@@ -238,6 +238,16 @@ int cmd_partition(int argc, char **argv) {
     goto done;
   }
   int32_t P = minex_config_nprocs(cfg);
+  /* as minex_repartition says it, whatever the method (rcb and rib would
+     see targets that sum to 0, bfs would fill unavailable processors) */
+  if (minex_config_navailable(cfg) < 1) {
+    fprintf(stderr,
+            "minex %s: %s: all %" PRId32 " processors are unavailable: no "
+            "processor to partition onto (%s)\n",
+            cmd, config_path ? config_path : "--nparts", P,
+            minex_err_name(MINEX_ENOPROC));
+    goto done;
+  }
   part = malloc(sizeof *part * ((size_t)n + 1));
   target = malloc(sizeof *target * ((size_t)P + 1));
   if (part == NULL || target == NULL) {

@@ -107,6 +107,7 @@ row 'P = 0 (configuration)' "$minex" repart ok.graph --old ok.part --config p0.x
 row 'procs="1073741823" (102 bytes)' "$minex" repart ok.graph --old ok.part --config procs.xml
 row '4,097 clusters' "$minex" repart ok.graph --old ok.part --config many.xml
 row 'every processor unavailable' "$minex" repart ok.graph --old ok.part --config unavail.xml
+row 'partition: every processor unavailable' "$minex" partition "$data/mesh_gmsh_hex_v41.msh" --config unavail.xml -o x.part
 row 'a cluster with no processors (legal)' "$minex" repart ok.graph --old ok.part --config empty_cluster.xml
 row 'more processors than vertices (legal)' "$minex" repart ok.graph --old ok.part --nparts 64
 row 'asymmetric Conn' "$minex" repart ok.graph --old ok.part --config "$data/io_link_conflict.xml"

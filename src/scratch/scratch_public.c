@@ -13,8 +13,10 @@ int minex_partition_graph(const minex_graph *graph, const minex_config *config,
   if (graph == NULL || config == NULL || part == NULL)
     return core_error(MINEX_EINVAL, "minex_partition_graph: NULL argument");
   if (minex_config_navailable(config) < 1)
-    return core_error(MINEX_EINVAL, "minex_partition_graph: no available "
-                                    "processor");
+    return core_error(MINEX_ENOPROC,
+                      "minex_partition_graph: all %d processors are "
+                      "unavailable: no processor to partition onto",
+                      (int)minex_config_nprocs(config));
   int32_t n = minex_graph_nvtxs(graph);
   /* no old partition: everything "on" processor 0, so that the relabelling
      (which keeps vertices on their old owner) has nothing to gain */

@@ -636,6 +636,33 @@ START_TEST(wrong_partition_fails_naming_file) {
 }
 END_TEST
 
+/* Every processor of the configuration unavailable: partition refuses
+ * with MINEX_ENOPROC naming the cause, as repart does, whatever the method
+ * (before: rcb and rib said "the targets sum to 0 (MINEX_EINVAL)", bfs
+ * wrote a partition onto the unavailable processors), and writes no
+ * partition file. */
+START_TEST(partition_with_no_available_processor_is_enoproc) {
+  char mesh[4096], cfg[4096], out[4096]; /* tpath reuses its buffer */
+  snprintf(mesh, sizeof mesh, "%s", test_data_path("mesh_gmsh_hex_v41.msh"));
+  snprintf(cfg, sizeof cfg, "%s", tpath("none.xml"));
+  snprintf(out, sizeof out, "%s", tpath("none.part"));
+  write_file(cfg, "<minex-config version=\"1\">\n"
+                  "<cluster name=\"a\" procs=\"2\"/>\n"
+                  "<unavailable proc=\"0\"/>\n<unavailable proc=\"1\"/>\n"
+                  "</minex-config>\n");
+  const char *methods[] = {"rcb", "rib", "scotch", "bfs"};
+  for (int i = 0; i < 4; i++) {
+    ck_assert_int_eq(run("partition", mesh, "--config", cfg, "--method",
+                         methods[i], "-o", out, NULL),
+                     1);
+    ck_assert_msg(strstr(err_text, "all 2 processors are unavailable") &&
+                      strstr(err_text, "(MINEX_ENOPROC)"),
+                  "%s: %s", methods[i], err_text);
+    ck_assert(!exists(out));
+  }
+}
+END_TEST
+
 /* Leaving processors: with hetero4_shrink.xml (cluster d, processors
  * 48..63, unavailable) the old RCB partition strands vertices, and repart
  * moves every one of them to an available processor. */
@@ -1400,6 +1427,7 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, malformed_graph_fails_naming_file);
   tcase_add_test(tc, output_into_missing_directory_leaves_nothing);
   tcase_add_test(tc, wrong_partition_fails_naming_file);
+  tcase_add_test(tc, partition_with_no_available_processor_is_enoproc);
   tcase_add_test(tc, repart_moves_everything_off_unavailable_processors);
   tcase_add_test(tc, repart_is_deterministic_and_passes_options);
   tcase_add_test(tc, gen_step_moves_the_ball_and_no_ball_means_unit_weights);

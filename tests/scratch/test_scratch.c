@@ -258,6 +258,26 @@ START_TEST(extreme_machines_and_weights_print_nothing_touch_no_signal) {
 }
 END_TEST
 
+/* No available processor: MINEX_ENOPROC, as minex_repartition answers,
+ * and part untouched. */
+START_TEST(partition_graph_without_available_processor_is_enoproc) {
+  minex_graph *g = test_grid_graph(4, 4, 1);
+  minex_config *cf = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(2, &cf), MINEX_OK);
+  ck_assert_int_eq(minex_config_set_available(cf, 0, 0), MINEX_OK);
+  ck_assert_int_eq(minex_config_set_available(cf, 1, 0), MINEX_OK);
+  int32_t part[16];
+  for (int v = 0; v < 16; v++)
+    part[v] = -7;
+  ck_assert_int_eq(minex_partition_graph(g, cf, 1, part), MINEX_ENOPROC);
+  ck_assert_ptr_nonnull(strstr(minex_last_error(), "unavailable"));
+  for (int v = 0; v < 16; v++)
+    ck_assert_int_eq(part[v], -7);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+}
+END_TEST
+
 /* scratch_partition itself: every vertex on an available processor, the
  * clusters' loads in proportion to their speed (the targets of
  * SCOTCH_archCmpltw) within Scotch's tolerance and the granularity of the
@@ -306,6 +326,7 @@ int main(void) {
   tcase_add_test(tc,
                  extreme_machines_and_weights_print_nothing_touch_no_signal);
   tcase_add_test(tc, partition_follows_the_speeds_and_the_seed);
+  tcase_add_test(tc, partition_graph_without_available_processor_is_enoproc);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

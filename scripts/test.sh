@@ -1,21 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Installs the dependencies, builds MinEX with warnings as errors and runs
-# every test (ctest), then does the same in the sanitizer build
-# (-DCMAKE_BUILD_TYPE=Asan: AddressSanitizer + UBSan); between the two,
-# every Check suite runs once under valgrind.
-# Usage: bash scripts/test.sh   (from anywhere; as root on a fresh Debian 12
-# it installs what is missing). MINEX_SKIP_ASAN=1 skips the second build,
-# MINEX_SKIP_VALGRIND=1 the valgrind stage. A last, short stage builds the
-# threaded tests with ThreadSanitizer (-DCMAKE_BUILD_TYPE=Tsan) and runs
-# them and a small threaded `minex sweep`; MINEX_SKIP_TSAN=1 skips it.
-# The Asan and Tsan builds run the invariant checks (MINEX_CHECKS) inside
-# every repartition; see docs/reliability.md.
-# After it, every libFuzzer harness runs for MINEX_FUZZ_SECONDS (default 30)
-# in a clang build (scripts/fuzz.sh, docs/fuzzing.md); MINEX_SKIP_FUZZ=1
-# skips it.
+# Installs the dependencies and runs every test stage, each timed
+# (`== STAGE took N s`), stopping at the first failure:
+#   format     clang-format and the SPDX line (scripts/format_check.sh)
+#   Release    build with warnings as errors, then the whole ctest suite
+#   valgrind   the Check suites and the MPI tests under valgrind (memcheck)
+#   Asan       AddressSanitizer + UBSan build with the invariant checks
+#              (MINEX_CHECKS), then ctest
+#   ThreadSanitizer  the threaded tests and tool runs (gcc and clang builds)
+#   fuzz       every libFuzzer harness (scripts/fuzz.sh)
+# Usage: bash scripts/test.sh [--full]   (from anywhere; as root on a fresh
+# Debian 12 it installs what is missing). This is what CI runs, in at most
+# 30 minutes on the 2-core reference machine: valgrind leaves out the Check
+# cases tagged "slow" and runs the MPI tests on 2 ranks with their quick
+# cases only, the Asan build leaves out the 3- and 4-rank MPI runs and the
+# peer benchmark's quick run (the Release build runs them), and each fuzz
+# harness runs 10 s.
+# --full, for a release: valgrind on every case and every MPI test, the
+# whole MPI matrix under Asan, and 120 s per fuzz harness
+# (MINEX_FUZZ_SECONDS overrides either).
+# MINEX_SKIP_VALGRIND=1, MINEX_SKIP_ASAN=1, MINEX_SKIP_TSAN=1 and
+# MINEX_SKIP_FUZZ=1 leave out a stage.
 set -euo pipefail
 
+full=0
+for arg in "$@"; do
+  case "$arg" in
+  --full) full=1 ;;
+  *)
+    echo "usage: bash scripts/test.sh [--full]" >&2
+    exit 2
+    ;;
+  esac
+done
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/deps.sh
 source "$root/scripts/deps.sh"
@@ -31,6 +48,21 @@ took() {
   echo "== $1 took $((SECONDS - stage_start)) s"
   stage_start=$SECONDS
 }
+if [ "$full" = 1 ]; then
+  echo "== mode: --full (every case under valgrind, the whole MPI matrix)"
+  vg_tags=()
+  vg_mpi=()
+  asan_exclude=()
+  export MINEX_FUZZ_SECONDS="${MINEX_FUZZ_SECONDS:-120}"
+else
+  echo "== mode: CI (the representative subset; --full runs the whole)"
+  vg_tags=(CK_EXCLUDE_TAGS=slow)
+  vg_mpi=(MINEX_TEST_QUICK=1) # tests/mpi: the first cases of each program
+  # the 3- and 4-rank MPI runs and the peer benchmark's pipeline (METIS,
+  # Scotch, Zoltan drivers) run in the Release stage
+  asan_exclude=(-E '^((test_mpi|test_migrate|test_dist)_n[34]|peers_quick.*)$')
+  export MINEX_FUZZ_SECONDS="${MINEX_FUZZ_SECONDS:-10}"
+fi
 took dependencies
 
 # style: clang-format and the SPDX line (scripts/format_check.sh)
@@ -38,19 +70,21 @@ echo "== format"
 bash "$root/scripts/format_check.sh"
 took format
 
-build_and_test() { # build-dir build-type
-  local dir="$root/$1"
-  echo "== $2 build in $dir"
-  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE="$2" -DMINEX_WERROR=ON
+build_and_test() { # build-dir build-type [ctest arguments]
+  local dir="$root/$1" type="$2"
+  shift 2
+  echo "== $type build in $dir"
+  cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DMINEX_WERROR=ON
   cmake --build "$dir" -j "$jobs"
-  (cd "$dir" && ctest --output-on-failure -j "$jobs")
+  (cd "$dir" && ctest --output-on-failure -j "$jobs" "$@")
 }
 
 build_and_test build-test Release
 took Release
 
 # valgrind: every Check suite of the Release build in-process (CK_FORK=no,
-# so leaks of the tests themselves count), without the tests tagged slow.
+# so leaks of the tests themselves count); in CI without the cases tagged
+# slow (each suite's heavier cases: the same code paths on larger inputs).
 # The tool test spawns the tool and is covered by the sanitizer build.
 if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   echo "== valgrind"
@@ -61,7 +95,7 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
     esac
     [ -x "$t" ] || continue
     rc=0
-    CK_FORK=no CK_EXCLUDE_TAGS=slow valgrind -q --error-exitcode=99 \
+    env CK_FORK=no "${vg_tags[@]}" valgrind -q --error-exitcode=99 \
       --leak-check=full --errors-for-leak-kinds=definite,indirect \
       "$t" >"$root/build-test/valgrind-$(basename "$t").log" 2>&1 || rc=$?
     if [ "$rc" = 0 ]; then
@@ -83,7 +117,7 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
     [ -x "$t" ] || continue
     rc=0
     log="$root/build-test/valgrind-$(basename "$t").log"
-    timeout 1200 mpiexec.mpich -n 2 valgrind -q --error-exitcode=99 \
+    timeout 1200 env "${vg_mpi[@]}" mpiexec.mpich -n 2 valgrind -q --error-exitcode=99 \
       --leak-check=full --errors-for-leak-kinds=definite,indirect \
       --suppressions="$root/tests/valgrind-mpi.supp" "$t" >"$log" 2>&1 ||
       rc=$?
@@ -106,7 +140,7 @@ if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
   # lsan_suppressions_hide_only_mpi_init proves it hides no MinEX leak.
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-  build_and_test build-asan Asan
+  build_and_test build-asan Asan "${asan_exclude[@]}"
   took Asan
 fi
 if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
@@ -167,4 +201,4 @@ if [ "${MINEX_SKIP_FUZZ:-0}" != 1 ]; then
   MINEX_FUZZ_BUILD="$root/build-fuzz" bash "$root/scripts/fuzz.sh"
   took fuzz
 fi
-echo "== all tests passed"
+echo "== all tests passed in $SECONDS s (CI's budget: 1800 s)"

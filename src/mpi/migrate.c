@@ -712,8 +712,7 @@ static int migrate_bounded(mx_comm *c, const minex_mpi_lists *l,
         c->messages++;
       }
       for (int k = 0; k < nr && e == MPI_SUCCESS; k++) {
-        MPI_Status st;
-        e = MPI_Wait(&req[k], &st);
+        e = mx_wait(c, &req[k]);
       }
       if (e != MPI_SUCCESS) {
         mx_mpi_fail(c, "pairwise exchange", e);
@@ -919,15 +918,13 @@ int minex_mpi_migrate_end(minex_mpi_migration *m) {
   for (int s = 0; s < c->size; s++) {
     if (m->rdone[s])
       continue;
-    MPI_Status st;
-    int e = MPI_Wait(&m->rreq[s], &st);
+    int e = mx_wait(c, &m->rreq[s]);
     if (e != MPI_SUCCESS)
       mx_mpi_fail(c, "MPI_Wait (receive)", e);
     take(m, s, NULL);
   }
   for (int d = 0; d < c->size; d++) {
-    MPI_Status st;
-    int e = MPI_Wait(&m->sreq[d], &st);
+    int e = mx_wait(c, &m->sreq[d]);
     if (e != MPI_SUCCESS)
       mx_mpi_fail(c, "MPI_Wait (send)", e);
   }
@@ -954,14 +951,20 @@ int minex_mpi_migrate_overlap(const minex_mpi_lists *lists,
     return rc;
   int done = 0, more = 1;
   int64_t got = 0;
+  mx_backoff idle = {0, 0, 0, 0};
   for (;;) {
     if (more) {
+      mx_backoff_end(&idle);
       int e = compute(ctx, got, &more);
       got = 0;
       if (e != 0) {
         mx_fail(&m->c, MINEX_ECALLBACK, "compute returned %d", e);
         break;
       }
+    } else if (!done) {
+      /* nothing to compute until more arrives: leave the core between
+         tests, as mx_wait does */
+      mx_backoff_step(&m->c, &idle);
     }
     if (done && !more)
       break;
@@ -972,5 +975,6 @@ int minex_mpi_migrate_overlap(const minex_mpi_lists *lists,
         more = 1; /* what arrived may have made work ready */
     }
   }
+  mx_backoff_end(&idle);
   return minex_mpi_migrate_end(m);
 }

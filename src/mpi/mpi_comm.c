@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Communication helpers of the MPI layer (mpi_comm.h). */
+/* sched_getaffinity, CPU_COUNT */
+#define _GNU_SOURCE
 #include "mpi/mpi_comm.h"
 
 #include <sched.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Largest single message: MPI counts are int, so a transfer of more is
  * cut into pieces of this many bytes. */
@@ -41,7 +47,7 @@ int mx_allreduce(mx_comm *c, const void *in, void *out, int count,
   MPI_Request req;
   int e = MPI_Iallreduce(in, out, count, type, op, c->comm, &req);
   if (e == MPI_SUCCESS)
-    e = mx_wait(&req);
+    e = mx_wait(c, &req);
   return e == MPI_SUCCESS ? MINEX_OK : mx_mpi_fail(c, "MPI_Allreduce", e);
 }
 
@@ -49,7 +55,11 @@ int mx_bcast(mx_comm *c, void *buf, int64_t bytes, int root) {
   for (int64_t off = 0; off < bytes; off += MX_PIECE) {
     int64_t m = bytes - off < MX_PIECE ? bytes - off : MX_PIECE;
     c->collectives++;
-    int e = MPI_Bcast((char *)buf + off, (int)m, MPI_BYTE, root, c->comm);
+    MPI_Request req;
+    int e =
+        MPI_Ibcast((char *)buf + off, (int)m, MPI_BYTE, root, c->comm, &req);
+    if (e == MPI_SUCCESS)
+      e = mx_wait(c, &req);
     if (e != MPI_SUCCESS)
       return mx_mpi_fail(c, "MPI_Bcast", e);
     if (c->rank != root) {
@@ -62,25 +72,60 @@ int mx_bcast(mx_comm *c, void *buf, int64_t bytes, int root) {
   return MINEX_OK;
 }
 
-int mx_wait(MPI_Request *req) {
+void mx_backoff_step(const mx_comm *c, mx_backoff *b) {
+  int tests = b->tests++;
+  if (!c->shared_cores) {
+    if (tests < MX_WAIT_SPIN)
+      return;
+    if (tests < MX_WAIT_SPIN + MX_WAIT_YIELDS) {
+      sched_yield(); /* alone on its core, the test comes right back */
+      return;
+    }
+    b->pause = b->pause == 0 ? 2000 : b->pause * 2;
+    b->pause = b->pause > MX_WAIT_MAX_NS ? MX_WAIT_MAX_NS : b->pause;
+  } else {
+    if (tests < MX_WAIT_SHARED_SPIN)
+      return;
+    if (tests < MX_WAIT_SHARED_SPIN + MX_WAIT_SHARED_YIELDS) {
+      sched_yield(); /* every rank waiting: the core's other rank polls */
+      return;
+    }
+#ifdef __linux__
+    if (!b->lowered) {
+      b->slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+      b->lowered =
+          b->slack > 1000 && prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0) == 0;
+      if (!b->lowered)
+        b->lowered = -1; /* leave it, do not ask again */
+    }
+#endif
+    b->pause = b->pause == 0 ? 1000 : b->pause * 2;
+    b->pause =
+        b->pause > MX_WAIT_SHARED_MAX_NS ? MX_WAIT_SHARED_MAX_NS : b->pause;
+  }
+  struct timespec ts = {0, b->pause};
+  nanosleep(&ts, NULL);
+}
+
+void mx_backoff_end(mx_backoff *b) {
+#ifdef __linux__
+  if (b->lowered == 1)
+    prctl(PR_SET_TIMERSLACK, (unsigned long)b->slack, 0, 0, 0);
+#endif
+  *b = (mx_backoff){0, 0, 0, 0};
+}
+
+int mx_wait(const mx_comm *c, MPI_Request *req) {
   int e = MPI_SUCCESS, done = 0;
-  long pause = 0; /* ns */
-  for (int tests = 0; e == MPI_SUCCESS; tests++) {
+  mx_backoff b = {0, 0, 0, 0};
+  for (;;) {
     MPI_Status st;
     e = MPI_Test(req, &done, &st);
     if (done || e != MPI_SUCCESS)
       break;
-    if (tests >= MX_WAIT_SPIN && tests < MX_WAIT_SPIN + MX_WAIT_YIELDS) {
-      /* a rank that shares the core runs now; alone, it returns at once
-         (a sleep of 2 us lasts the timer slack, 50 us or more) */
-      sched_yield();
-    } else if (tests >= MX_WAIT_SPIN) {
-      pause = pause == 0 ? 2000 : pause * 2;
-      pause = pause > MX_WAIT_MAX_NS ? MX_WAIT_MAX_NS : pause;
-      struct timespec ts = {0, pause};
-      nanosleep(&ts, NULL);
-    }
+    mx_backoff_step(c, &b);
   }
+  mx_backoff_end(&b);
   return e;
 }
 
@@ -89,7 +134,7 @@ int mx_idle_barrier(mx_comm *c) {
   c->collectives++;
   int e = MPI_Ibarrier(c->comm, &req);
   if (e == MPI_SUCCESS)
-    e = mx_wait(&req);
+    e = mx_wait(c, &req);
   return e == MPI_SUCCESS ? MINEX_OK : mx_mpi_fail(c, "MPI_Ibarrier", e);
 }
 
@@ -100,7 +145,7 @@ int mx_agree(mx_comm *c) {
   MPI_Request req;
   int e = MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm, &req);
   if (e == MPI_SUCCESS)
-    e = mx_wait(&req);
+    e = mx_wait(c, &req);
   if (e != MPI_SUCCESS) {
     /* nothing can be agreed any more: report locally */
     mx_mpi_fail(c, "MPI_Allreduce (error agreement)", e);
@@ -120,7 +165,7 @@ int mx_agree(mx_comm *c) {
   c->collectives++;
   e = MPI_Ibcast(&m, (int)sizeof m, MPI_BYTE, first, c->comm, &req);
   if (e == MPI_SUCCESS)
-    e = mx_wait(&req);
+    e = mx_wait(c, &req);
   if (e != MPI_SUCCESS) {
     mx_mpi_fail(c, "MPI_Bcast (error agreement)", e);
     return core_error(c->rc, "%s", c->msg);
@@ -140,7 +185,7 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   int e = MPI_Ialltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, c->comm,
                         &creq);
   if (e == MPI_SUCCESS)
-    e = mx_wait(&creq);
+    e = mx_wait(c, &creq);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Alltoall (exchange counts)", e);
   int64_t npieces = 0;
@@ -203,7 +248,7 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   /* one at a time with a status of our own (GCC 12's access warnings
      reject MPICH's MPI_STATUSES_IGNORE) */
   for (int64_t i = 0; i < nreq && e == MPI_SUCCESS; i++)
-    e = mx_wait(&req[i]);
+    e = mx_wait(c, &req[i]);
   core_free(req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "point-to-point exchange", e);
@@ -289,6 +334,48 @@ void mx_open(mx_comm *c, const char *fn) {
 
 /* A duplicate of comm with MPI errors returned; MINEX_EINVAL when MPI is
  * not running or comm is null (local: nothing can be agreed then). */
+/* The number of this job's processes on this node, as the launcher tells
+ * it (MPICH's Hydra, Open MPI, Slurm), or 0. */
+static long launcher_local_ranks(void) {
+  static const char *const vars[] = {
+      "MPI_LOCALNRANKS", "OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE"};
+  for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+    const char *v = getenv(vars[i]);
+    char *end = NULL;
+    long n = v != NULL ? strtol(v, &end, 10) : 0;
+    if (end != v && n > 0) /* Slurm may append "(x2)" */
+      return n;
+  }
+  return 0;
+}
+
+/* 1 when more processes run on this node than this process has CPUs to
+ * run on: the launcher's count of the job's processes here (they compete
+ * for the cores whatever communicator a call uses), else the ranks of
+ * comm that share the node. A timing hint only (a failure reads as 0),
+ * never a result. */
+static int shared_cores(MPI_Comm comm) {
+  long local = launcher_local_ranks();
+  if (local == 0) {
+    MPI_Comm node;
+    int n = 1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                            &node) != MPI_SUCCESS)
+      return 0;
+    MPI_Comm_size(node, &n);
+    MPI_Comm_free(&node);
+    local = n;
+  }
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef __linux__
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    cpus = CPU_COUNT(&set);
+#endif
+  return cpus > 0 && local > cpus;
+}
+
 int mx_start(mx_comm *c, MPI_Comm comm) {
   int inited = 0, finalized = 0;
   MPI_Initialized(&inited);
@@ -299,10 +386,15 @@ int mx_start(mx_comm *c, MPI_Comm comm) {
                       c->fn);
   if (comm == MPI_COMM_NULL)
     return core_error(MINEX_EINVAL, "%s: comm is MPI_COMM_NULL", c->fn);
-  int e = MPI_Comm_dup(comm, &c->comm);
+  c->shared_cores = shared_cores(comm);
+  /* non-blocking, so that the wait leaves shared cores as every other */
+  MPI_Request req;
+  int e = MPI_Comm_idup(comm, &c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(c, &req);
   if (e != MPI_SUCCESS) {
     c->comm = MPI_COMM_NULL;
-    mx_mpi_fail(c, "MPI_Comm_dup", e);
+    mx_mpi_fail(c, "MPI_Comm_idup", e);
     return core_error(c->rc, "%s", c->msg);
   }
   MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);

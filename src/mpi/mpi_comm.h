@@ -23,6 +23,9 @@ typedef struct mx_comm {
   int64_t bytes_in; /* received from other ranks by this rank in
                        exchanges, allgathers and broadcasts (not the
                        reductions' few bytes)                        */
+  int shared_cores; /* 1 when more ranks of comm share this node than
+                       this process may run on (mx_start): mx_wait then
+                       leaves the core at once instead of spinning     */
 } mx_comm;
 
 /* A call's context: mx_open names the public function (first word of
@@ -55,20 +58,43 @@ int mx_agree(mx_comm *c);
 int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
                 char **rbuf, int64_t *rcount, int64_t *roff);
 
-/* Waits for a request without holding the core: a few tests, then
- * MX_WAIT_YIELDS tests each after sched_yield (a rank that shares the
- * core runs at once; alone, the test comes right back), then sleeps of
- * 2 us doubling up to MX_WAIT_MAX_NS between tests, so that ranks that
- * share cores (more ranks than cores) leave theirs to the rank that
- * works; MPI's own waits spin (MPICH: measured 4 ranks on 2 cores 2.60 s
- * against 1.46 s, docs/mpi.md). Yielding before sleeping took stage 2's
- * rounds on 4 ranks of 2 cores from 2.45 s to 1.1 s (a sleep lasts at
- * least the timer slack, 50 us, and the rounds wait hundreds of times).
+/* Waits for a request. A non-blocking collective advances only while
+ * every rank calls into MPI, so a rank that waits must keep testing; how
+ * it spends the time between tests depends on c->shared_cores.
+ * - Own cores: MX_WAIT_SPIN tests, then MX_WAIT_YIELDS tests each after
+ *   sched_yield (alone on its core, the test comes right back), then
+ *   sleeps of 2 us doubling up to MX_WAIT_MAX_NS: a short wait costs no
+ *   sleep (a sleep lasts at least the timer slack, 50 us).
+ * - Shared cores (more processes than cores on the node): a few tests,
+ *   MX_WAIT_SHARED_YIELDS yields (when every rank waits, the core's other
+ *   rank polls at once), then sleeps of 1 us doubling up to
+ *   MX_WAIT_SHARED_MAX_NS with the thread's timer slack lowered to 1 us
+ *   for the wait (restored after): the rank that works gets the core, and
+ *   the waiting one still answers within microseconds. Endless yields
+ *   serve badly here: under other load they hand the core to it, and they
+ *   cost system time on cores with nothing else to run.
+ * Every wait of the layer goes through here: MPI's blocking calls (and
+ * MPI_Comm_dup) spin inside MPI whatever the load.
  * Returns MPI's code. */
 #define MX_WAIT_SPIN 64
 #define MX_WAIT_YIELDS 2000
 #define MX_WAIT_MAX_NS 200000
-int mx_wait(MPI_Request *req);
+#define MX_WAIT_SHARED_SPIN 8
+#define MX_WAIT_SHARED_YIELDS 300
+#define MX_WAIT_SHARED_MAX_NS 20000
+int mx_wait(const mx_comm *c, MPI_Request *req);
+
+/* mx_wait's pause between two tests, for a loop that tests something else
+ * (minex_mpi_migrate_overlap's progress): step before each new test, end
+ * after the last (restores the timer slack). Starts zeroed. */
+typedef struct mx_backoff {
+  int tests;   /* tests so far                                  */
+  long pause;  /* the last sleep, ns                            */
+  int slack;   /* the thread's timer slack before, ns           */
+  int lowered; /* 1: slack lowered by us; -1: left as it was   */
+} mx_backoff;
+void mx_backoff_step(const mx_comm *c, mx_backoff *b);
+void mx_backoff_end(mx_backoff *b);
 
 /* Collective: waits for every rank without spinning (MPI_Ibarrier, tested
  * every 200 us, sleeping in between): the ranks that wait for another's

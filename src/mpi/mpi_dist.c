@@ -29,7 +29,7 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
   int e = MPI_Iallgather(&bytes, 1, MPI_INT64_T, count, 1, MPI_INT64_T, c->comm,
                          &req);
   if (e == MPI_SUCCESS)
-    e = mx_wait(&req);
+    e = mx_wait(c, &req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Allgather (counts)", e);
   int *cnt = core_malloc(sizeof *cnt * ((size_t)size + 1));
@@ -60,7 +60,7 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
     e = MPI_Iallgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
                         c->comm, &req);
     if (e == MPI_SUCCESS)
-      e = mx_wait(&req);
+      e = mx_wait(c, &req);
     if (e != MPI_SUCCESS)
       mx_mpi_fail(c, "MPI_Allgatherv", e);
     rc = mx_agree(c);
@@ -175,11 +175,11 @@ static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   MPI_Request req;
   int e = MPI_Iexscan(cnt, before, P, MPI_INT64_T, MPI_SUM, c->comm, &req);
   if (e == MPI_SUCCESS)
-    e = mx_wait(&req);
+    e = mx_wait(c, &req);
   if (e == MPI_SUCCESS)
     e = MPI_Iallreduce(cnt, tot, P, MPI_INT64_T, MPI_SUM, c->comm, &req);
   if (e == MPI_SUCCESS)
-    e = mx_wait(&req);
+    e = mx_wait(c, &req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Exscan/MPI_Allreduce (part counts)", e);
   if ((rc = mx_agree(c)) != MINEX_OK)

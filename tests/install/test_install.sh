@@ -82,8 +82,7 @@ if [ "$mpi" != 0 ]; then
   # shellcheck disable=SC2086
   mpicc.mpich $extra -I"$prefix/include" "$src/examples/mpi_quickstart.c" \
     -o "$work/mpi_consumer" -L"$lib" -lminex_mpi -Wl,-rpath,"$lib"
-  LSAN_OPTIONS="suppressions=$src/tests/lsan.supp" \
-    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0" \
+  LSAN_OPTIONS="suppressions=$src/tests/lsan.supp" HWLOC_COMPONENTS=-pci \
     timeout 120 mpiexec.mpich -n 2 "$work/mpi_consumer" >/dev/null
 fi
 # GSL, libxml2 and threads are private dependencies of the shared library:

@@ -1539,7 +1539,6 @@ int main(void) {
   tcase_add_test(tc, vtk_output_cells_are_positive_from_every_file_variant);
   tcase_add_test(tc, every_kind_from_every_format_has_its_volume_in_vtk);
   tcase_add_test(tc, unknown_element_types_are_errors_never_dropped);
-  tcase_add_test(tc, truncated_binary_files_are_rejected);
   tcase_add_test(tc, truncated_at_every_section_boundary_is_rejected);
   tcase_add_test(tc, big_endian_meshb_is_the_same_mesh);
   tcase_add_test(tc, gmsh40_binary_bad_counts_are_refused);
@@ -1547,5 +1546,12 @@ int main(void) {
      loaded machine, more than Check's default 4 s */
   tcase_set_timeout(tc, 60);
   suite_add_tcase(s, tc);
+  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
+     which scripts/test.sh --full runs whole */
+  TCase *heavy = tcase_create("heavy");
+  tcase_set_tags(heavy, "slow");
+  tcase_set_timeout(heavy, 60);
+  tcase_add_test(heavy, truncated_binary_files_are_rejected);
+  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

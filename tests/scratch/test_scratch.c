@@ -322,11 +322,17 @@ int main(void) {
   Suite *s = suite_create("scratch");
   TCase *tc = tcase_create("scratch");
   tcase_set_timeout(tc, 600);
-  tcase_add_test(tc, two_threads_give_the_single_threaded_results);
   tcase_add_test(tc,
                  extreme_machines_and_weights_print_nothing_touch_no_signal);
   tcase_add_test(tc, partition_follows_the_speeds_and_the_seed);
   tcase_add_test(tc, partition_graph_without_available_processor_is_enoproc);
   suite_add_tcase(s, tc);
+  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
+     which scripts/test.sh --full runs whole */
+  TCase *heavy = tcase_create("heavy");
+  tcase_set_tags(heavy, "slow");
+  tcase_set_timeout(heavy, 600);
+  tcase_add_test(heavy, two_threads_give_the_single_threaded_results);
+  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

@@ -1047,12 +1047,19 @@ int main(void) {
   tcase_add_test(run,
                  with_partitioning_each_step_is_no_worse_than_keeping_the_last);
   tcase_add_test(run, a_run_under_a_horizon_is_scored_under_it);
-  tcase_add_test(run, throttle_auto_steps_use_a_candidate_and_stay_no_worse);
-  tcase_add_test(run, two_runs_are_identical_but_for_the_times);
   tcase_add_test(run, a_callback_can_stop_the_run_and_nothing_is_left);
-  tcase_add_test(run, sweep_records_are_the_same_on_threads_and_ranks);
   tcase_add_test(
       run, sweep_rejects_bad_ranks_and_threads_and_reports_a_failing_spec);
   suite_add_tcase(s, run);
+  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
+     which scripts/test.sh --full runs whole */
+  TCase *heavy = tcase_create("heavy");
+  tcase_set_tags(heavy, "slow");
+  tcase_set_timeout(heavy, 120);
+  tcase_add_unchecked_fixture(heavy, workload_setup, workload_teardown);
+  tcase_add_test(heavy, sweep_records_are_the_same_on_threads_and_ranks);
+  tcase_add_test(heavy, throttle_auto_steps_use_a_candidate_and_stay_no_worse);
+  tcase_add_test(heavy, two_runs_are_identical_but_for_the_times);
+  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

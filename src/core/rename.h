@@ -72,6 +72,7 @@
 #define costmodel_resync minex__costmodel_resync
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
 #define costmodel_metrics_from_loads minex__costmodel_metrics_from_loads
+#define costmodel_metrics_nonfinite minex__costmodel_metrics_nonfinite
 #define costmodel_min_var minex__costmodel_min_var
 #define costmodel_move_deltas minex__costmodel_move_deltas
 #define costmodel_receiver_qwgt minex__costmodel_receiver_qwgt

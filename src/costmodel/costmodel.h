@@ -142,6 +142,12 @@ void costmodel_unit_from(const costmodel_loads *ld, const double *sums,
  * of Pwgt), in the loads' units; m's other fields are left as they are. */
 void costmodel_metrics_from_loads(const costmodel_loads *ld, minex_metrics *m);
 
+/* The name of the first of m's evaluated figures (the loads' and the sums
+ * over vertices) that is not finite, its value in *value; NULL when all
+ * are: minex_evaluate and the MPI layer refuse such a result rather than
+ * return it. */
+const char *costmodel_metrics_nonfinite(const minex_metrics *m, double *value);
+
 /* A processor's share of the loads from one run of vertices. */
 typedef struct costmodel_partial {
   int32_t proc, pad;

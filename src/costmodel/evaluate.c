@@ -60,6 +60,23 @@ void costmodel_metrics_from_loads(const costmodel_loads *ld, minex_metrics *m) {
   m->horizon_time = m->max_remap + ld->iters * m->steady_max;
 }
 
+const char *costmodel_metrics_nonfinite(const minex_metrics *m, double *value) {
+  const double fields[] = {
+      m->max_qwgt,    m->min_qwgt,   m->qwgt_tot,   m->min_var,     m->load_imb,
+      m->lower_bound, m->max_wgt,    m->max_comm,   m->max_remap,   m->total_v,
+      m->max_v,       m->cut_weight, m->steady_max, m->horizon_time};
+  static const char *const names[] = {
+      "MaxQwgt", "MinQwgt",    "QwgtTot",   "MinVar",   "LoadImb",
+      "LB",      "MaxWgt",     "MaxComm",   "MaxRemap", "TotalV",
+      "MaxV",    "cut weight", "SteadyMax", "T_k"};
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    if (!isfinite(fields[i])) {
+      *value = fields[i];
+      return names[i];
+    }
+  return NULL;
+}
+
 int minex_evaluate(const minex_graph *g, const minex_config *cfg,
                    const int32_t *old, const int32_t *nw,
                    const minex_options *options, minex_metrics *m) {
@@ -112,18 +129,13 @@ int minex_evaluate(const minex_graph *g, const minex_config *cfg,
   costmodel_loads_destroy(&ld);
   /* the loads are checked finite when they are built; the sums over
      vertices (Rwgt moved, Pwgt for LB) can still overflow on their own */
-  const double fields[] = {
-      r.max_qwgt, r.qwgt_tot, r.min_var,    r.load_imb,   r.lower_bound,
-      r.total_v,  r.max_v,    r.cut_weight, r.steady_max, r.horizon_time};
-  static const char *const names[] = {
-      "MaxQwgt", "QwgtTot", "MinVar",     "LoadImb",   "LB",
-      "TotalV",  "MaxV",    "cut weight", "SteadyMax", "T_k"};
-  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-    if (!isfinite(fields[i]))
-      return core_error(MINEX_EINVAL,
-                        "minex_evaluate: %s is %g: the "
-                        "weights are too large (their sums overflow)",
-                        names[i], fields[i]);
+  double val;
+  const char *bad = costmodel_metrics_nonfinite(&r, &val);
+  if (bad != NULL)
+    return core_error(MINEX_EINVAL,
+                      "minex_evaluate: %s is %g: the "
+                      "weights are too large (their sums overflow)",
+                      bad, val);
   *m = r;
   return MINEX_OK;
 }

@@ -125,7 +125,17 @@ static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
       if (cfg->avail[p])
         r.max_v = r.max_v > vol[p] ? r.max_v : vol[p];
     r.lower_bound = r.lower_bound > 0 ? sum_pwgt / r.lower_bound : 0;
-    *m = r;
+    /* the same figures on every rank, so every rank fails alike */
+    double val;
+    const char *bad = costmodel_metrics_nonfinite(&r, &val);
+    if (bad != NULL)
+      mx_fail(c, MINEX_EINVAL,
+              "the result's %s is %g, not a finite number: the weights are "
+              "too large (their sums overflow)",
+              bad, val);
+    else
+      *m = r;
+    rc = mx_agree(c);
   }
   core_free(all);
   core_free(vol);
@@ -598,17 +608,20 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   }
   owners_copy(&w, &d, keep, 0);
   phase_mark(c, &pm, t0);
-  /* the metrics under the call's horizon */
-  if (best.horizon != k) {
-    best_ld.iters = k;
-    rc = costmodel_loads_refresh(&best_ld); /* destroys them on failure */
-    if (rc != MINEX_OK)
-      have_best = 0;
-    if ((rc = agree_rc(c, rc)) != MINEX_OK)
-      goto done;
-  }
+  /* the kept partition scored from scratch under the call's horizon, as
+     minex_repartition scores its result (minex_evaluate): a candidate's
+     loads are running sums of its moves' deltas, and their rounding can
+     leave a processor that lost every vertex at -1e-14 (a Qwgt below 0,
+     which the cost model refuses, a NaN SteadyMax). Summed part by part,
+     the figures are the same for any number of ranks. */
+  costmodel_loads_destroy(&best_ld);
+  have_best = 0;
+  if ((rc = mx_dist_loads_part(c, &d, cfg, &opt, k, unit, w.owner, &best_ld)) !=
+      MINEX_OK)
+    goto done;
+  have_best = 1;
   /* SPEC §3 guarantee: never worse than old when every old owner is
-     available, judged on the loads every rank keeps */
+     available */
   minex_metrics mnew;
   int returned_old =
       all_avail && driver_max_qwgt(&best_ld, k) * best_ld.inv_unit > old_max;

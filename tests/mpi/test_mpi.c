@@ -6,7 +6,8 @@
  * vertices, global ids above 2^31, rows in another order) and option sets;
  * collective errors (every rank the same code and message, naming the
  * rank at fault; outputs untouched); the ParMETIS-shaped entry points
- * against minex_mpi_repartition with the configuration they document.
+ * against minex_mpi_repartition with the configuration they document;
+ * small random problems against the serial call, every metric compared.
  * A plain MPI program: prints each failure with its rank and line and
  * exits non-zero on every rank when any rank failed. */
 #include "minex_mpi.h"
@@ -376,6 +377,267 @@ static void test_log(const fixture *f, const minex_config *cfg,
   local_free(&l);
 }
 
+/* Random small problems against the serial call, every field of the
+ * metrics compared: a ring with random chords (6-48 vertices), weights
+ * with fractions (so that sums round), 1-3 clusters of 1-4 processors,
+ * unavailable processors, old random or in blocks. The generator is a
+ * fixed xorshift: a seed names the same problem on every rank and run. */
+typedef enum { RC_MIX, RC_SENDER, RC_K100 } rc_mode;
+
+static uint64_t rc_state;
+
+static uint64_t rc_next(void) {
+  rc_state ^= rc_state << 13;
+  rc_state ^= rc_state >> 7;
+  rc_state ^= rc_state << 17;
+  return rc_state;
+}
+
+static int rc_int(int lo, int hi) {
+  return lo + (int)(rc_next() % (uint64_t)(hi - lo + 1));
+}
+
+typedef struct rc_problem {
+  minex_graph *g;
+  minex_config *cfg;
+  int32_t *old;
+  minex_options opt;
+} rc_problem;
+
+static void rc_make(rc_problem *pb, int seed, rc_mode mode) {
+  rc_state = 0x9E3779B97F4A7C15ULL * (uint64_t)(seed + 1);
+  rc_next();
+  rc_next();
+  int n = rc_int(6, 48);
+  char *adj = calloc((size_t)n * (size_t)n, 1);
+  double *w = calloc((size_t)n * (size_t)n, sizeof *w);
+  for (int v = 0; v < n; v++)
+    adj[v * n + (v + 1) % n] = adj[((v + 1) % n) * n + v] = 1;
+  int extra = rc_int(0, 2 * n);
+  for (int i = 0; i < extra; i++) {
+    int a = rc_int(0, n - 1), b = rc_int(0, n - 1);
+    if (a != b)
+      adj[a * n + b] = adj[b * n + a] = 1;
+  }
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      if (adj[a * n + b])
+        w[a * n + b] = w[b * n + a] =
+            rc_int(1, 9) * (rc_next() % 4 == 0 ? 0.37 : 1);
+  int64_t *xadj = malloc(sizeof *xadj * (size_t)(n + 1));
+  int32_t *nbr = malloc(sizeof *nbr * (size_t)n * (size_t)n);
+  double *cw = malloc(sizeof *cw * (size_t)n * (size_t)n);
+  double *pw = malloc(sizeof *pw * (size_t)n), *rw = malloc(sizeof *rw * n);
+  int64_t e = 0;
+  xadj[0] = 0;
+  for (int a = 0; a < n; a++) {
+    for (int b = 0; b < n; b++)
+      if (adj[a * n + b]) {
+        nbr[e] = b;
+        cw[e++] = w[a * n + b];
+      }
+    xadj[a + 1] = e;
+    pw[a] = rc_int(0, 9) * (rc_next() % 3 == 0 ? 0.1 : 1);
+    rw[a] = rc_int(0, 9) * (rc_next() % 3 == 0 ? 0.3 : 1);
+  }
+  int nc = rc_int(1, 3);
+  int32_t np[3];
+  double proc[3], conn[9];
+  for (int c = 0; c < nc; c++) {
+    np[c] = rc_int(1, 4);
+    proc[c] = rc_int(1, 3);
+  }
+  for (int c = 0; c < nc; c++)
+    for (int d = c; d < nc; d++)
+      conn[c * nc + d] = conn[d * nc + c] = c == d ? 1 : rc_int(1, 10);
+  if (minex_config_create(nc, np, proc, conn, &pb->cfg) != MINEX_OK ||
+      minex_graph_create(n, xadj, nbr, pw, rw, cw, &pb->g) != MINEX_OK)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  int32_t P = minex_config_nprocs(pb->cfg);
+  for (int32_t p = 0; p < P; p++)
+    if (rc_next() % 4 == 0)
+      minex_config_set_available(pb->cfg, p, 0);
+  if (minex_config_navailable(pb->cfg) == 0)
+    minex_config_set_available(pb->cfg, 0, 1);
+  pb->old = malloc(sizeof *pb->old * (size_t)n);
+  int blocks = rc_next() % 2;
+  for (int v = 0; v < n; v++)
+    pb->old[v] = blocks ? (int32_t)((int64_t)v * P / n) : rc_int(0, P - 1);
+  minex_options *o = &pb->opt;
+  minex_options_init(o);
+  o->seed = rc_next() % 100;
+  if (mode == RC_SENDER) {
+    o->remap_mode = MINEX_REMAP_SENDER;
+  } else if (mode == RC_K100) {
+    o->iterations = 100;
+    o->throttle_auto = 1;
+  } else {
+    static const int32_t ks[4] = {1, 2, 10, 100};
+    o->remap_mode = (minex_remap_mode)rc_int(0, 2);
+    o->iterations = ks[rc_int(0, 3)];
+    o->throttle_auto = rc_next() % 2;
+    o->alpha = rc_int(0, 2) * 0.5;
+  }
+  free(adj), free(w), free(xadj), free(nbr), free(cw), free(pw), free(rw);
+}
+
+static void rc_free(rc_problem *pb) {
+  minex_graph_destroy(pb->g);
+  minex_config_destroy(pb->cfg);
+  free(pb->old);
+}
+
+/* a and b equal up to rounding: relative, or absolute against scale (a
+ * load that is 0 one way and 1e-15 the other) */
+static int near(double a, double b, double scale) {
+  return a == b || fabs(a - b) <= 1e-9 * fmax(fmax(fabs(a), fabs(b)), scale);
+}
+
+/* Every field minex_repartition sets, against the distributed call's:
+ * the evaluated figures up to rounding and finite, the counts and the
+ * choices equal, the times set where the serial call sets them. */
+static void metrics_full(const char *what, const minex_metrics *s,
+                         const minex_metrics *d) {
+  double q = fmax(s->max_qwgt, d->max_qwgt);
+  const struct {
+    const char *name;
+    double a, b, scale;
+  } f[] = {{"max_qwgt", s->max_qwgt, d->max_qwgt, q},
+           {"min_qwgt", s->min_qwgt, d->min_qwgt, q},
+           {"qwgt_tot", s->qwgt_tot, d->qwgt_tot, q},
+           {"load_imb", s->load_imb, d->load_imb, 1},
+           {"min_var", s->min_var, d->min_var, q * q},
+           {"lower_bound", s->lower_bound, d->lower_bound, 0},
+           {"max_wgt", s->max_wgt, d->max_wgt, q},
+           {"max_comm", s->max_comm, d->max_comm, q},
+           {"max_remap", s->max_remap, d->max_remap, q},
+           {"steady_max", s->steady_max, d->steady_max, q},
+           {"horizon_time", s->horizon_time, d->horizon_time, q},
+           {"cut_weight", s->cut_weight, d->cut_weight, 0},
+           {"total_v", s->total_v, d->total_v, 0},
+           {"max_v", s->max_v, d->max_v, 0},
+           {"horizon_used", s->horizon_used, d->horizon_used, 0},
+           {"throttle_used", s->throttle_used, d->throttle_used, 0}};
+  for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+    CHECK(near(f[i].a, f[i].b, f[i].scale) &&
+              (isfinite(f[i].b) || i + 1 == sizeof f / sizeof *f),
+          "%s: metrics.%s %.17g, serial %.17g", what, f[i].name, f[i].b,
+          f[i].a);
+  const struct {
+    const char *name;
+    int64_t a, b;
+  } c[] = {{"cut_edges", s->cut_edges, d->cut_edges},
+           {"moved", s->moved, d->moved},
+           {"stranded", s->stranded, d->stranded},
+           {"navailable", s->navailable, d->navailable},
+           {"coarse_nvtxs", s->coarse_nvtxs, d->coarse_nvtxs},
+           {"start_nvtxs", s->start_nvtxs, d->start_nvtxs},
+           {"coarse_moves", s->coarse_moves, d->coarse_moves},
+           {"expand_moves", s->expand_moves, d->expand_moves},
+           {"returned_old", s->returned_old, d->returned_old},
+           {"scratch_used", s->scratch_used, d->scratch_used},
+           {"candidates", s->candidates, d->candidates},
+           {"threads_used", s->threads_used, d->threads_used}};
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+    CHECK(c[i].a == c[i].b, "%s: metrics.%s %lld, serial %lld", what, c[i].name,
+          (long long)c[i].b, (long long)c[i].a);
+}
+
+/* Problem seed of mode: the distributed call returns the serial call's
+ * code, owners and metrics on every rank. */
+static void check_random(rc_mode mode, int seed) {
+  rc_problem pb;
+  rc_make(&pb, seed, mode);
+  char what[64];
+  snprintf(what, sizeof what, "random problem %d of mode %d", seed, (int)mode);
+  int32_t n = minex_graph_nvtxs(pb.g);
+  minex_options so = pb.opt;
+  so.rounds = MINEX_ROUNDS_ON; /* what AUTO means in the MPI layer */
+  int32_t *ref = malloc(sizeof *ref * (size_t)n);
+  minex_metrics ms, md;
+  memset(&ms, 0, sizeof ms);
+  memset(&md, 0, sizeof md);
+  int rs = minex_repartition(pb.g, pb.cfg, pb.old, &so, ref, &ms);
+  local l;
+  local_make(&l, pb.g, 0, 0, 0);
+  int64_t first = l.vd[rank];
+  int32_t *got = malloc(sizeof *got * (size_t)(l.nloc + 1));
+  int rd = minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, l.rw, l.cw,
+                                 pb.old + first, pb.cfg, &pb.opt, got, &md,
+                                 MPI_COMM_WORLD);
+  CHECK(rd == rs, "%s: rc %d (%s), serial %d", what, rd, minex_last_error(),
+        rs);
+  CHECK(same_everywhere(minex_last_error()), "%s: messages differ: %s", what,
+        minex_last_error());
+  if (rd == MINEX_OK && rs == MINEX_OK) {
+    int64_t diff = 0;
+    for (int64_t v = 0; v < l.nloc; v++)
+      diff += got[v] != ref[first + v];
+    CHECK(diff == 0, "%s: %lld owners differ from the serial call's", what,
+          (long long)diff);
+    metrics_full(what, &ms, &md);
+  }
+  free(ref);
+  free(got);
+  local_free(&l);
+  rc_free(&pb);
+}
+
+/* Cases the generator found, each a defect once: */
+static void test_random(void) {
+  /* a processor that loses every vertex kept a running sum of -1e-14:
+     SteadyMax and T_k NaN (remap mode sender; k = 100 with throttle_auto),
+     or the ladder winner's loads refreshed under k refused by the cost
+     model as negative (MINEX_EINVAL where the serial call succeeds) */
+  static const int sender[] = {214, 3}, k100[] = {214, 230, 380, 171},
+                   mix[] = {104};
+  for (size_t i = 0; i < sizeof sender / sizeof *sender; i++)
+    check_random(RC_SENDER, sender[i]);
+  for (size_t i = 0; i < sizeof k100 / sizeof *k100; i++)
+    check_random(RC_K100, k100[i]);
+  for (size_t i = 0; i < sizeof mix / sizeof *mix; i++)
+    check_random(RC_MIX, mix[i]);
+}
+
+/* Metrics that overflow in the caller's units are an error, never
+ * MINEX_OK: the loads are kept in units that keep them near 1, so a
+ * remapping of 2 x 1e308 is finite there and infinite once scaled back
+ * (the serial call's evaluator refuses it too). */
+static void test_nonfinite(void) {
+  int64_t xadj[5] = {0, 1, 3, 5, 6};
+  int32_t adj[6] = {1, 0, 2, 1, 3, 2};
+  double pw[4] = {1, 1, 1, 1}, rw[4] = {1, 1, 1e308, 1e308};
+  double cw[6] = {1, 1, 1, 1, 1, 1};
+  int32_t old[4] = {0, 1, 2, 2}; /* 2 unavailable: both must move */
+  minex_graph *g = NULL;
+  minex_config *cfg = NULL;
+  if (minex_graph_create(4, xadj, adj, pw, rw, cw, &g) != MINEX_OK ||
+      minex_config_create_uniform(3, &cfg) != MINEX_OK)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  minex_config_set_available(cfg, 2, 0);
+  int32_t ref[4];
+  minex_metrics ms, md;
+  int rs = minex_repartition(g, cfg, old, NULL, ref, &ms);
+  local l;
+  local_make(&l, g, 0, 0, 0);
+  int32_t got[5];
+  md.max_qwgt = -7;
+  int rd = minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, l.rw, l.cw,
+                                 old + l.vd[rank], cfg, NULL, got, &md,
+                                 MPI_COMM_WORLD);
+  CHECK(rs == MINEX_EINVAL && rd == MINEX_EINVAL,
+        "Remap of 2e308: rc %d (%s; MaxQwgt %g), serial %d", rd,
+        minex_last_error(), md.max_qwgt, rs);
+  CHECK(same_everywhere(minex_last_error()),
+        "Remap of 2e308: messages "
+        "differ: %s",
+        minex_last_error());
+  CHECK(md.max_qwgt == -7, "Remap of 2e308: metrics written on error");
+  local_free(&l);
+  minex_config_destroy(cfg);
+  minex_graph_destroy(g);
+}
+
 /* The graph of no vertex: what the serial library does on it. */
 static void test_empty(const minex_config *cfg) {
   int64_t vd[65];
@@ -741,6 +1003,8 @@ int main(int argc, char **argv) {
   test_log(&f, cfg, old, 1);
   test_log(&f, cfg, old, 0);
   test_empty(cfg);
+  test_random();
+  test_nonfinite();
   test_workspace();
   test_parmetis(&f, P, old, 0, 0, 1000.0f, 0);
   test_parmetis(&f, P, old, 1, 1, 0.25f, 0);

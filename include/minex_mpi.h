@@ -39,7 +39,8 @@ extern "C" {
  * message counts per phase, then the library's log).
  *
  * Output: new_part (nlocal, may be NULL when nlocal = 0) the new owner of
- * each local vertex; metrics (may be NULL) equal on every rank. The result
+ * each local vertex; metrics (may be NULL) equal on every rank (its times
+ * those of the slowest rank). The result
  * equals minex_repartition's on the whole graph (global id order) with the
  * same configuration and options, for any number of ranks (the default
  * options included: options.rounds = MINEX_ROUNDS_AUTO means

@@ -172,6 +172,7 @@
 #define mx_dist_destroy minex__mx_dist_destroy
 #define mx_dist_from_coarse minex__mx_dist_from_coarse
 #define mx_dist_loads minex__mx_dist_loads
+#define mx_dist_old_owners minex__mx_dist_old_owners
 #define mx_dist_unit minex__mx_dist_unit
 #define mx_end_sort minex__mx_end_sort
 #define mx_exchange minex__mx_exchange

@@ -560,6 +560,14 @@ int mx_dist_level(mx_comm *c, const contract_ws *w, int32_t s, mx_coarse *co) {
   return gather_level(c, &w->lv[s], co, 0);
 }
 
+void mx_dist_old_owners(const mx_dist *d, int32_t *owner) {
+  int32_t n = d->g.nvtxs;
+  for (int32_t x = 0; x < n; x++)
+    owner[x] = d->old[x];
+  for (int32_t k = 0; k < d->nghost; k++)
+    owner[2 * n + k] = part_of(d->first, d->nparts, d->ghost_gid[k]);
+}
+
 /* The old part of every local id of d's level 0: its vertices' and, at
  * 2n + g, its ghosts' (malloc'd). */
 static int32_t *parts_with_ghosts(const mx_dist *d) {
@@ -568,10 +576,9 @@ static int32_t *parts_with_ghosts(const mx_dist *d) {
       core_malloc(sizeof *part * (2 * (size_t)n + (size_t)d->nghost + 1));
   if (part == NULL)
     return NULL;
+  mx_dist_old_owners(d, part);
   for (int32_t x = 0; x < n; x++)
-    part[x] = part[n + x] = d->old[x];
-  for (int32_t k = 0; k < d->nghost; k++)
-    part[2 * n + k] = part_of(d->first, d->nparts, d->ghost_gid[k]);
+    part[n + x] = d->old[x];
   return part;
 }
 

@@ -67,6 +67,10 @@ void mx_coarse_destroy(mx_coarse *co);
  * included: where the expansion on the ranks starts. Local. */
 void mx_dist_from_coarse(contract_ws *w, const mx_coarse *co);
 
+/* The old partition on d's level 0 as w's owners hold it: the old part of
+ * every local vertex at 0..n-1 and of every ghost at 2n + g. Local. */
+void mx_dist_old_owners(const mx_dist *d, int32_t *owner);
+
 /* Collective: the loads of the old partition under horizon k in units of
  * 1/unit, every rank's share added up (each processor's figures come from
  * the one rank that holds its old part, so the sum is exact and equal to

@@ -194,14 +194,17 @@ static int agree_rc(mx_comm *c, int rc) {
  * from the current level, the forced sweep when a processor is
  * unavailable, the balance and refinement passes when wanted. */
 static int finish(partition_ctx *pw, const minex_config *cfg,
-                  const minex_options *opt) {
+                  const minex_options *opt, double *secs_refine) {
   int rc = expand_rounds(pw, EXPAND_BUDGET);
   if (rc == MINEX_OK && cfg->navail < cfg->nprocs)
     rc = partition_force_off(pw);
   if (rc == MINEX_OK && driver_balance_wanted(opt, cfg))
     rc = partition_balance(pw, MINEX_BALANCE_PASSES);
-  if (rc == MINEX_OK && driver_refine_wanted(opt))
+  if (rc == MINEX_OK && driver_refine_wanted(opt)) {
+    double t = MPI_Wtime();
     rc = partition_refine(pw, opt->refine_passes > 0 ? opt->refine_passes : 1);
+    *secs_refine = MPI_Wtime() - t;
+  }
   return rc;
 }
 
@@ -214,7 +217,8 @@ typedef struct dist_cand {
   int64_t start_nvtxs; /* vertices the candidate's rule started from */
   int64_t coarse_moves, expand_moves;
   int64_t rounds, tries, rank0; /* partition_ctx's dist_ counts */
-  double secs_partition, secs_expand, seconds;
+  double secs_partition, secs_expand, secs_refine, seconds;
+  core_par par; /* its scans' parallel regions (metrics.seconds_parallel) */
 } dist_cand;
 
 static int dist_candidate(mx_comm *c, const mx_dist *d, contract_ws *w,
@@ -256,7 +260,7 @@ static int dist_candidate(mx_comm *c, const mx_dist *d, contract_ws *w,
   double t1 = MPI_Wtime();
   cd->secs_partition = t1 - t0;
   mx_dist_from_coarse(w, co);
-  if ((rc = finish(&pw, cfg, &opt)) != MINEX_OK)
+  if ((rc = finish(&pw, cfg, &opt, &cd->secs_refine)) != MINEX_OK)
     goto done;
   cd->expand_moves = pw.moves;
   cd->rounds = pw.dist_rounds;
@@ -265,6 +269,7 @@ static int dist_candidate(mx_comm *c, const mx_dist *d, contract_ws *w,
   cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
   cd->end_time = driver_horizon_time(ld, k) * ld->inv_unit;
   cd->throttle = opt.throttle;
+  cd->par = pw.par;
   cd->secs_expand = MPI_Wtime() - t1;
 done:
   partition_ctx_destroy(&pw);
@@ -382,7 +387,7 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
   cd->coarse_moves = pw.moves;
   double t1 = MPI_Wtime();
   cd->secs_partition = t1 - t0;
-  if ((rc = finish(&pw, cfg, &opt)) != MINEX_OK)
+  if ((rc = finish(&pw, cfg, &opt, &cd->secs_refine)) != MINEX_OK)
     goto done;
   cd->expand_moves = pw.moves - cd->coarse_moves;
   cd->rounds = pw.dist_rounds;
@@ -391,6 +396,7 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
   cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
   cd->end_time = driver_horizon_time(ld, k) * ld->inv_unit;
   cd->throttle = opt.throttle;
+  cd->par = pw.par;
   cd->secs_expand = MPI_Wtime() - t1;
   cd->start_nvtxs = S2->gnbase;
 done:
@@ -562,16 +568,24 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   int nladder = driver_ladder_wanted(&opt) ? MINEX_LADDER_MAX : 0;
   dist_cand best, cd;
   memset(&best, 0, sizeof best);
-  double old_max = 0, secs_diffusive = 0, secs_ladder = 0;
-  int ncand = 0;
+  double old_max = 0, secs_diffusive = 0, secs_ladder = 0, secs_refine = 0;
+  double t_cand = MPI_Wtime();
+  int ncand = 0, njobs = 0;
+  /* the candidates' parallel regions as minex_repartition counts them: one
+     candidate's scans, or the candidates themselves as the units */
+  core_par par_one = {0, 0, 0}, par_jobs = {0, 0, 0};
   int64_t nrounds = 0, ntries = 0, nrank0 = 0; /* the rounds' execution */
   for (int j = 0; j <= nladder; j++) {
     double h = j == 0 ? k : driver_ladder_horizon(k, j - 1);
     if ((rc = dist_candidate(c, &d, &w, &co, cfg, &opt, h, unit, &ld, &cd)) !=
         MINEX_OK)
       goto done;
-    ncand++;
+    ncand++, njobs++;
     nrounds += cd.rounds, ntries += cd.tries, nrank0 += cd.rank0;
+    secs_refine += cd.secs_refine;
+    par_one = cd.par;
+    par_jobs.work += cd.seconds;
+    par_jobs.span = cd.seconds > par_jobs.span ? cd.seconds : par_jobs.span;
     if (j == 0) {
       old_max = cd.start_max;
       secs_diffusive = cd.seconds;
@@ -593,9 +607,13 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     secs_scratch = cd.seconds;
     if (rc != MINEX_OK)
       goto done;
+    njobs++;
     nrounds += cd.rounds, ntries += cd.tries, nrank0 += cd.rank0;
+    par_jobs.work += cd.seconds;
+    par_jobs.span = cd.seconds > par_jobs.span ? cd.seconds : par_jobs.span;
     if (!skipped) {
       ncand++;
+      secs_refine += cd.secs_refine;
       if (c->rank == 0)
         driver_log(&opt,
                    "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
@@ -606,6 +624,10 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                                  all_avail, old_max, &w, &d, keep);
     }
   }
+  double secs_candidates = MPI_Wtime() - t_cand;
+  core_par par = w.par; /* this rank's chunks of the contraction */
+  par_jobs.wall = secs_candidates;
+  core_par_add(&par, njobs == 1 ? &par_one : &par_jobs);
   owners_copy(&w, &d, keep, 0);
   phase_mark(c, &pm, t0);
   /* the kept partition scored from scratch under the call's horizon, as
@@ -626,8 +648,8 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   int returned_old =
       all_avail && driver_max_qwgt(&best_ld, k) * best_ld.inv_unit > old_max;
   if (returned_old) { /* the old owners and loads again */
-    for (int32_t x = 0; x < d.g.nvtxs; x++)
-      w.owner[x] = d.old[x];
+    /* the ghosts' too: the cut and the sums per old part read them */
+    mx_dist_old_owners(&d, w.owner);
     costmodel_loads_destroy(&best_ld);
     have_best = 0;
     if ((rc = mx_dist_loads(c, &d, cfg, &opt, k, unit, &best_ld)) != MINEX_OK)
@@ -646,25 +668,57 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                "by the ranks (%lld speculation tries), %lld by rank 0",
                (long long)nrounds, (long long)(nrounds - nrank0),
                (long long)ntries, (long long)nrank0);
+  /* the times of the slowest rank, so that the metrics are the same on
+     every rank (each rank's own: its share of the contraction and of the
+     scans; a rank home to no part has none) */
+  enum {
+    T_CONTRACT,
+    T_PART,
+    T_EXPAND,
+    T_DIFF,
+    T_LADDER,
+    T_SCRATCH,
+    T_REFINE,
+    T_CAND,
+    T_PAR,
+    T_WORK,
+    T_SPAN,
+    T_ALL,
+    NT
+  };
+  double tin[NT] = {secs_contract,    best.secs_partition,
+                    best.secs_expand, secs_diffusive,
+                    secs_ladder,      secs_scratch,
+                    secs_refine,      secs_candidates,
+                    par.wall,         par.work,
+                    par.span,         MPI_Wtime() - t0},
+         tmax[NT];
+  if ((rc = mx_allreduce(c, tin, tmax, NT, MPI_DOUBLE, MPI_MAX)) != MINEX_OK)
+    goto done;
   if (metrics) {
     *metrics = mnew;
     metrics->coarse_nvtxs = co.g.nvtxs;
-    metrics->start_nvtxs = returned_old ? co.g.nvtxs : best.start_nvtxs;
+    metrics->start_nvtxs = best.start_nvtxs; /* the kept candidate's */
     metrics->scratch_used = scratch_used && !returned_old;
-    metrics->seconds_scratch = secs_scratch;
+    metrics->seconds_scratch = tmax[T_SCRATCH];
     metrics->coarse_moves = best.coarse_moves;
     metrics->expand_moves = best.expand_moves;
     metrics->returned_old = returned_old;
-    metrics->seconds_contract = secs_contract;
-    metrics->seconds_partition = best.secs_partition;
-    metrics->seconds_expand = best.secs_expand;
-    metrics->seconds = MPI_Wtime() - t0;
+    metrics->seconds_contract = tmax[T_CONTRACT];
+    metrics->seconds_partition = tmax[T_PART];
+    metrics->seconds_expand = tmax[T_EXPAND];
+    metrics->seconds = tmax[T_ALL];
     metrics->throttle_used = best.throttle;
     metrics->horizon_used = returned_old ? k : best.horizon;
     metrics->candidates = ncand;
-    metrics->seconds_diffusive = secs_diffusive;
-    metrics->seconds_ladder = secs_ladder;
+    metrics->seconds_diffusive = tmax[T_DIFF];
+    metrics->seconds_ladder = tmax[T_LADDER];
+    metrics->seconds_refine = tmax[T_REFINE];
+    metrics->seconds_candidates = tmax[T_CAND];
     metrics->threads_used = nt;
+    metrics->seconds_parallel = tmax[T_PAR];
+    metrics->seconds_parallel_work = tmax[T_WORK];
+    metrics->seconds_parallel_span = tmax[T_SPAN];
   }
 done:
   if (have_best)

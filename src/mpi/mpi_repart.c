@@ -602,6 +602,13 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   }
   if (rc == MINEX_OK)
     rc = check_reverse(&c, &a);
+  /* after the arguments' checks, as minex_repartition's (the config is
+     rank 0's on every rank, so every rank fails alike) */
+  if (rc == MINEX_OK && config->navail == 0) {
+    mx_fail(&c, MINEX_ENOPROC, "all %d processors are unavailable",
+            (int)config->nprocs);
+    rc = mx_agree(&c);
+  }
   st.check_bytes = c.bytes;
   st.check_messages = c.messages;
   st.seconds_check = MPI_Wtime() - t0;

@@ -382,9 +382,9 @@ static void test_log(const fixture *f, const minex_config *cfg,
  * with fractions (so that sums round), 1-3 clusters of 1-4 processors,
  * unavailable processors, old random or in blocks (RC_KEEP: every
  * processor available and Rwgt x 100, so that the old partition is often
- * kept). The generator is a
+ * kept; RC_NONE: every processor unavailable). The generator is a
  * fixed xorshift: a seed names the same problem on every rank and run. */
-typedef enum { RC_MIX, RC_SENDER, RC_K100, RC_KEEP } rc_mode;
+typedef enum { RC_MIX, RC_SENDER, RC_K100, RC_KEEP, RC_NONE } rc_mode;
 
 static uint64_t rc_state;
 
@@ -458,7 +458,9 @@ static void rc_make(rc_problem *pb, int seed, rc_mode mode) {
   for (int32_t p = 0; p < P && mode != RC_KEEP; p++)
     if (rc_next() % 4 == 0)
       minex_config_set_available(pb->cfg, p, 0);
-  if (minex_config_navailable(pb->cfg) == 0)
+  for (int32_t p = 0; p < P && mode == RC_NONE; p++)
+    minex_config_set_available(pb->cfg, p, 0);
+  if (minex_config_navailable(pb->cfg) == 0 && mode != RC_NONE)
     minex_config_set_available(pb->cfg, 0, 1);
   pb->old = malloc(sizeof *pb->old * (size_t)n);
   int blocks = rc_next() % 2;
@@ -472,6 +474,8 @@ static void rc_make(rc_problem *pb, int seed, rc_mode mode) {
   } else if (mode == RC_K100) {
     o->iterations = 100;
     o->throttle_auto = 1;
+  } else if (mode == RC_NONE) {
+    o->iterations = seed % 2 ? 10 : 1; /* 10: the from-scratch too */
   } else if (mode == RC_KEEP) {
     for (int v = 0; v < n; v++)
       rw[v] *= 100;
@@ -601,6 +605,8 @@ static void check_random(rc_mode mode, int seed) {
                                  MPI_COMM_WORLD);
   CHECK(rd == rs, "%s: rc %d (%s), serial %d", what, rd, minex_last_error(),
         rs);
+  CHECK(rd != MINEX_ENOPROC || strstr(minex_last_error(), "unavailable"),
+        "%s: %s", what, minex_last_error());
   CHECK(same_everywhere(minex_last_error()), "%s: messages differ: %s", what,
         minex_last_error());
   if (rd == MINEX_OK && rs == MINEX_OK) {
@@ -619,6 +625,11 @@ static void check_random(rc_mode mode, int seed) {
 
 /* Cases the generator found, each a defect once: */
 static void test_random(void) {
+  /* every processor unavailable: MINEX_ENOPROC on every rank, as the
+     serial call returns (k = 10: every rank crashed in the from-scratch
+     candidate; k = 1: MINEX_OK with every vertex stranded) */
+  check_random(RC_NONE, 1);
+  check_random(RC_NONE, 2);
   /* the old partition kept: the ghosts' owners were the best candidate's,
      so the cut depended on the number of ranks */
   static const int keep[] = {165, 173};

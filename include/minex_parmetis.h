@@ -56,7 +56,9 @@ extern "C" {
  *                          options[1] (debug level) ignored, options[2] the
  *                          seed, options[3] MINEX_PARMETIS_PSR_*
  *   edgecut                out: the weighted cut of the new partition (sum
- *                          of adjwgt over cut edges, each counted once)
+ *                          of adjwgt over cut edges, each counted once); a
+ *                          cut that does not fit idx_t fails the call
+ *                          (MINEX_PARMETIS_ERROR_INPUT, MINEX_EUNSUP)
  *   part                   out: the new owner of each local vertex (in,
  *                          uncoupled: the current owner)
  *   comm                   the communicator

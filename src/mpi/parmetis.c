@@ -249,6 +249,19 @@ static int pm_run(const pm_in *in) {
   rc = minex_mpi_repartition(vd, xadj, adj, pw, rw, cw, old, cfg, &o, newp,
                              &met, c.comm);
   if (rc == MINEX_OK) {
+    /* the cut in idx_t, or an error (the same figure on every rank, so
+       every rank fails alike; part and edgecut left as they were) */
+    double lim = w ? 0x1p63 : 0x1p31;
+    if (!(met.cut_weight < lim - 0.5))
+      mx_fail(&c, MINEX_EUNSUP,
+              "edgecut: the cut weight %.17g does not fit idx_t (%s, at most "
+              "%s)%s",
+              met.cut_weight, w ? "int64_t" : "int32_t",
+              w ? "9223372036854775807" : "2147483647",
+              w ? "" : ": call minex_parmetis_adaptive_repart64");
+    rc = mx_agree(&c);
+  }
+  if (rc == MINEX_OK) {
     for (int64_t v = 0; v < n; v++) {
       if (w)
         ((int64_t *)in->part)[v] = newp[v] + numflag;
@@ -259,7 +272,7 @@ static int pm_run(const pm_in *in) {
     if (w)
       *(int64_t *)in->edgecut = (int64_t)cut;
     else
-      *(int32_t *)in->edgecut = cut > INT32_MAX ? INT32_MAX : (int32_t)cut;
+      *(int32_t *)in->edgecut = (int32_t)cut;
   }
 done:
   minex_config_destroy(cfg);

@@ -827,6 +827,61 @@ static void test_parmetis(const fixture *f, int32_t P, const int32_t *old_all,
   local_free(&l);
 }
 
+/* A cut that does not fit idx_t is an error of the 32-bit entry (it
+ * returned INT32_MAX with METIS_OK); the 64-bit entry returns it. A 4-cycle
+ * in two parts of two, its two cut edges of adjwgt 2^31 - 1, vsize so
+ * heavy (itr 1e-5) that the old partition stays. */
+static void test_parmetis_overflow(void) {
+  int32_t x4[5] = {0, 2, 4, 6, 8}, a4[8] = {1, 3, 0, 2, 1, 3, 0, 2};
+  int32_t w4[8] = {1, INT32_MAX, 1, INT32_MAX, INT32_MAX, 1, INT32_MAX, 1};
+  int32_t own[4] = {0, 0, 1, 1};
+  int64_t vd[65];
+  make_vtxdist(vd, 4, 0, 0);
+  int32_t f = (int32_t)vd[rank], nl = (int32_t)(vd[rank + 1] - vd[rank]);
+  int32_t vd3[65], xl[5], al[8], wl[8], vw[4], vs[4], part[4];
+  int64_t vd6[65], x6[5], a6[8], w6[8], vw6[4], vs6[4], part6[4];
+  for (int r = 0; r <= size; r++)
+    vd3[r] = (int32_t)vd[r], vd6[r] = vd[r];
+  for (int32_t v = 0; v <= nl; v++)
+    x6[v] = xl[v] = x4[f + v] - x4[f];
+  for (int32_t j = 0; j < x4[f + nl] - x4[f]; j++) {
+    a6[j] = al[j] = a4[x4[f] + j];
+    w6[j] = wl[j] = w4[x4[f] + j];
+  }
+  for (int32_t v = 0; v < nl; v++) {
+    vw6[v] = vw[v] = 1;
+    vs6[v] = vs[v] = INT32_MAX;
+    part6[v] = part[v] = own[f + v];
+  }
+  int32_t wf = 3, nf = 0, nc = 1, np = 2, ec = -1, opt[4] = {0, 0, 0, 0};
+  float itr = 1e-5f;
+  MPI_Comm comm = MPI_COMM_WORLD;
+  int prc = minex_parmetis_adaptive_repart(vd3, xl, al, vw, vs, wl, &wf, &nf,
+                                           &nc, &np, NULL, NULL, &itr, opt, &ec,
+                                           part, &comm);
+  CHECK(prc == MINEX_PARMETIS_ERROR_INPUT &&
+            minex_parmetis_last_error() == MINEX_EUNSUP &&
+            strstr(minex_last_error(), "edgecut") != NULL,
+        "parmetis: a cut of 2 x (2^31 - 1) in idx_t: %d (edgecut %d) %s", prc,
+        (int)ec, minex_last_error());
+  CHECK(same_everywhere(minex_last_error()),
+        "parmetis overflow: messages "
+        "differ: %s",
+        minex_last_error());
+  int untouched = ec == -1;
+  for (int32_t v = 0; v < nl; v++)
+    untouched &= part[v] == own[f + v];
+  CHECK(untouched, "parmetis overflow: part or edgecut written on error");
+  int64_t wf6 = 3, nf6 = 0, nc6 = 1, np6 = 2, ec6 = -1, opt6[4] = {0};
+  double itr6 = 1e-5;
+  prc = minex_parmetis_adaptive_repart64(vd6, x6, a6, vw6, vs6, w6, &wf6, &nf6,
+                                         &nc6, &np6, NULL, NULL, &itr6, opt6,
+                                         &ec6, part6, &comm);
+  CHECK(prc == MINEX_PARMETIS_OK && ec6 == 2 * (int64_t)INT32_MAX,
+        "parmetis64: the same cut: %d, edgecut %lld (%s)", prc, (long long)ec6,
+        minex_last_error());
+}
+
 /* options.workspace (issue 19) in both stages: the result of a call with
  * a workspace equals the one without; in stage 2 every rank's kernel
  * takes its large buffers from it, so a second call makes no new block on
@@ -1059,6 +1114,7 @@ int main(int argc, char **argv) {
   test_parmetis(&f, P, old, 0, 0, 1000.0f, 0);
   test_parmetis(&f, P, old, 1, 1, 0.25f, 0);
   test_parmetis(&f, size, old, 1, 0, 1.0f, 1);
+  test_parmetis_overflow();
   int all = 0;
   MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)

@@ -2,7 +2,13 @@
 /* MinEX from MPI codes (SPEC §6, docs/mpi.md): the repartition of a graph
  * distributed over the ranks of a communicator, as parallel adaptive codes
  * hold it. Link libminex_mpi, a superset of libminex (one library to
- * link); the core library libminex never uses MPI. */
+ * link); the core library libminex never uses MPI.
+ *
+ * Every function taking a communicator is collective over it: every rank
+ * of comm calls it with that same valid communicator. A rank that passes
+ * MPI_COMM_NULL gets MINEX_EINVAL at once while the others wait for it in
+ * MPI_Comm_dup: no error can be agreed before the ranks share a
+ * communicator, so MPI cannot avoid that hang. */
 #ifndef MINEX_MPI_H
 #define MINEX_MPI_H
 
@@ -33,7 +39,8 @@ extern "C" {
  *            duplicates, as for minex_graph_create.
  *   old      nlocal current owners in [0, P) (P = the configuration's
  *            processors, which need not equal the number of ranks); NULL on
- *            every rank: each vertex is owned by its rank (then size <= P).
+ *            every rank: each vertex is owned by its rank (then a rank r >= P
+ *            must hold no vertex).
  * config and options (options may be NULL: defaults) must be equal on every
  * rank; options.log_fn is called on rank 0 only (the layer's byte and
  * message counts per phase, then the library's log).

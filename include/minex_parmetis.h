@@ -61,9 +61,12 @@ extern "C" {
  *                          (MINEX_PARMETIS_ERROR_INPUT, MINEX_EUNSUP)
  *   part                   out: the new owner of each local vertex (in,
  *                          uncoupled: the current owner)
- *   comm                   the communicator
+ *   comm                   the communicator, the same valid one on every
+ *                          rank (a rank with MPI_COMM_NULL returns at once
+ *                          while the others wait in MPI_Comm_dup)
  * Returns MINEX_PARMETIS_OK or one of the errors above (collectively:
- * every rank the same). */
+ * every rank the same; the message names these arguments, in numflag's
+ * numbering). */
 MINEX_API int minex_parmetis_adaptive_repart(
     int32_t *vtxdist, int32_t *xadj, int32_t *adjncy, int32_t *vwgt,
     int32_t *vsize, int32_t *adjwgt, int32_t *wgtflag, int32_t *numflag,

@@ -179,8 +179,10 @@
 #define mx_fail minex__mx_fail
 #define mx_idle_barrier minex__mx_idle_barrier
 #define mx_mpi_fail minex__mx_mpi_fail
+#define mx_names_mpi minex__mx_names_mpi
 #define mx_open minex__mx_open
 #define mx_rank_of minex__mx_rank_of
+#define mx_repartition minex__mx_repartition
 #define mx_solve_dist minex__mx_solve_dist
 #define mx_stage2_applies minex__mx_stage2_applies
 #define mx_stage2_resolve minex__mx_stage2_resolve

@@ -125,4 +125,23 @@ int mx_allreduce(mx_comm *c, const void *in, void *out, int count,
                  MPI_Datatype type, MPI_Op op);
 int mx_bcast(mx_comm *c, void *buf, int64_t bytes, int root);
 
+/* The names a call's messages give its arguments and its function (the
+ * first word): minex_mpi_repartition's own (mx_names_mpi), or a
+ * wrapper's, whose caller knows other names (the ParMETIS-shaped entry:
+ * vwgt for pwgt, ...); id_shift is added to every global id a message
+ * prints (the wrapper's numbering, numflag). */
+typedef struct mx_names {
+  const char *fn, *pwgt, *rwgt, *cwgt, *old, *new_part, *config, *options;
+  int64_t id_shift;
+} mx_names;
+extern const mx_names mx_names_mpi;
+
+/* minex_mpi_repartition, its messages in nm's names. */
+int mx_repartition(const mx_names *nm, const int64_t *vtxdist,
+                   const int64_t *xadj, const int64_t *adjncy,
+                   const double *pwgt, const double *rwgt, const double *cwgt,
+                   const int32_t *old, const minex_config *config,
+                   const minex_options *options, int32_t *new_part,
+                   minex_metrics *metrics, MPI_Comm comm);
+
 #endif

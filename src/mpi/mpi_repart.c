@@ -90,8 +90,19 @@ static uint64_t options_hash(const minex_options *o) {
   return h;
 }
 
+const mx_names mx_names_mpi = {"minex_mpi_repartition",
+                               "pwgt",
+                               "rwgt",
+                               "cwgt",
+                               "old",
+                               "new_part",
+                               "config",
+                               "options",
+                               0};
+
 /* The call's arguments, and the local size. */
 typedef struct mx_args {
+  const mx_names *nm;
   const int64_t *vtxdist, *xadj, *adjncy;
   const double *pwgt, *rwgt, *cwgt;
   const int32_t *old;
@@ -128,16 +139,19 @@ static int check_shared(mx_comm *c, mx_args *a) {
   if (mx_bcast(c, h0, sizeof h0, 0) == MINEX_OK) {
     if (h[0] != h0[0])
       mx_fail(c, MINEX_EINVAL,
-              "config differs from rank 0's (processors, clusters, "
-              "slowdowns or availability)");
+              "%s differs from rank 0's (processors, clusters, "
+              "slowdowns or availability)",
+              a->nm->config);
     else if (h[1] != h0[1])
       mx_fail(c, MINEX_EINVAL,
-              "options differ from rank 0's (a field that changes the "
-              "result)");
+              "%s differ from rank 0's (a field that changes the "
+              "result)",
+              a->nm->options);
   }
   /* given or NULL: decided by the ranks that have vertices */
   const void *arr[4] = {a->pwgt, a->rwgt, a->cwgt, a->old};
-  static const char *const name[4] = {"pwgt", "rwgt", "cwgt", "old"};
+  const char *const name[4] = {a->nm->pwgt, a->nm->rwgt, a->nm->cwgt,
+                               a->nm->old};
   int lo[4], hi[4], glo[4], ghi[4];
   for (int i = 0; i < 4; i++) {
     lo[i] = a->nlocal > 0 ? arr[i] != NULL : 1;
@@ -154,11 +168,14 @@ static int check_shared(mx_comm *c, mx_args *a) {
                 name[i]);
     }
   }
-  if (c->rc == MINEX_OK && !a->has[3] && size > a->cfg->nprocs)
+  /* old NULL: every vertex on its rank, so only a rank beyond the
+     processors that holds vertices is at fault (an empty graph is fine) */
+  if (c->rc == MINEX_OK && !a->has[3] && rank >= a->cfg->nprocs &&
+      a->nlocal > 0)
     mx_fail(c, MINEX_EINVAL,
-            "old is NULL (every vertex owned by its rank) but there are %d "
-            "ranks and %d processors",
-            size, (int)a->cfg->nprocs);
+            "%s is NULL (every vertex owned by its rank) but this rank holds "
+            "%lld vertices and P = %d (ranks from P on must hold none)",
+            a->nm->old, (long long)a->nlocal, (int)a->cfg->nprocs);
   return mx_agree(c);
 }
 
@@ -171,8 +188,8 @@ static int check_rows(mx_comm *c, mx_args *a) {
     return mx_fail(c, MINEX_EINVAL, "xadj is NULL (%lld local vertices)",
                    (long long)n);
   if (n > 0 && a->new_part == NULL)
-    return mx_fail(c, MINEX_EINVAL, "new_part is NULL (%lld local vertices)",
-                   (long long)n);
+    return mx_fail(c, MINEX_EINVAL, "%s is NULL (%lld local vertices)",
+                   a->nm->new_part, (long long)n);
   if (a->xadj != NULL && a->xadj[0] != 0)
     return mx_fail(c, MINEX_EINVAL, "xadj[0] = %lld, not 0",
                    (long long)a->xadj[0]);
@@ -185,6 +202,7 @@ static int check_rows(mx_comm *c, mx_args *a) {
   if (a->nnz > 0 && a->adjncy == NULL)
     return mx_fail(c, MINEX_EINVAL, "adjncy is NULL (xadj[%lld] = %lld)",
                    (long long)n, (long long)a->nnz);
+  int64_t sh = a->nm->id_shift; /* ids in the caller's numbering */
   for (int64_t v = 0; v < n; v++)
     for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
       int64_t u = a->adjncy[j];
@@ -192,15 +210,15 @@ static int check_rows(mx_comm *c, mx_args *a) {
         return mx_fail(c, MINEX_EGRAPH,
                        "adjncy[%lld] = %lld is outside [%lld, %lld) "
                        "(vtxdist[0], vtxdist[size])",
-                       (long long)j, (long long)u, (long long)a->base,
-                       (long long)a->end);
+                       (long long)j, (long long)(u + sh),
+                       (long long)(a->base + sh), (long long)(a->end + sh));
       if (u == first + v)
         return mx_fail(c, MINEX_EGRAPH,
                        "adjncy[%lld]: vertex %lld lists itself (self loop)",
-                       (long long)j, (long long)u);
+                       (long long)j, (long long)(u + sh));
     }
   const double *w[3] = {a->pwgt, a->rwgt, a->cwgt};
-  static const char *const name[3] = {"pwgt", "rwgt", "cwgt"};
+  const char *const name[3] = {a->nm->pwgt, a->nm->rwgt, a->nm->cwgt};
   for (int i = 0; i < 3; i++) {
     int64_t m = i == 2 ? a->nnz : n;
     for (int64_t j = 0; w[i] != NULL && j < m; j++)
@@ -210,8 +228,9 @@ static int check_rows(mx_comm *c, mx_args *a) {
   }
   for (int64_t v = 0; a->old != NULL && v < n; v++)
     if (a->old[v] < 0 || a->old[v] >= a->cfg->nprocs)
-      return mx_fail(c, MINEX_EPART, "old[%lld] = %d is outside [0, %d)",
-                     (long long)v, (int)a->old[v], (int)a->cfg->nprocs);
+      return mx_fail(c, MINEX_EPART, "%s[%lld] = %d is outside [0, %d)",
+                     a->nm->old, (long long)v, (int)a->old[v],
+                     (int)a->cfg->nprocs);
   return MINEX_OK;
 }
 
@@ -243,6 +262,7 @@ static int row_find(const mx_end *row, int64_t len, int64_t u, double *w) {
  * far end (one exchange of 24 bytes per cut edge end). */
 static int check_reverse(mx_comm *c, mx_args *a) {
   int64_t n = a->nlocal, first = a->vtxdist[c->rank];
+  int64_t sh = a->nm->id_shift; /* ids in the caller's numbering */
   int size = c->size;
   mx_end *rows = core_malloc(sizeof *rows * (size_t)(a->nnz > 0 ? a->nnz : 1));
   int64_t *scount = core_calloc((size_t)size, sizeof *scount);
@@ -269,7 +289,7 @@ static int check_reverse(mx_comm *c, mx_args *a) {
     for (int64_t j = a->xadj[v] + 1; j < a->xadj[v + 1]; j++)
       if (rows[j].id == rows[j - 1].id) {
         mx_fail(c, MINEX_EGRAPH, "vertex %lld lists neighbour %lld twice",
-                (long long)(first + v), (long long)rows[j].id);
+                (long long)(first + v + sh), (long long)(rows[j].id + sh));
         goto agree;
       }
   }
@@ -286,14 +306,15 @@ static int check_reverse(mx_comm *c, mx_args *a) {
         mx_fail(c, MINEX_EGRAPH,
                 "edge %lld-%lld has no reverse edge (vertex %lld does not "
                 "list %lld)",
-                (long long)(first + v), (long long)u, (long long)u,
-                (long long)(first + v));
+                (long long)(first + v + sh), (long long)(u + sh),
+                (long long)(u + sh), (long long)(first + v + sh));
         goto agree;
       }
       if (w != rows[j].w) {
         mx_fail(c, MINEX_EGRAPH,
-                "edge %lld-%lld has cwgt %g one way and %g the other",
-                (long long)(first + v), (long long)u, rows[j].w, w);
+                "edge %lld-%lld has %s %g one way and %g the other",
+                (long long)(first + v + sh), (long long)(u + sh), a->nm->cwgt,
+                rows[j].w, w);
         goto agree;
       }
     }
@@ -334,21 +355,23 @@ agree:
       double w;
       if (r < 0 || r >= n) {
         mx_fail(c, MINEX_EINTERNAL, "edge check: vertex %lld is not here",
-                (long long)e.v);
+                (long long)(e.v + sh));
         break;
       }
       if (!row_find(rows + a->xadj[r], a->xadj[r + 1] - a->xadj[r], e.u, &w)) {
         mx_fail(c, MINEX_EGRAPH,
                 "edge %lld-%lld (listed by vertex %lld on rank %d) has no "
                 "reverse edge: vertex %lld here does not list %lld",
-                (long long)e.u, (long long)e.v, (long long)e.u, s,
-                (long long)e.v, (long long)e.u);
+                (long long)(e.u + sh), (long long)(e.v + sh),
+                (long long)(e.u + sh), s, (long long)(e.v + sh),
+                (long long)(e.u + sh));
         break;
       }
       if (w != e.w) {
         mx_fail(c, MINEX_EGRAPH,
-                "edge %lld-%lld has cwgt %g on rank %d and %g here",
-                (long long)e.u, (long long)e.v, e.w, s, w);
+                "edge %lld-%lld has %s %g on rank %d and %g here",
+                (long long)(e.u + sh), (long long)(e.v + sh), a->nm->cwgt, e.w,
+                s, w);
         break;
       }
     }
@@ -558,13 +581,13 @@ done:
   return rc;
 }
 
-int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
-                          const int64_t *adjncy, const double *pwgt,
-                          const double *rwgt, const double *cwgt,
-                          const int32_t *old, const minex_config *config,
-                          const minex_options *options, int32_t *new_part,
-                          minex_metrics *metrics, MPI_Comm comm) {
-  static const char fn[] = "minex_mpi_repartition";
+int mx_repartition(const mx_names *nm, const int64_t *vtxdist,
+                   const int64_t *xadj, const int64_t *adjncy,
+                   const double *pwgt, const double *rwgt, const double *cwgt,
+                   const int32_t *old, const minex_config *config,
+                   const minex_options *options, int32_t *new_part,
+                   minex_metrics *metrics, MPI_Comm comm) {
+  const char *fn = nm->fn;
   core_error_clear();
   memset(&last_stats, 0, sizeof last_stats);
   mx_comm c;
@@ -582,7 +605,8 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   minex_options run = opt;
   if (c.rank != 0)
     run.log_fn = NULL;
-  mx_args a = {.vtxdist = vtxdist,
+  mx_args a = {.nm = nm,
+               .vtxdist = vtxdist,
                .xadj = xadj,
                .adjncy = adjncy,
                .pwgt = pwgt,
@@ -711,4 +735,14 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
   }
   mx_close(&c);
   return rc;
+}
+
+int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
+                          const int64_t *adjncy, const double *pwgt,
+                          const double *rwgt, const double *cwgt,
+                          const int32_t *old, const minex_config *config,
+                          const minex_options *options, int32_t *new_part,
+                          minex_metrics *metrics, MPI_Comm comm) {
+  return mx_repartition(&mx_names_mpi, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt,
+                        old, config, options, new_part, metrics, comm);
 }

@@ -118,7 +118,8 @@ done:
 }
 
 static int pm_run(const pm_in *in) {
-  static const char fn[] = "minex_parmetis_adaptive_repart";
+  const char *fn = in->wide ? "minex_parmetis_adaptive_repart64"
+                            : "minex_parmetis_adaptive_repart";
   core_error_clear();
   if (in->comm == NULL || *in->comm == MPI_COMM_NULL)
     return to_parmetis(
@@ -213,6 +214,18 @@ static int pm_run(const pm_in *in) {
       xadj[v] = geti(in->xadj, w, v) - numflag;
     for (int64_t j = 0; j < nnz; j++)
       adj[j] = geti(in->adjncy, w, j) - numflag;
+    /* the weights checked here, where their values are the caller's
+       (vsize before the division by itr) */
+    const void *wa[3] = {pw ? in->vwgt : NULL, rw ? in->vsize : NULL,
+                         cw ? in->adjwgt : NULL};
+    static const char *const wname[3] = {"vwgt", "vsize", "adjwgt"};
+    for (int i = 0; i < 3 && c.rc == MINEX_OK; i++)
+      for (int64_t j = 0; wa[i] != NULL && j < (i == 2 ? nnz : n); j++)
+        if (geti(wa[i], w, j) < 0) {
+          mx_fail(&c, MINEX_EGRAPH, "%s[%lld] = %lld is negative", wname[i],
+                  (long long)j, (long long)geti(wa[i], w, j));
+          break;
+        }
     for (int64_t v = 0; pw != NULL && v < n; v++)
       pw[v] = (double)geti(in->vwgt, w, v);
     for (int64_t j = 0; cw != NULL && j < nnz; j++)
@@ -245,9 +258,19 @@ static int pm_run(const pm_in *in) {
     o.seed = (uint64_t)geti(in->options, w, 2);
   /* a rank that holds no vertex gets NULL for its empty arrays, as the
      ranks' NULL-or-given rule of minex_mpi_repartition reads them */
+  /* its messages in this entry's names and numbering */
+  const mx_names nm = {fn,
+                       "vwgt",
+                       "vsize",
+                       "adjwgt",
+                       "part",
+                       "part",
+                       "the machine of nparts and tpwgts",
+                       "itr or options[2] (the seed)",
+                       numflag};
   minex_metrics met;
-  rc = minex_mpi_repartition(vd, xadj, adj, pw, rw, cw, old, cfg, &o, newp,
-                             &met, c.comm);
+  rc = mx_repartition(&nm, vd, xadj, adj, pw, rw, cw, old, cfg, &o, newp, &met,
+                      c.comm);
   if (rc == MINEX_OK) {
     /* the cut in idx_t, or an error (the same figure on every rank, so
        every rank fails alike; part and edgecut left as they were) */

@@ -706,6 +706,42 @@ static void test_empty(const minex_config *cfg) {
   CHECK(rc == rs, "empty graph: rc %d (%s), serial %d", rc, minex_last_error(),
         rs);
   CHECK(rc != MINEX_OK || md.max_qwgt == ms.max_qwgt, "empty graph: MaxQwgt");
+  /* old NULL with fewer processors than ranks: no rank holds a vertex, so
+     none is owned by a processor that does not exist (it was refused) */
+  minex_config *one = NULL;
+  if (minex_config_create_uniform(1, &one) != MINEX_OK)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  rc = minex_mpi_repartition(vd, NULL, NULL, NULL, NULL, NULL, NULL, one, NULL,
+                             NULL, &md, MPI_COMM_WORLD);
+  CHECK(rc == rs,
+        "empty graph, old NULL, P = 1 on %d ranks: rc %d (%s), "
+        "serial %d",
+        size, rc, minex_last_error(), rs);
+  minex_config_destroy(one);
+}
+
+/* old NULL (each vertex on its rank) with fewer processors than ranks:
+ * the first rank beyond the processors that holds vertices is named. */
+static void test_old_null_ranks(const fixture *f) {
+  if (size < 2)
+    return;
+  minex_config *one = NULL;
+  if (minex_config_create_uniform(1, &one) != MINEX_OK)
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  local l;
+  local_make(&l, f->g, 0, 0, 0);
+  int32_t *newp = malloc(sizeof *newp * (size_t)(l.nloc + 1));
+  minex_metrics m;
+  for (int64_t v = 0; v < l.nloc; v++)
+    newp[v] = -7;
+  m.max_qwgt = -7;
+  int rc = minex_mpi_repartition(l.vd, l.xadj, l.adj, l.pw, l.rw, l.cw, NULL,
+                                 one, NULL, newp, &m, MPI_COMM_WORLD);
+  check_error("old NULL, P = 1", rc, MINEX_EINVAL, newp, l.nloc, &m,
+              "rank 1: old is NULL", "P = 1");
+  free(newp);
+  local_free(&l);
+  minex_config_destroy(one);
 }
 
 /* minex_parmetis_adaptive_repart(64) against minex_mpi_repartition with
@@ -880,6 +916,77 @@ static void test_parmetis_overflow(void) {
   CHECK(prc == MINEX_PARMETIS_OK && ec6 == 2 * (int64_t)INT32_MAX,
         "parmetis64: the same cut: %d, edgecut %lld (%s)", prc, (long long)ec6,
         minex_last_error());
+}
+
+/* The ParMETIS-shaped entry's messages name its own arguments in its
+ * numbering (vwgt, not MinEX's pwgt; numflag 1: ids from 1). */
+static void test_parmetis_names(const fixture *f, int32_t P,
+                                const int32_t *old_all) {
+  local l;
+  local_make(&l, f->g, 0, 0, 0);
+  int64_t n = l.nloc, nnz = l.xadj[n], first = l.vd[rank];
+  int32_t *i32 =
+      malloc(sizeof *i32 * (size_t)(65 + 2 * (n + 1) + 2 * nnz + 3 * n + 1));
+  int32_t *vd = i32, *xadj = vd + 65, *adj = xadj + n + 1, *aw = adj + nnz,
+          *vw = aw + nnz, *vs = vw + n, *part = vs + n;
+  for (int r = 0; r <= size; r++)
+    vd[r] = (int32_t)l.vd[r] + 1;
+  for (int64_t v = 0; v <= n; v++)
+    xadj[v] = (int32_t)l.xadj[v] + 1;
+  for (int64_t j = 0; j < nnz; j++) {
+    adj[j] = (int32_t)l.adj[j] + 1;
+    aw[j] = (int32_t)l.cw[j];
+  }
+  int last = size - 1;
+  MPI_Comm comm = MPI_COMM_WORLD;
+  for (int which = 0; which < 3; which++) {
+    for (int64_t v = 0; v < n; v++) {
+      vw[v] = (int32_t)l.pw[v];
+      vs[v] = (int32_t)l.rw[v];
+      part[v] = old_all[first + v] + 1;
+    }
+    int64_t j = -1; /* which 1: a cut edge of the last rank */
+    for (int64_t k = 0; which == 1 && rank == last && k < nnz && j < 0; k++)
+      if (l.adj[k] < l.vd[rank])
+        j = k;
+    int32_t keep_aw = j >= 0 ? aw[j] : 0, keep_adj = nnz > 0 ? adj[0] : 0;
+    if (which == 0 && rank == last && n > 0)
+      vw[n - 1] = -3;
+    if (j >= 0)
+      aw[j] += 1;
+    if (which == 2 && rank == last && nnz > 0)
+      adj[0] = 5000000; /* in numflag 1 */
+    int32_t wf = 3, nf = 1, nc = 1, np = P, ec = -1, opt[4] = {0, 0, 0, 0};
+    float itr = 1;
+    int prc = minex_parmetis_adaptive_repart(vd, xadj, adj, vw, vs, aw, &wf,
+                                             &nf, &nc, &np, NULL, NULL, &itr,
+                                             opt, &ec, part, &comm);
+    if (j >= 0)
+      aw[j] = keep_aw;
+    if (nnz > 0)
+      adj[0] = keep_adj;
+    if (which == 1 && size < 2)
+      continue;
+    const char *msg = minex_last_error();
+    char want[96];
+    if (which == 0)
+      snprintf(want, sizeof want,
+               "minex_parmetis_adaptive_repart: rank %d: vwgt[%lld] = -3", last,
+               (long long)(l.vd[last + 1] - l.vd[last] - 1));
+    else if (which == 1)
+      snprintf(want, sizeof want, "has adjwgt");
+    else
+      snprintf(want, sizeof want,
+               "rank %d: adjncy[0] = 5000000 is outside [1, %lld)", last,
+               (long long)l.vd[size] + 1);
+    CHECK(prc == MINEX_PARMETIS_ERROR_INPUT && strstr(msg, want) != NULL &&
+              strstr(msg, "pwgt") == NULL && strstr(msg, "cwgt") == NULL,
+          "parmetis names (%d): %d '%s' lacks '%s'", which, prc, msg, want);
+    CHECK(same_everywhere(msg), "parmetis names (%d): messages differ: %s",
+          which, msg);
+  }
+  free(i32);
+  local_free(&l);
 }
 
 /* options.workspace (issue 19) in both stages: the result of a call with
@@ -1108,6 +1215,7 @@ int main(int argc, char **argv) {
   test_log(&f, cfg, old, 1);
   test_log(&f, cfg, old, 0);
   test_empty(cfg);
+  test_old_null_ranks(&f);
   test_random();
   test_nonfinite();
   test_workspace();
@@ -1115,6 +1223,7 @@ int main(int argc, char **argv) {
   test_parmetis(&f, P, old, 1, 1, 0.25f, 0);
   test_parmetis(&f, size, old, 1, 0, 1.0f, 1);
   test_parmetis_overflow();
+  test_parmetis_names(&f, P, old);
   int all = 0;
   MPI_Allreduce(&fails, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0)

@@ -327,8 +327,19 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
   minex_metrics mnew;
   if ((rc = minex_evaluate(g, cfg, old, result, &opt, &mnew)))
     goto done;
+  /* judged on the result's loads summed part by part, the sums old_max
+     comes from (and the MPI layer's ranks make): minex_evaluate's, in input
+     order, could make a tie within rounding look worse than old */
+  int worse = 0;
+  if (all_avail) {
+    costmodel_loads lr;
+    if ((rc = costmodel_loads_create_runs(&lr, G, cfg, O, diff, &opt, k, unit)))
+      goto done;
+    worse = driver_max_qwgt(&lr, k) * lr.inv_unit > old_max;
+    costmodel_loads_destroy(&lr);
+  }
   int returned_old = 0;
-  if (all_avail && mnew.max_qwgt > old_max) {
+  if (worse) {
     driver_log(&opt, "result MaxQwgt %.6g > old %.6g: old partition returned",
                mnew.max_qwgt, old_max);
     result = old;

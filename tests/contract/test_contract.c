@@ -809,15 +809,10 @@ int main(void) {
   tcase_add_test(tc, cluster_levels_join_base_vertices_into_small_clusters);
   tcase_add_test(tc, check_catches_weight_errors_at_any_scale);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 300);
+  TCase *heavy = test_heavy_tcase(s, 300);
   tcase_add_test(heavy, cluster_levels_hand_over_to_the_sweep);
   tcase_add_test(heavy,
                  contraction_conserves_weights_and_builds_the_quotient_graph);
   tcase_add_test(heavy, descend_stops_on_each_level_with_the_top_owners);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

@@ -876,15 +876,10 @@ int main(void) {
   tcase_add_test(tc, repartition_and_evaluate_fail_cleanly);
   tcase_add_test(tc, other_allocating_calls_fail_cleanly);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 600);
+  TCase *heavy = test_heavy_tcase(s, 600);
   tcase_add_checked_fixture(heavy, setup, teardown);
   tcase_add_test(heavy, repartition_with_a_workspace_fails_cleanly);
   tcase_add_test(heavy, repartition_of_a_larger_graph_fails_cleanly);
-  suite_add_tcase(s, heavy);
   int rc = test_run_suite(s);
   /* MINEX_ALLOC_SITES=file (with CK_FORK=no): the call sites reached, as
      offsets in the executable for addr2line (docs/reliability.md) */

@@ -1183,11 +1183,7 @@ int main(void) {
   tcase_add_test(tc, heavy_two_ended_remapping_falls_back_to_old);
   tcase_add_test(tc, scratch_candidate_survives_zero_weights_and_tiny_clusters);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 600);
+  TCase *heavy = test_heavy_tcase(s, 600);
   tcase_add_test(heavy, cube_ball_p16_beats_the_prototype_and_scotch);
   tcase_add_test(heavy, throttle_auto_equals_a_fixed_run_with_the_chosen_value);
   tcase_add_test(heavy, scratch_candidate_is_kept_only_when_it_lowers_t_k);
@@ -1195,6 +1191,5 @@ int main(void) {
   tcase_add_test(heavy, tiny_weights_are_balanced_as_at_scale_one);
   tcase_add_test(heavy, throttle_zero_never_raises_qwgttot);
   tcase_add_test(heavy, horizon_is_scaled_processing_and_communication);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

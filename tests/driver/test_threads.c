@@ -191,15 +191,10 @@ int main(void) {
   tcase_add_test(tc, large_parts_give_the_same_partition_for_any_thread_count);
   tcase_add_test(tc, nthreads_is_checked);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 900);
+  TCase *heavy = test_heavy_tcase(s, 900);
   tcase_add_test(heavy,
                  random_graphs_give_the_same_partition_for_any_thread_count);
   tcase_add_test(heavy,
                  a_mesh_step_gives_the_same_partition_for_any_thread_count);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

@@ -312,13 +312,8 @@ int main(void) {
   tcase_add_test(tc, a_workspace_serves_one_call_at_a_time);
   tcase_add_test(tc, arguments_are_checked);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 900);
+  TCase *heavy = test_heavy_tcase(s, 900);
   tcase_add_test(heavy, a_workspace_serves_graphs_of_other_sizes);
   tcase_add_test(heavy, a_workspace_changes_nothing_and_is_reused);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

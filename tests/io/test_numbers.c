@@ -415,14 +415,9 @@ int main(void) {
   tcase_add_test(tc, eisel_lemire_decides_or_gives_up);
   tcase_add_test(tc, random_tokens_short);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 600);
+  TCase *heavy = test_heavy_tcase(s, 600);
   tcase_add_test(heavy, doubles_are_strtods_bit_for_bit);
   tcase_add_test(heavy, integers_are_strtolls_within_int64);
-  suite_add_tcase(s, heavy);
   TCase *big = tcase_create("random_tokens");
   tcase_add_test(big, random_tokens_long);
   tcase_set_tags(big, "slow"); /* skipped by the valgrind stage */

@@ -1546,12 +1546,7 @@ int main(void) {
      loaded machine, more than Check's default 4 s */
   tcase_set_timeout(tc, 60);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 60);
+  TCase *heavy = test_heavy_tcase(s, 60);
   tcase_add_test(heavy, truncated_binary_files_are_rejected);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

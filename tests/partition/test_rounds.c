@@ -542,14 +542,9 @@ int main(void) {
   tcase_add_test(tc,
                  rounds_on_decides_on_running_sums_of_the_earlier_proposals);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 120);
+  TCase *heavy = test_heavy_tcase(s, 120);
   tcase_add_test(heavy, round_sort_gives_the_reference_order);
   tcase_add_test(heavy, scan_memo_gives_the_tests_one_after_another);
   tcase_add_test(heavy, rounds_spread_the_global_moves_over_the_lightest);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

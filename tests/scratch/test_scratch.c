@@ -327,12 +327,7 @@ int main(void) {
   tcase_add_test(tc, partition_follows_the_speeds_and_the_seed);
   tcase_add_test(tc, partition_graph_without_available_processor_is_enoproc);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 600);
+  TCase *heavy = test_heavy_tcase(s, 600);
   tcase_add_test(heavy, two_threads_give_the_single_threaded_results);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

@@ -324,12 +324,7 @@ int main(void) {
   tcase_add_test(tc, trees_moved_between_three_forests_equal_the_whole_forests);
   tcase_add_test(tc, malformed_or_misplaced_trees_are_rejected_naming_the_root);
   suite_add_tcase(s, tc);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 600);
+  TCase *heavy = test_heavy_tcase(s, 600);
   tcase_add_test(heavy, random_bytes_are_rejected_or_make_well_formed_trees);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

@@ -1051,15 +1051,10 @@ int main(void) {
   tcase_add_test(
       run, sweep_rejects_bad_ranks_and_threads_and_reports_a_failing_spec);
   suite_add_tcase(s, run);
-  /* the heavier cases: left out of CI's valgrind stage (tag "slow"),
-     which scripts/test.sh --full runs whole */
-  TCase *heavy = tcase_create("heavy");
-  tcase_set_tags(heavy, "slow");
-  tcase_set_timeout(heavy, 120);
+  TCase *heavy = test_heavy_tcase(s, 120);
   tcase_add_unchecked_fixture(heavy, workload_setup, workload_teardown);
   tcase_add_test(heavy, sweep_records_are_the_same_on_threads_and_ranks);
   tcase_add_test(heavy, throttle_auto_steps_use_a_candidate_and_stay_no_worse);
   tcase_add_test(heavy, two_runs_are_identical_but_for_the_times);
-  suite_add_tcase(s, heavy);
   return test_run_suite(s);
 }

@@ -9,6 +9,14 @@
 #include <string.h>
 #include <unistd.h>
 
+TCase *test_heavy_tcase(Suite *suite, double timeout) {
+  TCase *tc = tcase_create("heavy");
+  tcase_set_tags(tc, "slow");
+  tcase_set_timeout(tc, timeout);
+  suite_add_tcase(suite, tc);
+  return tc;
+}
+
 int test_run_suite(Suite *suite) {
   SRunner *sr = srunner_create(suite);
   srunner_run_all(sr, CK_NORMAL);

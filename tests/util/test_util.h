@@ -25,6 +25,11 @@
  * else EXIT_FAILURE. */
 int test_run_suite(Suite *suite);
 
+/* A tcase of suite's heavier cases, tagged "slow": CI's valgrind stage
+ * leaves it out (CK_EXCLUDE_TAGS=slow), scripts/test.sh --full runs it;
+ * ctest runs it in every build. */
+TCase *test_heavy_tcase(Suite *suite, double timeout);
+
 /* Ends the running test as skipped, with the reason: for a condition of
  * the machine the test cannot control (a CPU busy with other load), never
  * for missing inputs. Check sees a failure with this message prefix;

@@ -17,6 +17,7 @@
  * Links the library's internals (a static build): the kernel is not yet
  * behind minex_mpi_repartition (docs/mpi.md). */
 #include "contract/contract.h"
+#include "driver/run.h"
 #include "expand/expand.h"
 #include "mpi/mpi_dist.h"
 #include "partition/partition.h"
@@ -106,21 +107,20 @@ int main(int argc, char **argv) {
   if (mx_dist_unit(&c, &d, cfg, &opt, &unit) != MINEX_OK ||
       mx_dist_loads(&c, &d, cfg, &opt, iters, unit, &ld) != MINEX_OK)
     die("loads");
-  double start_max = partition_loads_max(&ld) * ld.inv_unit;
+  double start_max = costmodel_loads_max(&ld) * ld.inv_unit;
   PHASE_END(LOADS);
   contract_comm cc;
   mx_contract_comm(&c, &cc);
   contract_ws w;
-  int64_t target = (int64_t)opt.coarse_per_proc * minex_config_navailable(cfg);
-  if (target > n / 4)
-    target = n / 4 > 0 ? n / 4 : 1;
+  run_ctx run; /* as stage 2 resolves the options (src/mpi/mpi_stage2.c) */
+  run_init(&run, &opt, cfg, n, 1);
   if (contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
                               d.ghost_gid, d.ghost_rank, &cc) != MINEX_OK)
     die("contraction");
   /* as stage 2 sets them (src/mpi/mpi_stage2.c) */
   w.drop_lists = 1;
-  w.cluster_factor = contract_cluster_factor(&opt);
-  if (contract_run(&w, (int32_t)target, opt.sample_size,
+  w.cluster_factor = run.cluster_factor;
+  if (contract_run(&w, (int32_t)run.coarse_target, opt.sample_size,
                    (unsigned long)opt.seed, threads) != MINEX_OK)
     die("contraction");
   int nlevels = w.nlevels;
@@ -171,8 +171,8 @@ int main(int argc, char **argv) {
            nlevels, (int)ncoarse, (long long)coarse_moves,
            (long long)expand_moves, (long long)(pw.moves - expand_moves));
     printf("  MaxQwgt old %.6g -> new %.6g, T_k %.6g\n", start_max,
-           partition_loads_max(&ld) * ld.inv_unit,
-           (partition_remap_max(&ld) + iters * partition_steady_max(&ld)) *
+           costmodel_loads_max(&ld) * ld.inv_unit,
+           (costmodel_remap_max(&ld) + iters * costmodel_steady_max(&ld)) *
                ld.inv_unit);
     printf("  peak memory per rank during the kernel: %.1f - %.1f MiB%s\n",
            pkmin / 1024.0, pkmax / 1024.0,

@@ -426,6 +426,22 @@ typedef struct minex_options {
  * nthreads = 1. */
 MINEX_API void minex_options_init(minex_options *options);
 
+/* The value options by name (the field's name: "iterations", "alpha",
+ * ...), for bindings and configuration files. minex_options_set stores
+ * value in the field: an integer field takes an integral value of its
+ * type (options.seed one in [0, 2^64)); the range is checked by the call
+ * that uses the options, as for a field set directly. MINEX_EINVAL names
+ * an unknown option or a value the field cannot hold. minex_options_get
+ * reads a field (a seed above 2^53 rounded to a double).
+ * minex_options_name(i) is the i-th name for i = 0, 1, ... and NULL past
+ * the last. The callbacks, their contexts, throttle_candidates and the
+ * workspace are set as fields only. */
+MINEX_API int minex_options_set(minex_options *options, const char *name,
+                                double value);
+MINEX_API int minex_options_get(const minex_options *options, const char *name,
+                                double *value);
+MINEX_API const char *minex_options_name(int i);
+
 /* --------------------------------------------------------------- metrics */
 
 /* Scores of a (graph, config, old, new) quadruple, SPEC §2. Loads are in

@@ -159,7 +159,7 @@ typedef struct contract_ws {
                                 while the active vertices exceed this
                                 times the target; 0: never (the paper's
                                 sweep on every level), 1: down to the
-                                target (contract_cluster_factor)          */
+                                target (run_init)                        */
   int drop_lists;            /* 1: the levels keep no merged lists (madj, mcwgt
                                 NULL): set before contract_run when nothing reads
                                 a merged id's edges afterwards -- the expansion in
@@ -304,15 +304,6 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
  * level, so that the merges are the whole graph's. */
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                  unsigned long seed, int nthreads);
-
-/* contract_ws.cluster_factor for the options: 0 under paper_exact or
- * clusters OFF, 1 under ON, CONTRACT_CLUSTER_ABOVE under AUTO. */
-static inline int32_t contract_cluster_factor(const minex_options *o) {
-  if (o->paper_exact || o->cluster_levels == MINEX_CLUSTER_LEVELS_OFF)
-    return 0;
-  return o->cluster_levels == MINEX_CLUSTER_LEVELS_ON ? 1
-                                                      : CONTRACT_CLUSTER_ABOVE;
-}
 
 /* Ends contraction: the current level (without merges: the contracted
  * graph, ids 0..nactive-1) is recorded for contract_rewind. */

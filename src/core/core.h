@@ -106,5 +106,12 @@ int core_check_part(const char *what, int32_t nvtxs, const int32_t *part,
 
 /* Validates option values; MINEX_EINVAL naming the field. */
 int core_check_options(const minex_options *options);
+/* The value options as "name=value ..." into buf (at most len bytes, cut
+ * short when longer); returns the whole length, as snprintf. */
+size_t core_options_format(const minex_options *options, char *buf, size_t len);
+/* A hash of every option that changes the result (the MPI layer's check
+ * that the ranks agree): the value options, whether qwgt_fn is set, the
+ * throttle candidates. */
+uint64_t core_options_hash(const minex_options *options);
 
 #endif

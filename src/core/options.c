@@ -1,146 +1,238 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Default options (SPEC §3 "Defaults"). */
+/* The options (SPEC §3 "Defaults"): defaults, ranges, access by name, the
+ * formatted list and the hash, all generated from MINEX_OPTIONS_LIST. */
 #include "core.h"
+#include "core/options_list.h"
 
+#include <float.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 void minex_options_init(minex_options *o) {
   if (o == NULL)
     return;
   memset(o, 0, sizeof *o);
-  o->throttle = INFINITY;
-  o->alpha = 0.0;
-  o->remap_mode = MINEX_REMAP_RECEIVER;
-  o->coarse_per_proc = 64;
-  o->coarse_target = 0;
-  o->sample_size = 4;
-  o->seed = 1;
-  o->global_candidates = 1;
-  o->max_passes = 8;
-  o->iterations = 1;
-  o->refine = MINEX_REFINE_AUTO;
-  o->refine_passes = 4;
-  o->scratch = MINEX_SCRATCH_AUTO;
-  o->ladder = MINEX_LADDER_AUTO;
-  o->paper_exact = 0;
-  o->balance = MINEX_BALANCE_AUTO;
-  o->rounds = MINEX_ROUNDS_AUTO;
-  o->nthreads = 1;
-  o->cluster_levels = MINEX_CLUSTER_LEVELS_AUTO;
-  o->global_spread = MINEX_GLOBAL_SPREAD_MAX;
+#define INIT(name, kind, def, lo, hi, checked, note) o->name = def;
+  MINEX_OPTIONS_LIST(INIT)
+#undef INIT
 }
 
-/* A mode field (refine, scratch, ladder): one of its OFF, ON, AUTO. */
-static int check_mode(int v, const char *field, const char *name, int off,
-                      int on, int aut) {
-  if (v == off || v == on || v == aut)
+/* One field's range check, by kind; note ends the message. */
+static int check_real(const char *name, double v, double lo, double hi,
+                      const char *note) {
+  if (v >= lo && v <= hi)
+    return MINEX_OK;
+  if (note[0] != '\0')
+    return core_error(MINEX_EINVAL, "options.%s = %g (%s)", name, v, note);
+  return core_error(MINEX_EINVAL, "options.%s = %g (must be in [%g, %g])", name,
+                    v, lo, hi);
+}
+
+static int check_int(const char *name, long long v, long long lo, long long hi,
+                     const char *note) {
+  if (v >= lo && v <= hi)
+    return MINEX_OK;
+  return core_error(MINEX_EINVAL,
+                    "options.%s = %lld (must be in [%lld, %lld]%s%s)", name, v,
+                    lo, hi, note[0] ? "; " : "", note);
+}
+
+static int check_mode(const char *name, int v, const char *prefix) {
+  if (v == 0 || v == 1 || v == 2)
     return MINEX_OK;
   return core_error(MINEX_EINVAL,
                     "options.%s = %d (must be MINEX_%s_OFF, _ON or _AUTO)",
-                    field, v, name);
+                    name, v, prefix);
 }
 
+#define CHECK_REAL(name, lo, hi, note) check_real(#name, o->name, lo, hi, note)
+#define CHECK_I32(name, lo, hi, note) check_int(#name, o->name, lo, hi, note)
+#define CHECK_FLAG(name, lo, hi, note) check_int(#name, o->name, 0, 1, note)
+#define CHECK_ENUM(name, lo, hi, note)                                         \
+  check_int(#name, (long long)o->name, lo, hi, note)
+#define CHECK_MODE(name, lo, hi, note) check_mode(#name, o->name, note)
+#define CHECK_U64(name, lo, hi, note) MINEX_OK
+
 int core_check_options(const minex_options *o) {
-  if (!o->throttle_auto && !(o->throttle >= 0))
-    return core_error(MINEX_EINVAL,
-                      "options.throttle = %g (must be >= 0 or "
-                      "INFINITY)",
-                      o->throttle);
-  if (!(o->alpha >= 0 && o->alpha <= 1))
-    return core_error(MINEX_EINVAL, "options.alpha = %g (must be in [0,1])",
-                      o->alpha);
-  if (o->remap_mode != MINEX_REMAP_RECEIVER &&
-      o->remap_mode != MINEX_REMAP_SENDER && o->remap_mode != MINEX_REMAP_BOTH)
-    return core_error(MINEX_EINVAL,
-                      "options.remap_mode = %d is not a "
-                      "minex_remap_mode",
-                      (int)o->remap_mode);
-  if (o->nthreads < 0 || o->nthreads > MINEX_NTHREADS_MAX)
-    return core_error(MINEX_EINVAL,
-                      "options.nthreads = %ld (must be in [0, %d]; 0 uses "
-                      "every processor of the node)",
-                      (long)o->nthreads, MINEX_NTHREADS_MAX);
-  if (o->coarse_target < 0 || o->coarse_target > MINEX_COARSE_TARGET_MAX)
-    return core_error(MINEX_EINVAL,
-                      "options.coarse_target = %ld (must be in "
-                      "[0, %ld]; 0 uses coarse_per_proc)",
-                      (long)o->coarse_target, (long)MINEX_COARSE_TARGET_MAX);
-  if (o->coarse_target == 0 && (o->coarse_per_proc < 1 ||
-                                o->coarse_per_proc > MINEX_COARSE_PER_PROC_MAX))
-    return core_error(MINEX_EINVAL,
-                      "options.coarse_per_proc = %ld (must be "
-                      "in [1, %ld])",
-                      (long)o->coarse_per_proc,
-                      (long)MINEX_COARSE_PER_PROC_MAX);
-  /* each contraction step scans a window of 2 * sample_size entries, so
-     its cost grows with the option: bounded, not only kept from
-     overflowing */
-  if (o->sample_size < 1 || o->sample_size > MINEX_SAMPLE_SIZE_MAX)
-    return core_error(MINEX_EINVAL,
-                      "options.sample_size = %ld (must be in "
-                      "[1, %ld])",
-                      (long)o->sample_size, (long)MINEX_SAMPLE_SIZE_MAX);
-  if (o->global_candidates != 0 && o->global_candidates != 1)
-    return core_error(MINEX_EINVAL,
-                      "options.global_candidates = %d (must be "
-                      "0 or 1)",
-                      o->global_candidates);
-  if (o->throttle_auto != 0 && o->throttle_auto != 1)
-    return core_error(MINEX_EINVAL,
-                      "options.throttle_auto = %d (must be 0 "
-                      "or 1)",
-                      o->throttle_auto);
-  if (o->throttle_auto && o->throttle_candidates != NULL) {
-    if (o->nthrottle_candidates < 1 ||
-        o->nthrottle_candidates > MINEX_THROTTLE_CANDIDATES_MAX)
-      return core_error(MINEX_EINVAL,
-                        "options.nthrottle_candidates = %d "
-                        "(must be in [1, %d] with throttle_candidates)",
-                        (int)o->nthrottle_candidates,
-                        MINEX_THROTTLE_CANDIDATES_MAX);
+  int rc;
+#define CHECK(name, kind, def, lo, hi, checked, note)                          \
+  if ((checked) && (rc = CHECK_##kind(name, lo, hi, note)) != MINEX_OK)        \
+    return rc;
+  MINEX_OPTIONS_LIST(CHECK)
+#undef CHECK
+  if (o->throttle_auto && o->throttle_candidates != NULL)
     for (int32_t i = 0; i < o->nthrottle_candidates; i++)
       if (!(o->throttle_candidates[i] >= 0))
         return core_error(MINEX_EINVAL,
                           "options.throttle_candidates[%d] = "
                           "%g (must be >= 0 or INFINITY)",
                           (int)i, o->throttle_candidates[i]);
-  }
-  int rc;
-  if ((rc = check_mode(o->refine, "refine", "REFINE", MINEX_REFINE_OFF,
-                       MINEX_REFINE_ON, MINEX_REFINE_AUTO)) ||
-      (rc = check_mode(o->scratch, "scratch", "SCRATCH", MINEX_SCRATCH_OFF,
-                       MINEX_SCRATCH_ON, MINEX_SCRATCH_AUTO)) ||
-      (rc = check_mode(o->ladder, "ladder", "LADDER", MINEX_LADDER_OFF,
-                       MINEX_LADDER_ON, MINEX_LADDER_AUTO)) ||
-      (rc = check_mode(o->balance, "balance", "BALANCE", MINEX_BALANCE_OFF,
-                       MINEX_BALANCE_ON, MINEX_BALANCE_AUTO)) ||
-      (rc = check_mode(o->rounds, "rounds", "ROUNDS", MINEX_ROUNDS_OFF,
-                       MINEX_ROUNDS_ON, MINEX_ROUNDS_AUTO)) ||
-      (rc = check_mode(o->cluster_levels, "cluster_levels", "CLUSTER_LEVELS",
-                       MINEX_CLUSTER_LEVELS_OFF, MINEX_CLUSTER_LEVELS_ON,
-                       MINEX_CLUSTER_LEVELS_AUTO)))
-    return rc;
-  if (o->global_spread < 1 || o->global_spread > MINEX_GLOBAL_SPREAD_MAX)
-    return core_error(MINEX_EINVAL,
-                      "options.global_spread = %ld (must be in [1, %d])",
-                      (long)o->global_spread, MINEX_GLOBAL_SPREAD_MAX);
-  if (o->paper_exact != 0 && o->paper_exact != 1)
-    return core_error(MINEX_EINVAL, "options.paper_exact = %d (must be 0 or 1)",
-                      o->paper_exact);
-  if (o->refine_passes < 0 || o->refine_passes > MINEX_MAX_PASSES_MAX)
-    return core_error(MINEX_EINVAL,
-                      "options.refine_passes = %ld (must be in [0, %ld])",
-                      (long)o->refine_passes, (long)MINEX_MAX_PASSES_MAX);
-  if (o->iterations < 0 || o->iterations > MINEX_ITERATIONS_MAX)
-    return core_error(MINEX_EINVAL,
-                      "options.iterations = %ld (must be in [0, %ld]; 0 "
-                      "means 1)",
-                      (long)o->iterations, (long)MINEX_ITERATIONS_MAX);
-  if (o->max_passes < 0 || o->max_passes > MINEX_MAX_PASSES_MAX)
-    return core_error(MINEX_EINVAL,
-                      "options.max_passes = %ld (must be in "
-                      "[0, %ld]; 0 means 1)",
-                      (long)o->max_passes, (long)MINEX_MAX_PASSES_MAX);
   return MINEX_OK;
+}
+
+/* ------------------------------------------------------------ by name */
+
+typedef enum { K_REAL, K_I32, K_FLAG, K_MODE, K_ENUM, K_U64 } field_kind;
+
+typedef struct field {
+  const char *name;
+  field_kind kind;
+  size_t offset;
+} field;
+
+static const field fields[] = {
+#define FIELD(name, kind, def, lo, hi, checked, note)                          \
+  {#name, K_##kind, offsetof(minex_options, name)},
+    MINEX_OPTIONS_LIST(FIELD)
+#undef FIELD
+};
+#define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
+
+const char *minex_options_name(int i) {
+  return i >= 0 && i < NFIELDS ? fields[i].name : NULL;
+}
+
+static const field *field_find(const char *name) {
+  for (int i = 0; name != NULL && i < NFIELDS; i++)
+    if (strcmp(fields[i].name, name) == 0)
+      return &fields[i];
+  return NULL;
+}
+
+int minex_options_set(minex_options *o, const char *name, double value) {
+  core_error_clear();
+  if (o == NULL)
+    return core_error(MINEX_EINVAL, "minex_options_set: options is NULL");
+  const field *f = field_find(name);
+  if (f == NULL)
+    return core_error(MINEX_EINVAL, "minex_options_set: no option '%s'",
+                      name != NULL ? name : "(null)");
+  char *at = (char *)o + f->offset;
+  if (f->kind == K_REAL) {
+    memcpy(at, &value, sizeof value);
+    return MINEX_OK;
+  }
+  /* integer fields: an integer value within the field's type; the range
+     is the call's to check (core_check_options), as for a field set
+     directly */
+  if (!(value == floor(value)))
+    return core_error(MINEX_EINVAL,
+                      "minex_options_set: options.%s takes an integer, not %g",
+                      f->name, value);
+  if (f->kind == K_U64) {
+    if (!(value >= 0 && value < 18446744073709551616.0))
+      return core_error(MINEX_EINVAL,
+                        "minex_options_set: options.%s = %g is not in [0, "
+                        "2^64)",
+                        f->name, value);
+    uint64_t u = (uint64_t)value;
+    memcpy(at, &u, sizeof u);
+    return MINEX_OK;
+  }
+  if (!(value >= INT32_MIN && value <= INT32_MAX))
+    return core_error(MINEX_EINVAL,
+                      "minex_options_set: options.%s = %g is not a 32-bit "
+                      "integer",
+                      f->name, value);
+  if (f->kind == K_I32) {
+    int32_t v = (int32_t)value;
+    memcpy(at, &v, sizeof v);
+  } else if (f->kind == K_ENUM) {
+    minex_remap_mode v = (minex_remap_mode)(int)value;
+    memcpy(at, &v, sizeof v);
+  } else {
+    int v = (int)value;
+    memcpy(at, &v, sizeof v);
+  }
+  return MINEX_OK;
+}
+
+/* A field's value as a double (a seed above 2^53 rounded). */
+static double field_get(const minex_options *o, const field *f) {
+  const char *at = (const char *)o + f->offset;
+  double d;
+  int32_t i32;
+  int i;
+  uint64_t u;
+  minex_remap_mode e;
+  switch (f->kind) {
+  case K_REAL:
+    memcpy(&d, at, sizeof d);
+    return d;
+  case K_I32:
+    memcpy(&i32, at, sizeof i32);
+    return i32;
+  case K_U64:
+    memcpy(&u, at, sizeof u);
+    return (double)u;
+  case K_ENUM:
+    memcpy(&e, at, sizeof e);
+    return (double)(int)e;
+  default:
+    memcpy(&i, at, sizeof i);
+    return i;
+  }
+}
+
+int minex_options_get(const minex_options *o, const char *name, double *value) {
+  core_error_clear();
+  if (o == NULL || value == NULL)
+    return core_error(MINEX_EINVAL, "minex_options_get: %s is NULL",
+                      o == NULL ? "options" : "value");
+  const field *f = field_find(name);
+  if (f == NULL)
+    return core_error(MINEX_EINVAL, "minex_options_get: no option '%s'",
+                      name != NULL ? name : "(null)");
+  *value = field_get(o, f);
+  return MINEX_OK;
+}
+
+size_t core_options_format(const minex_options *o, char *buf, size_t len) {
+  size_t used = 0;
+  for (int i = 0; i < NFIELDS; i++) {
+    const field *f = &fields[i];
+    char one[96];
+    if (f->kind == K_U64) {
+      uint64_t u;
+      memcpy(&u, (const char *)o + f->offset, sizeof u);
+      snprintf(one, sizeof one, "%s%s=%" PRIu64, i ? " " : "", f->name, u);
+    } else {
+      snprintf(one, sizeof one, "%s%s=%.17g", i ? " " : "", f->name,
+               field_get(o, f));
+    }
+    size_t m = strlen(one);
+    if (used + m < len)
+      memcpy(buf + used, one, m + 1);
+    used += m;
+  }
+  if (len > 0 && used >= len)
+    buf[len - 1] = '\0';
+  return used;
+}
+
+/* FNV-1a over bytes. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+uint64_t core_options_hash(const minex_options *o) {
+  uint64_t h = 14695981039346656037ull;
+#define HASH(name, kind, def, lo, hi, checked, note)                           \
+  h = fnv(h, &o->name, sizeof o->name);
+  MINEX_OPTIONS_LIST(HASH)
+#undef HASH
+  /* of qwgt_fn only whether it is set: addresses differ between
+     processes; the candidates by value */
+  int has_fn = o->qwgt_fn != NULL;
+  h = fnv(h, &has_fn, sizeof has_fn);
+  if (o->throttle_candidates != NULL && o->nthrottle_candidates > 0)
+    h = fnv(h, o->throttle_candidates,
+            sizeof(double) * (size_t)o->nthrottle_candidates);
+  return h;
 }

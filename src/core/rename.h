@@ -10,6 +10,8 @@
  * fails when one is missing. Sorted. */
 #ifndef MINEX_CORE_RENAME_H
 #define MINEX_CORE_RENAME_H
+#define candidate_better minex__candidate_better
+#define candidate_run minex__candidate_run
 #define contract_acc_free minex__contract_acc_free
 #define contract_acc_reserve minex__contract_acc_reserve
 #define contract_acc_table minex__contract_acc_table
@@ -48,6 +50,8 @@
 #define core_error_prefix minex__core_error_prefix
 #define core_free minex__core_free
 #define core_malloc minex__core_malloc
+#define core_options_format minex__core_options_format
+#define core_options_hash minex__core_options_hash
 #define core_pool_begin minex__core_pool_begin
 #define core_pool_current minex__core_pool_current
 #define core_pool_end minex__core_pool_end
@@ -62,20 +66,24 @@
 #define costmodel_eval_move_in minex__costmodel_eval_move_in
 #define costmodel_eval_move_ref minex__costmodel_eval_move_ref
 #define costmodel_finish_move_ref minex__costmodel_finish_move_ref
+#define costmodel_horizon_time minex__costmodel_horizon_time
 #define costmodel_loads_check minex__costmodel_loads_check
 #define costmodel_loads_create minex__costmodel_loads_create
 #define costmodel_loads_create_k minex__costmodel_loads_create_k
 #define costmodel_loads_create_runs minex__costmodel_loads_create_runs
 #define costmodel_loads_destroy minex__costmodel_loads_destroy
 #define costmodel_loads_from_partials minex__costmodel_loads_from_partials
+#define costmodel_loads_max minex__costmodel_loads_max
 #define costmodel_loads_refresh minex__costmodel_loads_refresh
-#define costmodel_resync minex__costmodel_resync
 #define costmodel_low_rebuild minex__costmodel_low_rebuild
+#define costmodel_max_qwgt_k minex__costmodel_max_qwgt_k
 #define costmodel_metrics_from_loads minex__costmodel_metrics_from_loads
 #define costmodel_metrics_nonfinite minex__costmodel_metrics_nonfinite
 #define costmodel_min_var minex__costmodel_min_var
 #define costmodel_move_deltas minex__costmodel_move_deltas
 #define costmodel_receiver_qwgt minex__costmodel_receiver_qwgt
+#define costmodel_remap_max minex__costmodel_remap_max
+#define costmodel_resync minex__costmodel_resync
 #define costmodel_run_partials minex__costmodel_run_partials
 #define costmodel_scratch_create minex__costmodel_scratch_create
 #define costmodel_scratch_destroy minex__costmodel_scratch_destroy
@@ -85,23 +93,16 @@
 #define costmodel_state_get minex__costmodel_state_get
 #define costmodel_state_put minex__costmodel_state_put
 #define costmodel_state_size minex__costmodel_state_size
+#define costmodel_steady_max minex__costmodel_steady_max
 #define costmodel_tree_set minex__costmodel_tree_set
 #define costmodel_unit minex__costmodel_unit
 #define costmodel_unit_from minex__costmodel_unit_from
 #define costmodel_unit_sums minex__costmodel_unit_sums
-#define driver_balance_wanted minex__driver_balance_wanted
 #define driver_choose_throttle minex__driver_choose_throttle
-#define driver_expand_in_rounds minex__driver_expand_in_rounds
-#define driver_horizon_time minex__driver_horizon_time
-#define driver_ladder_horizon minex__driver_ladder_horizon
-#define driver_ladder_wanted minex__driver_ladder_wanted
 #define driver_log minex__driver_log
-#define driver_max_qwgt minex__driver_max_qwgt
-#define driver_refine_wanted minex__driver_refine_wanted
-#define driver_run_candidate minex__driver_run_candidate
 #define driver_run_scratch minex__driver_run_scratch
 #define driver_scratch_levels minex__driver_scratch_levels
-#define driver_scratch_wanted minex__driver_scratch_wanted
+#define driver_serial_layout minex__driver_serial_layout
 #define drum_check_node minex__drum_check_node
 #define drum_model_check minex__drum_model_check
 #define drum_sample_between minex__drum_sample_between
@@ -184,8 +185,6 @@
 #define mx_rank_of minex__mx_rank_of
 #define mx_repartition minex__mx_repartition
 #define mx_solve_dist minex__mx_solve_dist
-#define mx_stage2_applies minex__mx_stage2_applies
-#define mx_stage2_resolve minex__mx_stage2_resolve
 #define mx_start minex__mx_start
 #define mx_wait minex__mx_wait
 #define partition_balance minex__partition_balance
@@ -212,12 +211,10 @@
 #define partition_heap_remove minex__partition_heap_remove
 #define partition_heap_set minex__partition_heap_set
 #define partition_load_deltas minex__partition_load_deltas
-#define partition_loads_max minex__partition_loads_max
 #define partition_move_rule minex__partition_move_rule
 #define partition_next_round minex__partition_next_round
 #define partition_passes_rounds minex__partition_passes_rounds
 #define partition_refine minex__partition_refine
-#define partition_remap_max minex__partition_remap_max
 #define partition_round_plan minex__partition_round_plan
 #define partition_round_sort minex__partition_round_sort
 #define partition_rounds minex__partition_rounds
@@ -231,10 +228,12 @@
 #define partition_spread minex__partition_spread
 #define partition_spread_count minex__partition_spread_count
 #define partition_spread_m minex__partition_spread_m
-#define partition_steady_max minex__partition_steady_max
 #define partition_test_deltas minex__partition_test_deltas
 #define partition_test_move minex__partition_test_move
 #define policy_feedback_check minex__policy_feedback_check
+#define run_distributed_applies minex__run_distributed_applies
+#define run_init minex__run_init
+#define run_ladder_horizon minex__run_ladder_horizon
 #define scratch_partition minex__scratch_partition
 
 #endif

@@ -142,6 +142,17 @@ void costmodel_unit_from(const costmodel_loads *ld, const double *sums,
  * of Pwgt), in the loads' units; m's other fields are left as they are. */
 void costmodel_metrics_from_loads(const costmodel_loads *ld, minex_metrics *m);
 
+/* The figures a partition is scored by, from its loads (SPEC §2), over the
+ * available processors: the largest running Qwgt (under the loads' own
+ * horizon); SteadyMax (Remap 0, k = 1); MaxRemap; MaxQwgt under horizon
+ * k and T_k = MaxRemap + k SteadyMax, whatever k the loads were built
+ * for. Every path (serial, ranks, candidates, the guarantee) uses these. */
+double costmodel_loads_max(const costmodel_loads *ld);
+double costmodel_steady_max(const costmodel_loads *ld);
+double costmodel_remap_max(const costmodel_loads *ld);
+double costmodel_max_qwgt_k(const costmodel_loads *ld, double k);
+double costmodel_horizon_time(const costmodel_loads *ld, double k);
+
 /* The name of the first of m's evaluated figures (the loads' and the sums
  * over vertices) that is not finite, its value in *value; NULL when all
  * are: minex_evaluate and the MPI layer refuse such a result rather than

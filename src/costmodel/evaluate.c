@@ -60,6 +60,43 @@ void costmodel_metrics_from_loads(const costmodel_loads *ld, minex_metrics *m) {
   m->horizon_time = m->max_remap + ld->iters * m->steady_max;
 }
 
+double costmodel_loads_max(const costmodel_loads *ld) {
+  double m = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p] && ld->qwgt[p] > m)
+      m = ld->qwgt[p];
+  return m;
+}
+
+double costmodel_steady_max(const costmodel_loads *ld) {
+  double m = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p])
+      m = fmax(m, costmodel_qwgt_steady(ld, ld->wgt[p], ld->comm[p]));
+  return m;
+}
+
+double costmodel_remap_max(const costmodel_loads *ld) {
+  double m = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p])
+      m = fmax(m, ld->remap[p]);
+  return m;
+}
+
+double costmodel_max_qwgt_k(const costmodel_loads *ld, double k) {
+  double m = 0;
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    if (ld->cfg->avail[p])
+      m = fmax(m,
+               costmodel_qwgt_k(ld, k, ld->wgt[p], ld->comm[p], ld->remap[p]));
+  return m;
+}
+
+double costmodel_horizon_time(const costmodel_loads *ld, double k) {
+  return costmodel_remap_max(ld) + k * costmodel_steady_max(ld);
+}
+
 const char *costmodel_metrics_nonfinite(const minex_metrics *m, double *value) {
   const double fields[] = {
       m->max_qwgt,    m->min_qwgt,   m->qwgt_tot,   m->min_var,     m->load_imb,

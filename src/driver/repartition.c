@@ -5,9 +5,6 @@
 #include "driver/layout.h"
 
 #include <math.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,33 +14,21 @@
  * freezes the contracted graph into ws; *seconds is the wall time. Every
  * candidate shares it (contract_rewind between them; the from-scratch
  * candidate descends to one of its levels). */
-static int contract_start(const minex_graph *g, const minex_config *cfg,
-                          const int32_t *old, const minex_options *opt, int nt,
-                          contract_ws *ws, double *seconds) {
+static int contract_start(const run_ctx *run, const minex_graph *g,
+                          const int32_t *old, contract_ws *ws,
+                          double *seconds) {
+  const minex_options *opt = &run->opt;
   int32_t n = g->nvtxs;
   double t1 = core_wtime();
   memset(ws, 0, sizeof *ws);
   int rc = contract_ws_create(ws, g, old);
   if (rc != MINEX_OK)
     return rc;
-  int64_t target = opt->coarse_target;
-  if (target <= 0) {
-    /* coarse_per_proc per processor, but coarse vertices of at least four
-       fine ones on average: on a graph with few vertices per processor a
-       single fine vertex rarely pays for its cut edges, and moves that
-       fill empty (newly joined) processors need bigger pieces */
-    target = (int64_t)opt->coarse_per_proc * cfg->navail;
-    if (target > n / 4)
-      target = n / 4 > 0 ? n / 4 : 1;
-  }
-  if (target > n)
-    target = n;
-  /* the merged lists serve only the paper's expansion, one merge at a time
-     (driver_run_candidate) */
-  ws->drop_lists = driver_expand_in_rounds(opt);
-  ws->cluster_factor = contract_cluster_factor(opt);
-  rc = contract_run(ws, (int32_t)target, opt->sample_size,
-                    (unsigned long)opt->seed, nt);
+  /* the merged lists serve only the paper's expansion, one merge at a time */
+  ws->drop_lists = run->rounds;
+  ws->cluster_factor = run->cluster_factor;
+  rc = contract_run(ws, (int32_t)run->coarse_target, opt->sample_size,
+                    (unsigned long)opt->seed, opt->nthreads);
   if (rc == MINEX_OK)
     rc = contract_freeze(ws);
   *seconds = core_wtime() - t1;
@@ -56,14 +41,6 @@ static int contract_start(const minex_graph *g, const minex_config *cfg,
       1e9 * ws->seconds_sweep / (double)(ws->vtot - n > 0 ? ws->vtot - n : 1),
       ws->seconds_levels, ws->par.wall, ws->par.work, ws->par.span);
   return rc;
-}
-
-/* Whether candidate c replaces the best so far: its T_k is lower and,
- * with every old owner available, its MaxQwgt under k is not above old's
- * (SPEC §3 guarantee); ties keep the earlier one. */
-static int is_better(const candidate *best, const candidate *c, int all_avail,
-                     double old_max) {
-  return c->end_time < best->end_time && !(all_avail && c->end_max > old_max);
 }
 
 /* One candidate of the call (issue 19: the candidates run concurrently,
@@ -123,27 +100,31 @@ static void job_replay(const cand_job *j, const minex_options *o) {
   }
 }
 
-/* Runs job j on the view ws (rewound first). */
-static void run_job(cand_job *j, const minex_graph *G, const minex_config *cfg,
-                    const int32_t *O, contract_ws *ws, const minex_options *opt,
-                    double unit, int refine) {
-  minex_options o = *opt;
-  if (opt->log_fn != NULL) {
-    o.log_fn = job_log;
-    o.log_ctx = j;
+/* Runs job j on the view ws (rewound first), its log kept in the job. */
+static void run_job(cand_job *j, const run_ctx *run_in, driver_serial sp,
+                    contract_ws *ws) {
+  run_ctx run = *run_in;
+  if (run.opt.log_fn != NULL) {
+    run.opt.log_fn = job_log;
+    run.opt.log_ctx = j;
   }
+  sp.opt = &run.opt;
   double t = core_wtime();
   contract_rewind(ws);
-  if (j->kind == JOB_SCRATCH)
-    j->rc = driver_run_scratch(G, cfg, O, ws, &o, j->horizon, unit, refine,
-                               j->start, j->part, &j->cd, &j->skipped);
-  else
-    j->rc = driver_run_candidate(G, cfg, O, NULL, ws, &o, j->horizon, unit,
-                                 refine, j->part, &j->cd);
+  if (j->kind == JOB_SCRATCH) {
+    j->rc = driver_run_scratch(&run, &sp, ws, j->start, &j->cd, &j->skipped);
+  } else {
+    cand_layout lay;
+    driver_serial_layout(&sp, &lay);
+    cand_args a = {ws, ws, NULL, ws->nactive, j->horizon};
+    j->rc = candidate_run(&run, &lay, &a, &j->cd);
+  }
+  if (j->rc == MINEX_OK && !j->skipped)
+    memcpy(j->part, ws->owner, sizeof(int32_t) * (size_t)sp.g->nvtxs);
   if (j->rc != MINEX_OK)
     snprintf(j->msg, sizeof j->msg, "%s", minex_last_error());
   else if (j->kind == JOB_LADDER)
-    driver_log(&o, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", j->horizon,
+    driver_log(&run.opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", j->horizon,
                j->cd.end_time, j->cd.end_max);
   j->seconds = core_wtime() - t;
 }
@@ -169,20 +150,15 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
   else
     minex_options_init(&opt);
   int32_t n = g->nvtxs;
-  int nt = opt.nthreads;
-#ifdef _OPENMP
-  if (nt == 0)
-    nt = omp_get_num_procs();
-#else
-  nt = 1;
-#endif
-  opt.nthreads = nt; /* resolved: the phases below read it */
+  run_ctx run;
+  run_init(&run, &opt, cfg, n, 0);
+  int nt = run.opt.nthreads;
+  opt.nthreads = nt; /* resolved: the evaluator reads it */
   int all_avail = 1;
   for (int32_t v = 0; v < n && all_avail; v++)
     all_avail = cfg->avail[old[v]];
-  int refine = driver_refine_wanted(&opt);
   size_t bytes = sizeof(int32_t) * ((size_t)n + 1);
-  int32_t k = opt.iterations > 1 ? opt.iterations : 1;
+  double k = run.k;
   int32_t *scr = NULL;
   contract_ws ws, *views = NULL;
   memset(&ws, 0, sizeof ws);
@@ -209,15 +185,14 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
     goto done;
   driver_log(&opt, "layout: %d parts in %.3f s on %d threads", (int)cfg->nprocs,
              core_wtime() - tl, nt);
-  if ((rc = contract_start(G, cfg, O, &opt, nt, &ws, &secs_diff)))
+  if ((rc = contract_start(&run, G, O, &ws, &secs_diff)))
     goto done;
   contract_nvtxs = ws.nactive;
   /* the candidates: the diffusive run under k, the ladder's shorter
      horizons, the from-scratch candidate; concurrently on up to nt
      threads, each on a view of the contraction, compared in this order */
-  int with_ladder = driver_ladder_wanted(&opt);
-  int with_scratch = driver_scratch_wanted(&opt) && n >= 2 * cfg->navail;
-  njobs = 1 + (with_ladder ? MINEX_LADDER_MAX : 0) + (with_scratch ? 1 : 0);
+  int with_scratch = run.scratch;
+  njobs = 1 + run.nrungs + (with_scratch ? 1 : 0);
   jobs = core_calloc((size_t)njobs, sizeof *jobs);
   if (jobs == NULL) {
     rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
@@ -229,8 +204,7 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
     j->kind = i == 0                           ? JOB_DIFFUSIVE
               : with_scratch && i == njobs - 1 ? JOB_SCRATCH
                                                : JOB_LADDER;
-    j->horizon =
-        j->kind == JOB_LADDER ? driver_ladder_horizon(k, rung++) : (double)k;
+    j->horizon = j->kind == JOB_LADDER ? run_ladder_horizon(k, rung++) : k;
     j->part = core_malloc(bytes);
     j->start = j->kind == JOB_SCRATCH ? core_malloc(bytes) : NULL;
     if (j->part == NULL || (j->kind == JOB_SCRATCH && j->start == NULL)) {
@@ -254,7 +228,8 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
   for (int i = 0; i < njobs; i++) {
     int t = core_thread_num();
     minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
-    run_job(&jobs[i], G, cfg, O, t == 0 ? &ws : &views[t], &opt, unit, refine);
+    driver_serial sp = {G, cfg, O, &run.opt, unit};
+    run_job(&jobs[i], &run, sp, t == 0 ? &ws : &views[t]);
     core_pool_swap(prev);
   }
   secs_candidates = core_wtime() - t_run;
@@ -288,7 +263,7 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
     }
     secs_refine += j->cd.seconds_refine;
     ncandidates++;
-    if (is_better(&best, &j->cd, all_avail, old_max)) {
+    if (candidate_better(&best, &j->cd, all_avail, old_max)) {
       best = j->cd;
       win = i;
       scratch_used = j->kind == JOB_SCRATCH;
@@ -335,7 +310,7 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
     costmodel_loads lr;
     if ((rc = costmodel_loads_create_runs(&lr, G, cfg, O, diff, &opt, k, unit)))
       goto done;
-    worse = driver_max_qwgt(&lr, k) * lr.inv_unit > old_max;
+    worse = costmodel_max_qwgt_k(&lr, k) * lr.inv_unit > old_max;
     costmodel_loads_destroy(&lr);
   }
   int returned_old = 0;

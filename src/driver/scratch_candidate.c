@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether the from-scratch candidate runs (options.scratch). */
-int driver_scratch_wanted(const minex_options *o) {
-  if (o->paper_exact || o->scratch == MINEX_SCRATCH_OFF)
-    return 0;
-  if (o->scratch == MINEX_SCRATCH_ON)
-    return 1;
-  return o->iterations >= MINEX_SCRATCH_AUTO_ITERATIONS;
-}
-
 /* The from-scratch candidate (src/scratch) on the diffusive contraction
  * ws: Scotch partitions the first level of ws with at most
  * min(n / SCRATCH_PASS_RATIO, SCRATCH_PART_MAX) vertices, but never one
@@ -53,11 +44,10 @@ void driver_scratch_levels(const contract_ws *ws, int64_t n, int32_t *s_out,
   *s2_out = s2;
 }
 
-int driver_run_scratch(const minex_graph *g, const minex_config *cfg,
-                       const int32_t *old, contract_ws *ws,
-                       const minex_options *opt, double k, double unit,
-                       int refine, int32_t *start, int32_t *out, candidate *cd,
-                       int *skipped) {
+int driver_run_scratch(const run_ctx *run, driver_serial *sp, contract_ws *ws,
+                       int32_t *start, candidate *cd, int *skipped) {
+  const minex_graph *g = sp->g;
+  const minex_options *opt = &run->opt;
   int32_t n = g->nvtxs, s, s2;
   double ts = core_wtime();
   contract_rewind(ws);
@@ -73,8 +63,8 @@ int driver_run_scratch(const minex_graph *g, const minex_config *cfg,
     rep2 = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
     rc = part_s == NULL || rep2 == NULL
              ? core_error(MINEX_ENOMEM, "minex_repartition: out of memory")
-             : scratch_partition(s > 0 ? gs : g, cfg, s > 0 ? old_s : old,
-                                 opt->seed, part_s);
+             : scratch_partition(s > 0 ? gs : g, sp->cfg,
+                                 s > 0 ? old_s : sp->old, opt->seed, part_s);
     /* the candidate is optional: when its partitioner fails (Scotch
        refused the input, or memory ran out), the call goes on without it */
     if (rc != MINEX_OK) {
@@ -100,8 +90,10 @@ int driver_run_scratch(const minex_graph *g, const minex_config *cfg,
         "scratch: Scotch on level %d of the contraction (%d vertices) in "
         "%.3f s, the rule from level %d (%d vertices)",
         (int)s, (int)ns, core_wtime() - ts, (int)s2, (int)ns2);
-    rc = driver_run_candidate(g, cfg, old, start, ws, opt, k, unit, refine, out,
-                              cd);
+    cand_layout lay;
+    driver_serial_layout(sp, &lay);
+    cand_args a = {ws, ws, start, ws->nactive, run->k};
+    rc = candidate_run(run, &lay, &a, cd);
   }
 out:
   core_free(rep2);

@@ -90,19 +90,6 @@ int mx_dist_loads_part(mx_comm *c, const mx_dist *d, const minex_config *cfg,
 int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
                  const minex_options *opt, double *unit);
 
-/* Whether minex_mpi_repartition runs stage 2 (the distributed kernel):
- * options.rounds ON or AUTO, every candidate and unavailable processors
- * included, but not paper_exact, not rounds OFF and not throttle_auto with
- * the from-scratch candidate; else stage 1 (the graph gathered on one
- * rank, the serial library's algorithm under the options as given). */
-int mx_stage2_applies(const minex_options *opt);
-
-/* When stage 2 applies: sets options.rounds to ON (what AUTO means in the
- * MPI layer: the distributed kernel runs every phase in rounds, so its
- * result is the serial library's under rounds ON) and returns 1; else
- * leaves *opt as it is and returns 0. */
-int mx_stage2_resolve(minex_options *opt);
-
 /* Collective: minex_mpi_repartition's solve in stage 2 (arguments checked
  * before): the new owner of every local vertex into new_part, the metrics
  * on every rank. */

@@ -57,39 +57,6 @@ static uint64_t config_hash(const minex_config *cfg) {
   return h;
 }
 
-/* Every field that changes the result (not log_fn, log_ctx, qwgt_ctx;
- * of qwgt_fn only whether it is set: addresses differ between
- * processes). */
-static uint64_t options_hash(const minex_options *o) {
-  uint64_t h = FNV_START;
-  FNV_VAL(h, o->throttle);
-  FNV_VAL(h, o->alpha);
-  FNV_VAL(h, (int)o->remap_mode);
-  FNV_VAL(h, (int)(o->qwgt_fn != NULL));
-  FNV_VAL(h, o->coarse_per_proc);
-  FNV_VAL(h, o->coarse_target);
-  FNV_VAL(h, o->sample_size);
-  FNV_VAL(h, o->seed);
-  FNV_VAL(h, o->global_candidates);
-  FNV_VAL(h, o->max_passes);
-  FNV_VAL(h, o->throttle_auto);
-  FNV_VAL(h, o->nthrottle_candidates);
-  if (o->throttle_candidates != NULL && o->nthrottle_candidates > 0)
-    h = fnv(h, o->throttle_candidates,
-            sizeof(double) * (size_t)o->nthrottle_candidates);
-  FNV_VAL(h, o->iterations);
-  FNV_VAL(h, o->refine);
-  FNV_VAL(h, o->refine_passes);
-  FNV_VAL(h, o->scratch);
-  FNV_VAL(h, o->paper_exact);
-  FNV_VAL(h, o->ladder);
-  FNV_VAL(h, o->balance);
-  FNV_VAL(h, o->rounds);
-  FNV_VAL(h, o->cluster_levels);
-  FNV_VAL(h, o->global_spread);
-  return h;
-}
-
 const mx_names mx_names_mpi = {"minex_mpi_repartition",
                                "pwgt",
                                "rwgt",
@@ -134,7 +101,7 @@ static int check_shared(mx_comm *c, mx_args *a) {
   rc = core_check_options(a->opt);
   if (rc != MINEX_OK)
     mx_fail(c, rc, "%s", minex_last_error());
-  uint64_t h[2] = {config_hash(a->cfg), options_hash(a->opt)}, h0[2];
+  uint64_t h[2] = {config_hash(a->cfg), core_options_hash(a->opt)}, h0[2];
   memcpy(h0, h, sizeof h);
   if (mx_bcast(c, h0, sizeof h0, 0) == MINEX_OK) {
     if (h[0] != h0[0])
@@ -636,7 +603,7 @@ int mx_repartition(const mx_names *nm, const int64_t *vtxdist,
   st.check_bytes = c.bytes;
   st.check_messages = c.messages;
   st.seconds_check = MPI_Wtime() - t0;
-  if (rc == MINEX_OK && mx_stage2_resolve(&run)) {
+  if (rc == MINEX_OK && run_distributed_applies(&run)) {
     /* stage 2: every rank works on its home parts (docs/mpi.md) */
     double ts = MPI_Wtime();
     int64_t b0 = c.bytes, m0 = c.messages, i0 = c.bytes_in;

@@ -14,18 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mx_stage2_applies(const minex_options *opt) {
-  return !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
-}
-
-int mx_stage2_resolve(minex_options *opt) {
-  if (!mx_stage2_applies(opt))
-    return 0;
-  /* AUTO: the distributed kernel, which runs every phase in rounds */
-  opt->rounds = MINEX_ROUNDS_ON;
-  return 1;
-}
-
 /* Per old part (in part order on the ranks that hold them), what
  * minex_evaluate sums over the vertices besides the loads. */
 typedef struct block_sums {
@@ -190,94 +178,54 @@ static int agree_rc(mx_comm *c, int rc) {
   return mx_agree(c);
 }
 
-/* A candidate's end, as driver_run_candidate's: the expansion in rounds
- * from the current level, the forced sweep when a processor is
- * unavailable, the balance and refinement passes when wanted. */
-static int finish(partition_ctx *pw, const minex_config *cfg,
-                  const minex_options *opt, double *secs_refine) {
-  int rc = expand_rounds(pw, EXPAND_BUDGET);
-  if (rc == MINEX_OK && cfg->navail < cfg->nprocs)
-    rc = partition_force_off(pw);
-  if (rc == MINEX_OK && driver_balance_wanted(opt, cfg))
-    rc = partition_balance(pw, MINEX_BALANCE_PASSES);
-  if (rc == MINEX_OK && driver_refine_wanted(opt)) {
-    double t = MPI_Wtime();
-    rc = partition_refine(pw, opt->refine_passes > 0 ? opt->refine_passes : 1);
-    *secs_refine = MPI_Wtime() - t;
-  }
-  return rc;
+/* The layout of stage 2 (cand_layout): the graph on its home ranks, the
+ * contracted graph gathered on every rank. */
+typedef struct dist_layout {
+  mx_comm *c;
+  const mx_dist *d;
+  const minex_config *cfg;
+  const minex_options *opt;
+  double unit;
+  contract_ws *w;
+  mx_coarse *co;
+} dist_layout;
+
+static int dist_loads(void *ctx, const int32_t *start, double h,
+                      costmodel_loads *ld) {
+  dist_layout *l = ctx;
+  return start ? mx_dist_loads_part(l->c, l->d, l->cfg, l->opt, h, l->unit,
+                                    start, ld)
+               : mx_dist_loads(l->c, l->d, l->cfg, l->opt, h, l->unit, ld);
 }
 
-/* One candidate of driver_run_candidate under horizon h, on every rank:
- * the coarse partition, the expansion, the forced sweep, the balance and
- * refinement passes in rounds. Leaves its loads in *ld (the caller
- * destroys them) and the owners in w. */
-typedef struct dist_cand {
-  double horizon, start_max, end_max, end_time, throttle;
-  int64_t start_nvtxs; /* vertices the candidate's rule started from */
-  int64_t coarse_moves, expand_moves;
-  int64_t rounds, tries, rank0; /* partition_ctx's dist_ counts */
-  double secs_partition, secs_expand, secs_refine, seconds;
-  core_par par; /* its scans' parallel regions (metrics.seconds_parallel) */
-} dist_cand;
+static int dist_agree(void *ctx, int rc) {
+  return agree_rc(((dist_layout *)ctx)->c, rc);
+}
 
-static int dist_candidate(mx_comm *c, const mx_dist *d, contract_ws *w,
-                          mx_coarse *co, const minex_config *cfg,
-                          const minex_options *opt_in, double h, double unit,
-                          costmodel_loads *ld, dist_cand *cd) {
-  double t0 = MPI_Wtime(), k = opt_in->iterations > 1 ? opt_in->iterations : 1;
-  minex_options opt = *opt_in;
-  partition_ctx pcc, pw;
-  memset(&pcc, 0, sizeof pcc);
-  memset(&pw, 0, sizeof pw);
-  memset(cd, 0, sizeof *cd);
-  cd->horizon = h;
-  contract_rewind(w);
-  contract_rewind(&co->ws);
-  int rc = mx_dist_loads(c, d, cfg, &opt, h, unit, ld);
-  if (rc != MINEX_OK)
-    return rc;
-  cd->start_max = driver_max_qwgt(ld, k) * ld->inv_unit;
-  /* the same state after this point on every rank: a failure below is
-     everyone's (memory aside, agreed at the next collective) */
-  if ((rc = partition_ctx_create(&pcc, &co->ws, ld, &opt)) == MINEX_OK)
-    rc = partition_ctx_create(&pw, w, ld, &opt);
-  if ((rc = agree_rc(c, rc)) != MINEX_OK)
-    goto done;
-  /* the coarse phase has no collective: its failures (memory) are agreed
-     after it, so that no rank waits in the expansion for one that left */
-  if (opt.throttle_auto) {
-    double t;
-    if ((rc = driver_choose_throttle(&pcc, &opt, 0, &t)) == MINEX_OK)
-      pcc.throttle = pw.throttle = opt.throttle = t;
-  }
-  if (rc == MINEX_OK)
-    rc = partition_run(&pcc, opt.max_passes > 0 ? opt.max_passes : 1);
-  if ((rc = agree_rc(c, rc)) != MINEX_OK)
-    goto done;
-  cd->coarse_moves = pcc.moves;
-  cd->start_nvtxs = co->g.nvtxs;
-  double t1 = MPI_Wtime();
-  cd->secs_partition = t1 - t0;
-  mx_dist_from_coarse(w, co);
-  if ((rc = finish(&pw, cfg, &opt, &cd->secs_refine)) != MINEX_OK)
-    goto done;
-  cd->expand_moves = pw.moves;
-  cd->rounds = pw.dist_rounds;
-  cd->tries = pw.dist_tries;
-  cd->rank0 = pw.dist_rank0;
-  cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
-  cd->end_time = driver_horizon_time(ld, k) * ld->inv_unit;
-  cd->throttle = opt.throttle;
-  cd->par = pw.par;
-  cd->secs_expand = MPI_Wtime() - t1;
-done:
-  partition_ctx_destroy(&pw);
-  partition_ctx_destroy(&pcc);
-  if (rc != MINEX_OK)
-    costmodel_loads_destroy(ld);
-  cd->seconds = MPI_Wtime() - t0;
-  return rc;
+static void dist_from_coarse(void *ctx) {
+  dist_layout *l = ctx;
+  mx_dist_from_coarse(l->w, l->co);
+}
+
+static void dist_layout_init(dist_layout *l, cand_layout *lay) {
+  memset(lay, 0, sizeof *lay);
+  lay->loads = dist_loads;
+  lay->agree = dist_agree;
+  lay->from_coarse = dist_from_coarse;
+  lay->ctx = l;
+  lay->log = l->c->rank == 0;
+}
+
+/* The diffusive candidate under horizon h on every rank: the contracted
+ * graph's partition on its gathered copy, the fine phases on the ranks. */
+static int dist_candidate(const run_ctx *run, dist_layout *l, double h,
+                          candidate *cd) {
+  contract_rewind(l->w);
+  contract_rewind(&l->co->ws);
+  cand_layout lay;
+  dist_layout_init(l, &lay);
+  cand_args a = {l->w, &l->co->ws, NULL, l->co->g.nvtxs, h};
+  return candidate_run(run, &lay, &a, cd);
 }
 
 /* The from-scratch candidate (driver_run_scratch) spread over the ranks:
@@ -288,15 +236,16 @@ done:
  * = ON), the expansion, the forced sweep and the passes as for the other
  * candidates. *skipped: Scotch failed on rank 0 (every rank learns it);
  * the call goes on without the candidate, as minex_repartition does. */
-static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
-                        const minex_config *cfg, const minex_options *opt_in,
-                        double unit, costmodel_loads *ld, dist_cand *cd,
+static int dist_scratch(const run_ctx *run, dist_layout *l, candidate *cd,
                         int *skipped) {
-  double t0 = MPI_Wtime(), k = opt_in->iterations > 1 ? opt_in->iterations : 1;
-  minex_options opt = *opt_in;
+  mx_comm *c = l->c;
+  const mx_dist *d = l->d;
+  contract_ws *w = l->w;
+  const minex_options *opt = &run->opt;
+  double t0 = core_wtime();
   int32_t n = d->g.nvtxs, s, s2;
   memset(cd, 0, sizeof *cd);
-  cd->horizon = k;
+  cd->horizon = run->k;
   *skipped = 0;
   contract_rewind(w);
   driver_scratch_levels(w, d->gn, &s, &s2);
@@ -311,9 +260,6 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
   int32_t *rep2 = core_malloc(sizeof *rep2 * ((size_t)n + 1));
   int32_t *start = core_malloc(sizeof *start * (2 * (size_t)n + d->nghost + 1));
   int status[2] = {MINEX_OK, 0}; /* Scotch's code on rank 0, skipped */
-  partition_ctx pw;
-  memset(&pw, 0, sizeof pw);
-  int have_ld = 0;
   if (!part_s || !rep || !rep2 || !start)
     mx_fail(c, MINEX_ENOMEM, "out of memory (from-scratch candidate)");
   if ((rc = mx_agree(c)) != MINEX_OK)
@@ -323,9 +269,9 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
     int32_t *old_s = NULL;
     int r = contract_csr_graph(ns, lv.g.xadj, lv.g.adjncy, lv.g.cwgt, lv.at,
                                &gs, &old_s);
-    if (r == MINEX_OK &&
-        (r = scratch_partition(gs, cfg, old_s, opt.seed, part_s)) != MINEX_OK) {
-      driver_log(&opt, "scratch: skipped: %s", minex_last_error());
+    if (r == MINEX_OK && (r = scratch_partition(gs, l->cfg, old_s, opt->seed,
+                                                part_s)) != MINEX_OK) {
+      driver_log(opt, "scratch: skipped: %s", minex_last_error());
       status[1] = 1;
       r = MINEX_OK;
     }
@@ -363,51 +309,16 @@ static int dist_scratch(mx_comm *c, const mx_dist *d, contract_ws *w,
     w->owner[2 * nb2 + g] =
         part_s[S->ghost_gid[contract_ghost_up(w, s2, s, g)]];
   memset(w->interior, 0, (size_t)nb2);
-  if ((rc = mx_dist_loads_part(c, d, cfg, &opt, k, unit, start, ld)) !=
-      MINEX_OK)
-    goto done;
-  have_ld = 1;
-  cd->start_max = driver_max_qwgt(ld, k) * ld->inv_unit;
-  rc = partition_ctx_create(&pw, w, ld, &opt);
-  if ((rc = agree_rc(c, rc)) != MINEX_OK)
-    goto done;
-  /* throttle_auto: the trials in rounds on level s2, spread over the
-     ranks as the partition after them (the serial library's) */
-  if (opt.throttle_auto) {
-    double t;
-    if ((rc = driver_choose_throttle(&pw, &opt, 1, &t)) == MINEX_OK)
-      pw.throttle = opt.throttle = t;
-    if ((rc = agree_rc(c, rc)) != MINEX_OK)
-      goto done;
-  }
-  if ((rc =
-           partition_passes_rounds(&pw, opt.max_passes > 0 ? opt.max_passes : 1,
-                                   PARTITION_ROUNDS_BUDGET)) != MINEX_OK)
-    goto done;
-  cd->coarse_moves = pw.moves;
-  double t1 = MPI_Wtime();
-  cd->secs_partition = t1 - t0;
-  if ((rc = finish(&pw, cfg, &opt, &cd->secs_refine)) != MINEX_OK)
-    goto done;
-  cd->expand_moves = pw.moves - cd->coarse_moves;
-  cd->rounds = pw.dist_rounds;
-  cd->tries = pw.dist_tries;
-  cd->rank0 = pw.dist_rank0;
-  cd->end_max = driver_max_qwgt(ld, k) * ld->inv_unit;
-  cd->end_time = driver_horizon_time(ld, k) * ld->inv_unit;
-  cd->throttle = opt.throttle;
-  cd->par = pw.par;
-  cd->secs_expand = MPI_Wtime() - t1;
-  cd->start_nvtxs = S2->gnbase;
+  /* the rule from level s2 in rounds, spread over the ranks (the serial
+     library's under rounds = ON), throttle_auto's trials included */
+  cand_layout lay;
+  dist_layout_init(l, &lay);
+  cand_args a = {w, w, start, S2->gnbase, run->k};
+  rc = candidate_run(run, &lay, &a, cd);
 done:
-  partition_ctx_destroy(&pw);
-  if (have_ld && rc != MINEX_OK)
-    costmodel_loads_destroy(ld);
-  if (rc != MINEX_OK || *skipped)
-    memset(ld, 0, sizeof *ld);
   mx_coarse_destroy(&lv);
   core_free(part_s), core_free(rep), core_free(rep2), core_free(start);
-  cd->seconds = MPI_Wtime() - t0;
+  cd->seconds = core_wtime() - t0;
   return rc;
 }
 
@@ -426,29 +337,18 @@ static void owners_copy(contract_ws *w, const mx_dist *d, int32_t *keep,
   }
 }
 
-/* minex_repartition's choice: candidate cd (its loads *ld, its owners in
- * w) replaces the best so far when it is the first, or when its T_k under
- * k is lower and, with every old owner available, its MaxQwgt under k not
- * above old's (ties keep the earlier). The loser's loads are destroyed,
- * *ld is left empty; the winner's owners go to keep. Returns whether cd
- * won. */
-static int keep_better(dist_cand *best, costmodel_loads *best_ld,
-                       int *have_best, const dist_cand *cd, costmodel_loads *ld,
-                       int all_avail, double old_max, contract_ws *w,
-                       const mx_dist *d, int32_t *keep) {
-  int won = !*have_best || (cd->end_time < best->end_time &&
-                            !(all_avail && cd->end_max > old_max));
+/* minex_repartition's choice (candidate_better): cd, its owners in w,
+ * replaces the best so far when it is the first or better; the winner's
+ * owners go to keep. Returns whether cd won. */
+static int keep_better(candidate *best, int *have_best, const candidate *cd,
+                       int all_avail, double old_max, const dist_layout *l,
+                       int32_t *keep) {
+  int won = !*have_best || candidate_better(best, cd, all_avail, old_max);
   if (won) {
-    if (*have_best)
-      costmodel_loads_destroy(best_ld);
-    *best_ld = *ld;
     *have_best = 1;
     *best = *cd;
-    owners_copy(w, d, keep, 1);
-  } else {
-    costmodel_loads_destroy(ld);
+    owners_copy(l->w, l->d, keep, 1);
   }
-  memset(ld, 0, sizeof *ld);
   return won;
 }
 
@@ -501,19 +401,14 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                   const minex_config *cfg, const minex_options *opt_in,
                   int32_t *new_part, minex_metrics *metrics) {
   double t0 = MPI_Wtime();
-  minex_options opt = *opt_in;
-  int nt = opt.nthreads > 0 ? opt.nthreads : 1;
-  opt.nthreads = nt;
-  double k = opt.iterations > 1 ? opt.iterations : 1;
   mx_dist d;
   contract_ws w;
   mx_coarse co;
-  costmodel_loads ld, best_ld;
+  costmodel_loads best_ld;
   memset(&w, 0, sizeof w);
   memset(&co, 0, sizeof co);
-  memset(&ld, 0, sizeof ld);
   memset(&best_ld, 0, sizeof best_ld);
-  int have_best = 0;
+  int have_best = 0, have_ld = 0;
   int32_t *keep = NULL;
   double unit = 1, secs_contract = 0, t1;
   /* per phase (distribute, contract, candidates, results): this rank's
@@ -524,17 +419,13 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                           cfg->nprocs, &d);
   if (rc != MINEX_OK)
     return rc;
-  if ((rc = mx_dist_unit(c, &d, cfg, &opt, &unit)) != MINEX_OK)
+  run_ctx run;
+  run_init(&run, opt_in, cfg, d.gn, 1);
+  const minex_options *opt = &run.opt;
+  int nt = opt->nthreads;
+  double k = run.k;
+  if ((rc = mx_dist_unit(c, &d, cfg, opt, &unit)) != MINEX_OK)
     goto done;
-  /* the contraction's target: contract_start's rule on the whole graph */
-  int64_t n = d.gn, target = opt.coarse_target;
-  if (target <= 0) {
-    target = (int64_t)opt.coarse_per_proc * cfg->navail;
-    if (target > n / 4)
-      target = n / 4 > 0 ? n / 4 : 1;
-  }
-  if (target > n)
-    target = n;
   /* whether every old owner is available (SPEC §3 guarantee): a part
      with vertices on an unavailable processor */
   int all_avail = 1;
@@ -548,10 +439,10 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   rc = contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
                                d.ghost_gid, d.ghost_rank, &cc);
   w.drop_lists = 1; /* the expansion is in rounds */
-  w.cluster_factor = contract_cluster_factor(&opt);
+  w.cluster_factor = run.cluster_factor;
   if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK ||
-      (rc = contract_run(&w, (int32_t)target, opt.sample_size,
-                         (unsigned long)opt.seed, nt)) != MINEX_OK ||
+      (rc = contract_run(&w, (int32_t)run.coarse_target, opt->sample_size,
+                         (unsigned long)opt->seed, nt)) != MINEX_OK ||
       (rc = mx_dist_coarse(c, &w, &co)) != MINEX_OK)
     goto done;
   secs_contract = MPI_Wtime() - t1;
@@ -565,8 +456,8 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   /* the candidates of minex_repartition, one after the other on every
      rank, compared in its order: the diffusive run under k, the ladder's
      shorter horizons (the lower T_k wins, the MaxQwgt guarantee kept) */
-  int nladder = driver_ladder_wanted(&opt) ? MINEX_LADDER_MAX : 0;
-  dist_cand best, cd;
+  dist_layout l = {c, &d, cfg, opt, unit, &w, &co};
+  candidate best, cd;
   memset(&best, 0, sizeof best);
   double old_max = 0, secs_diffusive = 0, secs_ladder = 0, secs_refine = 0;
   double t_cand = MPI_Wtime();
@@ -575,14 +466,13 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
      candidate's scans, or the candidates themselves as the units */
   core_par par_one = {0, 0, 0}, par_jobs = {0, 0, 0};
   int64_t nrounds = 0, ntries = 0, nrank0 = 0; /* the rounds' execution */
-  for (int j = 0; j <= nladder; j++) {
-    double h = j == 0 ? k : driver_ladder_horizon(k, j - 1);
-    if ((rc = dist_candidate(c, &d, &w, &co, cfg, &opt, h, unit, &ld, &cd)) !=
-        MINEX_OK)
+  for (int j = 0; j <= run.nrungs; j++) {
+    double h = j == 0 ? k : run_ladder_horizon(k, j - 1);
+    if ((rc = dist_candidate(&run, &l, h, &cd)) != MINEX_OK)
       goto done;
     ncand++, njobs++;
     nrounds += cd.rounds, ntries += cd.tries, nrank0 += cd.rank0;
-    secs_refine += cd.secs_refine;
+    secs_refine += cd.seconds_refine;
     par_one = cd.par;
     par_jobs.work += cd.seconds;
     par_jobs.span = cd.seconds > par_jobs.span ? cd.seconds : par_jobs.span;
@@ -591,19 +481,17 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
       secs_diffusive = cd.seconds;
     } else {
       secs_ladder += cd.seconds;
-      if (c->rank == 0)
-        driver_log(&opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", h,
-                   cd.end_time, cd.end_max);
+      driver_log(opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", h, cd.end_time,
+                 cd.end_max);
     }
-    keep_better(&best, &best_ld, &have_best, &cd, &ld, all_avail, old_max, &w,
-                &d, keep);
+    keep_better(&best, &have_best, &cd, all_avail, old_max, &l, keep);
   }
   /* the from-scratch candidate last, as in minex_repartition */
   int scratch_used = 0;
   double secs_scratch = 0;
-  if (driver_scratch_wanted(&opt) && d.gn >= 2 * (int64_t)cfg->navail) {
+  if (run.scratch) {
     int skipped;
-    rc = dist_scratch(c, &d, &w, cfg, &opt, unit, &ld, &cd, &skipped);
+    rc = dist_scratch(&run, &l, &cd, &skipped);
     secs_scratch = cd.seconds;
     if (rc != MINEX_OK)
       goto done;
@@ -613,15 +501,14 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     par_jobs.span = cd.seconds > par_jobs.span ? cd.seconds : par_jobs.span;
     if (!skipped) {
       ncand++;
-      secs_refine += cd.secs_refine;
-      if (c->rank == 0)
-        driver_log(&opt,
-                   "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
-                   "the best so far T_k %.6g, MaxQwgt %.6g",
-                   cd.end_time, cd.end_max, cd.start_max, best.end_time,
-                   best.end_max);
-      scratch_used = keep_better(&best, &best_ld, &have_best, &cd, &ld,
-                                 all_avail, old_max, &w, &d, keep);
+      secs_refine += cd.seconds_refine;
+      driver_log(opt,
+                 "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
+                 "the best so far T_k %.6g, MaxQwgt %.6g",
+                 cd.end_time, cd.end_max, cd.start_max, best.end_time,
+                 best.end_max);
+      scratch_used =
+          keep_better(&best, &have_best, &cd, all_avail, old_max, &l, keep);
     }
   }
   double secs_candidates = MPI_Wtime() - t_cand;
@@ -636,34 +523,33 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
      leave a processor that lost every vertex at -1e-14 (a Qwgt below 0,
      which the cost model refuses, a NaN SteadyMax). Summed part by part,
      the figures are the same for any number of ranks. */
-  costmodel_loads_destroy(&best_ld);
-  have_best = 0;
-  if ((rc = mx_dist_loads_part(c, &d, cfg, &opt, k, unit, w.owner, &best_ld)) !=
+  if ((rc = mx_dist_loads_part(c, &d, cfg, opt, k, unit, w.owner, &best_ld)) !=
       MINEX_OK)
     goto done;
-  have_best = 1;
+  have_ld = 1;
   /* SPEC §3 guarantee: never worse than old when every old owner is
      available */
   minex_metrics mnew;
   int returned_old =
-      all_avail && driver_max_qwgt(&best_ld, k) * best_ld.inv_unit > old_max;
+      all_avail &&
+      costmodel_max_qwgt_k(&best_ld, k) * best_ld.inv_unit > old_max;
   if (returned_old) { /* the old owners and loads again */
     /* the ghosts' too: the cut and the sums per old part read them */
     mx_dist_old_owners(&d, w.owner);
     costmodel_loads_destroy(&best_ld);
-    have_best = 0;
-    if ((rc = mx_dist_loads(c, &d, cfg, &opt, k, unit, &best_ld)) != MINEX_OK)
+    have_ld = 0;
+    if ((rc = mx_dist_loads(c, &d, cfg, opt, k, unit, &best_ld)) != MINEX_OK)
       goto done;
-    have_best = 1;
+    have_ld = 1;
   }
   if ((rc = dist_metrics(c, &d, &w, &best_ld, &mnew)) != MINEX_OK ||
       (rc = send_back(c, vtxdist, &d, &w, new_part)) != MINEX_OK)
     goto done;
   phase_mark(c, &pm, t0);
-  if ((rc = phase_log(c, &pm, &opt)) != MINEX_OK)
+  if ((rc = phase_log(c, &pm, opt)) != MINEX_OK)
     goto done;
   if (c->rank == 0)
-    driver_log(&opt,
+    driver_log(opt,
                "rounds: %lld with proposals (every candidate), %lld executed "
                "by the ranks (%lld speculation tries), %lld by rank 0",
                (long long)nrounds, (long long)(nrounds - nrank0),
@@ -686,19 +572,25 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     T_ALL,
     NT
   };
-  double tin[NT] = {secs_contract,    best.secs_partition,
-                    best.secs_expand, secs_diffusive,
-                    secs_ladder,      secs_scratch,
-                    secs_refine,      secs_candidates,
-                    par.wall,         par.work,
-                    par.span,         MPI_Wtime() - t0},
+  double tin[NT] = {secs_contract,
+                    best.seconds_partition,
+                    best.seconds_expand,
+                    secs_diffusive,
+                    secs_ladder,
+                    secs_scratch,
+                    secs_refine,
+                    secs_candidates,
+                    par.wall,
+                    par.work,
+                    par.span,
+                    MPI_Wtime() - t0},
          tmax[NT];
   if ((rc = mx_allreduce(c, tin, tmax, NT, MPI_DOUBLE, MPI_MAX)) != MINEX_OK)
     goto done;
   if (metrics) {
     *metrics = mnew;
     metrics->coarse_nvtxs = co.g.nvtxs;
-    metrics->start_nvtxs = best.start_nvtxs; /* the kept candidate's */
+    metrics->start_nvtxs = best.coarse_nvtxs; /* the kept candidate's */
     metrics->scratch_used = scratch_used && !returned_old;
     metrics->seconds_scratch = tmax[T_SCRATCH];
     metrics->coarse_moves = best.coarse_moves;
@@ -721,7 +613,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     metrics->seconds_parallel_span = tmax[T_SPAN];
   }
 done:
-  if (have_best)
+  if (have_ld)
     costmodel_loads_destroy(&best_ld);
   core_free(keep);
   mx_coarse_destroy(&co);

@@ -28,10 +28,9 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->gain_tol = 1e-9 * pc->qbar;
   pc->interior = ws->interior;
   pc->nsc = opt->nthreads > 1 ? opt->nthreads : 1;
-  /* the passes in rounds unless OFF (AUTO = ON since the session of
-     2026-11-29 (3): T_k 1.1% below the heap passes' on the peer
-     benchmark, the MPI layer's rule, docs/algorithm.md) */
-  pc->rounds = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
+  /* the passes in rounds unless OFF (options resolved by run_init:
+     paper_exact turns them off there) */
+  pc->rounds = opt->rounds != MINEX_ROUNDS_OFF;
   pc->spread = opt->global_spread;
   pc->sc = core_calloc((size_t)pc->nsc, sizeof *pc->sc);
   pc->scan_global = core_malloc((size_t)P + 1);
@@ -286,9 +285,9 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   }
   for (int32_t pass = 0; pass < max_passes; pass++) {
     if (pc->refine == 1) {
-      pc->max_bound = partition_loads_max(pc->ld);
-      pc->steady_bound = partition_steady_max(pc->ld);
-      pc->remap_bound = partition_remap_max(pc->ld);
+      pc->max_bound = costmodel_loads_max(pc->ld);
+      pc->steady_bound = costmodel_steady_max(pc->ld);
+      pc->remap_bound = costmodel_remap_max(pc->ld);
     }
     /* every active id tested against the pass's start on the threads,
        then filed in id order: the heap refresh(act[0..na-1]) builds */
@@ -336,30 +335,6 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   pc->nb_ids = NULL;
   partition_heap_destroy(h);
   return rc; /* a failed scan's error (MINEX_CHECKS: the memo) */
-}
-
-double partition_loads_max(const costmodel_loads *ld) {
-  double m = 0;
-  for (int32_t p = 0; p < ld->nprocs; p++)
-    if (ld->cfg->avail[p] && ld->qwgt[p] > m)
-      m = ld->qwgt[p];
-  return m;
-}
-
-double partition_steady_max(const costmodel_loads *ld) {
-  double m = 0;
-  for (int32_t p = 0; p < ld->nprocs; p++)
-    if (ld->cfg->avail[p])
-      m = fmax(m, costmodel_qwgt_steady(ld, ld->wgt[p], ld->comm[p]));
-  return m;
-}
-
-double partition_remap_max(const costmodel_loads *ld) {
-  double m = 0;
-  for (int32_t p = 0; p < ld->nprocs; p++)
-    if (ld->cfg->avail[p])
-      m = fmax(m, ld->remap[p]);
-  return m;
 }
 
 int partition_balance(partition_ctx *pc, int32_t max_passes) {

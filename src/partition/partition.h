@@ -510,12 +510,6 @@ void partition_checkpoint_restore(partition_ctx *pc,
                                   const partition_checkpoint *cp);
 void partition_checkpoint_free(partition_checkpoint *cp);
 
-/* Largest Qwgt over the available processors of the running loads. */
-double partition_loads_max(const costmodel_loads *ld);
-/* The same for SteadyMax (Remap 0, k = 1) and for MaxRemap (SPEC §2). */
-double partition_steady_max(const costmodel_loads *ld);
-double partition_remap_max(const costmodel_loads *ld);
-
 /* Verifies the context: scratch buffers, stamps, move counters, owners
  * in range, interior flags against the actual neighbour owners, and the
  * heap when it is in use; MINEX_EINTERNAL with a message. */

@@ -436,9 +436,9 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
       (pc->refine == 2 && pc->ld->iters > 1 ? PARTITION_ROUNDS_PASS_FACTOR : 1);
   for (int32_t pass = 0; pass < npasses; pass++) {
     if (pc->refine == 1) {
-      pc->max_bound = partition_loads_max(pc->ld);
-      pc->steady_bound = partition_steady_max(pc->ld);
-      pc->remap_bound = partition_remap_max(pc->ld);
+      pc->max_bound = costmodel_loads_max(pc->ld);
+      pc->steady_bound = costmodel_steady_max(pc->ld);
+      pc->remap_bound = costmodel_remap_max(pc->ld);
     }
     int32_t n = 0;
     for (int32_t x = 0; x < nids; x++)

@@ -96,9 +96,9 @@ START_TEST(refinement_moves_lower_qwgttot_by_their_gain_and_keep_maxqwgt) {
                   old,
                   &opt,
                   malloc(sizeof(int32_t) * (size_t)n),
-                  partition_loads_max(&ld),
-                  partition_steady_max(&ld),
-                  partition_remap_max(&ld),
+                  costmodel_loads_max(&ld),
+                  costmodel_steady_max(&ld),
+                  costmodel_remap_max(&ld),
                   0};
       memcpy(r.part, cur, sizeof(int32_t) * (size_t)n);
       pc.trace = run == 0 ? on_move : NULL;

@@ -75,9 +75,9 @@ START_TEST(rounds_on_decides_on_running_sums_of_the_earlier_proposals) {
     ck_assert_int_eq(partition_ctx_create(&pc, &ws, &ld, &opt), MINEX_OK);
     /* the expansion's rule, the refinement's, the balance moves' */
     pc.refine = trial % 3;
-    pc.max_bound = partition_loads_max(&ld);
-    pc.steady_bound = partition_steady_max(&ld);
-    pc.remap_bound = partition_remap_max(&ld);
+    pc.max_bound = costmodel_loads_max(&ld);
+    pc.steady_bound = costmodel_steady_max(&ld);
+    pc.remap_bound = costmodel_remap_max(&ld);
     ck_assert_int_eq(partition_rounds_ws_create(&rw, n), MINEX_OK);
     for (int32_t v = 0; v < n; v++)
       ids[v] = v;
@@ -382,9 +382,9 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
            start) or the balance moves'; the heap passes' scan or the
            rounds' (the spread candidates) */
         pc.refine = mode / 2;
-        pc.max_bound = partition_loads_max(&ld);
-        pc.steady_bound = partition_steady_max(&ld);
-        pc.remap_bound = partition_remap_max(&ld);
+        pc.max_bound = costmodel_loads_max(&ld);
+        pc.steady_bound = costmodel_steady_max(&ld);
+        pc.remap_bound = costmodel_remap_max(&ld);
         pc.keep_deltas = mode % 2;
         /* twice: the first scan's gathers set the interior flags that
            the second's reads (an interior id of a processor without a

@@ -17,9 +17,10 @@
  * Links the library's internals (a static build): the kernel is not yet
  * behind minex_mpi_repartition (docs/mpi.md). */
 #include "contract/contract.h"
+#include "dist/dist.h"
 #include "driver/run.h"
 #include "expand/expand.h"
-#include "mpi/mpi_dist.h"
+#include "mpi/mpi_comm.h"
 #include "partition/partition.h"
 
 #include "dist_case.h"
@@ -80,10 +81,14 @@ int main(int argc, char **argv) {
   int can_reset = dist_reset_peak() == 0;
   double t[NPHASE] = {0};
   int64_t bytes[NPHASE] = {0}, msgs[NPHASE] = {0};
-  mx_comm c;
-  mx_open(&c, "bench_dist");
-  if (mx_start(&c, MPI_COMM_WORLD) != MINEX_OK)
+  mx_comm mc;
+  mx_open(&mc, "bench_dist");
+  if (mx_start(&mc, MPI_COMM_WORLD) != MINEX_OK)
     die("mx_start");
+  dist_comm cc;
+  mx_dist_comm(&mc, &cc);
+  dist_ctx c;
+  dist_ctx_init(&c, &cc);
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime(), tp = t0;
   int64_t b0 = 0, m0 = 0;
@@ -92,32 +97,30 @@ int main(int argc, char **argv) {
     double tn = MPI_Wtime();                                                   \
     t[ph] = tn - tp;                                                           \
     tp = tn;                                                                   \
-    bytes[ph] = c.bytes - b0;                                                  \
-    msgs[ph] = c.messages - m0;                                                \
-    b0 = c.bytes;                                                              \
-    m0 = c.messages;                                                           \
+    bytes[ph] = mc.bytes - b0;                                                 \
+    msgs[ph] = mc.messages - m0;                                               \
+    b0 = mc.bytes;                                                             \
+    m0 = mc.messages;                                                          \
   } while (0)
-  mx_dist d;
-  if (mx_dist_create(&c, dc.vd, dc.xadj, dc.adj, dc.pw, dc.rw, dc.cw, dc.old,
-                     DIST_P, &d) != MINEX_OK)
-    die("mx_dist_create");
+  dist_part d;
+  dist_input in = {dc.vd, dc.xadj, dc.adj, dc.pw, dc.rw, dc.cw, dc.old};
+  if (dist_part_create(&c, &in, DIST_P, &d) != MINEX_OK)
+    die("dist_part_create");
   PHASE_END(LAYOUT);
   double unit;
   costmodel_loads ld;
-  if (mx_dist_unit(&c, &d, cfg, &opt, &unit) != MINEX_OK ||
-      mx_dist_loads(&c, &d, cfg, &opt, iters, unit, &ld) != MINEX_OK)
+  if (dist_unit(&c, &d, cfg, &opt, &unit) != MINEX_OK ||
+      dist_loads_old(&c, &d, cfg, &opt, iters, unit, &ld) != MINEX_OK)
     die("loads");
   double start_max = costmodel_loads_max(&ld) * ld.inv_unit;
   PHASE_END(LOADS);
-  contract_comm cc;
-  mx_contract_comm(&c, &cc);
   contract_ws w;
-  run_ctx run; /* as stage 2 resolves the options (src/mpi/mpi_stage2.c) */
+  run_ctx run; /* as stage 2 resolves the options (src/dist/solve.c) */
   run_init(&run, &opt, cfg, n, 1);
   if (contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
                               d.ghost_gid, d.ghost_rank, &cc) != MINEX_OK)
     die("contraction");
-  /* as stage 2 sets them (src/mpi/mpi_stage2.c) */
+  /* as stage 2 sets them (src/dist/solve.c) */
   w.drop_lists = 1;
   w.cluster_factor = run.cluster_factor;
   if (contract_run(&w, (int32_t)run.coarse_target, opt.sample_size,
@@ -125,9 +128,9 @@ int main(int argc, char **argv) {
     die("contraction");
   int nlevels = w.nlevels;
   PHASE_END(CONTRACT);
-  mx_coarse co;
+  dist_coarse co;
   partition_ctx pcc, pw;
-  if (mx_dist_coarse(&c, &w, &co) != MINEX_OK ||
+  if (dist_gather_coarse(&c, &w, &co) != MINEX_OK ||
       contract_freeze(&w) != MINEX_OK ||
       partition_ctx_create(&pcc, &co.ws, &ld, &opt) != MINEX_OK ||
       partition_run(&pcc, opt.max_passes > 0 ? opt.max_passes : 1) != MINEX_OK)
@@ -137,7 +140,7 @@ int main(int argc, char **argv) {
   PHASE_END(COARSE);
   if (partition_ctx_create(&pw, &w, &ld, &opt) != MINEX_OK)
     die("partition context");
-  mx_dist_from_coarse(&w, &co);
+  dist_from_coarse(&w, &co);
   if (expand_rounds(&pw, 16) != MINEX_OK)
     die("expansion");
   int64_t expand_moves = pw.moves;
@@ -180,11 +183,11 @@ int main(int argc, char **argv) {
   }
   partition_ctx_destroy(&pw);
   partition_ctx_destroy(&pcc);
-  mx_coarse_destroy(&co);
+  dist_coarse_destroy(&co);
   contract_ws_destroy(&w);
   costmodel_loads_destroy(&ld);
-  mx_dist_destroy(&d);
-  mx_close(&c);
+  dist_part_destroy(&d);
+  mx_close(&mc);
   minex_config_destroy(cfg);
   dist_case_free(&dc);
   MPI_Finalize();

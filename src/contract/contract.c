@@ -70,8 +70,7 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
 int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
                             const int32_t *old, int64_t goff, int64_t gn,
                             int32_t nghost, const int64_t *ghost_gid,
-                            const int32_t *ghost_rank,
-                            const contract_comm *comm) {
+                            const int32_t *ghost_rank, const dist_comm *comm) {
   memset(ws, 0, sizeof *ws);
   int32_t n = g->nvtxs;
   size_t n2 = 2 * (size_t)n + (size_t)nghost + 1;
@@ -435,7 +434,7 @@ static void par_region(contract_ws *ws, contract_chunk *ch, int32_t nch,
  * gets the id in N of ghost g's representative. Collective. */
 static int ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
                           int32_t K, int32_t A) {
-  const contract_comm *cm = ws->comm;
+  const dist_comm *cm = ws->comm;
   int size = cm->size, rank = cm->rank;
   int32_t nb = L->nbase, ng = L->nghost, *map = ws->map;
   int64_t mine[2] = {K, A}, *all = NULL, *pairs = NULL, *recv = NULL;
@@ -810,7 +809,7 @@ static void slices_give(const slices *sl, contract_chunk *c) {
 }
 
 /* Spread over ranks: v[0..n-1] summed over the ranks (collective). */
-static int dist_sum(const contract_comm *cm, int64_t *v, int n) {
+static int dist_sum(const dist_comm *cm, int64_t *v, int n) {
   int64_t *all = NULL;
   int64_t *cnt = core_calloc((size_t)cm->size, sizeof *cnt);
   int rc =
@@ -838,7 +837,7 @@ typedef struct chunk_fig {
 /* Spread over ranks: the targets of this rank's chunks, shared among every
  * rank's chunks in rank order (the whole level's chunk order) as
  * chunk_targets shares them on one process. Collective. */
-static int chunk_targets_dist(const contract_comm *cm, contract_chunk *ch,
+static int chunk_targets_dist(const dist_comm *cm, contract_chunk *ch,
                               int32_t nch, int64_t target) {
   chunk_fig *mine = core_malloc(sizeof *mine * ((size_t)nch + 1)), *all = NULL;
   int64_t *cnt = core_calloc((size_t)cm->size, sizeof *cnt);
@@ -881,7 +880,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                       "contraction: sample size %ld outside "
                       "[1, %d]",
                       (long)sample_size, MINEX_SAMPLE_SIZE_MAX);
-  const contract_comm *cm = ws->comm;
+  const dist_comm *cm = ws->comm;
   /* active and eligible vertices, of every rank when spread */
   int64_t tot[2] = {ws->nactive, ws->nvalid};
   int rc = cm ? dist_sum(cm, tot, 2) : MINEX_OK;

@@ -12,6 +12,8 @@
 
 #include "core/rename.h"
 
+#include "dist/comm.h"
+
 #include "core/core.h"
 
 /* What the cost model needs of a vertex, in one 32-byte record: merging
@@ -53,7 +55,7 @@ typedef struct contract_level {
   int32_t frozen_nmerge; /* nmerge and msize when contract_freeze ended:  */
   int64_t frozen_msize;  /* what contract_rewind restores                 */
   contract_attr *at;     /* cap: weights and old owner of each local id    */
-  /* Spread over ranks (contract_comm; all 0 on one process): the level's
+  /* Spread over ranks (dist_comm; all 0 on one process): the level's
      base vertices are global ids goff..goff+nbase-1 of gnbase; its merges
      are merges gmoff.. of the level's; an edge end on another rank (a
      ghost) is local id 2*nbase + g, g indexing ghost_gid (ascending
@@ -65,30 +67,6 @@ typedef struct contract_level {
   int32_t *ghost_up; /* nghost: the next level's ghost each one is in
                         (NULL on the last level)                      */
 } contract_level;
-
-/* The collective operations of a contraction spread over several
- * processes (ranks, docs/mpi.md "Stage 2"), given by the MPI layer so that
- * this library stays free of MPI. Every function is collective and returns
- * the same code on every rank. The ranks hold whole old parts, in part
- * order (rank r's parts all come before rank r+1's): a same-owner pair
- * never spans two ranks. */
-typedef struct contract_comm {
-  void *ctx;
-  int rank, size;
-  /* The failure of the lowest failing rank (rc is this rank's code, with
-     its message as minex_last_error()): its code on every rank, its
-     message as every rank's last error; MINEX_OK when none failed. */
-  int (*agree)(void *ctx, int rc);
-  /* Every rank's `bytes` bytes, concatenated in rank order into *out
-     (malloc'd, freed by the caller); count[r] = rank r's bytes. */
-  int (*allgather)(void *ctx, const void *in, int64_t bytes, void **out,
-                   int64_t *count);
-  /* scount[d] bytes to every rank d (sbuf in rank order); *rbuf gets
-     (malloc'd, freed by the caller) rcount[s] bytes from every rank s,
-     in rank order. */
-  int (*exchange)(void *ctx, const void *sbuf, const int64_t *scount,
-                  void **rbuf, int64_t *rcount);
-} contract_comm;
 
 /* A slot of the edge accumulator (see contract_acc_add). */
 typedef struct contract_slot {
@@ -148,25 +126,25 @@ typedef struct contract_ws {
                             the children of an undone merge and down to
                             the level below)                             */
   /* scratch */
-  int32_t *map;              /* 2n: new ids when a level is built; a stack    */
-  contract_acc acc;          /* the gathers of the partition and expansion    */
-  int is_view;               /* 1: a view (contract_view_create): the levels'
-                                arrays belong to the workspace it was made of  */
-  const contract_comm *comm; /* NULL, or the ranks this one works with
-                                (contract_ws_create_dist)            */
-  int32_t cluster_factor;    /* contract_run builds a cluster level
-                                (cluster.c) instead of a sampled sweep
-                                while the active vertices exceed this
-                                times the target; 0: never (the paper's
-                                sweep on every level), 1: down to the
-                                target (run_init)                        */
-  int drop_lists;            /* 1: the levels keep no merged lists (madj, mcwgt
-                                NULL): set before contract_run when nothing reads
-                                a merged id's edges afterwards -- the expansion in
-                                rounds undoes a level's merges together and tests
-                                base vertices only; the paper's expansion one merge
-                                at a time needs them (contract_edges on a merged id
-                                is then invalid)                                  */
+  int32_t *map;           /* 2n: new ids when a level is built; a stack    */
+  contract_acc acc;       /* the gathers of the partition and expansion    */
+  int is_view;            /* 1: a view (contract_view_create): the levels'
+                             arrays belong to the workspace it was made of  */
+  const dist_comm *comm;  /* NULL, or the ranks this one works with
+                                 (contract_ws_create_dist)            */
+  int32_t cluster_factor; /* contract_run builds a cluster level
+                             (cluster.c) instead of a sampled sweep
+                             while the active vertices exceed this
+                             times the target; 0: never (the paper's
+                             sweep on every level), 1: down to the
+                             target (run_init)                        */
+  int drop_lists;         /* 1: the levels keep no merged lists (madj, mcwgt
+                             NULL): set before contract_run when nothing reads
+                             a merged id's edges afterwards -- the expansion in
+                             rounds undoes a level's merges together and tests
+                             base vertices only; the paper's expansion one merge
+                             at a time needs them (contract_edges on a merged id
+                             is then invalid)                                  */
 } contract_ws;
 
 /* A view of a frozen workspace for one more candidate on another thread
@@ -200,8 +178,7 @@ int contract_ws_create_coarse(contract_ws *ws, const minex_graph *g,
 int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
                             const int32_t *old, int64_t goff, int64_t gn,
                             int32_t nghost, const int64_t *ghost_gid,
-                            const int32_t *ghost_rank,
-                            const contract_comm *comm);
+                            const int32_t *ghost_rank, const dist_comm *comm);
 
 /* The current level (the graph being contracted, partitioned or
  * expanded). */

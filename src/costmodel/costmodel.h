@@ -252,7 +252,7 @@ void costmodel_low_rebuild(costmodel_loads *ld);
  * function of each processor's Wgt, Comm, Remap and Qwgt alone, which
  * the MPI layer's ranks find at the processors' home ranks without
  * replaying the round's moves one after another
- * (src/partition/rounds_dist.c). */
+ * (src/dist/rounds.c). */
 void costmodel_resync(costmodel_loads *ld);
 
 /* Sets Qwgt of available processor p in the min tree. */
@@ -294,7 +294,7 @@ void costmodel_move_deltas(const costmodel_loads *ld, costmodel_scratch *s,
  * ntouched, and dwgt, dcomm, dremap of the touched processors, as
  * costmodel_eval_move_ref leaves them, in the same order): the same
  * doubles, without the vertex's neighbourhood (the MPI layer's ranks
- * decide from deltas made once, src/partition/rounds_dist.c). */
+ * decide from deltas made once, src/dist/rounds.c). */
 void costmodel_finish_move_ref(const costmodel_loads *ld, costmodel_scratch *s,
                                int32_t q, double ref, costmodel_move *out);
 

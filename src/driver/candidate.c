@@ -53,7 +53,7 @@ int driver_choose_throttle(partition_ctx *pc, const run_ctx *run, int rounds,
   /* spread over ranks (the from-scratch candidate's level in the MPI
      layer): the failures agreed, the rank-local checks left out (they
      would fail one rank alone) */
-  const contract_comm *cm = pc->ws->comm;
+  const dist_comm *cm = pc->ws->comm;
   partition_checkpoint cp;
   int rc = partition_checkpoint_take(pc, &cp);
   if (cm != NULL)

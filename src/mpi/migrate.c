@@ -225,7 +225,7 @@ int minex_mpi_neighbour_parts(const int64_t *vtxdist, const int64_t *xadj,
   int64_t nask = 0;
   for (int64_t j = 0; j < nnz; j++)
     if (adjncy[j] < first || adjncy[j] >= first + n) {
-      scount[mx_rank_of(vtxdist, size, adjncy[j])]++;
+      scount[dist_rank_of(vtxdist, size, adjncy[j])]++;
       nask++;
     }
   ask = core_malloc(sizeof *ask * (size_t)(nask > 0 ? nask : 1));
@@ -243,7 +243,7 @@ int minex_mpi_neighbour_parts(const int64_t *vtxdist, const int64_t *xadj,
       nbr_part[j] = new_part[u - first];
       continue;
     }
-    int64_t at = fill[mx_rank_of(vtxdist, size, u)]++;
+    int64_t at = fill[dist_rank_of(vtxdist, size, u)]++;
     ask[at] = u;
     where[at] = j;
   }

@@ -8,6 +8,7 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,37 +261,6 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   return rc;
 }
 
-static int end_cmp(const void *x, const void *y) {
-  const mx_end *a = x, *b = y;
-  return (a->id > b->id) - (a->id < b->id);
-}
-
-void mx_end_sort(mx_end *e, int64_t len) {
-  if (len > 32) {
-    qsort(e, (size_t)len, sizeof *e, end_cmp);
-    return;
-  }
-  for (int64_t i = 1; i < len; i++) {
-    mx_end k = e[i];
-    int64_t j = i;
-    for (; j > 0 && e[j - 1].id > k.id; j--)
-      e[j] = e[j - 1];
-    e[j] = k;
-  }
-}
-
-int mx_rank_of(const int64_t *vtxdist, int size, int64_t g) {
-  int lo = 0, hi = size; /* vtxdist[lo] <= g < vtxdist[hi] */
-  while (hi - lo > 1) {
-    int mid = lo + (hi - lo) / 2;
-    if (vtxdist[mid] <= g)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 int mx_check_vtxdist(mx_comm *c, const int64_t *vd) {
   int size = c->size, rc;
   int64_t *mm = core_malloc(sizeof *mm * 2 * ((size_t)size + 1));
@@ -406,4 +376,147 @@ int mx_start(mx_comm *c, MPI_Comm comm) {
 void mx_close(mx_comm *c) {
   if (c->comm != MPI_COMM_NULL)
     MPI_Comm_free(&c->comm);
+}
+
+/* ------------------------------------------- dist_comm over MPI */
+
+/* dist_comm.agree */
+static int cc_agree(void *ctx, int rc) {
+  mx_comm *c = ctx;
+  if (rc != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
+  return mx_agree(c);
+}
+
+/* dist_comm.allgather: the counts, then the bytes (MPI_Allgatherv's
+ * int counts: at most INT_MAX bytes in all, ample for the per-chunk and
+ * per-rank figures the contraction gathers). */
+static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
+                        int64_t *count) {
+  mx_comm *c = ctx;
+  int size = c->size;
+  *out = NULL;
+  c->collectives++;
+  MPI_Request req;
+  int e = MPI_Iallgather(&bytes, 1, MPI_INT64_T, count, 1, MPI_INT64_T, c->comm,
+                         &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(c, &req);
+  if (e != MPI_SUCCESS)
+    mx_mpi_fail(c, "MPI_Allgather (counts)", e);
+  int *cnt = core_malloc(sizeof *cnt * ((size_t)size + 1));
+  int *off = core_malloc(sizeof *off * ((size_t)size + 1));
+  int64_t total = 0;
+  for (int r = 0; e == MPI_SUCCESS && r < size; r++)
+    total += count[r];
+  if (e == MPI_SUCCESS && total > INT_MAX)
+    mx_fail(c, MINEX_EUNSUP, "allgather of %lld bytes (at most %d)",
+            (long long)total, INT_MAX);
+  else if (e == MPI_SUCCESS &&
+           (cnt == NULL || off == NULL ||
+            (*out = core_malloc(total > 0 ? (size_t)total : 1)) == NULL))
+    mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
+            (long long)total);
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK) {
+    int o = 0;
+    for (int r = 0; r < size; r++) {
+      cnt[r] = (int)count[r];
+      off[r] = o;
+      o += cnt[r];
+    }
+    c->collectives++;
+    c->bytes += bytes * (size - 1);
+    c->bytes_in += total - bytes;
+    c->messages += size - 1;
+    e = MPI_Iallgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
+                        c->comm, &req);
+    if (e == MPI_SUCCESS)
+      e = mx_wait(c, &req);
+    if (e != MPI_SUCCESS)
+      mx_mpi_fail(c, "MPI_Allgatherv", e);
+    rc = mx_agree(c);
+  }
+  core_free(cnt);
+  core_free(off);
+  if (rc != MINEX_OK) {
+    core_free(*out);
+    *out = NULL;
+  }
+  return rc;
+}
+
+/* dist_comm.exchange */
+static int cc_exchange(void *ctx, const void *sbuf, const int64_t *scount,
+                       void **rbuf, int64_t *rcount) {
+  mx_comm *c = ctx;
+  int64_t *roff = core_malloc(sizeof *roff * ((size_t)c->size + 1));
+  if (roff == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (exchange)");
+  int rc = mx_agree(c);
+  char *r = NULL;
+  if (rc == MINEX_OK)
+    rc = mx_exchange(c, sbuf, scount, &r, rcount, roff);
+  core_free(roff);
+  *rbuf = r;
+  return rc;
+}
+
+/* dist_comm.allreduce */
+static int cc_allreduce(void *ctx, const void *in, void *out, int count,
+                        dist_type t, dist_op op) {
+  mx_comm *c = ctx;
+  int rc =
+      mx_allreduce(c, in, out, count, t == DIST_I64 ? MPI_INT64_T : MPI_DOUBLE,
+                   op == DIST_SUM ? MPI_SUM : MPI_MAX);
+  return rc != MINEX_OK ? core_error(rc, "%s", c->msg) : MINEX_OK;
+}
+
+/* dist_comm.exscan */
+static int cc_exscan(void *ctx, const int64_t *in, int64_t *out, int count) {
+  mx_comm *c = ctx;
+  c->collectives++;
+  MPI_Request req;
+  int e = MPI_Iexscan(in, out, count, MPI_INT64_T, MPI_SUM, c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(c, &req);
+  if (e != MPI_SUCCESS) {
+    mx_mpi_fail(c, "MPI_Exscan", e);
+    return core_error(c->rc, "%s", c->msg);
+  }
+  if (c->rank == 0) /* MPI_Exscan leaves rank 0's result undefined */
+    memset(out, 0, sizeof *out * (size_t)count);
+  return MINEX_OK;
+}
+
+static int cc_bcast(void *ctx, void *buf, int64_t bytes, int root) {
+  mx_comm *c = ctx;
+  int rc = mx_bcast(c, buf, bytes, root);
+  return rc != MINEX_OK ? core_error(rc, "%s", c->msg) : MINEX_OK;
+}
+
+static int cc_idle_barrier(void *ctx) {
+  mx_comm *c = ctx;
+  int rc = mx_idle_barrier(c);
+  return rc != MINEX_OK ? core_error(rc, "%s", c->msg) : MINEX_OK;
+}
+
+static void cc_sent(void *ctx, int64_t *bytes, int64_t *messages) {
+  const mx_comm *c = ctx;
+  *bytes = c->bytes;
+  *messages = c->messages;
+}
+
+void mx_dist_comm(mx_comm *c, dist_comm *cc) {
+  cc->ctx = c;
+  cc->rank = c->rank;
+  cc->size = c->size;
+  cc->agree = cc_agree;
+  cc->allgather = cc_allgather;
+  cc->exchange = cc_exchange;
+  cc->allreduce = cc_allreduce;
+  cc->exscan = cc_exscan;
+  cc->bcast = cc_bcast;
+  cc->idle_barrier = cc_idle_barrier;
+  cc->sent = cc_sent;
 }

@@ -6,6 +6,7 @@
 #define MINEX_MPI_COMM_H
 
 #include "core/core.h"
+#include "dist/comm.h"
 #include "minex_mpi.h"
 
 #include <stddef.h>
@@ -106,19 +107,9 @@ int mx_idle_barrier(mx_comm *c);
  * vertices; MINEX_EINVAL / MINEX_EUNSUP naming the entry. */
 int mx_check_vtxdist(mx_comm *c, const int64_t *vtxdist);
 
-/* The rank holding global id g (vtxdist checked, g in range). */
-int mx_rank_of(const int64_t *vtxdist, int size, int64_t g);
-
-/* One end of an edge: the neighbour's global id and the edge's Cwgt. */
-typedef struct mx_end {
-  int64_t id;
-  double w;
-} mx_end;
-
-/* A row's ends by id (equal ids in any order): mesh rows are short, and
- * an insertion sort of a few entries costs a fraction of a qsort call
- * (layout.c sorts the serial rows so); qsort above 32 ends. */
-void mx_end_sort(mx_end *e, int64_t len);
+/* The distributed algorithm's communicator (src/dist/comm.h) over c:
+ * cc->ctx = c, its failures recorded in c. */
+void mx_dist_comm(mx_comm *c, dist_comm *cc);
 
 /* Allreduce wrappers that count the call and record an MPI failure. */
 int mx_allreduce(mx_comm *c, const void *in, void *out, int count,

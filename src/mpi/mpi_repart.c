@@ -11,9 +11,9 @@
  * (contraction on every rank, the coarse graph gathered, expansion in
  * synchronous rounds) replaces the solve phase in the next stage; the
  * interface, the validation and the collective errors stay. */
+#include "dist/dist.h"
 #include "driver/driver.h"
 #include "mpi/mpi_comm.h"
-#include "mpi/mpi_dist.h"
 
 #include <limits.h>
 #include <math.h>
@@ -208,7 +208,7 @@ typedef struct mx_edge {
 } mx_edge;
 
 /* Whether row v (local, sorted) lists u; its Cwgt in *w. */
-static int row_find(const mx_end *row, int64_t len, int64_t u, double *w) {
+static int row_find(const dist_end *row, int64_t len, int64_t u, double *w) {
   int64_t lo = 0, hi = len;
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
@@ -231,7 +231,8 @@ static int check_reverse(mx_comm *c, mx_args *a) {
   int64_t n = a->nlocal, first = a->vtxdist[c->rank];
   int64_t sh = a->nm->id_shift; /* ids in the caller's numbering */
   int size = c->size;
-  mx_end *rows = core_malloc(sizeof *rows * (size_t)(a->nnz > 0 ? a->nnz : 1));
+  dist_end *rows =
+      core_malloc(sizeof *rows * (size_t)(a->nnz > 0 ? a->nnz : 1));
   int64_t *scount = core_calloc((size_t)size, sizeof *scount);
   int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
   int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
@@ -249,10 +250,10 @@ static int check_reverse(mx_comm *c, mx_args *a) {
       rows[j].id = a->adjncy[j];
       rows[j].w = a->cwgt ? a->cwgt[j] : 1.0;
       if (rows[j].id < first || rows[j].id >= first + n)
-        scount[mx_rank_of(a->vtxdist, size, rows[j].id)]++;
+        scount[dist_rank_of(a->vtxdist, size, rows[j].id)]++;
     }
     int64_t len = a->xadj[v + 1] - a->xadj[v];
-    mx_end_sort(rows + a->xadj[v], len);
+    dist_end_sort(rows + a->xadj[v], len);
     for (int64_t j = a->xadj[v] + 1; j < a->xadj[v + 1]; j++)
       if (rows[j].id == rows[j - 1].id) {
         mx_fail(c, MINEX_EGRAPH, "vertex %lld lists neighbour %lld twice",
@@ -302,7 +303,7 @@ static int check_reverse(mx_comm *c, mx_args *a) {
       int64_t u = rows[j].id;
       if (u >= first && u < first + n)
         continue;
-      mx_edge *e = &send[sfill[mx_rank_of(a->vtxdist, size, u)]++];
+      mx_edge *e = &send[sfill[dist_rank_of(a->vtxdist, size, u)]++];
       e->v = u;
       e->u = first + v;
       e->w = rows[j].w;
@@ -617,8 +618,12 @@ int mx_repartition(const mx_names *nm, const int64_t *vtxdist,
               "serves one call at a time)");
     if ((rc = mx_agree(&c)) == MINEX_OK) {
       minex_workspace *prev = core_pool_swap(run.workspace);
-      rc = mx_solve_dist(&c, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old,
-                         config, &run, new_part, metrics);
+      dist_comm dc;
+      mx_dist_comm(&c, &dc);
+      dist_ctx dx;
+      dist_ctx_init(&dx, &dc);
+      dist_input in = {vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old};
+      rc = dist_solve(&dx, &in, config, &run, new_part, metrics);
       core_pool_swap(prev);
     }
     if (began == MINEX_OK) {

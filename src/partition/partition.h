@@ -452,7 +452,7 @@ int partition_test_deltas(const partition_ctx *pc, costmodel_scratch *mv,
                           partition_choice *ch);
 
 /* partition_rounds (options.rounds ON) on a contraction spread over ranks
- * (pc->ws->comm; rounds_dist.c), lock and deferral as there: each rank
+ * (pc->ws->comm; src/dist/rounds.c), lock and deferral as there: each rank
  * tests its own ids and decides its own proposals against running sums
  * of the earlier proposals' deltas made at the processors' home ranks
  * (the deferral's next proposal by a sample sort of the keys, the waits

@@ -2,7 +2,7 @@
 /* Stage 2 of the MPI layer (docs/mpi.md "Stage 2") under mpiexec -n 1, 2,
  * 3, 4 (ctest test_dist_nN), against the serial kernel that every rank
  * also runs on the whole graph:
- * - mx_dist_create: each rank holds its home parts (p * size / nparts) in
+ * - dist_part_create: each rank holds its home parts (p * size / nparts) in
  *   the serial per-part layout (layout_create): the same layout ids,
  *   weights, old parts and rows (order and Cwgt), ghosts named by layout
  *   id and home rank;
@@ -15,9 +15,10 @@
  * Links the library's internals (a static build). Prints each failure with
  * its rank and line and exits non-zero on every rank when any failed. */
 #include "contract/contract.h"
+#include "dist/dist.h"
 #include "driver/layout.h"
 #include "expand/expand.h"
-#include "mpi/mpi_dist.h"
+#include "mpi/mpi_comm.h"
 #include "partition/partition.h"
 
 #include <stdint.h>
@@ -132,17 +133,18 @@ static int loads_eq(const costmodel_loads *a, const costmodel_loads *b) {
    fallback must be exercised. */
 static int64_t fallback_rounds;
 
-static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
+static void check_coarse(dist_ctx *c, const layout *lay, const dist_part *d,
                          contract_ws *s, contract_ws *w,
                          const minex_config *cfg, const minex_options *opt,
                          int32_t spec, const char *what) {
   double us = 0, ud = -1, k = opt->iterations;
   int rc = costmodel_unit(&lay->g, cfg, lay->old, opt, &us);
-  int rd = mx_dist_unit(c, d, cfg, opt, &ud);
+  int rd = dist_unit(c, d, cfg, opt, &ud);
   CHECK(rc == MINEX_OK && rd == MINEX_OK && us == ud,
         "%s: unit %g, serial %g (%s)", what, ud, us, minex_last_error());
-  mx_coarse co;
-  if (contract_freeze(s) != MINEX_OK || mx_dist_coarse(c, w, &co) != MINEX_OK) {
+  dist_coarse co;
+  if (contract_freeze(s) != MINEX_OK ||
+      dist_gather_coarse(c, w, &co) != MINEX_OK) {
     CHECK(0, "%s: coarse graph: %s", what, minex_last_error());
     return;
   }
@@ -166,7 +168,7 @@ static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
   memset(&pd, 0, sizeof pd);
   rc = costmodel_loads_create_k(&ls, &lay->g, cfg, lay->old, lay->old, opt, k,
                                 us);
-  rd = mx_dist_loads(c, d, cfg, opt, k, ud, &ldd);
+  rd = dist_loads_old(c, d, cfg, opt, k, ud, &ldd);
   CHECK(rc == MINEX_OK && rd == MINEX_OK, "%s: loads: %s", what,
         minex_last_error());
   if (rc == MINEX_OK && rd == MINEX_OK) {
@@ -192,7 +194,7 @@ static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
          goes to rank 0 (the fallback of the speculation) */
       pw.speculate_max = spec;
       if (ew == MINEX_OK) {
-        mx_dist_from_coarse(w, &co);
+        dist_from_coarse(w, &co);
         ew = expand_rounds(&pw, 16);
       }
       CHECK(es == MINEX_OK && ew == MINEX_OK, "%s: expansion: %s", what,
@@ -284,7 +286,7 @@ static void check_coarse(mx_comm *c, const layout *lay, const mx_dist *d,
     costmodel_loads_destroy(&ls);
   if (rd == MINEX_OK)
     costmodel_loads_destroy(&ldd);
-  mx_coarse_destroy(&co);
+  dist_coarse_destroy(&co);
 }
 
 /* One case: the graph of f spread by vtxdist (empty1, base), old = RCB
@@ -334,24 +336,28 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
     CHECK(0, "layout_create: %s", minex_last_error());
     goto out;
   }
-  mx_comm c;
-  mx_dist d;
-  mx_open(&c, "test_dist");
-  if (mx_start(&c, MPI_COMM_WORLD) != MINEX_OK) {
+  mx_comm mc;
+  dist_part d;
+  mx_open(&mc, "test_dist");
+  dist_comm cc;
+  dist_ctx c;
+  if (mx_start(&mc, MPI_COMM_WORLD) != MINEX_OK) {
     CHECK(0, "mx_start: %s", minex_last_error());
     layout_destroy(&lay);
     goto out;
   }
-  int rc =
-      mx_dist_create(&c, vd, xadj, adjncy, pw, rw, cw, old + lo, nparts, &d);
+  mx_dist_comm(&mc, &cc);
+  dist_ctx_init(&c, &cc);
+  dist_input in = {vd, xadj, adjncy, pw, rw, cw, old + lo};
+  int rc = dist_part_create(&c, &in, nparts, &d);
   snprintf(what, sizeof what, "P %d, empty1 %d, base %lld", (int)nparts, empty1,
            (long long)base);
-  CHECK(rc == MINEX_OK, "%s: mx_dist_create: %s", what, minex_last_error());
+  CHECK(rc == MINEX_OK, "%s: dist_part_create: %s", what, minex_last_error());
   if (rc == MINEX_OK) {
     /* the layout: this rank's home parts, the serial ids, rows, weights */
     int32_t plo = nparts, phi = 0;
     for (int32_t p = 0; p < nparts; p++)
-      if (mx_home_rank(p, nparts, size) == rank)
+      if (dist_home_rank(p, nparts, size) == rank)
         plo = p < plo ? p : plo, phi = p + 1;
     int64_t n = d.g.nvtxs;
     CHECK(d.gn == f->n, "%s: %lld vertices, expected %d", what, (long long)d.gn,
@@ -384,11 +390,11 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
               "%s: layout id %lld: end %lld", what, (long long)L, (long long)j);
         if (y >= n) {
           int32_t g = y - 2 * (int32_t)n, p = lay.old[Y];
-          CHECK(d.ghost_rank[g] == mx_home_rank(p, nparts, size) &&
+          CHECK(d.ghost_rank[g] == dist_home_rank(p, nparts, size) &&
                     d.ghost_rank[g] != rank,
                 "%s: ghost %lld on rank %d, part %d's home is %d", what,
                 (long long)Y, (int)d.ghost_rank[g], (int)p,
-                mx_home_rank(p, nparts, size));
+                dist_home_rank(p, nparts, size));
         }
       }
     }
@@ -396,8 +402,6 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
     int64_t target = 64 * (int64_t)nparts;
     if (target > f->n / 4)
       target = f->n / 4;
-    contract_comm cc;
-    mx_contract_comm(&c, &cc);
     for (unsigned long seed = 1; seed <= 7; seed += 6)
       for (int nt = 1; nt <= 2; nt++) {
         contract_ws s, w;
@@ -425,9 +429,9 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
         contract_ws_destroy(&s);
         contract_ws_destroy(&w);
       }
-    mx_dist_destroy(&d);
+    dist_part_destroy(&d);
   }
-  mx_close(&c);
+  mx_close(&mc);
   layout_destroy(&lay);
 out:
   minex_config_destroy(cfg);

@@ -122,7 +122,7 @@ static int metrics_close(const minex_metrics *a, const minex_metrics *b) {
 }
 
 /* One distributed repartition against the serial one (stage 2 when the
- * options ask for it: mx_stage2_applies). */
+ * options ask for it: run_distributed_applies). */
 /* MINEX_TEST_QUICK (CI's valgrind stage): check_same runs every
  * QUICK_EVERY-th of its cases, spread over the option sets. */
 #define QUICK_EVERY 6

@@ -5,16 +5,25 @@
  * layout of the serial library (src/driver/layout.h: the vertices of each
  * old part one block of consecutive ids, in part order, input order
  * inside a part; rows sorted), and the collective operations the core's
- * contraction needs (contract_comm) on a call's communicator. */
-#ifndef MINEX_MPI_DIST_H
-#define MINEX_MPI_DIST_H
+ * contraction needs (dist_comm) on a call's communicator. */
+#ifndef MINEX_DIST_DIST_H
+#define MINEX_DIST_DIST_H
 
 #include "contract/contract.h"
 #include "costmodel/costmodel.h"
-#include "mpi/mpi_comm.h"
+#include "dist/comm.h"
+
+/* The caller's rows on this rank (ParMETIS's distributed CSR): global ids
+ * vtxdist[rank] .. vtxdist[rank+1]-1, their rows xadj/adjncy in global
+ * ids, weights NULL = 1 on every rank, old NULL = the vertex's rank. */
+typedef struct dist_input {
+  const int64_t *vtxdist, *xadj, *adjncy;
+  const double *pwgt, *rwgt, *cwgt;
+  const int32_t *old;
+} dist_input;
 
 /* One rank's share of the graph in layout ids. */
-typedef struct mx_dist {
+typedef struct dist_part {
   int32_t nparts;
   int64_t *first;   /* nparts + 1: first layout id of each old part     */
   int32_t plo, phi; /* the old parts held here: plo .. phi-1           */
@@ -27,10 +36,10 @@ typedef struct mx_dist {
   int32_t nghost;
   int64_t *ghost_gid; /* nghost: layout ids of the ghosts, ascending */
   int32_t *ghost_rank;
-} mx_dist;
+} dist_part;
 
 /* The home rank of old part p. */
-static inline int mx_home_rank(int32_t p, int32_t nparts, int size) {
+static inline int dist_home_rank(int32_t p, int32_t nparts, int size) {
   return (int)((int64_t)p * size / nparts);
 }
 
@@ -38,68 +47,62 @@ static inline int mx_home_rank(int32_t p, int32_t nparts, int size) {
  * CSR with global ids, weights NULL = 1 on every rank, old NULL = the
  * vertex's rank; all checked before) moved to their parts' home ranks in
  * layout ids. Bytes and messages counted in c. */
-int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
-                   const int64_t *adjncy, const double *pwgt,
-                   const double *rwgt, const double *cwgt, const int32_t *old,
-                   int32_t nparts, mx_dist *d);
-void mx_dist_destroy(mx_dist *d);
+int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
+                     dist_part *d);
+void dist_part_destroy(dist_part *d);
 
 /* The contracted graph on every rank (step 3): the current level of w (a
  * contraction spread over the ranks, contract_ws_create_dist), gathered
  * whole in its global ids, rows and records as the serial contraction
  * made them. */
-typedef struct mx_coarse {
+typedef struct dist_coarse {
   minex_graph g;     /* rows in global ids (arrays owned)               */
   contract_attr *at; /* records of its vertices                       */
   contract_ws ws;    /* a frozen workspace of that one level            */
-} mx_coarse;
+} dist_coarse;
 
 /* Collective: gathers w's current level on every rank into *co. */
-int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co);
+int dist_gather_coarse(dist_ctx *c, const contract_ws *w, dist_coarse *co);
 /* Collective: gathers level s of w (frozen or rewound) on every rank into
  * co's graph and records (co->ws left empty): the from-scratch candidate's
  * level. */
-int mx_dist_level(mx_comm *c, const contract_ws *w, int32_t s, mx_coarse *co);
-void mx_coarse_destroy(mx_coarse *co);
+int dist_gather_level(dist_ctx *c, const contract_ws *w, int32_t s,
+                      dist_coarse *co);
+void dist_coarse_destroy(dist_coarse *co);
 
 /* The owners and interior flags of the partition of the contracted graph
  * (co's workspace) to the top level of w (frozen), its ghosts' owners
  * included: where the expansion on the ranks starts. Local. */
-void mx_dist_from_coarse(contract_ws *w, const mx_coarse *co);
+void dist_from_coarse(contract_ws *w, const dist_coarse *co);
 
 /* The old partition on d's level 0 as w's owners hold it: the old part of
  * every local vertex at 0..n-1 and of every ghost at 2n + g. Local. */
-void mx_dist_old_owners(const mx_dist *d, int32_t *owner);
+void dist_old_owners(const dist_part *d, int32_t *owner);
 
 /* Collective: the loads of the old partition under horizon k in units of
  * 1/unit, every rank's share added up (each processor's figures come from
  * the one rank that holds its old part, so the sum is exact and equal to
  * the serial library's on the whole layout). */
-int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
-                  const minex_options *opt, double k, double unit,
-                  costmodel_loads *ld);
+int dist_loads_old(dist_ctx *c, const dist_part *d, const minex_config *cfg,
+                   const minex_options *opt, double k, double unit,
+                   costmodel_loads *ld);
 
 /* Collective: the loads of partition part (every local id of d's level 0,
  * ghosts at 2n + g) under horizon k, summed part by part as
  * costmodel_loads_create_runs sums them: the serial figures exactly, for
  * any partition (the from-scratch candidate's start). */
-int mx_dist_loads_part(mx_comm *c, const mx_dist *d, const minex_config *cfg,
-                       const minex_options *opt, double k, double unit,
-                       const int32_t *part, costmodel_loads *ld);
+int dist_loads_part(dist_ctx *c, const dist_part *d, const minex_config *cfg,
+                    const minex_options *opt, double k, double unit,
+                    const int32_t *part, costmodel_loads *ld);
 /* Collective: costmodel_unit of the whole graph (on the serial layout). */
-int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
-                 const minex_options *opt, double *unit);
+int dist_unit(dist_ctx *c, const dist_part *d, const minex_config *cfg,
+              const minex_options *opt, double *unit);
 
 /* Collective: minex_mpi_repartition's solve in stage 2 (arguments checked
  * before): the new owner of every local vertex into new_part, the metrics
  * on every rank. */
-int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
-                  const int64_t *adjncy, const double *pwgt, const double *rwgt,
-                  const double *cwgt, const int32_t *old,
-                  const minex_config *cfg, const minex_options *opt,
-                  int32_t *new_part, minex_metrics *metrics);
-
-/* The contraction's collective operations on c (cc->ctx = c). */
-void mx_contract_comm(mx_comm *c, contract_comm *cc);
+int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
+               const minex_options *opt, int32_t *new_part,
+               minex_metrics *metrics);
 
 #endif

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Stage 2 of minex_mpi_repartition (docs/mpi.md "Stage 2"): the diffusive
  * candidate of minex_repartition run on every rank, each holding its home
- * parts: the graph to its home ranks (mx_dist_create), the contraction
+ * parts: the graph to its home ranks (dist_part_create), the contraction
  * spread over the ranks, the contracted graph's partition on every rank,
  * the expansion and the balance and refinement passes in synchronous
  * rounds (options.rounds ON), the new owners back to the ranks that gave
  * the rows. No rank holds the whole graph. */
+#include "dist/dist.h"
 #include "driver/driver.h"
 #include "expand/expand.h"
-#include "mpi/mpi_dist.h"
 #include "scratch/scratch.h"
 
 #include <stdlib.h>
@@ -25,7 +25,7 @@ typedef struct block_sums {
  * on every rank), the sums over vertices per old part, added in part
  * order: the same figures for any number of ranks (docs/mpi.md: equal to
  * the serial ones up to rounding, which sums in input order). */
-static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
+static int dist_metrics(dist_ctx *c, const dist_part *d, const contract_ws *w,
                         const costmodel_loads *ld, minex_metrics *m) {
   const minex_config *cfg = ld->cfg;
   int32_t P = cfg->nprocs, n = d->g.nvtxs, nparts = d->phi - d->plo;
@@ -39,7 +39,7 @@ static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
   double *vol = core_calloc((size_t)P + 1, sizeof *vol);
   int64_t *count = core_calloc((size_t)c->size, sizeof *count);
   if (mine == NULL || vol == NULL || count == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (metrics)");
+    dist_fail(c, MINEX_ENOMEM, "out of memory (metrics)");
   size_t used = 0;
   for (int32_t b = 0; c->rc == MINEX_OK && b < nparts; b++) {
     int64_t lo = d->first[d->plo + b] - d->goff,
@@ -73,11 +73,10 @@ static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
     }
     memcpy(mine + at, &s, sizeof s);
   }
-  int rc = mx_agree(c);
-  contract_comm cc;
-  mx_contract_comm(c, &cc);
+  int rc = dist_agree(c);
+  const dist_comm *cc = c->cm;
   if (rc == MINEX_OK)
-    rc = cc.allgather(cc.ctx, mine, (int64_t)used, (void **)&all, count);
+    rc = cc->allgather(cc->ctx, mine, (int64_t)used, (void **)&all, count);
   core_free(mine);
   if (rc == MINEX_OK) {
     minex_metrics r;
@@ -117,13 +116,13 @@ static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
     double val;
     const char *bad = costmodel_metrics_nonfinite(&r, &val);
     if (bad != NULL)
-      mx_fail(c, MINEX_EINVAL,
-              "the result's %s is %g, not a finite number: the weights are "
-              "too large (their sums overflow)",
-              bad, val);
+      dist_fail(c, MINEX_EINVAL,
+                "the result's %s is %g, not a finite number: the weights are "
+                "too large (their sums overflow)",
+                bad, val);
     else
       *m = r;
-    rc = mx_agree(c);
+    rc = dist_agree(c);
   }
   core_free(all);
   core_free(vol);
@@ -133,7 +132,7 @@ static int dist_metrics(mx_comm *c, const mx_dist *d, const contract_ws *w,
 
 /* The new owners of the layout's vertices back to the ranks that gave
  * them: (input id, owner) pairs. */
-static int send_back(mx_comm *c, const int64_t *vtxdist, const mx_dist *d,
+static int send_back(dist_ctx *c, const int64_t *vtxdist, const dist_part *d,
                      const contract_ws *w, int32_t *new_part) {
   int size = c->size;
   int32_t n = d->g.nvtxs;
@@ -144,22 +143,22 @@ static int send_back(mx_comm *c, const int64_t *vtxdist, const mx_dist *d,
   int64_t *pairs = core_malloc(16 * (size_t)n + 16);
   char *recv = NULL;
   if (!scount || !rcount || !roff || !pos || !pairs) {
-    mx_fail(c, MINEX_ENOMEM, "out of memory returning %d owners", (int)n);
+    dist_fail(c, MINEX_ENOMEM, "out of memory returning %d owners", (int)n);
   } else {
     for (int32_t x = 0; x < n; x++)
-      scount[mx_rank_of(vtxdist, size, d->input[x])] += 16;
+      scount[dist_rank_of(vtxdist, size, d->input[x])] += 16;
     for (int r = 0; r < size; r++)
       pos[r + 1] = pos[r] + scount[r] / 16;
     for (int32_t x = 0; x < n; x++) {
-      int r = mx_rank_of(vtxdist, size, d->input[x]);
+      int r = dist_rank_of(vtxdist, size, d->input[x]);
       pairs[2 * pos[r]] = d->input[x];
       pairs[2 * pos[r] + 1] = w->owner[x];
       pos[r]++;
     }
   }
-  int rc = mx_agree(c);
+  int rc = dist_agree(c);
   if (rc == MINEX_OK)
-    rc = mx_exchange(c, (const char *)pairs, scount, &recv, rcount, roff);
+    rc = dist_exchange(c, (const char *)pairs, scount, &recv, rcount, roff);
   if (rc == MINEX_OK) {
     const int64_t *got = (const int64_t *)(const void *)recv;
     int64_t base = vtxdist[c->rank];
@@ -171,59 +170,52 @@ static int send_back(mx_comm *c, const int64_t *vtxdist, const mx_dist *d,
   return rc;
 }
 
-/* A local failure rc (its message the last error) agreed by every rank. */
-static int agree_rc(mx_comm *c, int rc) {
-  if (rc != MINEX_OK)
-    mx_fail(c, rc, "%s", minex_last_error());
-  return mx_agree(c);
-}
-
 /* The layout of stage 2 (cand_layout): the graph on its home ranks, the
  * contracted graph gathered on every rank. */
-typedef struct dist_layout {
-  mx_comm *c;
-  const mx_dist *d;
+typedef struct solve_layout {
+  dist_ctx *c;
+  const dist_part *d;
   const minex_config *cfg;
   const minex_options *opt;
   double unit;
   contract_ws *w;
-  mx_coarse *co;
-} dist_layout;
+  dist_coarse *co;
+} solve_layout;
 
-static int dist_loads(void *ctx, const int32_t *start, double h,
-                      costmodel_loads *ld) {
-  dist_layout *l = ctx;
-  return start ? mx_dist_loads_part(l->c, l->d, l->cfg, l->opt, h, l->unit,
-                                    start, ld)
-               : mx_dist_loads(l->c, l->d, l->cfg, l->opt, h, l->unit, ld);
+static int solve_loads(void *ctx, const int32_t *start, double h,
+                       costmodel_loads *ld) {
+  solve_layout *l = ctx;
+  return start ? dist_loads_part(l->c, l->d, l->cfg, l->opt, h, l->unit, start,
+                                 ld)
+               : dist_loads_old(l->c, l->d, l->cfg, l->opt, h, l->unit, ld);
 }
 
-static int dist_agree(void *ctx, int rc) {
-  return agree_rc(((dist_layout *)ctx)->c, rc);
+static int solve_agree(void *ctx, int rc) {
+  return dist_agree_rc(((solve_layout *)ctx)->c, rc);
 }
 
-static void dist_from_coarse(void *ctx) {
-  dist_layout *l = ctx;
-  mx_dist_from_coarse(l->w, l->co);
+static void solve_from_coarse(void *ctx) {
+  solve_layout *l = ctx;
+  dist_from_coarse(l->w, l->co);
 }
 
-static void dist_layout_init(dist_layout *l, cand_layout *lay) {
+static void solve_layout_init(solve_layout *l, cand_layout *lay) {
   memset(lay, 0, sizeof *lay);
-  lay->loads = dist_loads;
-  lay->agree = dist_agree;
-  lay->from_coarse = dist_from_coarse;
+  lay->loads = solve_loads;
+  lay->agree = solve_agree;
+  lay->from_coarse = solve_from_coarse;
   lay->ctx = l;
   lay->log = l->c->rank == 0;
 }
 
 /* The diffusive candidate under horizon h on every rank: the contracted
  * graph's partition on its gathered copy, the fine phases on the ranks. */
-static int dist_candidate(const run_ctx *run, dist_layout *l, double h,
+static int dist_candidate(const run_ctx *run, solve_layout *l, double h,
                           candidate *cd) {
   contract_rewind(l->w);
   contract_rewind(&l->co->ws);
   cand_layout lay;
-  dist_layout_init(l, &lay);
+  solve_layout_init(l, &lay);
   cand_args a = {l->w, &l->co->ws, NULL, l->co->g.nvtxs, h};
   return candidate_run(run, &lay, &a, cd);
 }
@@ -236,10 +228,10 @@ static int dist_candidate(const run_ctx *run, dist_layout *l, double h,
  * = ON), the expansion, the forced sweep and the passes as for the other
  * candidates. *skipped: Scotch failed on rank 0 (every rank learns it);
  * the call goes on without the candidate, as minex_repartition does. */
-static int dist_scratch(const run_ctx *run, dist_layout *l, candidate *cd,
+static int dist_scratch(const run_ctx *run, solve_layout *l, candidate *cd,
                         int *skipped) {
-  mx_comm *c = l->c;
-  const mx_dist *d = l->d;
+  dist_ctx *c = l->c;
+  const dist_part *d = l->d;
   contract_ws *w = l->w;
   const minex_options *opt = &run->opt;
   double t0 = core_wtime();
@@ -249,8 +241,8 @@ static int dist_scratch(const run_ctx *run, dist_layout *l, candidate *cd,
   *skipped = 0;
   contract_rewind(w);
   driver_scratch_levels(w, d->gn, &s, &s2);
-  mx_coarse lv;
-  int rc = mx_dist_level(c, w, s, &lv);
+  dist_coarse lv;
+  int rc = dist_gather_level(c, w, s, &lv);
   if (rc != MINEX_OK)
     return rc;
   const contract_level *S = &w->lv[s], *S2 = &w->lv[s2];
@@ -261,8 +253,8 @@ static int dist_scratch(const run_ctx *run, dist_layout *l, candidate *cd,
   int32_t *start = core_malloc(sizeof *start * (2 * (size_t)n + d->nghost + 1));
   int status[2] = {MINEX_OK, 0}; /* Scotch's code on rank 0, skipped */
   if (!part_s || !rep || !rep2 || !start)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (from-scratch candidate)");
-  if ((rc = mx_agree(c)) != MINEX_OK)
+    dist_fail(c, MINEX_ENOMEM, "out of memory (from-scratch candidate)");
+  if ((rc = dist_agree(c)) != MINEX_OK)
     goto done;
   if (c->rank == 0) { /* Scotch where the serial library runs it */
     minex_graph *gs = NULL;
@@ -277,25 +269,26 @@ static int dist_scratch(const run_ctx *run, dist_layout *l, candidate *cd,
     }
     status[0] = r;
     if (r != MINEX_OK)
-      mx_fail(c, r, "%s", minex_last_error());
+      dist_fail(c, r, "%s", minex_last_error());
     minex_graph_destroy(gs);
     core_free(old_s);
   }
   /* the others wait without taking rank 0's core */
-  if ((rc = mx_idle_barrier(c)) != MINEX_OK || (rc = mx_agree(c)) != MINEX_OK ||
-      (rc = mx_bcast(c, status, sizeof status, 0)) != MINEX_OK)
+  if ((rc = dist_idle_barrier(c)) != MINEX_OK ||
+      (rc = dist_agree(c)) != MINEX_OK ||
+      (rc = dist_bcast(c, status, sizeof status, 0)) != MINEX_OK)
     goto done;
   if (status[1]) {
     *skipped = 1;
     goto done;
   }
-  if ((rc = mx_bcast(c, part_s, 4 * (int64_t)ns, 0)) != MINEX_OK)
+  if ((rc = dist_bcast(c, part_s, 4 * (int64_t)ns, 0)) != MINEX_OK)
     goto done;
   /* the start partition: every fine vertex and ghost on the Scotch part of
      its level-s vertex; level s2's vertices and ghosts likewise */
   if ((rc = contract_level_reps(w, s, rep)) == MINEX_OK)
     rc = contract_level_reps(w, s2, rep2);
-  if ((rc = agree_rc(c, rc)) != MINEX_OK)
+  if ((rc = dist_agree_rc(c, rc)) != MINEX_OK)
     goto done;
   for (int32_t v = 0; v < n; v++)
     start[v] = start[n + v] = part_s[S->goff + rep[v]];
@@ -312,11 +305,11 @@ static int dist_scratch(const run_ctx *run, dist_layout *l, candidate *cd,
   /* the rule from level s2 in rounds, spread over the ranks (the serial
      library's under rounds = ON), throttle_auto's trials included */
   cand_layout lay;
-  dist_layout_init(l, &lay);
+  solve_layout_init(l, &lay);
   cand_args a = {w, w, start, S2->gnbase, run->k};
   rc = candidate_run(run, &lay, &a, cd);
 done:
-  mx_coarse_destroy(&lv);
+  dist_coarse_destroy(&lv);
   core_free(part_s), core_free(rep), core_free(rep2), core_free(start);
   cd->seconds = core_wtime() - t0;
   return rc;
@@ -324,7 +317,7 @@ done:
 
 /* The owners of w's level-0 vertices and ghosts (local ids 0..n-1 and
  * 2n..2n+nghost-1) to or from keep. */
-static void owners_copy(contract_ws *w, const mx_dist *d, int32_t *keep,
+static void owners_copy(contract_ws *w, const dist_part *d, int32_t *keep,
                         int save) {
   int32_t n = d->g.nvtxs;
   int32_t *own = w->owner;
@@ -341,7 +334,7 @@ static void owners_copy(contract_ws *w, const mx_dist *d, int32_t *keep,
  * replaces the best so far when it is the first or better; the winner's
  * owners go to keep. Returns whether cd won. */
 static int keep_better(candidate *best, int *have_best, const candidate *cd,
-                       int all_avail, double old_max, const dist_layout *l,
+                       int all_avail, double old_max, const solve_layout *l,
                        int32_t *keep) {
   int won = !*have_best || candidate_better(best, cd, all_avail, old_max);
   if (won) {
@@ -360,17 +353,16 @@ typedef struct phase_marks {
   int n;
 } phase_marks;
 
-static void phase_mark(const mx_comm *c, phase_marks *pm, double t0) {
+static void phase_mark(const dist_ctx *c, phase_marks *pm, double t0) {
   if (pm->n > NPHASE)
     return;
-  pm->bytes[pm->n] = c->bytes;
-  pm->messages[pm->n] = c->messages;
-  pm->secs[pm->n++] = MPI_Wtime() - t0;
+  dist_sent(c, &pm->bytes[pm->n], &pm->messages[pm->n]);
+  pm->secs[pm->n++] = core_wtime() - t0;
 }
 
 /* Collective: each phase's bytes and messages summed over the ranks, its
  * time on the slowest rank, in one line of rank 0's log. */
-static int phase_log(mx_comm *c, const phase_marks *pm,
+static int phase_log(dist_ctx *c, const phase_marks *pm,
                      const minex_options *opt) {
   int64_t in[2 * NPHASE], sum[2 * NPHASE];
   double tin[NPHASE], tmax[NPHASE];
@@ -379,9 +371,9 @@ static int phase_log(mx_comm *c, const phase_marks *pm,
     in[NPHASE + i] = pm->messages[i + 1] - pm->messages[i];
     tin[i] = pm->secs[i + 1] - pm->secs[i];
   }
-  int rc = mx_allreduce(c, in, sum, 2 * NPHASE, MPI_INT64_T, MPI_SUM);
+  int rc = dist_allreduce(c, in, sum, 2 * NPHASE, DIST_I64, DIST_SUM);
   if (rc == MINEX_OK)
-    rc = mx_allreduce(c, tin, tmax, NPHASE, MPI_DOUBLE, MPI_MAX);
+    rc = dist_allreduce(c, tin, tmax, NPHASE, DIST_F64, DIST_MAX);
   if (rc == MINEX_OK && c->rank == 0)
     driver_log(opt,
                "stage 2 on %d ranks: graph to home ranks %.3f s (%lld "
@@ -395,15 +387,14 @@ static int phase_log(mx_comm *c, const phase_marks *pm,
   return rc;
 }
 
-int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
-                  const int64_t *adjncy, const double *pwgt, const double *rwgt,
-                  const double *cwgt, const int32_t *old,
-                  const minex_config *cfg, const minex_options *opt_in,
-                  int32_t *new_part, minex_metrics *metrics) {
-  double t0 = MPI_Wtime();
-  mx_dist d;
+int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
+               const minex_options *opt_in, int32_t *new_part,
+               minex_metrics *metrics) {
+  const int64_t *vtxdist = in->vtxdist;
+  double t0 = core_wtime();
+  dist_part d;
   contract_ws w;
-  mx_coarse co;
+  dist_coarse co;
   costmodel_loads best_ld;
   memset(&w, 0, sizeof w);
   memset(&co, 0, sizeof co);
@@ -415,8 +406,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
      bytes and messages sent and its seconds, at the phase's end */
   phase_marks pm = {{0}, {0}, {0}, 0};
   phase_mark(c, &pm, t0);
-  int rc = mx_dist_create(c, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old,
-                          cfg->nprocs, &d);
+  int rc = dist_part_create(c, in, cfg->nprocs, &d);
   if (rc != MINEX_OK)
     return rc;
   run_ctx run;
@@ -424,7 +414,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   const minex_options *opt = &run.opt;
   int nt = opt->nthreads;
   double k = run.k;
-  if ((rc = mx_dist_unit(c, &d, cfg, opt, &unit)) != MINEX_OK)
+  if ((rc = dist_unit(c, &d, cfg, opt, &unit)) != MINEX_OK)
     goto done;
   /* whether every old owner is available (SPEC §3 guarantee): a part
      with vertices on an unavailable processor */
@@ -432,35 +422,34 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   for (int32_t p = 0; p < cfg->nprocs; p++)
     if (d.first[p + 1] > d.first[p] && !cfg->avail[p])
       all_avail = 0;
-  contract_comm cc;
-  mx_contract_comm(c, &cc);
+  const dist_comm *cc = c->cm;
   phase_mark(c, &pm, t0);
-  t1 = MPI_Wtime();
+  t1 = core_wtime();
   rc = contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
-                               d.ghost_gid, d.ghost_rank, &cc);
+                               d.ghost_gid, d.ghost_rank, cc);
   w.drop_lists = 1; /* the expansion is in rounds */
   w.cluster_factor = run.cluster_factor;
-  if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK ||
+  if ((rc = cc->agree(cc->ctx, rc)) != MINEX_OK ||
       (rc = contract_run(&w, (int32_t)run.coarse_target, opt->sample_size,
                          (unsigned long)opt->seed, nt)) != MINEX_OK ||
-      (rc = mx_dist_coarse(c, &w, &co)) != MINEX_OK)
+      (rc = dist_gather_coarse(c, &w, &co)) != MINEX_OK)
     goto done;
-  secs_contract = MPI_Wtime() - t1;
+  secs_contract = core_wtime() - t1;
   rc = contract_freeze(&w);
   keep = core_malloc(sizeof *keep * ((size_t)d.g.nvtxs + (size_t)d.nghost + 1));
   if (rc == MINEX_OK && keep == NULL)
     rc = core_error(MINEX_ENOMEM, "out of memory (%d owners)", (int)d.g.nvtxs);
-  if ((rc = cc.agree(cc.ctx, rc)) != MINEX_OK)
+  if ((rc = cc->agree(cc->ctx, rc)) != MINEX_OK)
     goto done;
   phase_mark(c, &pm, t0);
   /* the candidates of minex_repartition, one after the other on every
      rank, compared in its order: the diffusive run under k, the ladder's
      shorter horizons (the lower T_k wins, the MaxQwgt guarantee kept) */
-  dist_layout l = {c, &d, cfg, opt, unit, &w, &co};
+  solve_layout l = {c, &d, cfg, opt, unit, &w, &co};
   candidate best, cd;
   memset(&best, 0, sizeof best);
   double old_max = 0, secs_diffusive = 0, secs_ladder = 0, secs_refine = 0;
-  double t_cand = MPI_Wtime();
+  double t_cand = core_wtime();
   int ncand = 0, njobs = 0;
   /* the candidates' parallel regions as minex_repartition counts them: one
      candidate's scans, or the candidates themselves as the units */
@@ -511,7 +500,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
           keep_better(&best, &have_best, &cd, all_avail, old_max, &l, keep);
     }
   }
-  double secs_candidates = MPI_Wtime() - t_cand;
+  double secs_candidates = core_wtime() - t_cand;
   core_par par = w.par; /* this rank's chunks of the contraction */
   par_jobs.wall = secs_candidates;
   core_par_add(&par, njobs == 1 ? &par_one : &par_jobs);
@@ -523,7 +512,7 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
      leave a processor that lost every vertex at -1e-14 (a Qwgt below 0,
      which the cost model refuses, a NaN SteadyMax). Summed part by part,
      the figures are the same for any number of ranks. */
-  if ((rc = mx_dist_loads_part(c, &d, cfg, opt, k, unit, w.owner, &best_ld)) !=
+  if ((rc = dist_loads_part(c, &d, cfg, opt, k, unit, w.owner, &best_ld)) !=
       MINEX_OK)
     goto done;
   have_ld = 1;
@@ -535,10 +524,10 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
       costmodel_max_qwgt_k(&best_ld, k) * best_ld.inv_unit > old_max;
   if (returned_old) { /* the old owners and loads again */
     /* the ghosts' too: the cut and the sums per old part read them */
-    mx_dist_old_owners(&d, w.owner);
+    dist_old_owners(&d, w.owner);
     costmodel_loads_destroy(&best_ld);
     have_ld = 0;
-    if ((rc = mx_dist_loads(c, &d, cfg, opt, k, unit, &best_ld)) != MINEX_OK)
+    if ((rc = dist_loads_old(c, &d, cfg, opt, k, unit, &best_ld)) != MINEX_OK)
       goto done;
     have_ld = 1;
   }
@@ -583,9 +572,9 @@ int mx_solve_dist(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
                     par.wall,
                     par.work,
                     par.span,
-                    MPI_Wtime() - t0},
+                    core_wtime() - t0},
          tmax[NT];
-  if ((rc = mx_allreduce(c, tin, tmax, NT, MPI_DOUBLE, MPI_MAX)) != MINEX_OK)
+  if ((rc = dist_allreduce(c, tin, tmax, NT, DIST_F64, DIST_MAX)) != MINEX_OK)
     goto done;
   if (metrics) {
     *metrics = mnew;
@@ -616,8 +605,8 @@ done:
   if (have_ld)
     costmodel_loads_destroy(&best_ld);
   core_free(keep);
-  mx_coarse_destroy(&co);
+  dist_coarse_destroy(&co);
   contract_ws_destroy(&w);
-  mx_dist_destroy(&d);
+  dist_part_destroy(&d);
   return rc;
 }

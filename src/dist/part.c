@@ -2,104 +2,13 @@
 /* Stage 2 of minex_mpi_repartition (docs/mpi.md "Stage 2"): the graph on
  * its parts' home ranks in the per-part layout, and the contraction's
  * collective operations. */
-#include "mpi/mpi_dist.h"
+#include "dist/dist.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* contract_comm.agree */
-static int cc_agree(void *ctx, int rc) {
-  mx_comm *c = ctx;
-  if (rc != MINEX_OK)
-    mx_fail(c, rc, "%s", minex_last_error());
-  return mx_agree(c);
-}
-
-/* contract_comm.allgather: the counts, then the bytes (MPI_Allgatherv's
- * int counts: at most INT_MAX bytes in all, ample for the per-chunk and
- * per-rank figures the contraction gathers). */
-static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
-                        int64_t *count) {
-  mx_comm *c = ctx;
-  int size = c->size;
-  *out = NULL;
-  c->collectives++;
-  MPI_Request req;
-  int e = MPI_Iallgather(&bytes, 1, MPI_INT64_T, count, 1, MPI_INT64_T, c->comm,
-                         &req);
-  if (e == MPI_SUCCESS)
-    e = mx_wait(c, &req);
-  if (e != MPI_SUCCESS)
-    mx_mpi_fail(c, "MPI_Allgather (counts)", e);
-  int *cnt = core_malloc(sizeof *cnt * ((size_t)size + 1));
-  int *off = core_malloc(sizeof *off * ((size_t)size + 1));
-  int64_t total = 0;
-  for (int r = 0; e == MPI_SUCCESS && r < size; r++)
-    total += count[r];
-  if (e == MPI_SUCCESS && total > INT_MAX)
-    mx_fail(c, MINEX_EUNSUP, "allgather of %lld bytes (at most %d)",
-            (long long)total, INT_MAX);
-  else if (e == MPI_SUCCESS &&
-           (cnt == NULL || off == NULL ||
-            (*out = core_malloc(total > 0 ? (size_t)total : 1)) == NULL))
-    mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
-            (long long)total);
-  int rc = mx_agree(c);
-  if (rc == MINEX_OK) {
-    int o = 0;
-    for (int r = 0; r < size; r++) {
-      cnt[r] = (int)count[r];
-      off[r] = o;
-      o += cnt[r];
-    }
-    c->collectives++;
-    c->bytes += bytes * (size - 1);
-    c->bytes_in += total - bytes;
-    c->messages += size - 1;
-    e = MPI_Iallgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
-                        c->comm, &req);
-    if (e == MPI_SUCCESS)
-      e = mx_wait(c, &req);
-    if (e != MPI_SUCCESS)
-      mx_mpi_fail(c, "MPI_Allgatherv", e);
-    rc = mx_agree(c);
-  }
-  core_free(cnt);
-  core_free(off);
-  if (rc != MINEX_OK) {
-    core_free(*out);
-    *out = NULL;
-  }
-  return rc;
-}
-
-/* contract_comm.exchange */
-static int cc_exchange(void *ctx, const void *sbuf, const int64_t *scount,
-                       void **rbuf, int64_t *rcount) {
-  mx_comm *c = ctx;
-  int64_t *roff = core_malloc(sizeof *roff * ((size_t)c->size + 1));
-  if (roff == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (exchange)");
-  int rc = mx_agree(c);
-  char *r = NULL;
-  if (rc == MINEX_OK)
-    rc = mx_exchange(c, sbuf, scount, &r, rcount, roff);
-  core_free(roff);
-  *rbuf = r;
-  return rc;
-}
-
-void mx_contract_comm(mx_comm *c, contract_comm *cc) {
-  cc->ctx = c;
-  cc->rank = c->rank;
-  cc->size = c->size;
-  cc->agree = cc_agree;
-  cc->allgather = cc_allgather;
-  cc->exchange = cc_exchange;
-}
-
-void mx_dist_destroy(mx_dist *d) {
+void dist_part_destroy(dist_part *d) {
   core_free(d->first);
   core_free(d->g.xadj);
   core_free(d->g.adjncy);
@@ -136,18 +45,18 @@ static int32_t part_of(const int64_t *first, int32_t nparts, int64_t x) {
 
 /* A vertex's record on its way home: layout id, input id, Pwgt, Rwgt, old
  * part, degree; then (neighbour layout id, Cwgt) per edge. */
-typedef struct mx_vrec {
+typedef struct dist_vrec {
   int64_t id, input;
   double pwgt, rwgt;
   int32_t old, deg;
-} mx_vrec;
+} dist_vrec;
 
 /* Step 1: the layout id of each local vertex (first[] and the counts of
  * the lower ranks per part), and of each neighbour on another rank (asked
  * of nobody: every rank sends its boundary vertices' ids to the ranks
  * that hold their neighbours; rows are symmetric). */
-static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
-                      const int64_t *adjncy, const int32_t *old, mx_dist *d,
+static int layout_ids(dist_ctx *c, const int64_t *vtxdist, const int64_t *xadj,
+                      const int64_t *adjncy, const int32_t *old, dist_part *d,
                       int64_t *lid, int64_t **far, int64_t *nfar) {
   int size = c->size, rank = c->rank;
   int32_t P = d->nparts;
@@ -165,27 +74,18 @@ static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   d->first = core_malloc(sizeof *d->first * ((size_t)P + 1));
   if (!cnt || !before || !tot || !scount || !rcount || !roff || !pos || !seen ||
       !d->first)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (layout of %d parts)", (int)P);
+    dist_fail(c, MINEX_ENOMEM, "out of memory (layout of %d parts)", (int)P);
   for (int64_t v = 0; c->rc == MINEX_OK && v < n; v++)
     cnt[old ? old[v] : rank]++;
-  int rc = mx_agree(c);
+  int rc = dist_agree(c);
   if (rc != MINEX_OK)
     goto out;
-  c->collectives += 2;
-  MPI_Request req;
-  int e = MPI_Iexscan(cnt, before, P, MPI_INT64_T, MPI_SUM, c->comm, &req);
-  if (e == MPI_SUCCESS)
-    e = mx_wait(c, &req);
-  if (e == MPI_SUCCESS)
-    e = MPI_Iallreduce(cnt, tot, P, MPI_INT64_T, MPI_SUM, c->comm, &req);
-  if (e == MPI_SUCCESS)
-    e = mx_wait(c, &req);
-  if (e != MPI_SUCCESS)
-    mx_mpi_fail(c, "MPI_Exscan/MPI_Allreduce (part counts)", e);
-  if ((rc = mx_agree(c)) != MINEX_OK)
+  if ((rc = c->cm->exscan(c->cm->ctx, cnt, before, P)) != MINEX_OK)
+    dist_fail(c, rc, "%s", minex_last_error());
+  else
+    dist_allreduce(c, cnt, tot, P, DIST_I64, DIST_SUM);
+  if ((rc = dist_agree(c)) != MINEX_OK)
     goto out;
-  if (rank == 0) /* MPI_Exscan leaves rank 0's result undefined */
-    memset(before, 0, sizeof *before * (size_t)P);
   d->first[0] = 0;
   for (int32_t p = 0; p < P; p++) {
     d->first[p + 1] = d->first[p] + tot[p];
@@ -204,7 +104,7 @@ static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
         int64_t u = adjncy[j];
         if (u >= base && u < base + n)
           continue;
-        int t = mx_rank_of(vtxdist, size, u);
+        int t = dist_rank_of(vtxdist, size, u);
         if (seen[t] == v)
           continue;
         seen[t] = v;
@@ -219,15 +119,15 @@ static int layout_ids(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
       }
     if (pass == 0) {
       if ((pairs = core_malloc(16 * (size_t)npairs + 16)) == NULL)
-        mx_fail(c, MINEX_ENOMEM, "out of memory (%lld boundary ids)",
-                (long long)npairs);
+        dist_fail(c, MINEX_ENOMEM, "out of memory (%lld boundary ids)",
+                  (long long)npairs);
       for (int r = 0; r < size; r++)
         pos[r + 1] = pos[r] + scount[r] / 16;
     }
   }
-  if ((rc = mx_agree(c)) != MINEX_OK ||
-      (rc = mx_exchange(c, (const char *)pairs, scount, &recv, rcount, roff)) !=
-          MINEX_OK)
+  if ((rc = dist_agree(c)) != MINEX_OK ||
+      (rc = dist_exchange(c, (const char *)pairs, scount, &recv, rcount,
+                          roff)) != MINEX_OK)
     goto out;
   /* sources in rank order, each in input id order: ascending */
   *far = (int64_t *)(void *)recv;
@@ -240,10 +140,11 @@ out:
   return rc;
 }
 
-int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
-                   const int64_t *adjncy, const double *pwgt,
-                   const double *rwgt, const double *cwgt, const int32_t *old,
-                   int32_t nparts, mx_dist *d) {
+int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
+                     dist_part *d) {
+  const int64_t *vtxdist = in->vtxdist, *xadj = in->xadj, *adjncy = in->adjncy;
+  const double *pwgt = in->pwgt, *rwgt = in->rwgt, *cwgt = in->cwgt;
+  const int32_t *old = in->old;
   memset(d, 0, sizeof *d);
   d->nparts = nparts;
   int size = c->size, rank = c->rank;
@@ -255,11 +156,11 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
   int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
   char *sbuf = NULL, *recv = NULL;
-  mx_end *ends = NULL;
+  dist_end *ends = NULL;
   if (!lid || !scount || !rcount || !roff || !pos)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (layout of %lld rows)",
-            (long long)nin);
-  int rc = mx_agree(c);
+    dist_fail(c, MINEX_ENOMEM, "out of memory (layout of %lld rows)",
+              (long long)nin);
+  int rc = dist_agree(c);
   if (rc != MINEX_OK || (rc = layout_ids(c, vtxdist, xadj, adjncy, old, d, lid,
                                          &far, &nfar)) != MINEX_OK)
     goto out;
@@ -267,7 +168,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   d->plo = nparts;
   d->phi = 0;
   for (int32_t p = 0; p < nparts; p++)
-    if (mx_home_rank(p, nparts, size) == rank) {
+    if (dist_home_rank(p, nparts, size) == rank) {
       d->plo = p < d->plo ? p : d->plo;
       d->phi = p + 1;
     }
@@ -278,23 +179,23 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   int64_t n = d->first[d->phi] - d->goff;
   /* the records, grouped by home rank */
   for (int64_t v = 0; v < nin; v++) {
-    int t = mx_home_rank(old ? old[v] : rank, nparts, size);
-    scount[t] += (int64_t)sizeof(mx_vrec) + 16 * (xadj[v + 1] - xadj[v]);
+    int t = dist_home_rank(old ? old[v] : rank, nparts, size);
+    scount[t] += (int64_t)sizeof(dist_vrec) + 16 * (xadj[v + 1] - xadj[v]);
   }
   for (int r = 0; r < size; r++)
     pos[r + 1] = pos[r] + scount[r];
   if ((sbuf = core_malloc(pos[size] > 0 ? (size_t)pos[size] : 1)) == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory packing %lld bytes of rows",
-            (long long)pos[size]);
+    dist_fail(c, MINEX_ENOMEM, "out of memory packing %lld bytes of rows",
+              (long long)pos[size]);
   for (int64_t v = 0; c->rc == MINEX_OK && v < nin; v++) {
     int32_t p = old ? old[v] : rank;
-    int t = mx_home_rank(p, nparts, size);
-    mx_vrec h = {lid[v],
-                 base + v,
-                 pwgt ? pwgt[v] : 1.0,
-                 rwgt ? rwgt[v] : 1.0,
-                 p,
-                 (int32_t)(xadj[v + 1] - xadj[v])};
+    int t = dist_home_rank(p, nparts, size);
+    dist_vrec h = {lid[v],
+                   base + v,
+                   pwgt ? pwgt[v] : 1.0,
+                   rwgt ? rwgt[v] : 1.0,
+                   p,
+                   (int32_t)(xadj[v + 1] - xadj[v])};
     memcpy(sbuf + pos[t], &h, sizeof h);
     pos[t] += (int64_t)sizeof h;
     for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
@@ -304,22 +205,22 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
       } else {
         int64_t k = pair_find(far, nfar, u);
         if (k < 0) {
-          mx_fail(c, MINEX_EINTERNAL,
-                  "vertex %lld: neighbour %lld's layout id not received",
-                  (long long)(base + v), (long long)u);
+          dist_fail(c, MINEX_EINTERNAL,
+                    "vertex %lld: neighbour %lld's layout id not received",
+                    (long long)(base + v), (long long)u);
           break;
         }
         ul = far[2 * k + 1];
       }
-      mx_end en = {ul, cwgt ? cwgt[j] : 1.0};
+      dist_end en = {ul, cwgt ? cwgt[j] : 1.0};
       memcpy(sbuf + pos[t], &en, sizeof en);
       pos[t] += (int64_t)sizeof en;
     }
   }
   core_free(far);
   far = NULL;
-  if ((rc = mx_agree(c)) != MINEX_OK ||
-      (rc = mx_exchange(c, sbuf, scount, &recv, rcount, roff)) != MINEX_OK)
+  if ((rc = dist_agree(c)) != MINEX_OK ||
+      (rc = dist_exchange(c, sbuf, scount, &recv, rcount, roff)) != MINEX_OK)
     goto out;
   core_free(sbuf);
   sbuf = NULL;
@@ -333,16 +234,16 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   d->old = core_malloc(sizeof *d->old * ((size_t)n + 1));
   d->input = core_malloc(sizeof *d->input * ((size_t)n + 1));
   if (!g->xadj || !g->pwgt || !g->rwgt || !d->old || !d->input) {
-    mx_fail(c, MINEX_ENOMEM, "out of memory for %lld rows", (long long)n);
+    dist_fail(c, MINEX_ENOMEM, "out of memory for %lld rows", (long long)n);
     goto agree;
   }
   for (int64_t o = 0; o < roff[size];) {
-    mx_vrec h;
+    dist_vrec h;
     memcpy(&h, recv + o, sizeof h);
     int64_t x = h.id - d->goff;
     if (x < 0 || x >= n || h.deg < 0) {
-      mx_fail(c, MINEX_EINTERNAL, "layout id %lld outside [%lld, %lld)",
-              (long long)h.id, (long long)d->goff, (long long)(d->goff + n));
+      dist_fail(c, MINEX_EINTERNAL, "layout id %lld outside [%lld, %lld)",
+                (long long)h.id, (long long)d->goff, (long long)(d->goff + n));
       goto agree;
     }
     g->xadj[x + 1] = h.deg;
@@ -360,12 +261,12 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   g->cwgt = core_malloc(sizeof *g->cwgt * ((size_t)nnz + 1));
   d->ghost_gid = core_malloc(sizeof *d->ghost_gid * ((size_t)nnz + 1));
   if (!ends || !g->adjncy || !g->cwgt || !d->ghost_gid) {
-    mx_fail(c, MINEX_ENOMEM, "out of memory for %lld edge ends",
-            (long long)nnz);
+    dist_fail(c, MINEX_ENOMEM, "out of memory for %lld edge ends",
+              (long long)nnz);
     goto agree;
   }
   for (int64_t o = 0; o < roff[size];) {
-    mx_vrec h;
+    dist_vrec h;
     memcpy(&h, recv + o, sizeof h);
     int64_t x = h.id - d->goff;
     memcpy(ends + g->xadj[x], recv + o + sizeof h, 16 * (size_t)h.deg);
@@ -376,7 +277,7 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
   /* rows sorted by layout id; the ghosts, ascending, numbered 2n + g */
   int64_t ng = 0;
   for (int64_t x = 0; x < n; x++) {
-    mx_end_sort(ends + g->xadj[x], g->xadj[x + 1] - g->xadj[x]);
+    dist_end_sort(ends + g->xadj[x], g->xadj[x + 1] - g->xadj[x]);
     for (int64_t j = g->xadj[x]; j < g->xadj[x + 1]; j++)
       if (ends[j].id < d->goff || ends[j].id >= d->goff + n)
         d->ghost_gid[ng++] = ends[j].id;
@@ -387,21 +288,21 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     if (nu == 0 || d->ghost_gid[nu - 1] != d->ghost_gid[k])
       d->ghost_gid[nu++] = d->ghost_gid[k];
   if (2 * n + nu >= INT32_MAX) {
-    mx_fail(c, MINEX_EUNSUP,
-            "%lld vertices and %lld ghosts on this rank (2n + ghosts must "
-            "stay below 2^31)",
-            (long long)n, (long long)nu);
+    dist_fail(c, MINEX_EUNSUP,
+              "%lld vertices and %lld ghosts on this rank (2n + ghosts must "
+              "stay below 2^31)",
+              (long long)n, (long long)nu);
     goto agree;
   }
   d->nghost = (int32_t)nu;
   if ((d->ghost_rank = core_malloc(sizeof *d->ghost_rank * ((size_t)nu + 1))) ==
       NULL) {
-    mx_fail(c, MINEX_ENOMEM, "out of memory for %lld ghosts", (long long)nu);
+    dist_fail(c, MINEX_ENOMEM, "out of memory for %lld ghosts", (long long)nu);
     goto agree;
   }
   for (int64_t k = 0; k < nu; k++)
-    d->ghost_rank[k] =
-        mx_home_rank(part_of(d->first, nparts, d->ghost_gid[k]), nparts, size);
+    d->ghost_rank[k] = dist_home_rank(
+        part_of(d->first, nparts, d->ghost_gid[k]), nparts, size);
   for (int64_t j = 0; j < nnz; j++) {
     int64_t u = ends[j].id;
     if (u >= d->goff && u < d->goff + n) {
@@ -412,17 +313,17 @@ int mx_dist_create(mx_comm *c, const int64_t *vtxdist, const int64_t *xadj,
     g->cwgt[j] = ends[j].w;
   }
 agree:
-  rc = mx_agree(c);
+  rc = dist_agree(c);
 out:
   core_free(lid), core_free(far), core_free(scount), core_free(rcount),
       core_free(roff), core_free(pos);
   core_free(sbuf), core_free(recv), core_free(ends);
   if (rc != MINEX_OK)
-    mx_dist_destroy(d);
+    dist_part_destroy(d);
   return rc;
 }
 
-void mx_coarse_destroy(mx_coarse *co) {
+void dist_coarse_destroy(dist_coarse *co) {
   contract_ws_destroy(&co->ws);
   core_free(co->g.xadj);
   core_free(co->g.adjncy);
@@ -435,7 +336,7 @@ void mx_coarse_destroy(mx_coarse *co) {
 
 /* Gathers level L of w on every rank into co's graph and records; with
  * make_ws, co's workspace too. */
-static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
+static int gather_level(dist_ctx *c, const contract_level *L, dist_coarse *co,
                         int make_ws) {
   memset(co, 0, sizeof *co);
   int32_t nb = L->nbase;
@@ -447,7 +348,7 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
   char *mine = core_malloc(bytes), *all = NULL;
   int64_t *count = core_calloc((size_t)c->size, sizeof *count);
   if (mine == NULL || count == NULL) {
-    mx_fail(c, MINEX_ENOMEM, "out of memory packing the contracted graph");
+    dist_fail(c, MINEX_ENOMEM, "out of memory packing the contracted graph");
   } else {
     char *p = mine;
     int64_t m = nb;
@@ -470,9 +371,9 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
         p += 16;
       }
   }
-  int rc = mx_agree(c);
+  int rc = dist_agree(c);
   if (rc == MINEX_OK)
-    rc = cc_allgather(c, mine, (int64_t)bytes, (void **)&all, count);
+    rc = dist_allgather(c, mine, (int64_t)bytes, (void **)&all, count);
   core_free(mine);
   if (rc != MINEX_OK) {
     core_free(count);
@@ -493,9 +394,9 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
   g->rwgt = core_malloc(sizeof *g->rwgt * ((size_t)N + 1));
   co->at = core_malloc(sizeof *co->at * ((size_t)N + 1));
   if (!g->xadj || !g->adjncy || !g->cwgt || !g->pwgt || !g->rwgt || !co->at) {
-    mx_fail(c, MINEX_ENOMEM,
-            "out of memory for the contracted graph (%lld vertices)",
-            (long long)N);
+    dist_fail(c, MINEX_ENOMEM,
+              "out of memory for the contracted graph (%lld vertices)",
+              (long long)N);
     goto done;
   }
   int64_t v = 0, e = 0, o = 0;
@@ -506,8 +407,8 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
     memcpy(&m, p, 8);
     p += 8;
     if (m < 0 || v + m > N) {
-      mx_fail(c, MINEX_EINTERNAL, "rank %d sent %lld coarse vertices", r,
-              (long long)m);
+      dist_fail(c, MINEX_EINTERNAL, "rank %d sent %lld coarse vertices", r,
+                (long long)m);
       goto done;
     }
     if (m > 0)
@@ -518,8 +419,8 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
       int64_t deg;
       memcpy(&deg, p + 8 * (size_t)i, 8);
       if (deg < 0 || e + deg > NNZ) {
-        mx_fail(c, MINEX_EINTERNAL, "rank %d sent a row of %lld ends", r,
-                (long long)deg);
+        dist_fail(c, MINEX_EINTERNAL, "rank %d sent a row of %lld ends", r,
+                  (long long)deg);
         goto done;
       }
       for (int64_t j = 0; j < deg; j++, ends += 16, e++) {
@@ -536,31 +437,32 @@ static int gather_level(mx_comm *c, const contract_level *L, mx_coarse *co,
     o += count[r];
   }
   if (v != N || e != NNZ)
-    mx_fail(c, MINEX_EINTERNAL,
-            "contracted graph of %lld vertices and %lld ends, expected %lld "
-            "and %lld",
-            (long long)v, (long long)e, (long long)N, (long long)NNZ);
+    dist_fail(c, MINEX_EINTERNAL,
+              "contracted graph of %lld vertices and %lld ends, expected %lld "
+              "and %lld",
+              (long long)v, (long long)e, (long long)N, (long long)NNZ);
   else if (make_ws &&
            (rc = contract_ws_create_coarse(&co->ws, g, co->at)) != MINEX_OK)
-    mx_fail(c, rc, "%s", minex_last_error());
+    dist_fail(c, rc, "%s", minex_last_error());
 done:
   core_free(all);
   core_free(count);
-  rc = mx_agree(c);
+  rc = dist_agree(c);
   if (rc != MINEX_OK)
-    mx_coarse_destroy(co);
+    dist_coarse_destroy(co);
   return rc;
 }
 
-int mx_dist_coarse(mx_comm *c, const contract_ws *w, mx_coarse *co) {
+int dist_gather_coarse(dist_ctx *c, const contract_ws *w, dist_coarse *co) {
   return gather_level(c, contract_cur(w), co, 1);
 }
 
-int mx_dist_level(mx_comm *c, const contract_ws *w, int32_t s, mx_coarse *co) {
+int dist_gather_level(dist_ctx *c, const contract_ws *w, int32_t s,
+                      dist_coarse *co) {
   return gather_level(c, &w->lv[s], co, 0);
 }
 
-void mx_dist_old_owners(const mx_dist *d, int32_t *owner) {
+void dist_old_owners(const dist_part *d, int32_t *owner) {
   int32_t n = d->g.nvtxs;
   for (int32_t x = 0; x < n; x++)
     owner[x] = d->old[x];
@@ -570,21 +472,21 @@ void mx_dist_old_owners(const mx_dist *d, int32_t *owner) {
 
 /* The old part of every local id of d's level 0: its vertices' and, at
  * 2n + g, its ghosts' (malloc'd). */
-static int32_t *parts_with_ghosts(const mx_dist *d) {
+static int32_t *parts_with_ghosts(const dist_part *d) {
   int32_t n = d->g.nvtxs;
   int32_t *part =
       core_malloc(sizeof *part * (2 * (size_t)n + (size_t)d->nghost + 1));
   if (part == NULL)
     return NULL;
-  mx_dist_old_owners(d, part);
+  dist_old_owners(d, part);
   for (int32_t x = 0; x < n; x++)
     part[n + x] = d->old[x];
   return part;
 }
 
-int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
-                  const minex_options *opt, double k, double unit,
-                  costmodel_loads *ld) {
+int dist_loads_old(dist_ctx *c, const dist_part *d, const minex_config *cfg,
+                   const minex_options *opt, double k, double unit,
+                   costmodel_loads *ld) {
   int32_t P = cfg->nprocs;
   memset(ld, 0, sizeof *ld);
   int32_t *part = parts_with_ghosts(d);
@@ -592,19 +494,20 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
   double *out = core_malloc(sizeof *out * (3 * (size_t)P + 1));
   int made = 0, r;
   if (part == NULL || in == NULL || out == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (loads of %d processors)", (int)P);
+    dist_fail(c, MINEX_ENOMEM, "out of memory (loads of %d processors)",
+              (int)P);
   else if ((r = costmodel_loads_create_k(ld, &d->g, cfg, d->old, part, opt, k,
                                          unit)) != MINEX_OK)
-    mx_fail(c, r, "%s", minex_last_error());
+    dist_fail(c, r, "%s", minex_last_error());
   else
     made = 1;
-  int rc = mx_agree(c);
+  int rc = dist_agree(c);
   if (rc == MINEX_OK) {
     memcpy(in, ld->wgt, sizeof *in * (size_t)P);
     memcpy(in + P, ld->comm, sizeof *in * (size_t)P);
     memcpy(in + 2 * (size_t)P, ld->remap, sizeof *in * (size_t)P);
     /* one rank gives each entry, the others 0: exact in any order */
-    rc = mx_allreduce(c, in, out, 3 * P, MPI_DOUBLE, MPI_SUM);
+    rc = dist_allreduce(c, in, out, 3 * P, DIST_F64, DIST_SUM);
   }
   if (rc == MINEX_OK) {
     memcpy(ld->wgt, out, sizeof *in * (size_t)P);
@@ -612,9 +515,9 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
     memcpy(ld->remap, out + 2 * (size_t)P, sizeof *in * (size_t)P);
     if ((r = costmodel_loads_refresh(ld)) != MINEX_OK) { /* ld destroyed */
       made = 0;
-      mx_fail(c, r, "%s", minex_last_error());
+      dist_fail(c, r, "%s", minex_last_error());
     }
-    rc = mx_agree(c);
+    rc = dist_agree(c);
   }
   if (rc != MINEX_OK && made)
     costmodel_loads_destroy(ld);
@@ -622,25 +525,25 @@ int mx_dist_loads(mx_comm *c, const mx_dist *d, const minex_config *cfg,
   return rc;
 }
 
-int mx_dist_loads_part(mx_comm *c, const mx_dist *d, const minex_config *cfg,
-                       const minex_options *opt, double k, double unit,
-                       const int32_t *part, costmodel_loads *ld) {
+int dist_loads_part(dist_ctx *c, const dist_part *d, const minex_config *cfg,
+                    const minex_options *opt, double k, double unit,
+                    const int32_t *part, costmodel_loads *ld) {
   memset(ld, 0, sizeof *ld);
   costmodel_partial *pt = NULL;
   int64_t npt = 0, *count = core_calloc((size_t)c->size, sizeof *count);
   char *all = NULL;
   int r;
   if (count == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (loads)");
+    dist_fail(c, MINEX_ENOMEM, "out of memory (loads)");
   else if ((r = costmodel_run_partials(&d->g, cfg, d->old, part,
                                        opt->remap_mode, unit, &pt, &npt)) !=
            MINEX_OK)
-    mx_fail(c, r, "%s", minex_last_error());
-  int rc = mx_agree(c);
+    dist_fail(c, r, "%s", minex_last_error());
+  int rc = dist_agree(c);
   /* the ranks' runs in rank order: the parts in part order, as
      costmodel_loads_create_runs sums them */
   if (rc == MINEX_OK)
-    rc = cc_allgather(c, pt, npt * (int64_t)sizeof *pt, (void **)&all, count);
+    rc = dist_allgather(c, pt, npt * (int64_t)sizeof *pt, (void **)&all, count);
   if (rc == MINEX_OK) {
     int64_t total = 0;
     for (int q = 0; q < c->size; q++)
@@ -648,38 +551,38 @@ int mx_dist_loads_part(mx_comm *c, const mx_dist *d, const minex_config *cfg,
     if ((r = costmodel_loads_from_partials(
              ld, cfg, opt, k, unit, (const costmodel_partial *)(void *)all,
              total / (int64_t)sizeof *pt)) != MINEX_OK)
-      mx_fail(c, r, "%s", minex_last_error());
-    if ((rc = mx_agree(c)) != MINEX_OK && r == MINEX_OK)
+      dist_fail(c, r, "%s", minex_last_error());
+    if ((rc = dist_agree(c)) != MINEX_OK && r == MINEX_OK)
       costmodel_loads_destroy(ld);
   }
   core_free(pt), core_free(count), core_free(all);
   return rc;
 }
 
-int mx_dist_unit(mx_comm *c, const mx_dist *d, const minex_config *cfg,
-                 const minex_options *opt, double *unit) {
+int dist_unit(dist_ctx *c, const dist_part *d, const minex_config *cfg,
+              const minex_options *opt, double *unit) {
   costmodel_loads ld;
   int32_t P = cfg->nprocs;
-  int rc = mx_dist_loads(c, d, cfg, opt,
-                         opt->iterations > 1 ? (double)opt->iterations : 1.0,
-                         1.0, &ld);
+  int rc = dist_loads_old(c, d, cfg, opt,
+                          opt->iterations > 1 ? (double)opt->iterations : 1.0,
+                          1.0, &ld);
   if (rc != MINEX_OK)
     return rc;
   double *in = core_calloc(3 * (size_t)P + 1, sizeof *in);
   double *out = core_calloc(3 * (size_t)P + 1, sizeof *out);
   if (in == NULL || out == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (unit)");
+    dist_fail(c, MINEX_ENOMEM, "out of memory (unit)");
   else
     costmodel_unit_sums(&d->g, d->old, in);
-  if ((rc = mx_agree(c)) == MINEX_OK &&
-      (rc = mx_allreduce(c, in, out, 3 * P, MPI_DOUBLE, MPI_SUM)) == MINEX_OK)
+  if ((rc = dist_agree(c)) == MINEX_OK &&
+      (rc = dist_allreduce(c, in, out, 3 * P, DIST_F64, DIST_SUM)) == MINEX_OK)
     costmodel_unit_from(&ld, out, unit);
   costmodel_loads_destroy(&ld);
   core_free(in), core_free(out);
   return rc;
 }
 
-void mx_dist_from_coarse(contract_ws *w, const mx_coarse *co) {
+void dist_from_coarse(contract_ws *w, const dist_coarse *co) {
   const contract_level *L = contract_cur(w);
   int32_t nb = L->nbase;
   for (int32_t x = 0; x < nb; x++) {

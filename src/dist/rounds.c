@@ -201,7 +201,7 @@ static int rank_of(const int64_t *goff, int size, int64_t g) {
  * round's minimum). Writes each rank's events in the order (*out, cnt[r]
  * bytes for rank r, in rank order) and what every rank learns (*state,
  * *nstate bytes: a rec_state head, the loads' state). */
-static int execute_records(partition_ctx *pc, const contract_comm *cm,
+static int execute_records(partition_ctx *pc, const dist_comm *cm,
                            const char *all, int64_t total, const int64_t *goff,
                            int last, double ref, char **out, int64_t *cnt,
                            char **state, int64_t *nstate) {
@@ -599,9 +599,9 @@ out:
  * there (rd_sums; fin, unless NULL, gets the home's processors' loads
  * after their tuples), the answers back (answer 0: none, R->before left
  * alone, and the error code not agreed). Collective. */
-static int rd_before_all(partition_ctx *pc, const contract_comm *cm,
-                         rd_round *R, int64_t *cnt, int64_t *rcnt,
-                         rd_before *fin, int answer) {
+static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
+                         int64_t *cnt, int64_t *rcnt, rd_before *fin,
+                         int answer) {
   int size = cm->size;
   int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
   rd_tuple *sbuf = core_malloc(sizeof *sbuf * ((size_t)R->ntup + 1));
@@ -659,7 +659,7 @@ out:
  * on, below spl[r]), sorted there, the next key found (the last of a
  * range: the first of the next range that has keys), answered back.
  * Collective. */
-static int rd_successors(partition_rounds_ws *rw, const contract_comm *cm,
+static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
                          rd_round *R, const rd_key *spl, int nspl, int64_t *cnt,
                          int64_t *rcnt) {
   int size = cm->size;
@@ -743,7 +743,7 @@ out:
  * neighbours, each once: *idx gets the proposals' places in R grouped by
  * rank (rank order, R's order within a rank), cnt[r] how many go to rank
  * r. MINEX_ENOMEM with a message (not agreed). */
-static int rd_ghost_ranks(const contract_ws *ws, const contract_comm *cm,
+static int rd_ghost_ranks(const contract_ws *ws, const dist_comm *cm,
                           const int64_t *goff, const rd_round *R, int32_t **idx,
                           int64_t *cnt) {
   const contract_level *L = contract_cur(ws);
@@ -800,7 +800,7 @@ static int rd_ghost_ranks(const contract_ws *ws, const contract_comm *cm,
  * learn of this rank's accepted proposals by one exchange (each
  * accepted key to the ranks of its ghost neighbours). Collective. */
 static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
-                    const contract_comm *cm, const int64_t *goff, rd_round *R,
+                    const dist_comm *cm, const int64_t *goff, rd_round *R,
                     int64_t *cnt, int64_t *rcnt) {
   contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
@@ -963,7 +963,7 @@ static int sample_qcmp(const void *a, const void *b) {
  * takes as splitter r the first whose keys before it weigh r / size of
  * the total (*spl, *nspl <= size - 1; equal splitters leave a range
  * empty). Collective. */
-static int rd_count(partition_rounds_ws *rw, const contract_comm *cm,
+static int rd_count(partition_rounds_ws *rw, const dist_comm *cm,
                     const rd_round *R, int need_succ, int64_t *total,
                     rd_key **spl, int *nspl, int64_t *cnt) {
   int size = cm->size;
@@ -1158,7 +1158,7 @@ static int rd_deltas(partition_ctx *pc, const partition_rounds_ws *rw,
 /* The guesses of this rank's accepted moves with ghost neighbours (sidx,
  * scnt[r] of them to rank r: rd_ghost_ranks') to those ranks; *gm gets
  * the other ranks' (*ngm), sorted by global id. Collective. */
-static int rd_guesses(const contract_comm *cm, const rd_round *E,
+static int rd_guesses(const dist_comm *cm, const rd_round *E,
                       const int32_t *sidx, const int64_t *scnt, int64_t *cnt,
                       int64_t *rcnt, rd_gmove **gm, int64_t *ngm, int rc) {
   int size = cm->size;
@@ -1219,7 +1219,7 @@ static int rd_guesses(const contract_comm *cm, const rd_round *E,
  * sets and the next round's ids are sorted); *executed the moves of
  * every rank; *tries the tries. Collective. */
 static int rd_execute(partition_ctx *pc, partition_rounds_ws *rw,
-                      const contract_comm *cm, const int64_t *goff,
+                      const dist_comm *cm, const int64_t *goff,
                       const rd_round *R, int check, int last, double ref,
                       const double *w0, const double *c0, const double *r0,
                       const double *q0, int64_t *cnt, int64_t *rcnt, char **ev,
@@ -1444,7 +1444,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           int32_t *lock, int32_t lockstamp, int defer,
                           int64_t *moves) {
   contract_ws *ws = pc->ws;
-  const contract_comm *cm = ws->comm;
+  const dist_comm *cm = ws->comm;
   const contract_level *L = contract_cur(ws);
   int32_t nb = L->nbase, *mark = rw->mark, P = pc->ld->nprocs;
   int size = cm->size;

@@ -173,12 +173,16 @@ if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
   CC=clang cmake -S "$root" -B "$root/build-tsan-omp" -DCMAKE_BUILD_TYPE=Tsan \
     -DMINEX_WERROR=ON -DMINEX_BUILD_BENCH=OFF
   cmake --build "$root/build-tsan-omp" -j "$jobs" \
-    --target test_scratch test_threads test_expand test_workspace minex_tool
+    --target test_scratch test_threads test_expand test_workspace \
+    test_inproc minex_tool
   export OMP_TOOL_LIBRARIES="$archer"
   export TSAN_OPTIONS="$TSAN_OPTIONS:ignore_noninstrumented_modules=1"
   (cd "$root/build-tsan-omp" &&
     ctest --output-on-failure \
       -R '^(test_scratch|test_threads|test_expand|test_workspace)$')
+  # the distributed algorithm on ranks simulated by threads (its
+  # one-to-eight-rank sweep is the Release stage's)
+  CK_EXCLUDE_TAGS=slow "$root/build-tsan-omp/tests/dist/test_inproc"
   tg="$root/build-tsan-omp/tsan-repart"
   mkdir -p "$tg"
   "$root/build-tsan-omp/programs/minex" gen --elements 40000 --refine \
@@ -192,6 +196,7 @@ if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
   unset OMP_TOOL_LIBRARIES
   echo "ThreadSanitizer clean: test_drum_monitor, test_sim, minex sweep" \
     "(gcc); test_scratch, test_threads, test_expand, test_workspace," \
+    "test_inproc (quick)," \
     "minex repart --threads 4 under 5" \
     "option sets (clang, libomp)"
   took ThreadSanitizer

@@ -580,7 +580,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   if (!moff || !aoff || !soff || !roff) {
     core_free(moff), core_free(aoff), core_free(soff), core_free(roff);
     int rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
-    return ws->comm ? ws->comm->agree(ws->comm->ctx, rc) : rc;
+    return dist_agree_or(ws->comm, rc);
   }
   moff[0] = aoff[0] = 0;
   soff[0] = 0;
@@ -737,8 +737,7 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   }
   goto out;
 early:
-  if (ws->comm != NULL) /* the ranks in ghost_renumber learn it there */
-    ws->comm->agree(ws->comm->ctx, rc);
+  dist_agree_or(ws->comm, rc); /* the ranks in ghost_renumber learn it */
 out:
   /* a level left unfinished is not in the workspace: free it here */
   if (rc != MINEX_OK && ws->nlevels < ws->lvcap)

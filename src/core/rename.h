@@ -112,6 +112,7 @@
 #define dist_gather_coarse minex__dist_gather_coarse
 #define dist_gather_level minex__dist_gather_level
 #define dist_idle_barrier minex__dist_idle_barrier
+#define dist_inproc_run minex__dist_inproc_run
 #define dist_loads_old minex__dist_loads_old
 #define dist_loads_part minex__dist_loads_part
 #define dist_old_owners minex__dist_old_owners

@@ -3,8 +3,8 @@
 #include "dist/comm.h"
 
 #include <stdarg.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void dist_ctx_init(dist_ctx *c, const dist_comm *cm) {

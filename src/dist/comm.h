@@ -39,8 +39,8 @@ typedef struct dist_comm {
                   void **rbuf, int64_t *rcount);
   /* count values of type t combined by op over the ranks, in rank order
      (so that sums of doubles are the same on every rank). */
-  int (*allreduce)(void *ctx, const void *in, void *out, int count,
-                   dist_type t, dist_op op);
+  int (*allreduce)(void *ctx, const void *in, void *out, int count, dist_type t,
+                   dist_op op);
   /* out = the sum of in over the lower ranks (0 on rank 0), int64. */
   int (*exscan)(void *ctx, const int64_t *in, int64_t *out, int count);
   /* root's bytes to every rank. */

@@ -55,9 +55,7 @@ int driver_choose_throttle(partition_ctx *pc, const run_ctx *run, int rounds,
      would fail one rank alone) */
   const dist_comm *cm = pc->ws->comm;
   partition_checkpoint cp;
-  int rc = partition_checkpoint_take(pc, &cp);
-  if (cm != NULL)
-    rc = cm->agree(cm->ctx, rc);
+  int rc = dist_agree_or(cm, partition_checkpoint_take(pc, &cp));
   if (rc != MINEX_OK) {
     partition_checkpoint_free(&cp);
     return rc;

@@ -60,8 +60,7 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
   partition_rounds_ws rw;
   int rc = ids ? partition_rounds_ws_create(&rw, 2 * n)
                : core_error(MINEX_ENOMEM, "expansion: out of memory");
-  if (ws->comm != NULL) /* spread over ranks: every rank learns it */
-    rc = ws->comm->agree(ws->comm->ctx, rc);
+  rc = dist_agree_or(ws->comm, rc); /* spread over ranks: every rank */
   if (rc != MINEX_OK) {
     core_free(ids);
     return rc;
@@ -80,14 +79,8 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
        neighbours are tested too") */
     partition_rounds_reset(&rw, contract_nids(ws));
     int64_t moves;
-    if (ws->comm == NULL) {
-      if ((rc = partition_rounds(pc, &rw, ids, nt, budget, NULL, 0, 0, &moves)))
-        break;
-    } else { /* spread over ranks (docs/mpi.md, options.rounds ON) */
-      if ((rc = partition_rounds_dist(pc, &rw, ids, nt, budget, NULL, 0, 0,
-                                      &moves)))
-        break;
-    }
+    if ((rc = partition_rounds(pc, &rw, ids, nt, budget, NULL, 0, 0, &moves)))
+      break;
   }
   partition_rounds_ws_destroy(&rw);
   core_free(ids);

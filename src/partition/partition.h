@@ -380,7 +380,8 @@ void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids);
  * moves accepted then executed in the order (a refinement move, or in
  * the last round a move next to one already made, checked again against
  * the loads it is made on), the round ended by costmodel_resync.
- * The result does not depend on the threads. */
+ * The result does not depend on the threads. On a contraction spread over
+ * ranks (pc->ws->comm) it is partition_rounds_dist, collective. */
 int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
                      int32_t n, int32_t budget, int32_t *lock,
                      int32_t lockstamp, int defer, int64_t *nmoves);

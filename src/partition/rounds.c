@@ -351,6 +351,10 @@ static void execute_queue(partition_ctx *pc, partition_rounds_ws *rw, int32_t x,
 int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
                      int32_t n, int32_t budget, int32_t *lock,
                      int32_t lockstamp, int defer, int64_t *nmoves) {
+  /* spread over ranks: the distributed rounds (src/dist/rounds.c) */
+  if (pc->ws->comm != NULL)
+    return partition_rounds_dist(pc, rw, ids, n, budget, lock, lockstamp, defer,
+                                 nmoves);
   int32_t *mark = rw->mark;
   int64_t moves = 0;
   *nmoves = 0;
@@ -423,8 +427,7 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
   partition_rounds_ws rw;
   int rc = ids && lock ? partition_rounds_ws_create(&rw, nids)
                        : core_error(MINEX_ENOMEM, "rounds: out of memory");
-  if (ws->comm != NULL) /* spread over ranks: every rank learns it */
-    rc = ws->comm->agree(ws->comm->ctx, rc);
+  rc = dist_agree_or(ws->comm, rc); /* spread over ranks: every rank */
   if (rc != MINEX_OK) {
     core_free(ids);
     core_free(lock);
@@ -446,14 +449,10 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
         ids[n++] = x;
     /* a vertex moves at most once per pass, as in the heap passes */
     int64_t moves;
-    if (ws->comm == NULL) {
-      if ((rc = partition_rounds(pc, &rw, ids, n, budget, lock, pass + 1, 1,
-                                 &moves)) != MINEX_OK)
-        break;
-    } else if ((rc = partition_rounds_dist(pc, &rw, ids, n, budget, lock,
-                                           pass + 1, 1, &moves)) != MINEX_OK) {
-      break; /* every rank's moves: the same count everywhere */
-    }
+    /* spread over ranks: every rank's moves, the same count everywhere */
+    if ((rc = partition_rounds(pc, &rw, ids, n, budget, lock, pass + 1, 1,
+                               &moves)) != MINEX_OK)
+      break;
     if (moves == 0)
       break;
   }
@@ -483,18 +482,14 @@ int partition_force_off(partition_ctx *pc) {
   memset(&rw, 0, sizeof rw);
   int rc = ids ? partition_rounds_ws_create(&rw, contract_nids(ws))
                : core_error(MINEX_ENOMEM, "rounds: out of memory");
-  if (ws->comm != NULL)
-    rc = ws->comm->agree(ws->comm->ctx, rc);
+  rc = dist_agree_or(ws->comm, rc);
   if (rc == MINEX_OK) {
     n = 0;
     for (int32_t v = 0; v < nb; v++)
       if (!avail[ws->owner[v]])
         ids[n++] = v;
     int64_t moves;
-    if (ws->comm == NULL)
-      rc = partition_rounds(pc, &rw, ids, n, 0, NULL, 0, 0, &moves);
-    else
-      rc = partition_rounds_dist(pc, &rw, ids, n, 0, NULL, 0, 0, &moves);
+    rc = partition_rounds(pc, &rw, ids, n, 0, NULL, 0, 0, &moves);
   }
   partition_rounds_ws_destroy(&rw);
   core_free(ids);

@@ -58,6 +58,9 @@ else
   echo "== mode: CI (the representative subset; --full runs the whole)"
   vg_tags=(CK_EXCLUDE_TAGS=slow)
   vg_mpi=(MINEX_TEST_QUICK=1) # tests/mpi: the first cases of each program
+  # on 3 and 4 MPI ranks the Release stage runs tests/mpi's representative
+  # cases too: test_inproc runs the distributed algorithm on 1-8 ranks
+  export MINEX_TEST_QUICK_RANKS=3
   # the 3- and 4-rank MPI runs and the peer benchmark's pipeline (METIS,
   # Scotch, Zoltan drivers) run in the Release stage
   asan_exclude=(-E '^((test_mpi|test_migrate|test_dist)_n[34]|peers_quick.*)$')

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The whole graph: a refined-ball tet box. */
@@ -32,6 +33,16 @@ static void fixture_make(fixture *f, int nx) {
 static void fixture_free(fixture *f) {
   minex_graph_destroy(f->g);
   minex_mesh_destroy(f->mesh);
+}
+
+/* MINEX_TEST_QUICK (CI's valgrind stage), or MINEX_TEST_QUICK_RANKS=N on N
+ * ranks and more (CI's Release stage: the in-process ranks of
+ * tests/dist/test_inproc run the distributed algorithm on 1-8 ranks
+ * there): the representative subset of a program's cases. */
+static int quick_mode(void) {
+  const char *r = getenv("MINEX_TEST_QUICK_RANKS");
+  return getenv("MINEX_TEST_QUICK") != NULL ||
+         (r != NULL && atoi(r) > 0 && size >= atoi(r));
 }
 
 /* vtxdist: even, or rank 1 without vertices (size > 1); global ids start

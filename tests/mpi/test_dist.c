@@ -442,8 +442,8 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  /* MINEX_TEST_QUICK (CI's valgrind stage): the first case only */
-  int quick = getenv("MINEX_TEST_QUICK") != NULL;
+  /* quick_mode (mpi_fixture.h): the first case only */
+  int quick = quick_mode();
   fixture f;
   fixture_make(&f, 12);
   run_case(&f, 8, 0, 0);

@@ -123,7 +123,7 @@ static int metrics_close(const minex_metrics *a, const minex_metrics *b) {
 
 /* One distributed repartition against the serial one (stage 2 when the
  * options ask for it: run_distributed_applies). */
-/* MINEX_TEST_QUICK (CI's valgrind stage): check_same runs every
+/* quick_mode (mpi_fixture.h): check_same runs every
  * QUICK_EVERY-th of its cases, spread over the option sets. */
 #define QUICK_EVERY 6
 static int quick, quick_calls;
@@ -1071,7 +1071,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  quick = getenv("MINEX_TEST_QUICK") != NULL;
+  quick = quick_mode();
   if (size > 64) {
     if (rank == 0)
       fprintf(stderr, "test_mpi: at most 64 ranks\n");

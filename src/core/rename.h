@@ -227,6 +227,7 @@
 #define partition_move_rule minex__partition_move_rule
 #define partition_next_round minex__partition_next_round
 #define partition_passes_rounds minex__partition_passes_rounds
+#define partition_passes_under minex__partition_passes_under
 #define partition_refine minex__partition_refine
 #define partition_round_plan minex__partition_round_plan
 #define partition_round_sort minex__partition_round_sort
@@ -235,6 +236,9 @@
 #define partition_rounds_reset minex__partition_rounds_reset
 #define partition_rounds_ws_create minex__partition_rounds_ws_create
 #define partition_rounds_ws_destroy minex__partition_rounds_ws_destroy
+#define partition_rule_balance minex__partition_rule_balance
+#define partition_rule_paper minex__partition_rule_paper
+#define partition_rule_refine minex__partition_rule_refine
 #define partition_run minex__partition_run
 #define partition_scan minex__partition_scan
 #define partition_sort_moves minex__partition_sort_moves

@@ -254,7 +254,7 @@ static int execute_records(partition_ctx *pc, const dist_comm *cm,
     int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
     const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
     partition_choice ch;
-    if ((pc->refine == 1 || (last && changed)) &&
+    if ((pc->rule->recheck || (last && changed)) &&
         !partition_test_move(pc, sc, &sc->mv, &a, h->cur, nn, q, ref, &ch))
       continue; /* not executed */
     costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
@@ -1522,7 +1522,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
        speculation does not settle) */
     int64_t executed = 0;
     int tries = 0, central = 0;
-    if ((rc = rd_execute(pc, rw, cm, goff, &R, pc->refine == 1, last, ref, w0,
+    if ((rc = rd_execute(pc, rw, cm, goff, &R, pc->rule->recheck, last, ref, w0,
                          c0, r0, q0, cnt, rcnt, &in, &nev, &executed, &tries,
                          &central)) != MINEX_OK)
       break;

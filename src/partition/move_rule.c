@@ -53,20 +53,38 @@ static int keeps_horizon_parts(const partition_ctx *pc,
   return 1;
 }
 
-static inline int admissible(const partition_ctx *pc,
-                             const costmodel_scratch *mv,
-                             const costmodel_move *m, double q_from) {
-  if (pc->refine == 2) /* balance: every touched processor ends below the
-                          sender's load before the move */
-    return m->max_after < q_from - pc->gain_tol;
-  if (pc->refine)
-    return m->gain < -pc->gain_tol && m->max_after <= pc->max_bound &&
-           keeps_horizon_parts(pc, mv);
+static int paper_admissible(const partition_ctx *pc,
+                            const costmodel_scratch *mv,
+                            const costmodel_move *m, double q_from) {
+  (void)mv, (void)q_from;
   if (!(m->dmin_var < -pc->dmv_tol))
     return 0;
   /* SPEC §3: -Gain/dMinVar < ThroTTle in units of the mean load */
   return m->gain * pc->qbar < pc->throttle * -m->dmin_var;
 }
+
+static int balance_admissible(const partition_ctx *pc,
+                              const costmodel_scratch *mv,
+                              const costmodel_move *m, double q_from) {
+  (void)mv;
+  return m->max_after < q_from - pc->gain_tol;
+}
+
+static int refine_admissible(const partition_ctx *pc,
+                             const costmodel_scratch *mv,
+                             const costmodel_move *m, double q_from) {
+  (void)q_from;
+  return m->gain < -pc->gain_tol && m->max_after <= pc->max_bound &&
+         keeps_horizon_parts(pc, mv);
+}
+
+/* name, admissible, global, recheck, bounds, below_sender, longer */
+const partition_rule partition_rule_paper = {
+    "paper", paper_admissible, 1, 0, 0, 0, 0};
+const partition_rule partition_rule_balance = {
+    "balance", balance_admissible, 1, 0, 0, 1, 1};
+const partition_rule partition_rule_refine = {
+    "refine", refine_admissible, 0, 1, 1, 0, 0};
 
 int32_t partition_spread_count(const costmodel_loads *ld, double mean,
                                int32_t spread) {
@@ -155,7 +173,7 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
     global = pc->scan_global[p];
   } else {
     mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
-    global = forced || (pc->global && pc->refine != 1 && ld->qwgt[p] > mean);
+    global = forced || (pc->global && pc->rule->global && ld->qwgt[p] > mean);
   }
   if (nn < 0) {
     /* interior before the test: all edges lead to p, the only candidate
@@ -223,14 +241,14 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
      balance passes' tests end here, with the value eval_move_in would
      compute */
   double bal_bound =
-      pc->refine == 2 && !forced ? ld->qwgt[p] - pc->gain_tol : INFINITY;
+      pc->rule->below_sender && !forced ? ld->qwgt[p] - pc->gain_tol : INFINITY;
   for (int32_t i = 0; i < nc; i++) {
     if (bal_bound < INFINITY &&
         costmodel_receiver_qwgt(ld, &v, sc->cand[i]) >= bal_bound)
       continue;
     costmodel_eval_move_in(ld, &sc->mv, &v, sc->cand[i], &m);
     fresh = fresh_fb = 0; /* the scratch holds m's deltas now */
-    if (admissible(pc, &sc->mv, &m, ld->qwgt[p])) {
+    if (pc->rule->admissible(pc, &sc->mv, &m, ld->qwgt[p])) {
       if (!have || m.gain < best.gain ||
           (m.gain == best.gain && m.dmin_var < best.dmin_var)) {
         best = m;
@@ -268,7 +286,7 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
 static int gate(const partition_ctx *pc, const costmodel_scratch *mv,
                 const costmodel_move *m, int32_t p, partition_choice *ch) {
   int forced = !pc->cfg->avail[p];
-  if (!forced && !admissible(pc, mv, m, pc->ld->qwgt[p]))
+  if (!forced && !pc->rule->admissible(pc, mv, m, pc->ld->qwgt[p]))
     return 0;
   ch->move = *m;
   ch->forced = forced;

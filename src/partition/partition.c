@@ -16,6 +16,7 @@ int partition_ctx_create(partition_ctx *pc, contract_ws *ws,
   pc->ws = ws;
   pc->ld = ld;
   pc->cfg = ld->cfg;
+  pc->rule = &partition_rule_paper;
   pc->throttle = opt->throttle;
   pc->global = opt->global_candidates;
   pc->qbar = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
@@ -162,7 +163,7 @@ int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
   pc->scan_nspread = partition_spread_count(ld, mean, pc->spread);
   for (int32_t p = 0; p < ld->nprocs; p++)
     pc->scan_global[p] = !pc->cfg->avail[p] ||
-                         (pc->global && pc->refine != 1 && ld->qwgt[p] > mean);
+                         (pc->global && pc->rule->global && ld->qwgt[p] > mean);
   const int32_t *owner = pc->ws->owner;
   for (int t = 0; t < nt; t++) {
     pc->sc[t].work = pc->sc[t].span = 0;
@@ -284,7 +285,7 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
     return rc;
   }
   for (int32_t pass = 0; pass < max_passes; pass++) {
-    if (pc->refine == 1) {
+    if (pc->rule->bounds) {
       pc->max_bound = costmodel_loads_max(pc->ld);
       pc->steady_bound = costmodel_steady_max(pc->ld);
       pc->remap_bound = costmodel_remap_max(pc->ld);
@@ -337,22 +338,22 @@ int partition_run(partition_ctx *pc, int32_t max_passes) {
   return rc; /* a failed scan's error (MINEX_CHECKS: the memo) */
 }
 
-int partition_balance(partition_ctx *pc, int32_t max_passes) {
-  pc->refine = 2;
+int partition_passes_under(partition_ctx *pc, const partition_rule *rule,
+                           int32_t max_passes) {
+  pc->rule = rule;
   int rc = pc->rounds ? partition_passes_rounds(pc, max_passes,
                                                 PARTITION_ROUNDS_BUDGET)
                       : partition_run(pc, max_passes);
-  pc->refine = 0;
+  pc->rule = &partition_rule_paper;
   return rc;
 }
 
+int partition_balance(partition_ctx *pc, int32_t max_passes) {
+  return partition_passes_under(pc, &partition_rule_balance, max_passes);
+}
+
 int partition_refine(partition_ctx *pc, int32_t max_passes) {
-  pc->refine = 1;
-  int rc = pc->rounds ? partition_passes_rounds(pc, max_passes,
-                                                PARTITION_ROUNDS_BUDGET)
-                      : partition_run(pc, max_passes);
-  pc->refine = 0;
-  return rc;
+  return partition_passes_under(pc, &partition_rule_refine, max_passes);
 }
 
 int partition_checkpoint_take(partition_ctx *pc, partition_checkpoint *cp) {

@@ -127,18 +127,47 @@ typedef struct partition_dblock {
 /* Ids per unit of work of partition_scan. */
 #define PARTITION_SCAN_BLOCK 1024
 
+/* A move rule (SPEC §3, and the passes beyond the paper): which moves are
+ * admissible and what the passes do with them. A new rule is an entry
+ * here and in move_rule.c, and the driver's call of the passes under it
+ * (docs/architecture.md "Adding a rule"). */
+struct partition_ctx;
+typedef struct partition_rule {
+  const char *name;
+  /* Whether a move, its deltas in mv, may be made from a processor of
+     load q_from. */
+  int (*admissible)(const struct partition_ctx *pc, const costmodel_scratch *mv,
+                    const costmodel_move *m, double q_from);
+  int global;       /* overloaded vertices may also go to the least-loaded */
+  int recheck;      /* a round's move is tested again when it is made      */
+  int bounds;       /* the pass's MaxQwgt, SteadyMax and MaxRemap bound every
+                       move of the pass (partition_ctx.max_bound ...)      */
+  int below_sender; /* the receiver must end below the sender's load:
+                       candidates past it are skipped untested          */
+  int longer;       /* PARTITION_ROUNDS_PASS_FACTOR times the passes under
+                       a horizon above 1                                   */
+} partition_rule;
+
+/* The paper's rule: dMinVar < 0 and -Gain/dMinVar < ThroTTle (SPEC §3). */
+extern const partition_rule partition_rule_paper;
+/* The balance moves: every processor a move touches ends below the
+ * sender's load before it. */
+extern const partition_rule partition_rule_balance;
+/* The refinement: Gain < 0 without raising MaxQwgt, SteadyMax or MaxRemap
+ * (their values at the pass's start); the neighbours' owners only. */
+extern const partition_rule partition_rule_refine;
+
 /* The state shared by the partition and expansion phases. */
 typedef struct partition_ctx {
   contract_ws *ws;     /* the multilevel graph                       */
   costmodel_loads *ld; /* per-processor loads                        */
   const minex_config *cfg;
-  double throttle;       /* ThroTTle, normalised units                 */
-  double qbar;           /* mean load at the start of the call         */
-  double dmv_tol;        /* dMinVar must be below -dmv_tol             */
-  int refine;            /* 1: the refinement gate instead of the paper's
-                            (beyond the paper, SPEC §3): Gain < -gain_tol
-                            and no touched processor above max_bound;
-                            candidates are the neighbours' owners only   */
+  double throttle; /* ThroTTle, normalised units                 */
+  double qbar;     /* mean load at the start of the call         */
+  double dmv_tol;  /* dMinVar must be below -dmv_tol             */
+  const struct partition_rule *rule; /* the rule a move must pass:
+                            partition_rule_paper (the default), _balance or
+                            _refine (partition_balance, partition_refine) */
   double gain_tol;       /* refine: smallest Gain that counts           */
   double max_bound;      /* refine: MaxQwgt at the start of the pass    */
   double steady_bound;   /* refine: SteadyMax at the start of the pass  */
@@ -323,6 +352,10 @@ int partition_run(partition_ctx *pc, int32_t max_passes);
  * falls with every move. */
 int partition_refine(partition_ctx *pc, int32_t max_passes);
 int partition_balance(partition_ctx *pc, int32_t max_passes);
+/* Up to max_passes passes (in rounds under pc->rounds, else heap passes)
+ * under rule; pc's rule is the paper's again afterwards. */
+int partition_passes_under(partition_ctx *pc, const partition_rule *rule,
+                           int32_t max_passes);
 
 /* Synchronous rounds (SPEC §3 "Parallel execution"; issue 19). */
 typedef struct partition_round_move {

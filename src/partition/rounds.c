@@ -276,7 +276,7 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
 static int executable(partition_ctx *pc, const partition_rounds_ws *rw,
                       int32_t x, int32_t q, int last, int32_t stamp) {
   contract_ws *ws = pc->ws;
-  int check = pc->refine == 1;
+  int check = pc->rule->recheck;
   if (!check && last) {
     int32_t cnt = contract_gather(ws, x);
     for (int32_t k = 0; k < cnt && !check; k++)
@@ -434,11 +434,11 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
     return rc;
   }
   /* the balance passes: twice as many under a horizon above 1 */
-  int64_t npasses =
-      (int64_t)max_passes *
-      (pc->refine == 2 && pc->ld->iters > 1 ? PARTITION_ROUNDS_PASS_FACTOR : 1);
+  int64_t npasses = (int64_t)max_passes * (pc->rule->longer && pc->ld->iters > 1
+                                               ? PARTITION_ROUNDS_PASS_FACTOR
+                                               : 1);
   for (int32_t pass = 0; pass < npasses; pass++) {
-    if (pc->refine == 1) {
+    if (pc->rule->bounds) {
       pc->max_bound = costmodel_loads_max(pc->ld);
       pc->steady_bound = costmodel_steady_max(pc->ld);
       pc->remap_bound = costmodel_remap_max(pc->ld);

@@ -74,7 +74,9 @@ START_TEST(rounds_on_decides_on_running_sums_of_the_earlier_proposals) {
         contract_set_owner(&ws, v, cur[v]);
     ck_assert_int_eq(partition_ctx_create(&pc, &ws, &ld, &opt), MINEX_OK);
     /* the expansion's rule, the refinement's, the balance moves' */
-    pc.refine = trial % 3;
+    static const partition_rule *const rules[3] = {
+        &partition_rule_paper, &partition_rule_refine, &partition_rule_balance};
+    pc.rule = rules[trial % 3];
     pc.max_bound = costmodel_loads_max(&ld);
     pc.steady_bound = costmodel_steady_max(&ld);
     pc.remap_bound = costmodel_remap_max(&ld);
@@ -381,7 +383,10 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
         /* the expansion's rule, the refinement's (the bounds of a pass's
            start) or the balance moves'; the heap passes' scan or the
            rounds' (the spread candidates) */
-        pc.refine = mode / 2;
+        static const partition_rule *const rules[3] = {&partition_rule_paper,
+                                                       &partition_rule_refine,
+                                                       &partition_rule_balance};
+        pc.rule = rules[mode / 2];
         pc.max_bound = costmodel_loads_max(&ld);
         pc.steady_bound = costmodel_steady_max(&ld);
         pc.remap_bound = costmodel_remap_max(&ld);
@@ -420,7 +425,7 @@ START_TEST(scan_memo_gives_the_tests_one_after_another) {
           }
           compared++;
         }
-        if (pc.refine != 1) /* the refinement offers no global move */
+        if (pc.rule->global) /* the refinement offers no global move */
           interior_global += here;
         partition_ctx_destroy(&pc);
         contract_ws_destroy(&ws);

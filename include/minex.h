@@ -313,8 +313,8 @@ typedef struct minex_options {
                             MINEX_LADDER_OFF, _ON, or _AUTO (default): on when
                             iterations >= MINEX_LADDER_AUTO_ITERATIONS or
                             alpha > 0                                      */
-  int balance;           /* balance moves (beyond the paper, SPEC §3; issue
-                            18): after the expansion, up to
+  int balance;           /* balance moves (beyond the paper, SPEC §3):
+                            after the expansion, up to
                             MINEX_BALANCE_PASSES heap passes of the moves
                             after which every processor they touch is below
                             the sender's load before. In heap passes
@@ -335,7 +335,7 @@ typedef struct minex_options {
                             MINEX_BALANCE_OFF, _ON, or _AUTO (default): on
                             when processors are in more than one cluster */
   int rounds;            /* synchronous rounds (SPEC §3 "Parallel
-                            execution"; issue 19): the merges of a level
+                            execution"): the merges of a level
                             undone together, the restored vertices tested
                             against the frozen owners and loads on the
                             threads, the moves found applied in (forced,
@@ -354,11 +354,7 @@ typedef struct minex_options {
                             this one, docs/mpi.md), the balance passes
                             twice as many under k > 1;
                             _OFF: the paper's expansion, one merge at a
-                            time, and heap passes. paper_exact: off.
-                            (Before the session of 2026-11-29 (3) AUTO
-                            kept heap passes for the balance and
-                            refinement: T_k 1.1% above ON's on the peer
-                            benchmark, docs/algorithm.md.)             */
+                            time, and heap passes. paper_exact: off.  */
   int32_t nthreads;      /* OpenMP threads of minex_repartition, in [0,
                             MINEX_NTHREADS_MAX]; 0: one per processor of the
                             node (omp_get_num_procs). Default 1, so that a
@@ -370,12 +366,12 @@ typedef struct minex_options {
   minex_workspace *workspace; /* NULL (default), or a workspace made by
                             minex_workspace_create whose large buffers the
                             call takes and gives back instead of the
-                            system's (issue 19): a second call on a graph
+                            system's: a second call on a graph
                             of the same size allocates nothing large. One
                             call at a time per workspace; it does not
                             change the result                          */
-  int cluster_levels;         /* cluster levels (beyond the paper, SPEC §3;
-                                 issue 19): a contraction level built in one
+  int cluster_levels;         /* cluster levels (beyond the paper, SPEC §3):
+                                 a contraction level built in one
                                  pass in which each vertex still alone joins the
                                  neighbouring cluster (same old owner, fewer
                                  than 3 members) of the largest Cwgt/(Rwgt_v +
@@ -489,7 +485,7 @@ typedef struct minex_metrics {
   double horizon_used;      /* horizon the kept partition was optimised under:
                                options.iterations (at least 1), or a shorter one
                                of the ladder (options.ladder), possibly below 1 */
-  /* Added by issue 18 (minex_repartition only; 0 from minex_evaluate): */
+  /* minex_repartition only (0 from minex_evaluate): */
   int32_t start_nvtxs;      /* vertices of the graph the kept candidate's rule
                                started on: coarse_nvtxs, or for the from-scratch
                                candidate the (finer) level it starts from     */
@@ -505,7 +501,7 @@ typedef struct minex_metrics {
                                (0 without it)                             */
   double seconds_refine;    /* of the refinement passes of every candidate
                                together, s: part of the three above       */
-  /* Added by issue 19 (minex_repartition only; 0 from minex_evaluate): */
+  /* minex_repartition only (0 from minex_evaluate): */
   double seconds_candidates;    /* wall time of all the candidates together,
                                   s: with one thread the sum of the three
                                   above; with more they run concurrently and
@@ -525,7 +521,7 @@ typedef struct minex_metrics {
                                    threads shortens. With c threads the
                                    call takes about (seconds -
                                    seconds_parallel) + work / c + span at
-                                   most (a projection, issue 19)         */
+                                   most (a projection)          */
 } minex_metrics;
 
 /* Scores new against old (SPEC §2). old and new have nvtxs entries in
@@ -581,7 +577,7 @@ MINEX_API int minex_repartition(const minex_graph *graph,
                                 const minex_options *options, int32_t *new_part,
                                 minex_metrics *metrics);
 
-/* ------------------------------------------- workspace (issue 19) */
+/* ------------------------------------------- workspace */
 
 /* For the adaptive loop: a workspace given as options.workspace keeps the
  * call's large buffers (64 KiB and more: the per-part layout, the

@@ -109,7 +109,7 @@ typedef struct minex_mpi_stats {
 MINEX_API void minex_mpi_last_stats(minex_mpi_stats *stats);
 
 /* ------------------------------------------------------------- migration */
-/* Moving the data after a repartition (issue 21, docs/migration.md). */
+/* Moving the data after a repartition (docs/migration.md). */
 
 /* The rank that holds part p once the data have moved, for P parts on
  * size ranks: part_rank[p] when given, else the block rule p * size / P

@@ -147,8 +147,8 @@ typedef struct contract_ws {
                              is then invalid)                                  */
 } contract_ws;
 
-/* A view of a frozen workspace for one more candidate on another thread
- * (issue 19): the levels' graphs, merges and records are shared, read
+/* A view of a frozen workspace for one more candidate on another thread:
+ * the levels' graphs, merges and records are shared, read
  * only; the merge counts in effect, the parents, owners, interior flags
  * and scratch are the view's own. It starts rewound (contract_rewind) and
  * is freed with contract_ws_destroy, before ws. MINEX_ENOMEM with a

@@ -67,7 +67,7 @@ double core_wtime(void);
  * or without OpenMP): which worker's scratch a parallel loop uses. */
 int core_thread_num(void);
 
-/* What the parallel regions of a call cost (issue 19's projection to more
+/* What the parallel regions of a call cost (projection to more
  * cores): the wall time spent inside them, the sum of their units' times
  * (chunks, blocks of tests: the work) and the sum over the regions of
  * their largest unit (the span, which no number of threads shortens). */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex_workspace: the large buffers of a call kept for the next one
- * (issue 19, "a second call on a graph of the same size allocates nothing
+ * ("a second call on a graph of the same size allocates nothing
  * large"; ParMETIS keeps its core in the same spirit, wspace.c).
  *
  * The kernel allocates with core_malloc/calloc/realloc/free. While a call

@@ -60,7 +60,7 @@ typedef struct costmodel_loads {
                                   multiplied by unit, a power of two (so
                                   exactly), before it enters a load, and
                                   the loads stay near 1 whatever the scale
-                                  of the weights (issue 18 §2(b); 1 in the
+                                  of the weights (1 in the
                                   evaluator)                               */
   double inv_unit;             /* 1 / unit, exact                            */
   minex_qwgt_fn fn;            /* user Qwgt function or NULL                 */
@@ -112,7 +112,7 @@ int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
                              const int32_t *part, const minex_options *opt,
                              double k, double unit);
 
-/* The unit in which minex_repartition keeps its loads (issue 18 §2(b)):
+/* The unit in which minex_repartition keeps its loads:
  * the power of two that brings the mean load of the old partition under
  * the horizon of opt (over every processor: vertices on unavailable ones
  * will move) into [1, 2), lowered if needed so that no single weight

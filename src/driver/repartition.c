@@ -43,7 +43,7 @@ static int contract_start(const run_ctx *run, const minex_graph *g,
   return rc;
 }
 
-/* One candidate of the call (issue 19: the candidates run concurrently,
+/* One candidate of the call (the candidates run concurrently,
  * each on a view of the shared contraction, and are compared afterwards in
  * this order, so the result is that of running them one after the other).
  * Its log lines are kept and passed on in candidate order: a user's
@@ -168,7 +168,7 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
   int njobs = 0, nviews = 0;
   double secs_diff = 0, t_run = 0, unit = 1, secs_candidates = 0;
   /* wall time of each kind of candidate, so the phases add up to the
-     call's time (issue 18) */
+     call's time */
   double secs_diffusive = 0, secs_ladder = 0, secs_scratch = 0, secs_refine = 0;
   int32_t contract_nvtxs = 0, ncandidates = 1;
   /* every candidate's loads in one unit that keeps them near 1 */

@@ -120,7 +120,7 @@ int minex_drum_add_node(minex_drum_model *model, minex_drum_node_type type,
   if (index != NULL)
     *index = i;
 #ifdef MINEX_CHECKS
-  return drum_model_check(model); /* debug builds (issue 10) */
+  return drum_model_check(model); /* debug builds */
 #else
   return MINEX_OK;
 #endif

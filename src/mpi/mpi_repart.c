@@ -4,7 +4,7 @@
  * rows, the reverse of every edge that crosses ranks checked by the rank
  * that holds it), then repartitioned by the per-part kernel.
  *
- * Stage 1 (issue 20): the kernel runs on one rank (the solver, rank 0) on
+ * Stage 1: the kernel runs on one rank (the solver, rank 0) on
  * the whole graph, gathered with 64-bit counts; the new owners go back to
  * the ranks that hold the vertices and the metrics to every rank. The
  * result is the serial library's by construction. The distributed kernel

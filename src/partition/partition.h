@@ -357,7 +357,7 @@ int partition_balance(partition_ctx *pc, int32_t max_passes);
 int partition_passes_under(partition_ctx *pc, const partition_rule *rule,
                            int32_t max_passes);
 
-/* Synchronous rounds (SPEC §3 "Parallel execution"; issue 19). */
+/* Synchronous rounds (SPEC §3 "Parallel execution"). */
 typedef struct partition_round_move {
   double gain;
   int32_t id;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Self-checks of the partition context, and the phase-boundary checks of
- * debug builds (MINEX_CHECKS, issue 10): every structure of a repartition
+ * debug builds (MINEX_CHECKS): every structure of a repartition
  * verified at once, a failure named by check and phase. */
 #include "partition/partition.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Synchronous rounds of moves (SPEC §3 "Parallel execution"; issue 19): a
+/* Synchronous rounds of moves (SPEC §3 "Parallel execution"): a
  * set of ids tested against the frozen owners and loads on the threads,
  * the moves found applied in a fixed order with re-validation, then the
  * neighbours of the moved ids. The expansion's rounds and the rounds

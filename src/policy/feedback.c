@@ -102,7 +102,7 @@ int minex_feedback_add(minex_feedback *f, const double *load,
       f->count[p]++;
   }
 #ifdef MINEX_CHECKS
-  return policy_feedback_check(f); /* debug builds (issue 10) */
+  return policy_feedback_check(f); /* debug builds */
 #else
   return MINEX_OK;
 #endif

@@ -14,7 +14,7 @@
  * this file's SCOTCH_errorPrint, which keeps them for the error message
  * and never prints. METIS 5.1, used before, keeps a process-global random
  * generator, installs SIGTERM/SIGABRT handlers during each call and prints
- * on stdout (issue 18, docs/algorithm.md §7). */
+ * on stdout (docs/algorithm.md §7). */
 #ifndef MINEX_SCRATCH_H
 #define MINEX_SCRATCH_H
 

@@ -193,6 +193,25 @@ static int rank_of(const int64_t *goff, int size, int64_t g) {
   return (int)core_lower_i64(goff + 1, size, g + 1);
 }
 
+/* What one call of partition_rounds_dist shares with its steps. */
+typedef struct rd_ctx {
+  partition_ctx *pc;
+  partition_rounds_ws *rw;
+  const dist_comm *cm;
+  const int64_t *goff;             /* every rank's first level id       */
+  int64_t *cnt, *rcnt;             /* per-rank counts (scratch)         */
+  const double *w0, *c0, *r0, *q0; /* the loads at the round's start    */
+  double ref;                      /* the round's min-tree root         */
+  int check;                       /* the rule re-tests every move made */
+} rd_ctx;
+
+/* What rd_execute did: moves executed, speculation tries, whether rank 0
+ * executed the round. */
+typedef struct rd_tally {
+  int64_t executed;
+  int tries, central;
+} rd_tally;
+
 /* Rank 0: the accepted moves of every rank (all, total bytes), executed
  * in the round's order (forced, Gain, global id) as partition_rounds
  * executes them under rounds = ON: in the refinement passes, and in the
@@ -201,10 +220,14 @@ static int rank_of(const int64_t *goff, int size, int64_t g) {
  * round's minimum). Writes each rank's events in the order (*out, cnt[r]
  * bytes for rank r, in rank order) and what every rank learns (*state,
  * *nstate bytes: a rec_state head, the loads' state). */
-static int execute_records(partition_ctx *pc, const dist_comm *cm,
-                           const char *all, int64_t total, const int64_t *goff,
-                           int last, double ref, char **out, int64_t *cnt,
-                           char **state, int64_t *nstate) {
+static int execute_records(const rd_ctx *X, const char *all, int64_t total,
+                           int last, char **out, char **state,
+                           int64_t *nstate) {
+  partition_ctx *pc = X->pc;
+  const dist_comm *cm = X->cm;
+  const int64_t *goff = X->goff;
+  double ref = X->ref;
+  int64_t *cnt = X->cnt;
   int size = cm->size;
   int32_t P = pc->ld->nprocs;
   partition_scratch *sc = &pc->sc[0];
@@ -879,10 +902,11 @@ out:
  * proposal's (R->succ; defer, not in the last round). The loads are the
  * round's again on return (w0 .. q0: copies of the round's). need (unless
  * NULL): the proposals to test; the others are accepted (RS_MOVE). */
-static void rd_decide(partition_ctx *pc, rd_round *R, double ref, int last,
-                      int defer, const double *w0, const double *c0,
-                      const double *r0, const double *q0,
+static void rd_decide(const rd_ctx *X, rd_round *R, int last, int defer,
                       const unsigned char *need) {
+  partition_ctx *pc = X->pc;
+  double ref = X->ref;
+  const double *w0 = X->w0, *c0 = X->c0, *r0 = X->r0, *q0 = X->q0;
   contract_ws *ws = pc->ws;
   costmodel_loads *ld = pc->ld;
   partition_scratch *sc = &pc->sc[0];
@@ -963,9 +987,11 @@ static int sample_qcmp(const void *a, const void *b) {
  * takes as splitter r the first whose keys before it weigh r / size of
  * the total (*spl, *nspl <= size - 1; equal splitters leave a range
  * empty). Collective. */
-static int rd_count(partition_rounds_ws *rw, const dist_comm *cm,
-                    const rd_round *R, int need_succ, int64_t *total,
-                    rd_key **spl, int *nspl, int64_t *cnt) {
+static int rd_count(const rd_ctx *X, const rd_round *R, int need_succ,
+                    int64_t *total, rd_key **spl, int *nspl) {
+  partition_rounds_ws *rw = X->rw;
+  const dist_comm *cm = X->cm;
+  int64_t *cnt = X->cnt;
   int size = cm->size;
   int32_t np = R->np;
   int64_t ns = need_succ ? (np < RD_SAMPLES ? np : RD_SAMPLES) : 0;
@@ -1065,10 +1091,11 @@ static int gmove_qcmp(const void *a, const void *b) {
  * rw->pos; gm[0..ngm), by global id: the ghosts') is on its destination,
  * as execute_records' rec_gather finds it when the guesses hold; *changed:
  * whether one is. */
-static int32_t rd_gather(const partition_ctx *pc, partition_scratch *sc,
-                         const partition_rounds_ws *rw, const rd_round *E,
-                         int32_t i, const rd_gmove *gm, int64_t ngm,
-                         int *changed) {
+static int32_t rd_gather(const rd_ctx *X, partition_scratch *sc,
+                         const rd_round *E, int32_t i, const rd_gmove *gm,
+                         int64_t ngm, int *changed) {
+  const partition_ctx *pc = X->pc;
+  const partition_rounds_ws *rw = X->rw;
   const contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
   int32_t nb = L->nbase;
@@ -1114,9 +1141,10 @@ static int32_t rd_gather(const partition_ctx *pc, partition_scratch *sc,
  * last), or in the last round (gm set) from rd_gather's, need[i] then
  * set when move i is to be checked (check, or a neighbour moved before
  * it). MINEX_ENOMEM with a message (not agreed). */
-static int rd_deltas(partition_ctx *pc, const partition_rounds_ws *rw,
-                     rd_round *E, int last, const rd_gmove *gm, int64_t ngm,
-                     int check, unsigned char *need, int64_t *cap) {
+static int rd_deltas(const rd_ctx *X, rd_round *E, int last, const rd_gmove *gm,
+                     int64_t ngm, unsigned char *need, int64_t *cap) {
+  partition_ctx *pc = X->pc;
+  int check = X->check;
   contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
   partition_scratch *sc = &pc->sc[0];
@@ -1126,7 +1154,7 @@ static int rd_deltas(partition_ctx *pc, const partition_rounds_ws *rw,
     int changed = 0;
     const contract_attr *a = &L->at[x];
     if (last)
-      nn = rd_gather(pc, sc, rw, E, i, gm, ngm, &changed);
+      nn = rd_gather(X, sc, E, i, gm, ngm, &changed);
     else
       nn = partition_gather_owners_in(pc, sc, x);
     need[i] = check || changed;
@@ -1158,9 +1186,11 @@ static int rd_deltas(partition_ctx *pc, const partition_rounds_ws *rw,
 /* The guesses of this rank's accepted moves with ghost neighbours (sidx,
  * scnt[r] of them to rank r: rd_ghost_ranks') to those ranks; *gm gets
  * the other ranks' (*ngm), sorted by global id. Collective. */
-static int rd_guesses(const dist_comm *cm, const rd_round *E,
-                      const int32_t *sidx, const int64_t *scnt, int64_t *cnt,
-                      int64_t *rcnt, rd_gmove **gm, int64_t *ngm, int rc) {
+static int rd_guesses(const rd_ctx *X, const rd_round *E, const int32_t *sidx,
+                      const int64_t *scnt, rd_gmove **gm, int64_t *ngm,
+                      int rc) {
+  const dist_comm *cm = X->cm;
+  int64_t *cnt = X->cnt, *rcnt = X->rcnt;
   int size = cm->size;
   int64_t ns = 0;
   rd_gmove *sbuf = NULL;
@@ -1218,13 +1248,16 @@ static int rd_guesses(const dist_comm *cm, const rd_round *E,
  * (applying them does not depend on the order: the marks and locks are
  * sets and the next round's ids are sorted); *executed the moves of
  * every rank; *tries the tries. Collective. */
-static int rd_execute(partition_ctx *pc, partition_rounds_ws *rw,
-                      const dist_comm *cm, const int64_t *goff,
-                      const rd_round *R, int check, int last, double ref,
-                      const double *w0, const double *c0, const double *r0,
-                      const double *q0, int64_t *cnt, int64_t *rcnt, char **ev,
-                      int64_t *nev, int64_t *executed, int *tries,
-                      int *central) {
+static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
+                      int64_t *nev, rd_tally *tally) {
+  partition_ctx *pc = X->pc;
+  partition_rounds_ws *rw = X->rw;
+  const dist_comm *cm = X->cm;
+  const int64_t *goff = X->goff;
+  int check = X->check;
+  int64_t *cnt = X->cnt, *rcnt = X->rcnt;
+  int64_t *executed = &tally->executed;
+  int *tries = &tally->tries, *central = &tally->central;
   contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
   costmodel_loads *ld = pc->ld;
@@ -1280,13 +1313,12 @@ static int rd_execute(partition_ctx *pc, partition_rounds_ws *rw,
   }
   for (;;) {
     /* the last round: the guesses to the ghosts' ranks */
-    if (last && (rc = rd_guesses(cm, &E, sidx, scnt, cnt, rcnt, &gm, &ngm,
-                                 rc)) != MINEX_OK)
+    if (last && (rc = rd_guesses(X, &E, sidx, scnt, &gm, &ngm, rc)) != MINEX_OK)
       break;
     /* the moves' deltas (once before the last round: they do not depend
        on the guesses) */
     if ((last || *tries == 0) && rc == MINEX_OK)
-      rc = rd_deltas(pc, rw, &E, last, gm, ngm, check, need, &cap);
+      rc = rd_deltas(X, &E, last, gm, ngm, need, &cap);
     if ((check || last) && rc == MINEX_OK && E.ntup > bcap) {
       core_free(E.before);
       bcap = E.ntup;
@@ -1312,7 +1344,7 @@ static int rd_execute(partition_ctx *pc, partition_rounds_ws *rw,
       break;
     ++*tries;
     memcpy(was, E.state, sizeof *was * (size_t)E.np);
-    rd_decide(pc, &E, ref, 1, 0, w0, c0, r0, q0, need);
+    rd_decide(X, &E, 1, 0, need);
     pick[0] = 0;
     for (int32_t i = 0; i < E.np; i++)
       pick[0] += E.state[i] != was[i];
@@ -1462,6 +1494,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "rounds: out of memory");
   double *c0 = w0 + P + 1, *r0 = c0 + P, *q0 = r0 + P;
+  rd_ctx X = {pc, rw, cm, goff, cnt, rcnt,
+              w0, c0, r0, q0,   0.0, pc->rule->recheck};
   *moves = 0;
   /* every rank's first level id: the ranks hold consecutive ids, in rank
      order */
@@ -1495,8 +1529,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
       rc = rd_collect(pc, rw, ids, n, &R);
     int64_t total = 0;
     if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-        (rc = rd_count(rw, cm, &R, need_succ, &total, &spl, &nspl, cnt)) !=
-            MINEX_OK)
+        (rc = rd_count(&X, &R, need_succ, &total, &spl, &nspl)) != MINEX_OK)
       break;
     if (total == 0)
       break;
@@ -1511,7 +1544,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     memcpy(c0, pc->ld->comm, sizeof *c0 * (size_t)P);
     memcpy(r0, pc->ld->remap, sizeof *r0 * (size_t)P);
     memcpy(q0, pc->ld->qwgt, sizeof *q0 * (size_t)P);
-    rd_decide(pc, &R, ref, last, defer, w0, c0, r0, q0, NULL);
+    X.ref = ref;
+    rd_decide(&X, &R, last, defer, NULL);
     if (!last && (rc = rd_waits(pc, rw, cm, goff, &R, cnt, rcnt)) != MINEX_OK)
       break;
     core_free(all), core_free(msg), core_free(in), core_free(st),
@@ -1520,12 +1554,11 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     int64_t nev = 0;
     /* the ranks execute their own moves (rank 0 only when the
        speculation does not settle) */
-    int64_t executed = 0;
-    int tries = 0, central = 0;
-    if ((rc = rd_execute(pc, rw, cm, goff, &R, pc->rule->recheck, last, ref, w0,
-                         c0, r0, q0, cnt, rcnt, &in, &nev, &executed, &tries,
-                         &central)) != MINEX_OK)
+    rd_tally tally = {0, 0, 0};
+    if ((rc = rd_execute(&X, &R, last, &in, &nev, &tally)) != MINEX_OK)
       break;
+    int64_t executed = tally.executed;
+    int tries = tally.tries, central = tally.central;
     if (!central)
       *moves += executed;
     pc->dist_rounds++;
@@ -1594,8 +1627,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
         int64_t tot = 0;
         for (int r = 0; r < size; r++)
           tot += rcnt[r];
-        rc = execute_records(pc, cm, all, tot, goff, last, ref, &msg, cnt, &st,
-                             &nst);
+        rc = execute_records(&X, all, tot, last, &msg, &st, &nst);
       }
       if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
           (rc = cm->exchange(cm->ctx, msg, cnt, (void **)&in, rcnt)) !=

@@ -14,7 +14,8 @@
 # 30 minutes on the 2-core reference machine: valgrind leaves out the Check
 # cases tagged "slow" and runs the MPI tests on 2 ranks with their quick
 # cases only, the Asan build leaves out the 3- and 4-rank MPI runs and the
-# peer benchmark's quick run (the Release build runs them), and each fuzz
+# peer benchmark's quick run (the Release build runs them) and runs the
+# golden corpus on one thread count (MINEX_GOLDEN_QUICK=1), and each fuzz
 # harness runs 10 s.
 # --full, for a release: valgrind on every case and every MPI test, the
 # whole MPI matrix under Asan, and 120 s per fuzz harness
@@ -53,6 +54,7 @@ if [ "$full" = 1 ]; then
   vg_tags=()
   vg_mpi=()
   asan_exclude=()
+  golden_quick=0
   export MINEX_FUZZ_SECONDS="${MINEX_FUZZ_SECONDS:-120}"
 else
   echo "== mode: CI (the representative subset; --full runs the whole)"
@@ -63,7 +65,10 @@ else
   export MINEX_TEST_QUICK_RANKS=3
   # the 3- and 4-rank MPI runs and the peer benchmark's pipeline (METIS,
   # Scotch, Zoltan drivers) run in the Release stage
-  asan_exclude=(-E '^((test_mpi|test_migrate|test_dist)_n[34]|peers_quick.*)$')
+  asan_exclude=(-E '^((test_mpi|test_migrate|test_dist|test_golden_mpi)_n[34]|peers_quick.*)$')
+  # the golden corpus: test_golden on 2 threads and two of its inputs,
+  # test_golden_mpi on 4elt alone (the Release stage runs them whole)
+  golden_quick=1
   export MINEX_FUZZ_SECONDS="${MINEX_FUZZ_SECONDS:-10}"
 fi
 took dependencies
@@ -95,6 +100,7 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   for t in "$root"/build-test/tests/*/test_*; do
     case "$(basename "$t")" in
     test_tool | test_mpi | test_migrate | test_dist) continue ;; # MPI: below
+    test_golden_mpi) continue ;; # the golden corpus of the Release stage
     esac
     [ -x "$t" ] || continue
     rc=0
@@ -143,7 +149,9 @@ if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
   # lsan_suppressions_hide_only_mpi_init proves it hides no MinEX leak.
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+  if [ "$golden_quick" = 1 ]; then export MINEX_GOLDEN_QUICK=1; fi
   build_and_test build-asan Asan "${asan_exclude[@]}"
+  unset MINEX_GOLDEN_QUICK
   took Asan
 fi
 if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then

@@ -15,9 +15,9 @@
  * which runs every case under every thread count and writes nothing when
  * two thread counts disagree; then commit it with the change.
  *
- * MINEX_GOLDEN_QUICK=1 (CI's Asan stage): 2 threads only, without
- * cube_ball_p16. The cases run in the "heavy" tcase (tagged slow: not
- * under CI's valgrind). */
+ * MINEX_GOLDEN_QUICK=1 (CI's Asan stage): 2 threads only, on 4elt and
+ * cube_mesh. The cases run in the "heavy" tcase (tagged slow: not under
+ * CI's valgrind). */
 #include "golden.h"
 #include "test_util.h"
 
@@ -67,8 +67,8 @@ static void check_input(golden_input in) {
   int quick = getenv("MINEX_GOLDEN_QUICK") != NULL;
   const int32_t *threads = quick ? quick_threads : all_threads;
   int nthr = quick ? 1 : (int)(sizeof all_threads / sizeof *all_threads);
-  if (quick && in == GOLDEN_CUBE_CASE) {
-    /* the same mesh as cube_mesh, at four times that input's cost */
+  if (quick && (in == GOLDEN_PERFUSION || in == GOLDEN_CUBE_CASE)) {
+    /* every option set runs on 4elt, the large mesh's paths on cube_mesh */
     printf("golden %s: left out by MINEX_GOLDEN_QUICK\n",
            golden_input_name(in));
     return;

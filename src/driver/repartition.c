@@ -129,6 +129,227 @@ static void run_job(cand_job *j, const run_ctx *run_in, driver_serial sp,
   j->seconds = core_wtime() - t;
 }
 
+/* One call of minex_repartition: its inputs, the run context, the
+ * layout and the shared contraction, the candidates and the choice. */
+typedef struct call {
+  const minex_graph *g;
+  const minex_config *cfg;
+  const int32_t *old;
+  minex_options opt; /* the caller's, nthreads resolved (the evaluator's) */
+  run_ctx run;
+  int all_avail; /* every old owner available (SPEC §3 guarantee)   */
+  layout lay;    /* g and old renumbered part by part (layout.h)    */
+  double unit;   /* every candidate's loads in this unit            */
+  contract_ws ws, *views;
+  int nviews;
+  cand_job *jobs;
+  int njobs;
+  double secs_contract, secs_candidates;
+  /* the choice */
+  candidate best;
+  int win, scratch_used, ncandidates;
+  double secs_diffusive, secs_ladder, secs_scratch, secs_refine;
+  core_par par;
+} call;
+
+/* The candidates: the diffusive run under k, the ladder's shorter
+ * horizons, the from-scratch candidate, each with its partition, and a
+ * view of the contraction per thread that runs one. */
+static int jobs_create(call *c) {
+  size_t bytes = sizeof(int32_t) * ((size_t)c->g->nvtxs + 1);
+  int with_scratch = c->run.scratch, nt = c->run.opt.nthreads;
+  c->njobs = 1 + c->run.nrungs + (with_scratch ? 1 : 0);
+  c->jobs = core_calloc((size_t)c->njobs, sizeof *c->jobs);
+  if (c->jobs == NULL)
+    return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+  int rung = 0;
+  for (int i = 0; i < c->njobs; i++) {
+    cand_job *j = &c->jobs[i];
+    j->kind = i == 0                              ? JOB_DIFFUSIVE
+              : with_scratch && i == c->njobs - 1 ? JOB_SCRATCH
+                                                  : JOB_LADDER;
+    j->horizon =
+        j->kind == JOB_LADDER ? run_ladder_horizon(c->run.k, rung++) : c->run.k;
+    j->part = core_malloc(bytes);
+    j->start = j->kind == JOB_SCRATCH ? core_malloc(bytes) : NULL;
+    if (j->part == NULL || (j->kind == JOB_SCRATCH && j->start == NULL))
+      return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+  }
+  c->nviews = nt < c->njobs ? nt : c->njobs;
+  c->views = core_calloc((size_t)c->nviews, sizeof *c->views);
+  if (c->views == NULL)
+    return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+  for (int t = 1; t < c->nviews; t++) {
+    int rc = contract_view_create(&c->views[t], &c->ws);
+    if (rc != MINEX_OK)
+      return rc; /* call_destroy destroys every view */
+  }
+  return MINEX_OK;
+}
+
+/* The candidates concurrently on up to nthreads threads, each on a view of
+ * the contraction, their logs passed on in candidate order. */
+static int jobs_run(call *c) {
+  double t = core_wtime();
+  minex_workspace *pool = core_pool_current();
+  const minex_graph *G = &c->lay.g;
+#pragma omp parallel for schedule(dynamic, 1)                                  \
+    num_threads(c->nviews) if (c->nviews > 1)
+  for (int i = 0; i < c->njobs; i++) {
+    int th = core_thread_num();
+    minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
+    driver_serial sp = {G, c->cfg, c->lay.old, &c->run.opt, c->unit};
+    run_job(&c->jobs[i], &c->run, sp, th == 0 ? &c->ws : &c->views[th]);
+    core_pool_swap(prev);
+  }
+  c->secs_candidates = core_wtime() - t;
+  for (int i = 0; i < c->njobs; i++) {
+    job_replay(&c->jobs[i], &c->opt);
+    if (c->jobs[i].rc != MINEX_OK)
+      return core_error(c->jobs[i].rc, "%s", c->jobs[i].msg);
+  }
+  return MINEX_OK;
+}
+
+/* The lower T_k wins (what the application pays over the horizon),
+ * provided the guarantee on MaxQwgt holds; ties keep the earlier. The
+ * wall time of each kind of candidate, so the phases add up to the call's
+ * time; the parallel regions for metrics.seconds_parallel*: the
+ * contraction's chunks, one candidate's scans, or the candidates
+ * themselves as the units when there are several. */
+static void jobs_choose(call *c) {
+  const cand_job *jobs = c->jobs;
+  double old_max = jobs[0].cd.start_max;
+  c->best = jobs[0].cd;
+  c->ncandidates = 1;
+  c->secs_diffusive = jobs[0].seconds;
+  c->secs_refine += jobs[0].cd.seconds_refine;
+  for (int i = 1; i < c->njobs; i++) {
+    const cand_job *j = &jobs[i];
+    if (j->kind == JOB_SCRATCH) {
+      c->secs_scratch += j->seconds;
+      if (j->skipped)
+        continue;
+      driver_log(&c->opt,
+                 "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
+                 "the best so far T_k %.6g, MaxQwgt %.6g",
+                 j->cd.end_time, j->cd.end_max, j->cd.start_max,
+                 c->best.end_time, c->best.end_max);
+    } else {
+      c->secs_ladder += j->seconds;
+    }
+    c->secs_refine += j->cd.seconds_refine;
+    c->ncandidates++;
+    if (candidate_better(&c->best, &j->cd, c->all_avail, old_max)) {
+      c->best = j->cd;
+      c->win = i;
+      c->scratch_used = j->kind == JOB_SCRATCH;
+    }
+  }
+  c->par = c->ws.par;
+  if (c->njobs == 1) {
+    core_par_add(&c->par, &jobs[0].cd.par);
+  } else {
+    core_par cj = {c->secs_candidates, 0, 0};
+    for (int i = 0; i < c->njobs; i++) {
+      cj.work += jobs[i].seconds;
+      cj.span = jobs[i].seconds > cj.span ? jobs[i].seconds : cj.span;
+    }
+    core_par_add(&c->par, &cj);
+  }
+  if (c->nviews > 1)
+    driver_log(&c->opt, "candidates: %d on %d threads in %.3f s", c->njobs,
+               c->nviews, c->secs_candidates);
+}
+
+/* The winner back in input ids, the SPEC §3 guarantee (never worse than
+ * old when old is feasible), scored from scratch by the evaluator, the
+ * same rules as any other tool. new_part is written only once nothing can
+ * fail any more (a failure leaves it untouched). */
+static int result_write(call *c, int32_t *new_part, minex_metrics *metrics,
+                        double t0) {
+  int32_t n = c->g->nvtxs;
+  double k = c->run.k, old_max = c->jobs[0].cd.start_max;
+  const int32_t *diff = c->jobs[c->win].part;
+  int32_t *scr = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
+  if (scr == NULL)
+    return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+  layout_to_input(&c->lay, diff, scr);
+  const int32_t *result = scr;
+  const candidate *used = &c->best;
+  minex_metrics mnew;
+  int rc = minex_evaluate(c->g, c->cfg, c->old, result, &c->opt, &mnew);
+  /* judged on the result's loads summed part by part, the sums old_max
+     comes from (and the MPI layer's ranks make): minex_evaluate's, in input
+     order, could make a tie within rounding look worse than old */
+  int worse = 0;
+  if (rc == MINEX_OK && c->all_avail) {
+    costmodel_loads lr;
+    rc = costmodel_loads_create_runs(&lr, &c->lay.g, c->cfg, c->lay.old, diff,
+                                     &c->opt, k, c->unit);
+    if (rc == MINEX_OK) {
+      worse = costmodel_max_qwgt_k(&lr, k) * lr.inv_unit > old_max;
+      costmodel_loads_destroy(&lr);
+    }
+  }
+  int returned_old = 0;
+  if (rc == MINEX_OK && worse) {
+    driver_log(&c->opt,
+               "result MaxQwgt %.6g > old %.6g: old partition returned",
+               mnew.max_qwgt, old_max);
+    result = c->old;
+    rc = minex_evaluate(c->g, c->cfg, c->old, result, &c->opt, &mnew);
+    returned_old = 1;
+    c->scratch_used = 0;
+  }
+  if (rc != MINEX_OK) {
+    core_free(scr);
+    return rc;
+  }
+  memcpy(new_part, result, sizeof(int32_t) * (size_t)n);
+  core_free(scr);
+  if (metrics) {
+    *metrics = mnew;
+    metrics->coarse_nvtxs = c->ws.frozen_nactive;
+    metrics->start_nvtxs = used->coarse_nvtxs;
+    metrics->coarse_moves = used->coarse_moves;
+    metrics->expand_moves = used->expand_moves;
+    metrics->returned_old = returned_old;
+    metrics->scratch_used = c->scratch_used;
+    metrics->seconds_contract = c->secs_contract; /* every candidate's */
+    metrics->seconds_partition = used->seconds_partition;
+    metrics->seconds_expand = used->seconds_expand;
+    metrics->seconds = core_wtime() - t0;
+    metrics->throttle_used = used->throttle;
+    metrics->horizon_used = returned_old ? k : used->horizon;
+    metrics->candidates = c->ncandidates;
+    metrics->seconds_diffusive = c->secs_diffusive;
+    metrics->seconds_ladder = c->secs_ladder;
+    metrics->seconds_scratch = c->secs_scratch;
+    metrics->seconds_refine = c->secs_refine;
+    metrics->seconds_candidates = c->secs_candidates;
+    metrics->threads_used = c->run.opt.nthreads;
+    metrics->seconds_parallel = c->par.wall;
+    metrics->seconds_parallel_work = c->par.work;
+    metrics->seconds_parallel_span = c->par.span;
+  }
+  return MINEX_OK;
+}
+
+static void call_destroy(call *c) {
+  for (int t = 1; t < c->nviews; t++)
+    contract_ws_destroy(&c->views[t]);
+  core_free(c->views);
+  for (int i = 0; c->jobs != NULL && i < c->njobs; i++) {
+    core_free(c->jobs[i].part);
+    core_free(c->jobs[i].start);
+    core_free(c->jobs[i].log);
+  }
+  core_free(c->jobs);
+  contract_ws_destroy(&c->ws);
+  layout_destroy(&c->lay);
+}
+
 /* minex_repartition without its workspace's start and end. */
 static int repartition(const minex_graph *g, const minex_config *cfg,
                        const int32_t *old, const minex_options *options,
@@ -144,224 +365,40 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
                       "minex_repartition: all %d processors "
                       "are unavailable",
                       (int)cfg->nprocs);
-  minex_options opt;
+  call c;
+  memset(&c, 0, sizeof c);
+  c.g = g;
+  c.cfg = cfg;
+  c.old = old;
   if (options)
-    opt = *options;
+    c.opt = *options;
   else
-    minex_options_init(&opt);
+    minex_options_init(&c.opt);
   int32_t n = g->nvtxs;
-  run_ctx run;
-  run_init(&run, &opt, cfg, n, 0);
-  int nt = run.opt.nthreads;
-  opt.nthreads = nt; /* resolved: the evaluator reads it */
-  int all_avail = 1;
-  for (int32_t v = 0; v < n && all_avail; v++)
-    all_avail = cfg->avail[old[v]];
-  size_t bytes = sizeof(int32_t) * ((size_t)n + 1);
-  double k = run.k;
-  int32_t *scr = NULL;
-  contract_ws ws, *views = NULL;
-  memset(&ws, 0, sizeof ws);
-  layout lay;
-  memset(&lay, 0, sizeof lay);
-  cand_job *jobs = NULL;
-  int njobs = 0, nviews = 0;
-  double secs_diff = 0, t_run = 0, unit = 1, secs_candidates = 0;
-  /* wall time of each kind of candidate, so the phases add up to the
-     call's time */
-  double secs_diffusive = 0, secs_ladder = 0, secs_scratch = 0, secs_refine = 0;
-  int32_t contract_nvtxs = 0, ncandidates = 1;
-  /* every candidate's loads in one unit that keeps them near 1 */
-  /* the candidates run on the per-part layout (layout.h): G and O are g
-     and old renumbered, every partition below is in its ids until the
-     result is mapped back */
+  run_init(&c.run, &c.opt, cfg, n, 0);
+  int nt = c.run.opt.nthreads;
+  c.opt.nthreads = nt;
+  c.all_avail = 1;
+  for (int32_t v = 0; v < n && c.all_avail; v++)
+    c.all_avail = cfg->avail[old[v]];
+  c.unit = 1;
+  /* the candidates run on the per-part layout: every partition below is
+     in its ids until the result is mapped back; the loads' unit found on
+     it part by part, what the MPI layer finds on its ranks */
   double tl = core_wtime();
-  if ((rc = layout_create(&lay, g, old, cfg->nprocs, nt)))
-    goto done;
-  const minex_graph *G = &lay.g;
-  const int32_t *O = lay.old;
-  /* on the layout, part by part: what the MPI layer finds on its ranks */
-  if ((rc = costmodel_unit(G, cfg, O, &opt, &unit)))
-    goto done;
-  driver_log(&opt, "layout: %d parts in %.3f s on %d threads", (int)cfg->nprocs,
-             core_wtime() - tl, nt);
-  if ((rc = contract_start(&run, G, O, &ws, &secs_diff)))
-    goto done;
-  contract_nvtxs = ws.nactive;
-  /* the candidates: the diffusive run under k, the ladder's shorter
-     horizons, the from-scratch candidate; concurrently on up to nt
-     threads, each on a view of the contraction, compared in this order */
-  int with_scratch = run.scratch;
-  njobs = 1 + run.nrungs + (with_scratch ? 1 : 0);
-  jobs = core_calloc((size_t)njobs, sizeof *jobs);
-  if (jobs == NULL) {
-    rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
-    goto done;
+  if ((rc = layout_create(&c.lay, g, old, cfg->nprocs, nt)) == MINEX_OK &&
+      (rc = costmodel_unit(&c.lay.g, cfg, c.lay.old, &c.opt, &c.unit)) ==
+          MINEX_OK) {
+    driver_log(&c.opt, "layout: %d parts in %.3f s on %d threads",
+               (int)cfg->nprocs, core_wtime() - tl, nt);
+    rc = contract_start(&c.run, &c.lay.g, c.lay.old, &c.ws, &c.secs_contract);
   }
-  int rung = 0;
-  for (int i = 0; i < njobs; i++) {
-    cand_job *j = &jobs[i];
-    j->kind = i == 0                           ? JOB_DIFFUSIVE
-              : with_scratch && i == njobs - 1 ? JOB_SCRATCH
-                                               : JOB_LADDER;
-    j->horizon = j->kind == JOB_LADDER ? run_ladder_horizon(k, rung++) : k;
-    j->part = core_malloc(bytes);
-    j->start = j->kind == JOB_SCRATCH ? core_malloc(bytes) : NULL;
-    if (j->part == NULL || (j->kind == JOB_SCRATCH && j->start == NULL)) {
-      rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
-      goto done;
-    }
+  if (rc == MINEX_OK && (rc = jobs_create(&c)) == MINEX_OK &&
+      (rc = jobs_run(&c)) == MINEX_OK) {
+    jobs_choose(&c);
+    rc = result_write(&c, new_part, metrics, t0);
   }
-  nviews = nt < njobs ? nt : njobs;
-  views = core_calloc((size_t)nviews, sizeof *views);
-  if (views == NULL) {
-    rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
-    goto done;
-  }
-  for (int t = 1; t < nviews; t++)
-    if ((rc = contract_view_create(&views[t], &ws)) != MINEX_OK)
-      goto done;
-  t_run = core_wtime();
-  minex_workspace *pool = core_pool_current();
-#pragma omp parallel for schedule(dynamic, 1)                                  \
-    num_threads(nviews) if (nviews > 1)
-  for (int i = 0; i < njobs; i++) {
-    int t = core_thread_num();
-    minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
-    driver_serial sp = {G, cfg, O, &run.opt, unit};
-    run_job(&jobs[i], &run, sp, t == 0 ? &ws : &views[t]);
-    core_pool_swap(prev);
-  }
-  secs_candidates = core_wtime() - t_run;
-  for (int i = 0; i < njobs; i++) {
-    job_replay(&jobs[i], &opt);
-    if (jobs[i].rc != MINEX_OK) {
-      rc = core_error(jobs[i].rc, "%s", jobs[i].msg);
-      goto done;
-    }
-  }
-  /* the lower T_k wins (what the application pays over the horizon),
-     provided the guarantee on MaxQwgt holds; ties keep the earlier */
-  double old_max = jobs[0].cd.start_max;
-  candidate best = jobs[0].cd;
-  int win = 0, scratch_used = 0;
-  secs_diffusive = jobs[0].seconds;
-  secs_refine += jobs[0].cd.seconds_refine;
-  for (int i = 1; i < njobs; i++) {
-    cand_job *j = &jobs[i];
-    if (j->kind == JOB_SCRATCH) {
-      secs_scratch += j->seconds;
-      if (j->skipped)
-        continue;
-      driver_log(&opt,
-                 "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
-                 "the best so far T_k %.6g, MaxQwgt %.6g",
-                 j->cd.end_time, j->cd.end_max, j->cd.start_max, best.end_time,
-                 best.end_max);
-    } else {
-      secs_ladder += j->seconds;
-    }
-    secs_refine += j->cd.seconds_refine;
-    ncandidates++;
-    if (candidate_better(&best, &j->cd, all_avail, old_max)) {
-      best = j->cd;
-      win = i;
-      scratch_used = j->kind == JOB_SCRATCH;
-    }
-  }
-  /* the parallel regions, for metrics.seconds_parallel*: the contraction's
-     chunks; one candidate's scans, or the candidates themselves as the
-     units when there are several (their scans then run within them) */
-  core_par par = ws.par;
-  if (njobs == 1) {
-    core_par_add(&par, &jobs[0].cd.par);
-  } else {
-    core_par cj = {secs_candidates, 0, 0};
-    for (int i = 0; i < njobs; i++) {
-      cj.work += jobs[i].seconds;
-      cj.span = jobs[i].seconds > cj.span ? jobs[i].seconds : cj.span;
-    }
-    core_par_add(&par, &cj);
-  }
-  const int32_t *diff = jobs[win].part;
-  if (nviews > 1)
-    driver_log(&opt, "candidates: %d on %d threads in %.3f s", njobs, nviews,
-               secs_candidates);
-  /* the winner back in input ids */
-  if ((scr = core_malloc(bytes)) == NULL) {
-    rc = core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
-    goto done;
-  }
-  layout_to_input(&lay, diff, scr);
-  const int32_t *result = scr;
-  candidate *used = &best;
-  /* SPEC §3 guarantee: never worse than old when old is feasible. Scored
-     from scratch by the evaluator, the same rules as any other tool;
-     new_part is written only once nothing can fail any more (a failure
-     leaves it untouched). */
-  minex_metrics mnew;
-  if ((rc = minex_evaluate(g, cfg, old, result, &opt, &mnew)))
-    goto done;
-  /* judged on the result's loads summed part by part, the sums old_max
-     comes from (and the MPI layer's ranks make): minex_evaluate's, in input
-     order, could make a tie within rounding look worse than old */
-  int worse = 0;
-  if (all_avail) {
-    costmodel_loads lr;
-    if ((rc = costmodel_loads_create_runs(&lr, G, cfg, O, diff, &opt, k, unit)))
-      goto done;
-    worse = costmodel_max_qwgt_k(&lr, k) * lr.inv_unit > old_max;
-    costmodel_loads_destroy(&lr);
-  }
-  int returned_old = 0;
-  if (worse) {
-    driver_log(&opt, "result MaxQwgt %.6g > old %.6g: old partition returned",
-               mnew.max_qwgt, old_max);
-    result = old;
-    if ((rc = minex_evaluate(g, cfg, old, result, &opt, &mnew)))
-      goto done;
-    returned_old = 1;
-    scratch_used = 0;
-  }
-  memcpy(new_part, result, sizeof(int32_t) * (size_t)n);
-  if (metrics) {
-    *metrics = mnew;
-    metrics->coarse_nvtxs = contract_nvtxs;
-    metrics->start_nvtxs = used->coarse_nvtxs;
-    metrics->coarse_moves = used->coarse_moves;
-    metrics->expand_moves = used->expand_moves;
-    metrics->returned_old = returned_old;
-    metrics->scratch_used = scratch_used;
-    metrics->seconds_contract = secs_diff; /* shared by every candidate */
-    metrics->seconds_partition = used->seconds_partition;
-    metrics->seconds_expand = used->seconds_expand;
-    metrics->seconds = core_wtime() - t0;
-    metrics->throttle_used = used->throttle;
-    metrics->horizon_used = returned_old ? k : used->horizon;
-    metrics->candidates = ncandidates;
-    metrics->seconds_diffusive = secs_diffusive;
-    metrics->seconds_ladder = secs_ladder;
-    metrics->seconds_scratch = secs_scratch;
-    metrics->seconds_refine = secs_refine;
-    metrics->seconds_candidates = secs_candidates;
-    metrics->threads_used = nt;
-    metrics->seconds_parallel = par.wall;
-    metrics->seconds_parallel_work = par.work;
-    metrics->seconds_parallel_span = par.span;
-  }
-done:
-  for (int t = 1; t < nviews; t++)
-    contract_ws_destroy(&views[t]);
-  core_free(views);
-  for (int i = 0; jobs != NULL && i < njobs; i++) {
-    core_free(jobs[i].part);
-    core_free(jobs[i].start);
-    core_free(jobs[i].log);
-  }
-  core_free(jobs);
-  contract_ws_destroy(&ws);
-  layout_destroy(&lay);
-  core_free(scr);
+  call_destroy(&c);
   return rc;
 }
 

@@ -360,6 +360,86 @@ static void phase_mark(const dist_ctx *c, phase_marks *pm, double t0) {
   pm->secs[pm->n++] = core_wtime() - t0;
 }
 
+/* The candidates' figures as minex_repartition reports them. */
+typedef struct solve_tally {
+  candidate best;
+  double old_max; /* MaxQwgt of the old partition under k            */
+  double secs_diffusive, secs_ladder, secs_scratch, secs_refine;
+  double secs_candidates;
+  int ncand, scratch_used;
+  core_par par;                    /* the parallel regions           */
+  int64_t nrounds, ntries, nrank0; /* the rounds' execution          */
+} solve_tally;
+
+/* The candidates of minex_repartition, one after the other on every rank,
+ * compared in its order: the diffusive run under k, the ladder's shorter
+ * horizons, the from-scratch candidate last (the lower T_k wins, the
+ * MaxQwgt guarantee kept); the winner's owners in keep. */
+static int solve_candidates(const run_ctx *run, solve_layout *l, int all_avail,
+                            int32_t *keep, solve_tally *T) {
+  /* the candidates of minex_repartition, one after the other on every
+     rank, compared in its order: the diffusive run under k, the ladder's
+     shorter horizons (the lower T_k wins, the MaxQwgt guarantee kept) */
+  const minex_options *opt = &run->opt;
+  double k = run->k;
+  memset(T, 0, sizeof *T);
+  candidate cd;
+  int have_best = 0, rc = MINEX_OK;
+  double t_cand = core_wtime();
+  int njobs = 0;
+  /* the candidates' parallel regions as minex_repartition counts them: one
+     candidate's scans, or the candidates themselves as the units */
+  core_par par_one = {0, 0, 0}, par_jobs = {0, 0, 0};
+  for (int j = 0; j <= run->nrungs; j++) {
+    double h = j == 0 ? k : run_ladder_horizon(k, j - 1);
+    if ((rc = dist_candidate(run, l, h, &cd)) != MINEX_OK)
+      return rc;
+    T->ncand++, njobs++;
+    T->nrounds += cd.rounds, T->ntries += cd.tries, T->nrank0 += cd.rank0;
+    T->secs_refine += cd.seconds_refine;
+    par_one = cd.par;
+    par_jobs.work += cd.seconds;
+    par_jobs.span = cd.seconds > par_jobs.span ? cd.seconds : par_jobs.span;
+    if (j == 0) {
+      T->old_max = cd.start_max;
+      T->secs_diffusive = cd.seconds;
+    } else {
+      T->secs_ladder += cd.seconds;
+      driver_log(opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", h, cd.end_time,
+                 cd.end_max);
+    }
+    keep_better(&T->best, &have_best, &cd, all_avail, T->old_max, l, keep);
+  }
+  /* the from-scratch candidate last, as in minex_repartition */
+  if (run->scratch) {
+    int skipped;
+    rc = dist_scratch(run, l, &cd, &skipped);
+    T->secs_scratch = cd.seconds;
+    if (rc != MINEX_OK)
+      return rc;
+    njobs++;
+    T->nrounds += cd.rounds, T->ntries += cd.tries, T->nrank0 += cd.rank0;
+    par_jobs.work += cd.seconds;
+    par_jobs.span = cd.seconds > par_jobs.span ? cd.seconds : par_jobs.span;
+    if (!skipped) {
+      T->ncand++;
+      T->secs_refine += cd.seconds_refine;
+      driver_log(opt,
+                 "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
+                 "the best so far T_k %.6g, MaxQwgt %.6g",
+                 cd.end_time, cd.end_max, cd.start_max, T->best.end_time,
+                 T->best.end_max);
+      T->scratch_used = keep_better(&T->best, &have_best, &cd, all_avail,
+                                    T->old_max, l, keep);
+    }
+  }
+  T->secs_candidates = core_wtime() - t_cand;
+  T->par = l->w->par; /* this rank's chunks of the contraction */
+  par_jobs.wall = T->secs_candidates;
+  core_par_add(&T->par, njobs == 1 ? &par_one : &par_jobs);
+  return MINEX_OK;
+}
+
 /* Collective: each phase's bytes and messages summed over the ranks, its
  * time on the slowest rank, in one line of rank 0's log. */
 static int phase_log(dist_ctx *c, const phase_marks *pm,
@@ -399,7 +479,7 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
   memset(&w, 0, sizeof w);
   memset(&co, 0, sizeof co);
   memset(&best_ld, 0, sizeof best_ld);
-  int have_best = 0, have_ld = 0;
+  int have_ld = 0;
   int32_t *keep = NULL;
   double unit = 1, secs_contract = 0, t1;
   /* per phase (distribute, contract, candidates, results): this rank's
@@ -442,68 +522,10 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
   if ((rc = cc->agree(cc->ctx, rc)) != MINEX_OK)
     goto done;
   phase_mark(c, &pm, t0);
-  /* the candidates of minex_repartition, one after the other on every
-     rank, compared in its order: the diffusive run under k, the ladder's
-     shorter horizons (the lower T_k wins, the MaxQwgt guarantee kept) */
   solve_layout l = {c, &d, cfg, opt, unit, &w, &co};
-  candidate best, cd;
-  memset(&best, 0, sizeof best);
-  double old_max = 0, secs_diffusive = 0, secs_ladder = 0, secs_refine = 0;
-  double t_cand = core_wtime();
-  int ncand = 0, njobs = 0;
-  /* the candidates' parallel regions as minex_repartition counts them: one
-     candidate's scans, or the candidates themselves as the units */
-  core_par par_one = {0, 0, 0}, par_jobs = {0, 0, 0};
-  int64_t nrounds = 0, ntries = 0, nrank0 = 0; /* the rounds' execution */
-  for (int j = 0; j <= run.nrungs; j++) {
-    double h = j == 0 ? k : run_ladder_horizon(k, j - 1);
-    if ((rc = dist_candidate(&run, &l, h, &cd)) != MINEX_OK)
-      goto done;
-    ncand++, njobs++;
-    nrounds += cd.rounds, ntries += cd.tries, nrank0 += cd.rank0;
-    secs_refine += cd.seconds_refine;
-    par_one = cd.par;
-    par_jobs.work += cd.seconds;
-    par_jobs.span = cd.seconds > par_jobs.span ? cd.seconds : par_jobs.span;
-    if (j == 0) {
-      old_max = cd.start_max;
-      secs_diffusive = cd.seconds;
-    } else {
-      secs_ladder += cd.seconds;
-      driver_log(opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", h, cd.end_time,
-                 cd.end_max);
-    }
-    keep_better(&best, &have_best, &cd, all_avail, old_max, &l, keep);
-  }
-  /* the from-scratch candidate last, as in minex_repartition */
-  int scratch_used = 0;
-  double secs_scratch = 0;
-  if (run.scratch) {
-    int skipped;
-    rc = dist_scratch(&run, &l, &cd, &skipped);
-    secs_scratch = cd.seconds;
-    if (rc != MINEX_OK)
-      goto done;
-    njobs++;
-    nrounds += cd.rounds, ntries += cd.tries, nrank0 += cd.rank0;
-    par_jobs.work += cd.seconds;
-    par_jobs.span = cd.seconds > par_jobs.span ? cd.seconds : par_jobs.span;
-    if (!skipped) {
-      ncand++;
-      secs_refine += cd.seconds_refine;
-      driver_log(opt,
-                 "scratch: T_k %.6g, MaxQwgt %.6g (start %.6g) against "
-                 "the best so far T_k %.6g, MaxQwgt %.6g",
-                 cd.end_time, cd.end_max, cd.start_max, best.end_time,
-                 best.end_max);
-      scratch_used =
-          keep_better(&best, &have_best, &cd, all_avail, old_max, &l, keep);
-    }
-  }
-  double secs_candidates = core_wtime() - t_cand;
-  core_par par = w.par; /* this rank's chunks of the contraction */
-  par_jobs.wall = secs_candidates;
-  core_par_add(&par, njobs == 1 ? &par_one : &par_jobs);
+  solve_tally T;
+  if ((rc = solve_candidates(&run, &l, all_avail, keep, &T)) != MINEX_OK)
+    goto done;
   owners_copy(&w, &d, keep, 0);
   phase_mark(c, &pm, t0);
   /* the kept partition scored from scratch under the call's horizon, as
@@ -521,7 +543,7 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
   minex_metrics mnew;
   int returned_old =
       all_avail &&
-      costmodel_max_qwgt_k(&best_ld, k) * best_ld.inv_unit > old_max;
+      costmodel_max_qwgt_k(&best_ld, k) * best_ld.inv_unit > T.old_max;
   if (returned_old) { /* the old owners and loads again */
     /* the ghosts' too: the cut and the sums per old part read them */
     dist_old_owners(&d, w.owner);
@@ -541,8 +563,8 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
     driver_log(opt,
                "rounds: %lld with proposals (every candidate), %lld executed "
                "by the ranks (%lld speculation tries), %lld by rank 0",
-               (long long)nrounds, (long long)(nrounds - nrank0),
-               (long long)ntries, (long long)nrank0);
+               (long long)T.nrounds, (long long)(T.nrounds - T.nrank0),
+               (long long)T.ntries, (long long)T.nrank0);
   /* the times of the slowest rank, so that the metrics are the same on
      every rank (each rank's own: its share of the contraction and of the
      scans; a rank home to no part has none) */
@@ -562,16 +584,16 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
     NT
   };
   double tin[NT] = {secs_contract,
-                    best.seconds_partition,
-                    best.seconds_expand,
-                    secs_diffusive,
-                    secs_ladder,
-                    secs_scratch,
-                    secs_refine,
-                    secs_candidates,
-                    par.wall,
-                    par.work,
-                    par.span,
+                    T.best.seconds_partition,
+                    T.best.seconds_expand,
+                    T.secs_diffusive,
+                    T.secs_ladder,
+                    T.secs_scratch,
+                    T.secs_refine,
+                    T.secs_candidates,
+                    T.par.wall,
+                    T.par.work,
+                    T.par.span,
                     core_wtime() - t0},
          tmax[NT];
   if ((rc = dist_allreduce(c, tin, tmax, NT, DIST_F64, DIST_MAX)) != MINEX_OK)
@@ -579,19 +601,19 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
   if (metrics) {
     *metrics = mnew;
     metrics->coarse_nvtxs = co.g.nvtxs;
-    metrics->start_nvtxs = best.coarse_nvtxs; /* the kept candidate's */
-    metrics->scratch_used = scratch_used && !returned_old;
+    metrics->start_nvtxs = T.best.coarse_nvtxs; /* the kept candidate's */
+    metrics->scratch_used = T.scratch_used && !returned_old;
     metrics->seconds_scratch = tmax[T_SCRATCH];
-    metrics->coarse_moves = best.coarse_moves;
-    metrics->expand_moves = best.expand_moves;
+    metrics->coarse_moves = T.best.coarse_moves;
+    metrics->expand_moves = T.best.expand_moves;
     metrics->returned_old = returned_old;
     metrics->seconds_contract = tmax[T_CONTRACT];
     metrics->seconds_partition = tmax[T_PART];
     metrics->seconds_expand = tmax[T_EXPAND];
     metrics->seconds = tmax[T_ALL];
-    metrics->throttle_used = best.throttle;
-    metrics->horizon_used = returned_old ? k : best.horizon;
-    metrics->candidates = ncand;
+    metrics->throttle_used = T.best.throttle;
+    metrics->horizon_used = returned_old ? k : T.best.horizon;
+    metrics->candidates = T.ncand;
     metrics->seconds_diffusive = tmax[T_DIFF];
     metrics->seconds_ladder = tmax[T_LADDER];
     metrics->seconds_refine = tmax[T_REFINE];

@@ -32,6 +32,9 @@ struct minex_config {
   unsigned char *avail; /* nprocs: 1 available, 0 not                  */
 };
 
+/* Frees a graph's arrays (a graph held in another struct) and zeroes it. */
+void core_graph_free_arrays(minex_graph *g);
+
 /* Records a formatted message as this thread's last error and returns err,
  * so failures read `return core_error(MINEX_EGRAPH, "...", ...);`. */
 int core_error(int err, const char *fmt, ...)

@@ -250,14 +250,19 @@ int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
   return MINEX_OK;
 }
 
+void core_graph_free_arrays(minex_graph *g) {
+  core_free(g->xadj);
+  core_free(g->adjncy);
+  core_free(g->cwgt);
+  core_free(g->pwgt);
+  core_free(g->rwgt);
+  memset(g, 0, sizeof *g);
+}
+
 void minex_graph_destroy(minex_graph *graph) {
   if (graph == NULL)
     return;
-  core_free(graph->xadj);
-  core_free(graph->adjncy);
-  core_free(graph->cwgt);
-  core_free(graph->pwgt);
-  core_free(graph->rwgt);
+  core_graph_free_arrays(graph);
   core_free(graph);
 }
 

@@ -49,6 +49,7 @@
 #define core_error_clear minex__core_error_clear
 #define core_error_prefix minex__core_error_prefix
 #define core_free minex__core_free
+#define core_graph_free_arrays minex__core_graph_free_arrays
 #define core_malloc minex__core_malloc
 #define core_options_format minex__core_options_format
 #define core_options_hash minex__core_options_hash

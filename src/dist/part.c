@@ -10,11 +10,7 @@
 
 void dist_part_destroy(dist_part *d) {
   core_free(d->first);
-  core_free(d->g.xadj);
-  core_free(d->g.adjncy);
-  core_free(d->g.pwgt);
-  core_free(d->g.rwgt);
-  core_free(d->g.cwgt);
+  core_graph_free_arrays(&d->g);
   core_free(d->old);
   core_free(d->input);
   core_free(d->ghost_gid);
@@ -325,11 +321,7 @@ out:
 
 void dist_coarse_destroy(dist_coarse *co) {
   contract_ws_destroy(&co->ws);
-  core_free(co->g.xadj);
-  core_free(co->g.adjncy);
-  core_free(co->g.pwgt);
-  core_free(co->g.rwgt);
-  core_free(co->g.cwgt);
+  core_graph_free_arrays(&co->g);
   core_free(co->at);
   memset(co, 0, sizeof *co);
 }

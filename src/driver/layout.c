@@ -49,11 +49,7 @@ static void sort_row(int32_t *a, double *c, int64_t len) {
 }
 
 void layout_destroy(layout *lay) {
-  core_free(lay->g.xadj);
-  core_free(lay->g.adjncy);
-  core_free(lay->g.pwgt);
-  core_free(lay->g.rwgt);
-  core_free(lay->g.cwgt);
+  core_graph_free_arrays(&lay->g);
   core_free(lay->old);
   core_free(lay->perm);
   core_free(lay->first);

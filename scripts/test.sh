@@ -97,24 +97,38 @@ took Release
 if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   echo "== valgrind"
   vg_fail=0
+  # the suites run $jobs at a time (valgrind runs a process on one core),
+  # their verdicts printed in suite order
+  vg_one() { # test log
+    local rc=0
+    env CK_FORK=no "${vg_tags[@]}" valgrind -q --error-exitcode=99 \
+      --leak-check=full --errors-for-leak-kinds=definite,indirect \
+      "$1" >"$2" 2>&1 || rc=$?
+    echo "$rc" >"$2.rc"
+  }
+  vg_tests=()
   for t in "$root"/build-test/tests/*/test_*; do
     case "$(basename "$t")" in
     test_tool | test_mpi | test_migrate | test_dist) continue ;; # MPI: below
     test_golden_mpi) continue ;; # the golden corpus of the Release stage
     esac
     [ -x "$t" ] || continue
-    rc=0
-    env CK_FORK=no "${vg_tags[@]}" valgrind -q --error-exitcode=99 \
-      --leak-check=full --errors-for-leak-kinds=definite,indirect \
-      "$t" >"$root/build-test/valgrind-$(basename "$t").log" 2>&1 || rc=$?
+    vg_tests+=("$t")
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+    vg_one "$t" "$root/build-test/valgrind-$(basename "$t").log" &
+  done
+  wait
+  for t in "${vg_tests[@]}"; do
+    log="$root/build-test/valgrind-$(basename "$t").log"
+    rc="$(cat "$log.rc" 2>/dev/null || echo 1)"
     if [ "$rc" = 0 ]; then
       echo "valgrind clean: $(basename "$t")"
     elif [ "$rc" = 77 ]; then # test_skip: none failed, some skipped
       echo "valgrind clean, some tests skipped: $(basename "$t")"
-      grep -h "skipped: " "$root/build-test/valgrind-$(basename "$t").log"
+      grep -h "skipped: " "$log"
     else
       echo "valgrind FAILED: $(basename "$t") (log below)"
-      cat "$root/build-test/valgrind-$(basename "$t").log"
+      cat "$log"
       vg_fail=1
     fi
   done

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The shape of the library's code, for docs/architecture.md: functions
 with 8 or more parameters, functions over 100 lines, and the places
-outside src/dist and src/mpi that branch on a communicator (`->comm`,
-`.comm`). Reads src/ as text (function definitions start in column 0 and
+outside src/dist and src/mpi that branch on a communicator (a test of
+`->comm`, `.comm` or a `cm` alias). Reads src/ as text (function definitions start in column 0 and
 end at the first `}` in column 0). Usage: scripts/code_shape.py [--list]
 """
 import os
@@ -47,7 +47,10 @@ for d, _, files in sorted(os.walk(root)):
         if not rel.startswith(("src/dist/", "src/mpi/")):
             for ln, text in enumerate(lines):
                 code = text.split("/*")[0]
-                if re.search(r"(?<!ld)(->|\.)comm\b(?!\s*\[)", code):
+                ref = re.search(r"(?<!ld)(->|\.)comm\b(?!\s*\[)", code)
+                alias = re.search(r"\bcm\b", code)
+                test = re.search(r"\bif \(|\?|==|!=", code)
+                if (ref or alias) and test:
                     comm.append("%s:%d" % (rel, ln + 1))
 print("functions with 8 or more parameters: %d" % len(many))
 if listing:

@@ -136,4 +136,8 @@ static inline int32_t contract_chunk_local(int32_t g, int32_t cs, int32_t m) {
   return (uint32_t)(g - cs) < (uint32_t)m ? g - cs : -1 - g;
 }
 
+/* Shares target among the chunks ch[0..nch-1] (contract.c): each chunk's
+ * share of the merges to make. */
+int contract_chunk_targets(contract_chunk *ch, int32_t nch, int64_t target);
+
 #endif

@@ -168,6 +168,11 @@ void contract_ws_destroy(contract_ws *ws);
 int contract_ws_create_coarse(contract_ws *ws, const minex_graph *g,
                               const contract_attr *at);
 
+/* Level 0 of a new workspace from g and old (contract.c; the serial and
+ * the spread workspaces). */
+void contract_level0_init(contract_ws *ws, const minex_graph *g,
+                          const int32_t *old);
+
 /* The workspace of one rank of a contraction spread over ranks (comm):
  * g holds this rank's vertices, global ids goff..goff+n-1 of gn, whole old
  * parts (old[v], in part order over the ranks), rows in global id order

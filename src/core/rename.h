@@ -19,12 +19,14 @@
 #define contract_chunk_cluster minex__contract_chunk_cluster
 #define contract_chunk_eligible minex__contract_chunk_eligible
 #define contract_chunk_sweep minex__contract_chunk_sweep
+#define contract_chunk_targets minex__contract_chunk_targets
 #define contract_csr_graph minex__contract_csr_graph
 #define contract_descend minex__contract_descend
 #define contract_fine_reps minex__contract_fine_reps
 #define contract_freeze minex__contract_freeze
 #define contract_gather minex__contract_gather
 #define contract_ghost_up minex__contract_ghost_up
+#define contract_level0_init minex__contract_level0_init
 #define contract_level_alloc minex__contract_level_alloc
 #define contract_level_free minex__contract_level_free
 #define contract_level_graph minex__contract_level_graph
@@ -104,6 +106,7 @@
 #define dist_allgather minex__dist_allgather
 #define dist_allreduce minex__dist_allreduce
 #define dist_bcast minex__dist_bcast
+#define dist_chunk_targets minex__dist_chunk_targets
 #define dist_coarse_destroy minex__dist_coarse_destroy
 #define dist_ctx_init minex__dist_ctx_init
 #define dist_end_sort minex__dist_end_sort
@@ -112,6 +115,7 @@
 #define dist_from_coarse minex__dist_from_coarse
 #define dist_gather_coarse minex__dist_gather_coarse
 #define dist_gather_level minex__dist_gather_level
+#define dist_ghost_renumber minex__dist_ghost_renumber
 #define dist_idle_barrier minex__dist_idle_barrier
 #define dist_inproc_run minex__dist_inproc_run
 #define dist_loads_old minex__dist_loads_old
@@ -122,6 +126,7 @@
 #define dist_rank_of minex__dist_rank_of
 #define dist_sent minex__dist_sent
 #define dist_solve minex__dist_solve
+#define dist_sum_or minex__dist_sum_or
 #define dist_unit minex__dist_unit
 #define driver_choose_throttle minex__driver_choose_throttle
 #define driver_log minex__driver_log

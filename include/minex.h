@@ -27,6 +27,24 @@ extern "C" {
 MINEX_API const char *minex_version(void);
 MINEX_API unsigned minex_version_hex(void);
 
+/* The binary interface of the library as built, for bindings that call it
+ * without its headers (the Python package checks it when imported, and
+ * refuses a library that differs): minex_abi_get stores the value of one
+ * entry in *value. Entries, by name (minex_abi_name(i) is the i-th for
+ * i = 0, 1, ..., NULL past the last):
+ *   xadj_bits     bits of an edge offset (xadj: int64_t, 64)
+ *   adjncy_bits   bits of a vertex id (adjncy, elems: int32_t, 32)
+ *   part_bits     bits of a processor id (old, new_part, part: int32_t, 32)
+ *   real_bits     bits of a weight, slowdown or metric (double, 64)
+ *   int_bits      bits of an int (the flags of minex_metrics)
+ *   options_size  sizeof(minex_options), in bytes
+ *   metrics_size  sizeof(minex_metrics), in bytes
+ *   version_hex   minex_version_hex()
+ * Returns MINEX_OK or MINEX_EINVAL (NULL argument, an unknown name, naming
+ * it); on error *value is unchanged. */
+MINEX_API int minex_abi_get(const char *name, int64_t *value);
+MINEX_API const char *minex_abi_name(int i);
+
 /* ---------------------------------------------------------------- errors */
 
 /* One list makes the enum, minex_strerror and minex_err_name. */

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Installs the dependencies of MinEX on Debian 12 (apt-get), in two sets:
-# what building and running the library, the tool and the demo needs
-# (MINEX_BUILD_DEPS, scripts/demo.sh), and what the tests, sanitizers,
+# Installs the dependencies of MinEX on Debian 12 (apt-get), in three
+# sets: what building and running the library, the tool and the demo
+# needs (MINEX_BUILD_DEPS, scripts/demo.sh), what the tests, sanitizers,
 # fuzzing, formatting and the MPI driver need on top (MINEX_TEST_DEPS,
-# scripts/test.sh). Sourced by those scripts; run directly it installs
-# both (bash scripts/deps.sh) or the build set alone (bash scripts/deps.sh
-# build). Skips apt-get when every package is already installed; when
-# something is missing and we are not root, says what to install and
-# carries on (the build then tells).
+# scripts/test.sh), and what the Python package and its tests need
+# (MINEX_PYTHON_DEPS). Sourced by those scripts; run directly it installs
+# every set (bash scripts/deps.sh) or one (bash scripts/deps.sh build,
+# bash scripts/deps.sh python). Skips apt-get when every package is
+# already installed; when something is missing and we are not root, says
+# what to install and carries on (the build then tells).
 set -euo pipefail
 
 # build, install and the demo: compiler, CMake, the libraries, gnuplot
@@ -33,7 +34,14 @@ MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
   clang-format
   libmetis-dev
   locales) # de_DE.UTF-8 for tests/io/test_locale.c (minex_gen_locales)
-MINEX_DEPS=("${MINEX_BUILD_DEPS[@]}" "${MINEX_TEST_DEPS[@]}")
+# the Python package (python/, docs/python.md) and its tests: Debian's
+# numpy, scipy, pytest and matplotlib for Debian's python3, and what
+# installs the package into a virtual environment that sees them (venv,
+# setuptools, wheel), with no package index (bash scripts/deps.sh python)
+MINEX_PYTHON_DEPS=(python3-numpy python3-scipy python3-pytest
+  python3-matplotlib python3-venv python3-setuptools python3-wheel)
+MINEX_DEPS=("${MINEX_BUILD_DEPS[@]}" "${MINEX_TEST_DEPS[@]}"
+  "${MINEX_PYTHON_DEPS[@]}")
 
 # minex_missing_deps PACKAGE...: those of the packages not installed.
 minex_missing_deps() {
@@ -47,14 +55,16 @@ minex_missing_deps() {
   echo "${missing[@]:-}"
 }
 
-# minex_install_deps [build|all]: the build set, or both sets (default).
+# minex_install_deps [build|python|all]: the build set, the Python set,
+# or every set (default).
 minex_install_deps() {
   local want=("${MINEX_DEPS[@]}")
   case "${1:-all}" in
   build) want=("${MINEX_BUILD_DEPS[@]}") ;;
+  python) want=("${MINEX_PYTHON_DEPS[@]}") ;;
   all) ;;
   *)
-    echo "deps: unknown set '$1' (build or all)" >&2
+    echo "deps: unknown set '$1' (build, python or all)" >&2
     return 2
     ;;
   esac
@@ -105,5 +115,5 @@ minex_gen_locales() {
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   minex_install_deps "${1:-all}"
-  [ "${1:-all}" = build ] || minex_gen_locales
+  [ "${1:-all}" != all ] || minex_gen_locales
 fi

@@ -4,6 +4,7 @@
 # (`== STAGE took N s`), stopping at the first failure:
 #   format     clang-format and the SPDX line (scripts/format_check.sh)
 #   Release    build with warnings as errors, then the whole ctest suite
+#   Python     the Python package's tests (pytest) over the Release build
 #   valgrind   the Check suites and the MPI tests under valgrind (memcheck)
 #   Asan       AddressSanitizer + UBSan build with the invariant checks
 #              (MINEX_CHECKS), then ctest
@@ -20,8 +21,8 @@
 # --full, for a release: valgrind on every case and every MPI test, the
 # whole MPI matrix under Asan, and 120 s per fuzz harness
 # (MINEX_FUZZ_SECONDS overrides either).
-# MINEX_SKIP_VALGRIND=1, MINEX_SKIP_ASAN=1, MINEX_SKIP_TSAN=1 and
-# MINEX_SKIP_FUZZ=1 leave out a stage.
+# MINEX_SKIP_PYTHON=1, MINEX_SKIP_VALGRIND=1, MINEX_SKIP_ASAN=1,
+# MINEX_SKIP_TSAN=1 and MINEX_SKIP_FUZZ=1 leave out a stage.
 set -euo pipefail
 
 full=0
@@ -89,6 +90,19 @@ build_and_test() { # build-dir build-type [ctest arguments]
 
 build_and_test build-test Release
 took Release
+
+# the Python package (python/, docs/python.md): pytest on the source
+# tree's package over the Release build's libminex.so and minex tool,
+# with Debian's python3 (the one python3-numpy and the others are for;
+# MINEX_PYTHON names another)
+if [ "${MINEX_SKIP_PYTHON:-0}" != 1 ]; then
+  echo "== Python"
+  (cd "$root/python" && PYTHONDONTWRITEBYTECODE=1 \
+    MINEX_BUILD_DIR="$root/build-test" \
+    "${MINEX_PYTHON:-/usr/bin/python3}" -m pytest -q -p no:cacheprovider \
+    tests)
+  took Python
+fi
 
 # valgrind: every Check suite of the Release build in-process (CK_FORK=no,
 # so leaks of the tests themselves count); in CI without the cases tagged

@@ -14,7 +14,8 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-BUILD = os.environ.get("MINEX_BUILD_DIR", os.path.join(ROOT, "build"))
+BUILD = os.path.abspath(os.environ.get("MINEX_BUILD_DIR",
+                                       os.path.join(ROOT, "build")))
 if not os.environ.get("MINEX_LIBRARY"):
     os.environ["MINEX_LIBRARY"] = os.path.join(BUILD, "libminex.so")
 # The threads tests run up to 4 OpenMP threads on CI's 2 cores: threads

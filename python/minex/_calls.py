@@ -103,7 +103,10 @@ def evaluate(graph: GraphLike, old: Any, new: Any, machine: MachineLike, *,
 
 class Loads(NamedTuple):
     """Per-processor loads of a partition (P entries each, unavailable
-    processors included): Wgt^p, Comm^p, Remap^p and Qwgt^p of SPEC §2."""
+    processors included), SPEC §2: ``wgt`` (Wgt^p) and ``comm`` (Comm^p)
+    of one solver iteration, ``remap`` (Remap^p) and ``qwgt`` (Qwgt^p)
+    under the horizon k = ``iters``: at alpha 0, ``qwgt = k * (wgt +
+    comm) + remap``."""
 
     wgt: np.ndarray
     comm: np.ndarray

@@ -111,3 +111,20 @@ def test_metrics_has_every_field_and_evaluate_leaves_the_call_ones_0(elt4):
     new, m = minex.repartition(g, old, 8)
     assert m.coarse_nvtxs > 0 and m.candidates >= 1 and m.seconds > 0
     assert m.threads_used == 1 and m.horizon_used == 1.0
+
+
+def test_loads_under_a_horizon(elt4):
+    """Wgt and Comm are per solver iteration, Qwgt counts them k times
+    and the remapping once."""
+    g, old = elt4
+    new, m = minex.repartition(g, old, 8, iters=10)
+    ld = minex.loads(g, old, new, 8, iters=10)
+    ref = model(g, old, new, minex.Machine.uniform(8))
+    np.testing.assert_array_equal(ld.wgt, ref["wgt"])
+    np.testing.assert_array_equal(ld.comm, ref["comm"])
+    np.testing.assert_array_equal(ld.remap, ref["remap"])
+    np.testing.assert_array_equal(ld.qwgt, 10 * (ld.wgt + ld.comm) +
+                                  ld.remap)
+    assert m.max_qwgt == ld.qwgt.max()
+    assert m.steady_max == (ld.wgt + ld.comm).max()
+    assert m.horizon_time == ld.remap.max() + 10 * m.steady_max

@@ -31,7 +31,7 @@ from ._machine import Machine
 from ._mesh import ELEM_KINDS, MIXED, Mesh, dual_graph, read_mesh
 from ._calls import Loads, evaluate, loads, partition, repartition
 
-__version__ = "%d.%d.%d" % PACKAGE_VERSION
+__version__ = "%d.%d.%d" % PACKAGE_VERSION[:3]
 
 
 def version() -> str:

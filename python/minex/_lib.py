@@ -26,10 +26,12 @@ from ctypes import (POINTER, c_char_p, c_double, c_int, c_int32, c_int64,
                     c_uint64, c_void_p)
 from typing import Callable, Dict, List, Optional
 
-# The version of the C library the package is written for: the library's
-# major version must be this one, and before 1.0 the minor as well (the ABI
-# may change between 0.x minor versions, docs/api.md).
-PACKAGE_VERSION = (0, 1, 0)
+# The version of the package, that of the C library it is written for
+# (project(VERSION) of CMakeLists.txt; pyproject.toml reads it from here):
+# the library's major version must be this one, and before 1.0 the minor
+# as well (the ABI may change between 0.x minor versions, docs/api.md).
+__version__ = "0.1.0"
+PACKAGE_VERSION = tuple(int(x) for x in __version__.split("."))
 
 # What the package assumes of the binary interface (minex_abi_get). The
 # sizes of minex_options and minex_metrics are checked against the

@@ -122,3 +122,9 @@ def test_import_finds_the_library_in_the_prefix(root, tmp_path):
                        cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(tmp_path / "lib" / "libminex.so.0")
+
+
+def test_package_version_is_the_project_version(root):
+    with open(os.path.join(root, "CMakeLists.txt")) as f:
+        m = re.search(r"project\(minex VERSION (\d+\.\d+\.\d+)", f.read())
+    assert minex.__version__ == m.group(1)

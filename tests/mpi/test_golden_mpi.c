@@ -29,54 +29,6 @@
 
 static int rank, size;
 
-/* This rank's rows of p's graph, as minex_mpi_repartition takes them. */
-typedef struct rows {
-  int64_t *vd, nloc, first, *xadj, *adj;
-  double *pw, *rw, *cw;
-} rows;
-
-static int rows_make(rows *r, const minex_graph *g) {
-  memset(r, 0, sizeof *r);
-  int32_t n = minex_graph_nvtxs(g);
-  r->vd = malloc(sizeof *r->vd * ((size_t)size + 1));
-  if (r->vd == NULL)
-    return MINEX_ENOMEM;
-  for (int q = 0; q <= size; q++)
-    r->vd[q] = (int64_t)n * q / size;
-  r->first = r->vd[rank];
-  r->nloc = r->vd[rank + 1] - r->first;
-  const int64_t *X = minex_graph_xadj(g);
-  const int32_t *A = minex_graph_adjncy(g);
-  int64_t base = X[r->first], nnz = X[r->first + r->nloc] - base;
-  r->xadj = malloc(sizeof *r->xadj * ((size_t)r->nloc + 1));
-  r->adj = malloc(sizeof *r->adj * ((size_t)nnz + 1));
-  r->cw = malloc(sizeof *r->cw * ((size_t)nnz + 1));
-  r->pw = malloc(sizeof *r->pw * ((size_t)r->nloc + 1));
-  r->rw = malloc(sizeof *r->rw * ((size_t)r->nloc + 1));
-  if (!r->xadj || !r->adj || !r->cw || !r->pw || !r->rw)
-    return MINEX_ENOMEM;
-  for (int64_t v = 0; v <= r->nloc; v++)
-    r->xadj[v] = X[r->first + v] - base;
-  for (int64_t j = 0; j < nnz; j++) {
-    r->adj[j] = A[base + j];
-    r->cw[j] = minex_graph_cwgt(g)[base + j];
-  }
-  memcpy(r->pw, minex_graph_pwgt(g) + r->first,
-         sizeof *r->pw * (size_t)r->nloc);
-  memcpy(r->rw, minex_graph_rwgt(g) + r->first,
-         sizeof *r->rw * (size_t)r->nloc);
-  return MINEX_OK;
-}
-
-static void rows_free(rows *r) {
-  free(r->vd);
-  free(r->xadj);
-  free(r->adj);
-  free(r->pw);
-  free(r->rw);
-  free(r->cw);
-}
-
 /* 1 when s is the same string on every rank. */
 static int same_everywhere(const char *s) {
   uint64_t h = 0xcbf29ce484222325ULL, lo, hi;
@@ -92,8 +44,8 @@ static int same_everywhere(const char *s) {
 /* Runs case c; on success every rank holds its line in buf. Collective;
  * returns the (collective) code, with the message in buf on failure. */
 static int run_case(const golden_case *c, const golden_problem *p,
-                    const rows *r, int32_t *newp, int32_t *all, int *counts,
-                    int *displs, char *buf, size_t len) {
+                    const golden_rows *r, int32_t *newp, int32_t *all,
+                    int *counts, int *displs, char *buf, size_t len) {
   char id[128];
   golden_case_id(c, id, sizeof id);
   minex_config *cfg = NULL;
@@ -105,8 +57,8 @@ static int run_case(const golden_case *c, const golden_problem *p,
   minex_options opt;
   golden_options(c->optset, &opt);
   minex_metrics m;
-  rc = minex_mpi_repartition(r->vd, r->xadj, r->adj, r->pw, r->rw, r->cw,
-                             p->old + r->first, cfg, &opt, newp, &m,
+  rc = minex_mpi_repartition(r->vtxdist, r->xadj, r->adjncy, r->pwgt, r->rwgt,
+                             r->cwgt, r->old, cfg, &opt, newp, &m,
                              MPI_COMM_WORLD);
   minex_config_destroy(cfg);
   if (rc != MINEX_OK) {
@@ -114,7 +66,7 @@ static int run_case(const golden_case *c, const golden_problem *p,
              size, minex_last_error(), minex_err_name(rc));
     return rc;
   }
-  MPI_Allgatherv(newp, (int)r->nloc, MPI_INT32_T, all, counts, displs,
+  MPI_Allgatherv(newp, (int)r->nlocal, MPI_INT32_T, all, counts, displs,
                  MPI_INT32_T, MPI_COMM_WORLD);
   golden_format(buf, len, id, all, minex_graph_nvtxs(p->graph), &m);
   return MINEX_OK;
@@ -191,29 +143,30 @@ int main(int argc, char **argv) {
     }
     double t0 = MPI_Wtime();
     golden_problem p;
-    rows r;
+    golden_rows r;
+    memset(&r, 0, sizeof r);
     int rc =
         golden_load((golden_input)in, MINEX_REPO_DATA, &p, err, sizeof err);
-    if (rc == MINEX_OK)
-      rc = rows_make(&r, p.graph);
-    else
-      memset(&r, 0, sizeof r);
+    if (rc == MINEX_OK &&
+        (rc = golden_rows_make(&p, rank, size, &r)) != MINEX_OK)
+      snprintf(err, sizeof err, "%s: out of memory (rows)",
+               golden_input_name((golden_input)in));
     int all_ok = 0, ok = rc == MINEX_OK;
     MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_ok) {
       fprintf(stderr, "test_golden_mpi: rank %d: %s\n", rank,
               rc == MINEX_OK ? "another rank failed to load" : err);
       fails++;
-      rows_free(&r);
+      golden_rows_free(&r);
       golden_problem_free(&p);
       break;
     }
     int32_t n = minex_graph_nvtxs(p.graph);
     for (int q = 0; q < size; q++) {
-      displs[q] = (int)r.vd[q];
-      counts[q] = (int)(r.vd[q + 1] - r.vd[q]);
+      displs[q] = (int)r.vtxdist[q];
+      counts[q] = (int)(r.vtxdist[q + 1] - r.vtxdist[q]);
     }
-    int32_t *newp = malloc(sizeof *newp * ((size_t)r.nloc + 1));
+    int32_t *newp = malloc(sizeof *newp * ((size_t)r.nlocal + 1));
     int32_t *all = malloc(sizeof *all * ((size_t)n + 1));
     int ncases = 0;
     for (int i = 0; i < golden_nmpi_cases; i++) {
@@ -274,7 +227,7 @@ int main(int argc, char **argv) {
              MPI_Wtime() - t0);
     free(newp);
     free(all);
-    rows_free(&r);
+    golden_rows_free(&r);
     golden_problem_free(&p);
   }
   free(counts);

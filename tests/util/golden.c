@@ -321,6 +321,57 @@ void golden_problem_free(golden_problem *p) {
   p->old = NULL;
 }
 
+/* -------------------------------------------------------------- rows */
+
+int golden_rows_make(const golden_problem *p, int rank, int size,
+                     golden_rows *r) {
+  memset(r, 0, sizeof *r);
+  const minex_graph *g = p->graph;
+  int32_t n = minex_graph_nvtxs(g);
+  r->vtxdist = malloc(sizeof *r->vtxdist * ((size_t)size + 1));
+  if (r->vtxdist == NULL)
+    return MINEX_ENOMEM;
+  for (int q = 0; q <= size; q++)
+    r->vtxdist[q] = (int64_t)n * q / size;
+  r->first = r->vtxdist[rank];
+  r->nlocal = r->vtxdist[rank + 1] - r->first;
+  r->old = p->old + r->first;
+  const int64_t *X = minex_graph_xadj(g);
+  const int32_t *A = minex_graph_adjncy(g);
+  const double *C = minex_graph_cwgt(g);
+  int64_t base = X[r->first], nnz = X[r->first + r->nlocal] - base;
+  r->xadj = malloc(sizeof *r->xadj * ((size_t)r->nlocal + 1));
+  r->adjncy = malloc(sizeof *r->adjncy * ((size_t)nnz + 1));
+  r->cwgt = malloc(sizeof *r->cwgt * ((size_t)nnz + 1));
+  r->pwgt = malloc(sizeof *r->pwgt * ((size_t)r->nlocal + 1));
+  r->rwgt = malloc(sizeof *r->rwgt * ((size_t)r->nlocal + 1));
+  if (!r->xadj || !r->adjncy || !r->cwgt || !r->pwgt || !r->rwgt) {
+    golden_rows_free(r);
+    return MINEX_ENOMEM;
+  }
+  for (int64_t v = 0; v <= r->nlocal; v++)
+    r->xadj[v] = X[r->first + v] - base;
+  for (int64_t j = 0; j < nnz; j++) {
+    r->adjncy[j] = A[base + j];
+    r->cwgt[j] = C[base + j];
+  }
+  memcpy(r->pwgt, minex_graph_pwgt(g) + r->first,
+         sizeof *r->pwgt * (size_t)r->nlocal);
+  memcpy(r->rwgt, minex_graph_rwgt(g) + r->first,
+         sizeof *r->rwgt * (size_t)r->nlocal);
+  return MINEX_OK;
+}
+
+void golden_rows_free(golden_rows *r) {
+  free(r->vtxdist);
+  free(r->xadj);
+  free(r->adjncy);
+  free(r->pwgt);
+  free(r->rwgt);
+  free(r->cwgt);
+  memset(r, 0, sizeof *r);
+}
+
 /* ---------------------------------------------- machines and options */
 
 int golden_config(golden_machine m, int32_t nparts, minex_config **out) {

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The golden corpus shared by tests/driver/test_golden.c (minex_repartition)
- * and tests/mpi/test_golden_mpi.c (minex_mpi_repartition): the inputs of
- * data/ turned into repartitioning problems, the machines, the option sets,
- * the case lists, and the golden file's line (a hash of new_part and every
+/* The golden corpus shared by tests/driver/test_golden.c (minex_repartition),
+ * tests/mpi/test_golden_mpi.c (minex_mpi_repartition) and
+ * tests/dist/test_golden_inproc.c (dist_solve on in-process ranks): the
+ * inputs of data/ turned into repartitioning problems, the machines, the
+ * option sets, the case lists, the rows of a rank in the ranks' even blocks
+ * of global ids, and the golden file's line (a hash of new_part and every
  * deterministic metric, doubles in %a so that any bit shows). Public API
  * only, so that the plain MPI program can use it too. */
 #ifndef MINEX_TEST_GOLDEN_H
@@ -75,6 +77,23 @@ typedef struct golden_problem {
 int golden_load(golden_input in, const char *data_dir, golden_problem *p,
                 char *err, size_t errlen);
 void golden_problem_free(golden_problem *p);
+
+/* One rank's rows of p's graph spread over size ranks in even blocks of
+ * global ids (vtxdist[q] = n q / size), as minex_mpi_repartition and
+ * dist_solve take them: ParMETIS's distributed CSR with global ids. */
+typedef struct golden_rows {
+  int64_t *vtxdist;           /* size + 1, the same on every rank         */
+  int64_t first, nlocal;      /* global ids first .. first + nlocal - 1   */
+  int64_t *xadj, *adjncy;     /* nlocal + 1 offsets, the rows' global ids */
+  double *pwgt, *rwgt, *cwgt; /* the rows' weights (copies)               */
+  const int32_t *old;         /* p->old + first (not owned)               */
+} golden_rows;
+
+/* Rank rank's rows of p on size ranks. Returns MINEX_OK or MINEX_ENOMEM
+ * (r freed then). */
+int golden_rows_make(const golden_problem *p, int rank, int size,
+                     golden_rows *r);
+void golden_rows_free(golden_rows *r);
 
 /* The machine of P processors. Returns the code of minex_config_create. */
 int golden_config(golden_machine m, int32_t nparts, minex_config **out);

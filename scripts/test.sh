@@ -16,7 +16,7 @@
 # cases tagged "slow" and runs the MPI tests on 2 ranks with their quick
 # cases only, the Asan build leaves out the 3- and 4-rank MPI runs and the
 # peer benchmark's quick run (the Release build runs them) and runs the
-# golden corpus on one thread count (MINEX_GOLDEN_QUICK=1), and each fuzz
+# golden corpus's subset (MINEX_GOLDEN_QUICK=1), and each fuzz
 # harness runs 10 s.
 # --full, for a release: valgrind on every case and every MPI test, the
 # whole MPI matrix under Asan, and 120 s per fuzz harness
@@ -68,7 +68,8 @@ else
   # Scotch, Zoltan drivers) run in the Release stage
   asan_exclude=(-E '^((test_mpi|test_migrate|test_dist|test_golden_mpi)_n[34]|peers_quick.*)$')
   # the golden corpus: test_golden on 2 threads and two of its inputs,
-  # test_golden_mpi on 4elt alone (the Release stage runs them whole)
+  # test_golden_mpi on 4elt alone, test_golden_inproc on 4elt, each case
+  # on one in-process rank count (the Release stage runs them whole)
   golden_quick=1
   export MINEX_FUZZ_SECONDS="${MINEX_FUZZ_SECONDS:-10}"
 fi

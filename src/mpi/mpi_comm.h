@@ -7,6 +7,7 @@
 
 #include "core/core.h"
 #include "dist/comm.h"
+#include "dist/dist.h"
 #include "minex_mpi.h"
 
 #include <stddef.h>
@@ -128,11 +129,8 @@ typedef struct mx_names {
 extern const mx_names mx_names_mpi;
 
 /* minex_mpi_repartition, its messages in nm's names. */
-int mx_repartition(const mx_names *nm, const int64_t *vtxdist,
-                   const int64_t *xadj, const int64_t *adjncy,
-                   const double *pwgt, const double *rwgt, const double *cwgt,
-                   const int32_t *old, const minex_config *config,
-                   const minex_options *options, int32_t *new_part,
-                   minex_metrics *metrics, MPI_Comm comm);
+int mx_repartition(const mx_names *nm, const dist_input *in,
+                   const minex_config *config, const minex_options *options,
+                   int32_t *new_part, minex_metrics *metrics, MPI_Comm comm);
 
 #endif

@@ -549,12 +549,12 @@ done:
   return rc;
 }
 
-int mx_repartition(const mx_names *nm, const int64_t *vtxdist,
-                   const int64_t *xadj, const int64_t *adjncy,
-                   const double *pwgt, const double *rwgt, const double *cwgt,
-                   const int32_t *old, const minex_config *config,
-                   const minex_options *options, int32_t *new_part,
-                   minex_metrics *metrics, MPI_Comm comm) {
+int mx_repartition(const mx_names *nm, const dist_input *in,
+                   const minex_config *config, const minex_options *options,
+                   int32_t *new_part, minex_metrics *metrics, MPI_Comm comm) {
+  const int64_t *vtxdist = in->vtxdist, *xadj = in->xadj, *adjncy = in->adjncy;
+  const double *pwgt = in->pwgt, *rwgt = in->rwgt, *cwgt = in->cwgt;
+  const int32_t *old = in->old;
   const char *fn = nm->fn;
   core_error_clear();
   memset(&last_stats, 0, sizeof last_stats);
@@ -622,8 +622,7 @@ int mx_repartition(const mx_names *nm, const int64_t *vtxdist,
       mx_dist_comm(&c, &dc);
       dist_ctx dx;
       dist_ctx_init(&dx, &dc);
-      dist_input in = {vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old};
-      rc = dist_solve(&dx, &in, config, &run, new_part, metrics);
+      rc = dist_solve(&dx, in, config, &run, new_part, metrics);
       core_pool_swap(prev);
     }
     if (began == MINEX_OK) {
@@ -715,6 +714,7 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
                           const int32_t *old, const minex_config *config,
                           const minex_options *options, int32_t *new_part,
                           minex_metrics *metrics, MPI_Comm comm) {
-  return mx_repartition(&mx_names_mpi, vtxdist, xadj, adjncy, pwgt, rwgt, cwgt,
-                        old, config, options, new_part, metrics, comm);
+  dist_input in = {vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old};
+  return mx_repartition(&mx_names_mpi, &in, config, options, new_part, metrics,
+                        comm);
 }

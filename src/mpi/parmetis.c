@@ -269,8 +269,8 @@ static int pm_run(const pm_in *in) {
                        "itr or options[2] (the seed)",
                        numflag};
   minex_metrics met;
-  rc = mx_repartition(&nm, vd, xadj, adj, pw, rw, cw, old, cfg, &o, newp, &met,
-                      c.comm);
+  dist_input rows = {vd, xadj, adj, pw, rw, cw, old};
+  rc = mx_repartition(&nm, &rows, cfg, &o, newp, &met, c.comm);
   if (rc == MINEX_OK) {
     /* the cut in idx_t, or an error (the same figure on every rank, so
        every rank fails alike; part and edgecut left as they were) */

@@ -1472,9 +1472,10 @@ out:
 }
 
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
-                          int32_t *ids, int32_t n, int32_t budget,
-                          int32_t *lock, int32_t lockstamp, int defer,
-                          int64_t *moves) {
+                          const partition_round_set *set, int64_t *moves) {
+  int32_t *ids = set->ids, n = set->n, budget = set->budget;
+  int32_t *lock = set->lock, lockstamp = set->lockstamp;
+  int defer = set->defer;
   contract_ws *ws = pc->ws;
   const dist_comm *cm = ws->comm;
   const contract_level *L = contract_cur(ws);

@@ -79,7 +79,8 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
        neighbours are tested too") */
     partition_rounds_reset(&rw, contract_nids(ws));
     int64_t moves;
-    if ((rc = partition_rounds(pc, &rw, ids, nt, budget, NULL, 0, 0, &moves)))
+    partition_round_set set = {ids, nt, budget, NULL, 0, 0};
+    if ((rc = partition_rounds(pc, &rw, &set, &moves)))
       break;
   }
   partition_rounds_ws_destroy(&rw);

@@ -357,6 +357,18 @@ int partition_balance(partition_ctx *pc, int32_t max_passes);
 int partition_passes_under(partition_ctx *pc, const partition_rule *rule,
                            int32_t max_passes);
 
+/* What partition_rounds works on: ids[0..n-1] first (the array is
+ * rewritten: each round's queue for the next), at most budget + 1
+ * rounds, lock and lockstamp (NULL: none; a vertex with lock[v] ==
+ * lockstamp is neither queued nor moved again), defer. */
+typedef struct partition_round_set {
+  int32_t *ids;
+  int32_t n, budget;
+  int32_t *lock;
+  int32_t lockstamp;
+  int defer;
+} partition_round_set;
+
 /* Synchronous rounds (SPEC §3 "Parallel execution"). */
 typedef struct partition_round_move {
   double gain;
@@ -415,9 +427,8 @@ void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids);
  * the loads it is made on), the round ended by costmodel_resync.
  * The result does not depend on the threads. On a contraction spread over
  * ranks (pc->ws->comm) it is partition_rounds_dist, collective. */
-int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
-                     int32_t n, int32_t budget, int32_t *lock,
-                     int32_t lockstamp, int defer, int64_t *nmoves);
+int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
+                     const partition_round_set *set, int64_t *nmoves);
 
 /* Puts rw->mv[0..k) in the round's order: forced moves first, then the
  * smallest Gain, then the smallest id (-0 and +0 equal). When the ids
@@ -504,9 +515,7 @@ int partition_test_deltas(const partition_ctx *pc, costmodel_scratch *mv,
  * is the serial one, bit for bit. Collective; MINEX_ENOMEM (agreed) on failure.
  * *moves gets the moves (every rank's). */
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
-                          int32_t *ids, int32_t n, int32_t budget,
-                          int32_t *lock, int32_t lockstamp, int defer,
-                          int64_t *moves);
+                          const partition_round_set *set, int64_t *moves);
 
 /* The passes of partition_balance / partition_refine (the gate set by the
  * caller in pc->refine) in rounds instead of a heap: each pass tests every

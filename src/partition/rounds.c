@@ -348,13 +348,14 @@ static void execute_queue(partition_ctx *pc, partition_rounds_ws *rw, int32_t x,
   }
 }
 
-int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw, int32_t *ids,
-                     int32_t n, int32_t budget, int32_t *lock,
-                     int32_t lockstamp, int defer, int64_t *nmoves) {
+int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
+                     const partition_round_set *set, int64_t *nmoves) {
   /* spread over ranks: the distributed rounds (src/dist/rounds.c) */
   if (pc->ws->comm != NULL)
-    return partition_rounds_dist(pc, rw, ids, n, budget, lock, lockstamp, defer,
-                                 nmoves);
+    return partition_rounds_dist(pc, rw, set, nmoves);
+  int32_t *ids = set->ids, n = set->n, budget = set->budget;
+  int32_t *lock = set->lock, lockstamp = set->lockstamp;
+  int defer = set->defer;
   int32_t *mark = rw->mark;
   int64_t moves = 0;
   *nmoves = 0;
@@ -450,8 +451,8 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
     /* a vertex moves at most once per pass, as in the heap passes */
     int64_t moves;
     /* spread over ranks: every rank's moves, the same count everywhere */
-    if ((rc = partition_rounds(pc, &rw, ids, n, budget, lock, pass + 1, 1,
-                               &moves)) != MINEX_OK)
+    partition_round_set set = {ids, n, budget, lock, pass + 1, 1};
+    if ((rc = partition_rounds(pc, &rw, &set, &moves)) != MINEX_OK)
       break;
     if (moves == 0)
       break;
@@ -489,7 +490,8 @@ int partition_force_off(partition_ctx *pc) {
       if (!avail[ws->owner[v]])
         ids[n++] = v;
     int64_t moves;
-    rc = partition_rounds(pc, &rw, ids, n, 0, NULL, 0, 0, &moves);
+    partition_round_set set = {ids, n, 0, NULL, 0, 0};
+    rc = partition_rounds(pc, &rw, &set, &moves);
   }
   partition_rounds_ws_destroy(&rw);
   core_free(ids);

@@ -172,8 +172,8 @@ START_TEST(rounds_on_decides_on_running_sums_of_the_earlier_proposals) {
     int64_t made;
     for (int32_t v = 0; v < n; v++)
       ids[v] = v;
-    ck_assert_int_eq(partition_rounds(&pc, &rw, ids, n, 3, NULL, 0, 1, &made),
-                     MINEX_OK);
+    partition_round_set set = {ids, n, 3, NULL, 0, 1};
+    ck_assert_int_eq(partition_rounds(&pc, &rw, &set, &made), MINEX_OK);
     ck_assert_int_eq(costmodel_loads_check(&ld), MINEX_OK);
     costmodel_loads fresh;
     ck_assert_int_eq(

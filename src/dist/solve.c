@@ -440,6 +440,96 @@ static int solve_candidates(const run_ctx *run, solve_layout *l, int all_avail,
   return MINEX_OK;
 }
 
+/* Whether every old owner is available (SPEC §3 guarantee): no part with
+ * vertices on an unavailable processor. */
+static int old_owners_available(const dist_part *d, const minex_config *cfg) {
+  for (int32_t p = 0; p < cfg->nprocs; p++)
+    if (d->first[p + 1] > d->first[p] && !cfg->avail[p])
+      return 0;
+  return 1;
+}
+
+/* What dist_solve's report needs besides the candidates' tally. */
+typedef struct solve_figs {
+  double secs_contract, t0, k;
+  int64_t coarse_nvtxs;
+  int nthreads, returned_old;
+} solve_figs;
+
+/* The rounds' log line and the metrics: mnew's figures of the result, the
+ * kept candidate's counts, and the times of the slowest rank, so that the
+ * metrics are the same on every rank. Collective. */
+static int solve_report(dist_ctx *c, const minex_options *opt,
+                        const solve_tally *T, const solve_figs *f,
+                        const minex_metrics *mnew, minex_metrics *metrics) {
+  if (c->rank == 0)
+    driver_log(opt,
+               "rounds: %lld with proposals (every candidate), %lld executed "
+               "by the ranks (%lld speculation tries), %lld by rank 0",
+               (long long)T->nrounds, (long long)(T->nrounds - T->nrank0),
+               (long long)T->ntries, (long long)T->nrank0);
+  /* the times of the slowest rank, so that the metrics are the same on
+     every rank (each rank's own: its share of the contraction and of the
+     scans; a rank home to no part has none) */
+  enum {
+    T_CONTRACT,
+    T_PART,
+    T_EXPAND,
+    T_DIFF,
+    T_LADDER,
+    T_SCRATCH,
+    T_REFINE,
+    T_CAND,
+    T_PAR,
+    T_WORK,
+    T_SPAN,
+    T_ALL,
+    NT
+  };
+  double tin[NT] = {f->secs_contract,
+                    T->best.seconds_partition,
+                    T->best.seconds_expand,
+                    T->secs_diffusive,
+                    T->secs_ladder,
+                    T->secs_scratch,
+                    T->secs_refine,
+                    T->secs_candidates,
+                    T->par.wall,
+                    T->par.work,
+                    T->par.span,
+                    core_wtime() - f->t0},
+         tmax[NT];
+  int rc = dist_allreduce(c, tin, tmax, NT, DIST_F64, DIST_MAX);
+  if (rc != MINEX_OK)
+    return rc;
+  if (metrics) {
+    *metrics = *mnew;
+    metrics->coarse_nvtxs = f->coarse_nvtxs;
+    metrics->start_nvtxs = T->best.coarse_nvtxs; /* the kept candidate's */
+    metrics->scratch_used = T->scratch_used && !f->returned_old;
+    metrics->seconds_scratch = tmax[T_SCRATCH];
+    metrics->coarse_moves = T->best.coarse_moves;
+    metrics->expand_moves = T->best.expand_moves;
+    metrics->returned_old = f->returned_old;
+    metrics->seconds_contract = tmax[T_CONTRACT];
+    metrics->seconds_partition = tmax[T_PART];
+    metrics->seconds_expand = tmax[T_EXPAND];
+    metrics->seconds = tmax[T_ALL];
+    metrics->throttle_used = T->best.throttle;
+    metrics->horizon_used = f->returned_old ? f->k : T->best.horizon;
+    metrics->candidates = T->ncand;
+    metrics->seconds_diffusive = tmax[T_DIFF];
+    metrics->seconds_ladder = tmax[T_LADDER];
+    metrics->seconds_refine = tmax[T_REFINE];
+    metrics->seconds_candidates = tmax[T_CAND];
+    metrics->threads_used = f->nthreads;
+    metrics->seconds_parallel = tmax[T_PAR];
+    metrics->seconds_parallel_work = tmax[T_WORK];
+    metrics->seconds_parallel_span = tmax[T_SPAN];
+  }
+  return MINEX_OK;
+}
+
 /* Collective: each phase's bytes and messages summed over the ranks, its
  * time on the slowest rank, in one line of rank 0's log. */
 static int phase_log(dist_ctx *c, const phase_marks *pm,
@@ -496,12 +586,7 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
   double k = run.k;
   if ((rc = dist_unit(c, &d, cfg, opt, &unit)) != MINEX_OK)
     goto done;
-  /* whether every old owner is available (SPEC §3 guarantee): a part
-     with vertices on an unavailable processor */
-  int all_avail = 1;
-  for (int32_t p = 0; p < cfg->nprocs; p++)
-    if (d.first[p + 1] > d.first[p] && !cfg->avail[p])
-      all_avail = 0;
+  int all_avail = old_owners_available(&d, cfg);
   const dist_comm *cc = c->cm;
   phase_mark(c, &pm, t0);
   t1 = core_wtime();
@@ -559,70 +644,8 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
   phase_mark(c, &pm, t0);
   if ((rc = phase_log(c, &pm, opt)) != MINEX_OK)
     goto done;
-  if (c->rank == 0)
-    driver_log(opt,
-               "rounds: %lld with proposals (every candidate), %lld executed "
-               "by the ranks (%lld speculation tries), %lld by rank 0",
-               (long long)T.nrounds, (long long)(T.nrounds - T.nrank0),
-               (long long)T.ntries, (long long)T.nrank0);
-  /* the times of the slowest rank, so that the metrics are the same on
-     every rank (each rank's own: its share of the contraction and of the
-     scans; a rank home to no part has none) */
-  enum {
-    T_CONTRACT,
-    T_PART,
-    T_EXPAND,
-    T_DIFF,
-    T_LADDER,
-    T_SCRATCH,
-    T_REFINE,
-    T_CAND,
-    T_PAR,
-    T_WORK,
-    T_SPAN,
-    T_ALL,
-    NT
-  };
-  double tin[NT] = {secs_contract,
-                    T.best.seconds_partition,
-                    T.best.seconds_expand,
-                    T.secs_diffusive,
-                    T.secs_ladder,
-                    T.secs_scratch,
-                    T.secs_refine,
-                    T.secs_candidates,
-                    T.par.wall,
-                    T.par.work,
-                    T.par.span,
-                    core_wtime() - t0},
-         tmax[NT];
-  if ((rc = dist_allreduce(c, tin, tmax, NT, DIST_F64, DIST_MAX)) != MINEX_OK)
-    goto done;
-  if (metrics) {
-    *metrics = mnew;
-    metrics->coarse_nvtxs = co.g.nvtxs;
-    metrics->start_nvtxs = T.best.coarse_nvtxs; /* the kept candidate's */
-    metrics->scratch_used = T.scratch_used && !returned_old;
-    metrics->seconds_scratch = tmax[T_SCRATCH];
-    metrics->coarse_moves = T.best.coarse_moves;
-    metrics->expand_moves = T.best.expand_moves;
-    metrics->returned_old = returned_old;
-    metrics->seconds_contract = tmax[T_CONTRACT];
-    metrics->seconds_partition = tmax[T_PART];
-    metrics->seconds_expand = tmax[T_EXPAND];
-    metrics->seconds = tmax[T_ALL];
-    metrics->throttle_used = T.best.throttle;
-    metrics->horizon_used = returned_old ? k : T.best.horizon;
-    metrics->candidates = T.ncand;
-    metrics->seconds_diffusive = tmax[T_DIFF];
-    metrics->seconds_ladder = tmax[T_LADDER];
-    metrics->seconds_refine = tmax[T_REFINE];
-    metrics->seconds_candidates = tmax[T_CAND];
-    metrics->threads_used = nt;
-    metrics->seconds_parallel = tmax[T_PAR];
-    metrics->seconds_parallel_work = tmax[T_WORK];
-    metrics->seconds_parallel_span = tmax[T_SPAN];
-  }
+  solve_figs f = {secs_contract, t0, k, co.g.nvtxs, nt, returned_old};
+  rc = solve_report(c, opt, &T, &f, &mnew, metrics);
 done:
   if (have_ld)
     costmodel_loads_destroy(&best_ld);

@@ -159,10 +159,16 @@ double costmodel_horizon_time(const costmodel_loads *ld, double k);
  * return it. */
 const char *costmodel_metrics_nonfinite(const minex_metrics *m, double *value);
 
+/* A processor's Wgt, Comm and Remap (SPEC §2): its loads, a share of
+ * them, or a move's deltas to them. */
+typedef struct costmodel_wcr {
+  double wgt, comm, remap;
+} costmodel_wcr;
+
 /* A processor's share of the loads from one run of vertices. */
 typedef struct costmodel_partial {
   int32_t proc, pad;
-  double wgt, comm, remap;
+  costmodel_wcr sum;
 } costmodel_partial;
 
 /* The loads of partition part split by runs of vertices with the same old

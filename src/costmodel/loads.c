@@ -247,7 +247,7 @@ int costmodel_run_partials(const minex_graph *g, const minex_config *cfg,
     }
     for (int32_t i = 0; i < nt; i++) {
       int32_t p = touched[i];
-      pt[len++] = (costmodel_partial){p, 0, w[p], c[p], r[p]};
+      pt[len++] = (costmodel_partial){p, 0, {w[p], c[p], r[p]}};
       w[p] = c[p] = r[p] = 0;
     }
     v = e;
@@ -273,9 +273,9 @@ int costmodel_loads_from_partials(costmodel_loads *ld, const minex_config *cfg,
                         "cost model: a partial load of processor %d of %d",
                         (int)p, (int)cfg->nprocs);
     }
-    ld->wgt[p] += pt[i].wgt;
-    ld->comm[p] += pt[i].comm;
-    ld->remap[p] += pt[i].remap;
+    ld->wgt[p] += pt[i].sum.wgt;
+    ld->comm[p] += pt[i].sum.comm;
+    ld->remap[p] += pt[i].sum.remap;
   }
   return costmodel_loads_refresh(ld);
 }

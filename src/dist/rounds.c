@@ -398,7 +398,7 @@ static int gid_qcmp(const void *a, const void *b) {
 /* A processor's deltas of one proposal, to the processor's home rank. */
 typedef struct rd_tuple {
   rd_key key;
-  double dw, dc, dr;
+  costmodel_wcr d; /* the proposal's deltas to proc */
   int32_t proc, pad;
 } rd_tuple;
 
@@ -503,7 +503,7 @@ static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
     for (int32_t j = 0; j < s->ntouched; j++) {
       int32_t y = s->touched[j];
       R->tup[t++] =
-          (rd_tuple){R->key[k], s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
+          (rd_tuple){R->key[k], {s->dwgt[y], s->dcomm[y], s->dremap[y]}, y, 0};
     }
 #ifdef MINEX_CHECKS
     /* the kept deltas are the decision's own, bit for bit, in order */
@@ -514,8 +514,8 @@ static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
       for (int32_t j = 0; j < nt && same; j++) {
         const rd_tuple *u = &R->tup[t - nt + j];
         int32_t y = s->touched[j];
-        same = u->proc == y && u->dw == s->dwgt[y] && u->dc == s->dcomm[y] &&
-               u->dr == s->dremap[y];
+        same = u->proc == y && u->d.wgt == s->dwgt[y] &&
+               u->d.comm == s->dcomm[y] && u->d.remap == s->dremap[y];
       }
       if (!same)
         return core_error(MINEX_EINTERNAL,
@@ -603,9 +603,9 @@ static int rd_sums(const costmodel_loads *ld, const rd_tuple *in, int64_t nin,
         out[tp - in] = (rd_before){w, c, r, q};
       if (tp->pad)
         continue; /* a move guessed not made (rd_execute) */
-      w += tp->dw;
-      c += tp->dc;
-      r += tp->dr;
+      w += tp->d.wgt;
+      c += tp->d.comm;
+      r += tp->d.remap;
       q = costmodel_qwgt(ld, w, c, r);
     }
     if (fin != NULL)
@@ -929,9 +929,9 @@ static void rd_decide(const rd_ctx *X, rd_round *R, int last, int defer,
     for (int64_t t = R->tstart[k]; t < R->tstart[k + 1]; t++) {
       int32_t y = R->tup[t].proc;
       mv->touched[mv->ntouched++] = y;
-      mv->dwgt[y] = R->tup[t].dw;
-      mv->dcomm[y] = R->tup[t].dc;
-      mv->dremap[y] = R->tup[t].dr;
+      mv->dwgt[y] = R->tup[t].d.wgt;
+      mv->dcomm[y] = R->tup[t].d.comm;
+      mv->dremap[y] = R->tup[t].d.remap;
     }
     partition_choice ch;
     R->state[k] = RS_NONE;
@@ -1175,7 +1175,7 @@ static int rd_deltas(const rd_ctx *X, rd_round *E, int last, const rd_gmove *gm,
     for (int32_t j = 0; j < s->ntouched; j++) {
       int32_t y = s->touched[j];
       E->tup[t++] =
-          (rd_tuple){E->key[i], s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
+          (rd_tuple){E->key[i], {s->dwgt[y], s->dcomm[y], s->dremap[y]}, y, 0};
     }
   }
   E->tstart[E->np] = t;

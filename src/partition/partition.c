@@ -80,9 +80,9 @@ void partition_load_deltas(costmodel_scratch *s, const partition_delta *d,
   for (int32_t j = 0; j < nd; j++) {
     int32_t y = d[j].proc;
     s->touched[j] = y;
-    s->dwgt[y] = d[j].dw;
-    s->dcomm[y] = d[j].dc;
-    s->dremap[y] = d[j].dr;
+    s->dwgt[y] = d[j].d.wgt;
+    s->dcomm[y] = d[j].d.comm;
+    s->dremap[y] = d[j].d.remap;
   }
   s->ntouched = nd;
 }
@@ -128,7 +128,7 @@ static uint16_t keep_deltas(partition_ctx *pc, partition_scratch *sc, int32_t x,
   partition_delta *d = sc->dbuf + sc->dlen;
   for (int32_t j = 0; j < k; j++) {
     int32_t y = s->touched[j];
-    d[j] = (partition_delta){s->dwgt[y], s->dcomm[y], s->dremap[y], y, 0};
+    d[j] = (partition_delta){{s->dwgt[y], s->dcomm[y], s->dremap[y]}, y, 0};
   }
   sc->dlen += k;
   return (uint16_t)k;

@@ -53,8 +53,8 @@ typedef void (*partition_trace_fn)(void *ctx, int32_t x, int32_t from,
  * costmodel_move_deltas leaves them (partition_scan keeps them when
  * partition_ctx.keep_deltas is set). */
 typedef struct partition_delta {
-  double dw, dc, dr; /* Wgt, Comm and Remap deltas                */
-  int32_t proc;      /* the processor                              */
+  costmodel_wcr d; /* Wgt, Comm and Remap deltas                  */
+  int32_t proc;    /* the processor                                */
   int32_t pad;
 } partition_delta;
 

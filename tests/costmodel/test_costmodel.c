@@ -307,8 +307,8 @@ START_TEST(loads_by_runs_equal_the_loads) {
           if (!touched)
             continue;
           ck_assert(i < np && pt[i].proc == p && p > last);
-          ck_assert(pt[i].wgt == w[p] && pt[i].comm == w[P + p] &&
-                    pt[i].remap == w[2 * P + p]);
+          ck_assert(pt[i].sum.wgt == w[p] && pt[i].sum.comm == w[P + p] &&
+                    pt[i].sum.remap == w[2 * P + p]);
           last = p;
           i++;
         }

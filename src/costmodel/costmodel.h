@@ -103,14 +103,23 @@ typedef struct costmodel_move {
 int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
                            const minex_config *cfg, const int32_t *old,
                            const int32_t *part, const minex_options *opt);
-/* The same under horizon k > 0 in place of options.iterations (the
- * ladder's shorter horizons, fractions of an iteration included), with
- * the loads in units of 1/unit of the caller's (a power of two from
+/* What the loads of a partition depend on besides the partition: the
+ * graph, the machine, the old partition (where remapping is paid), the
+ * options (alpha, remap_mode, qwgt_fn) and the unit (a power of two from
  * costmodel_unit; 1 keeps the caller's units). */
-int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
-                             const minex_config *cfg, const int32_t *old,
-                             const int32_t *part, const minex_options *opt,
-                             double k, double unit);
+typedef struct costmodel_problem {
+  const minex_graph *g;
+  const minex_config *cfg;
+  const int32_t *old;
+  const minex_options *opt;
+  double unit;
+} costmodel_problem;
+
+/* The same for pb under horizon k > 0 in place of options.iterations (the
+ * ladder's shorter horizons, fractions of an iteration included), with
+ * the loads in units of 1/pb->unit of the caller's. */
+int costmodel_loads_create_k(costmodel_loads *ld, const costmodel_problem *pb,
+                             const int32_t *part, double k);
 
 /* The unit in which minex_repartition keeps its loads:
  * the power of two that brings the mean load of the old partition under
@@ -179,10 +188,8 @@ typedef struct costmodel_partial {
  * (costmodel_loads_from_partials) they give the loads summed run by run,
  * which a contraction spread over ranks (each rank holding whole parts)
  * reproduces exactly: costmodel_loads_create_runs. MINEX_ENOMEM. */
-int costmodel_run_partials(const minex_graph *g, const minex_config *cfg,
-                           const int32_t *old, const int32_t *part,
-                           int remap_mode, double unit, costmodel_partial **out,
-                           int64_t *nout);
+int costmodel_run_partials(const costmodel_problem *pb, const int32_t *part,
+                           costmodel_partial **out, int64_t *nout);
 /* Loads (as costmodel_loads_create_k) whose Wgt, Comm and Remap are the
  * n partial sums of pt added in order. MINEX_EINTERNAL for a processor
  * out of range; the errors of costmodel_loads_refresh. */
@@ -193,10 +200,9 @@ int costmodel_loads_from_partials(costmodel_loads *ld, const minex_config *cfg,
 /* costmodel_loads_create_k with the sums taken run by run (above): the
  * same loads up to rounding; for part = old the very same (each
  * processor's sums come from its own run). */
-int costmodel_loads_create_runs(costmodel_loads *ld, const minex_graph *g,
-                                const minex_config *cfg, const int32_t *old,
-                                const int32_t *part, const minex_options *opt,
-                                double k, double unit);
+int costmodel_loads_create_runs(costmodel_loads *ld,
+                                const costmodel_problem *pb,
+                                const int32_t *part, double k);
 
 /* Recomputes what the loads derive from their per-processor Wgt, Comm and
  * Remap (Qwgt, QwgtTot, the minimum structures), after the caller set

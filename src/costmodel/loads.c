@@ -111,9 +111,9 @@ static int check_qwgt(const costmodel_loads *ld, int32_t p) {
 int costmodel_loads_create(costmodel_loads *ld, const minex_graph *g,
                            const minex_config *cfg, const int32_t *old,
                            const int32_t *part, const minex_options *opt) {
+  costmodel_problem pb = {g, cfg, old, opt, 1.0};
   return costmodel_loads_create_k(
-      ld, g, cfg, old, part, opt,
-      opt->iterations > 1 ? (double)opt->iterations : 1.0, 1.0);
+      ld, &pb, part, opt->iterations > 1 ? (double)opt->iterations : 1.0);
 }
 
 /* The loads of P processors with nothing on them yet (costmodel_loads_refresh
@@ -178,10 +178,13 @@ static void vertex_loads(const minex_graph *g, const minex_config *cfg,
   }
 }
 
-int costmodel_loads_create_k(costmodel_loads *ld, const minex_graph *g,
-                             const minex_config *cfg, const int32_t *old,
-                             const int32_t *part, const minex_options *opt,
-                             double k, double unit) {
+int costmodel_loads_create_k(costmodel_loads *ld, const costmodel_problem *pb,
+                             const int32_t *part, double k) {
+  const minex_graph *g = pb->g;
+  const minex_config *cfg = pb->cfg;
+  const int32_t *old = pb->old;
+  double unit = pb->unit;
+  const minex_options *opt = pb->opt;
   int rc = loads_alloc(ld, cfg, opt, k, unit);
   if (rc != MINEX_OK)
     return rc;
@@ -196,10 +199,13 @@ static int proc_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int costmodel_run_partials(const minex_graph *g, const minex_config *cfg,
-                           const int32_t *old, const int32_t *part,
-                           int remap_mode, double unit, costmodel_partial **out,
-                           int64_t *nout) {
+int costmodel_run_partials(const costmodel_problem *pb, const int32_t *part,
+                           costmodel_partial **out, int64_t *nout) {
+  const minex_graph *g = pb->g;
+  const minex_config *cfg = pb->cfg;
+  const int32_t *old = pb->old;
+  int remap_mode = pb->opt->remap_mode;
+  double unit = pb->unit;
   int32_t P = cfg->nprocs, n = g->nvtxs;
   *out = NULL;
   *nout = 0;
@@ -280,18 +286,16 @@ int costmodel_loads_from_partials(costmodel_loads *ld, const minex_config *cfg,
   return costmodel_loads_refresh(ld);
 }
 
-int costmodel_loads_create_runs(costmodel_loads *ld, const minex_graph *g,
-                                const minex_config *cfg, const int32_t *old,
-                                const int32_t *part, const minex_options *opt,
-                                double k, double unit) {
+int costmodel_loads_create_runs(costmodel_loads *ld,
+                                const costmodel_problem *pb,
+                                const int32_t *part, double k) {
   costmodel_partial *pt;
   int64_t n;
   memset(ld, 0, sizeof *ld);
-  int rc =
-      costmodel_run_partials(g, cfg, old, part, opt->remap_mode, unit, &pt, &n);
+  int rc = costmodel_run_partials(pb, part, &pt, &n);
   if (rc != MINEX_OK)
     return rc;
-  rc = costmodel_loads_from_partials(ld, cfg, opt, k, unit, pt, n);
+  rc = costmodel_loads_from_partials(ld, pb->cfg, pb->opt, k, pb->unit, pt, n);
   core_free(pt);
   return rc;
 }

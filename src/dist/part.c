@@ -488,8 +488,9 @@ int dist_loads_old(dist_ctx *c, const dist_part *d, const minex_config *cfg,
   if (part == NULL || in == NULL || out == NULL)
     dist_fail(c, MINEX_ENOMEM, "out of memory (loads of %d processors)",
               (int)P);
-  else if ((r = costmodel_loads_create_k(ld, &d->g, cfg, d->old, part, opt, k,
-                                         unit)) != MINEX_OK)
+  else if ((r = costmodel_loads_create_k(
+                ld, &(costmodel_problem){&d->g, cfg, d->old, opt, unit}, part,
+                k)) != MINEX_OK)
     dist_fail(c, r, "%s", minex_last_error());
   else
     made = 1;
@@ -527,9 +528,9 @@ int dist_loads_part(dist_ctx *c, const dist_part *d, const minex_config *cfg,
   int r;
   if (count == NULL)
     dist_fail(c, MINEX_ENOMEM, "out of memory (loads)");
-  else if ((r = costmodel_run_partials(&d->g, cfg, d->old, part,
-                                       opt->remap_mode, unit, &pt, &npt)) !=
-           MINEX_OK)
+  else if ((r = costmodel_run_partials(
+                &(costmodel_problem){&d->g, cfg, d->old, opt, unit}, part, &pt,
+                &npt)) != MINEX_OK)
     dist_fail(c, r, "%s", minex_last_error());
   int rc = dist_agree(c);
   /* the ranks' runs in rank order: the parts in part order, as

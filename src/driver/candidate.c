@@ -238,10 +238,8 @@ done:
 static int serial_loads(void *ctx, const int32_t *start, double h,
                         costmodel_loads *ld) {
   const driver_serial *s = ctx;
-  return start ? costmodel_loads_create_runs(ld, s->g, s->cfg, s->old, start,
-                                             s->opt, h, s->unit)
-               : costmodel_loads_create_k(ld, s->g, s->cfg, s->old, s->old,
-                                          s->opt, h, s->unit);
+  return start ? costmodel_loads_create_runs(ld, s, start, h)
+               : costmodel_loads_create_k(ld, s, s->old, h);
 }
 
 void driver_serial_layout(driver_serial *s, cand_layout *lay) {

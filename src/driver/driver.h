@@ -104,13 +104,7 @@ void driver_log(const minex_options *o, const char *fmt, ...)
 
 /* The serial layout: the graph, its old partition and the call's unit in
  * one process (candidate.c). */
-typedef struct driver_serial {
-  const minex_graph *g;
-  const minex_config *cfg;
-  const int32_t *old;
-  const minex_options *opt;
-  double unit;
-} driver_serial;
+typedef costmodel_problem driver_serial;
 void driver_serial_layout(driver_serial *s, cand_layout *lay);
 
 /* The serial from-scratch candidate (scratch_candidate.c) on ws's levels:

@@ -285,8 +285,8 @@ static int result_write(call *c, int32_t *new_part, minex_metrics *metrics,
   int worse = 0;
   if (rc == MINEX_OK && c->all_avail) {
     costmodel_loads lr;
-    rc = costmodel_loads_create_runs(&lr, &c->lay.g, c->cfg, c->lay.old, diff,
-                                     &c->opt, k, c->unit);
+    costmodel_problem pb = {&c->lay.g, c->cfg, c->lay.old, &c->opt, c->unit};
+    rc = costmodel_loads_create_runs(&lr, &pb, diff, k);
     if (rc == MINEX_OK) {
       worse = costmodel_max_qwgt_k(&lr, k) * lr.inv_unit > old_max;
       costmodel_loads_destroy(&lr);

@@ -247,15 +247,13 @@ START_TEST(loads_by_runs_equal_the_loads) {
     minex_options_init(&opt);
     opt.remap_mode = modes[trial % 3];
     opt.alpha = alphas[trial % 3];
+    costmodel_problem pb = {g, cf, old, &opt, 0.5};
     for (int same = 0; same < 2; same++) {
       const int32_t *part = same ? old : nw;
       costmodel_loads a, b;
-      ck_assert_int_eq(
-          costmodel_loads_create_k(&a, g, cf, old, part, &opt, 3.0, 0.5),
-          MINEX_OK);
-      ck_assert_int_eq(
-          costmodel_loads_create_runs(&b, g, cf, old, part, &opt, 3.0, 0.5),
-          MINEX_OK);
+      ck_assert_int_eq(costmodel_loads_create_k(&a, &pb, part, 3.0), MINEX_OK);
+      ck_assert_int_eq(costmodel_loads_create_runs(&b, &pb, part, 3.0),
+                       MINEX_OK);
       for (int32_t p = 0; p < P; p++) {
         if (same) {
           ck_assert(a.wgt[p] == b.wgt[p] && a.comm[p] == b.comm[p] &&
@@ -270,9 +268,7 @@ START_TEST(loads_by_runs_equal_the_loads) {
          each the run's own sums */
       costmodel_partial *pt;
       int64_t np;
-      ck_assert_int_eq(costmodel_run_partials(g, cf, old, part, opt.remap_mode,
-                                              0.5, &pt, &np),
-                       MINEX_OK);
+      ck_assert_int_eq(costmodel_run_partials(&pb, part, &pt, &np), MINEX_OK);
       int64_t i = 0;
       for (int32_t v = 0; v < n;) {
         int32_t e = v + 1;

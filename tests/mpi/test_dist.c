@@ -166,8 +166,8 @@ static void check_coarse(dist_ctx *c, const layout *lay, const dist_part *d,
   partition_ctx ps, pd;
   memset(&ps, 0, sizeof ps);
   memset(&pd, 0, sizeof pd);
-  rc = costmodel_loads_create_k(&ls, &lay->g, cfg, lay->old, lay->old, opt, k,
-                                us);
+  costmodel_problem pb = {&lay->g, cfg, lay->old, opt, us};
+  rc = costmodel_loads_create_k(&ls, &pb, lay->old, k);
   rd = dist_loads_old(c, d, cfg, opt, k, ud, &ldd);
   CHECK(rc == MINEX_OK && rd == MINEX_OK, "%s: loads: %s", what,
         minex_last_error());

@@ -442,6 +442,28 @@ static void rd_free(rd_round *R) {
   memset(R, 0, sizeof *R);
 }
 
+/* Appends a proposal's deltas (the processors s touches, in its order)
+ * as tuples of key at tup[*t], growing the array (*cap entries). */
+static int tuples_add(rd_tuple **tup, int64_t *cap, int64_t *t, rd_key key,
+                      const costmodel_scratch *s) {
+  if (*t + s->ntouched > *cap) {
+    int64_t c = 2 * *cap + s->ntouched;
+    rd_tuple *nt = core_realloc(*tup, sizeof *nt * (size_t)c);
+    if (nt == NULL)
+      return core_error(MINEX_ENOMEM,
+                        "rounds: out of memory for %lld touched processors",
+                        (long long)c);
+    *tup = nt;
+    *cap = c;
+  }
+  for (int32_t j = 0; j < s->ntouched; j++) {
+    int32_t y = s->touched[j];
+    (*tup)[(*t)++] =
+        (rd_tuple){key, {s->dwgt[y], s->dcomm[y], s->dremap[y]}, y, 0};
+  }
+  return MINEX_OK;
+}
+
 /* The round's proposals of this rank (rw->prop of ids[0..n)) with their
  * keys and each one's deltas per touched processor (those the scan kept,
  * else made here). */
@@ -491,20 +513,9 @@ static int rd_collect(partition_ctx *pc, partition_rounds_ws *rw,
       partition_decision_deltas(pc, sc, &sc->mv, x, q);
     }
     const costmodel_scratch *s = &sc->mv;
-    if (t + s->ntouched > cap) {
-      cap = 2 * cap + s->ntouched;
-      rd_tuple *nt = core_realloc(R->tup, sizeof *nt * (size_t)cap);
-      if (nt == NULL)
-        return core_error(MINEX_ENOMEM,
-                          "rounds: out of memory for %lld touched processors",
-                          (long long)cap);
-      R->tup = nt;
-    }
-    for (int32_t j = 0; j < s->ntouched; j++) {
-      int32_t y = s->touched[j];
-      R->tup[t++] =
-          (rd_tuple){R->key[k], {s->dwgt[y], s->dcomm[y], s->dremap[y]}, y, 0};
-    }
+    int rc = tuples_add(&R->tup, &cap, &t, R->key[k], s);
+    if (rc != MINEX_OK)
+      return rc;
 #ifdef MINEX_CHECKS
     /* the kept deltas are the decision's own, bit for bit, in order */
     if (rw->prop[i].nd > 0) {
@@ -1161,22 +1172,9 @@ static int rd_deltas(const rd_ctx *X, rd_round *E, int last, const rd_gmove *gm,
     costmodel_vertex v = {a->pwgt, a->rwgt, a->old, ws->owner[x], sc->nbr, nn};
     costmodel_move_deltas(pc->ld, &sc->mv, &v, E->to[i]);
     E->tstart[i] = t;
-    const costmodel_scratch *s = &sc->mv;
-    if (t + s->ntouched > *cap) {
-      int64_t c = 2 * *cap + s->ntouched;
-      rd_tuple *nt = core_realloc(E->tup, sizeof *nt * (size_t)c);
-      if (nt == NULL)
-        return core_error(MINEX_ENOMEM,
-                          "rounds: out of memory for %lld touched processors",
-                          (long long)c);
-      E->tup = nt;
-      *cap = c;
-    }
-    for (int32_t j = 0; j < s->ntouched; j++) {
-      int32_t y = s->touched[j];
-      E->tup[t++] =
-          (rd_tuple){E->key[i], {s->dwgt[y], s->dcomm[y], s->dremap[y]}, y, 0};
-    }
+    int rc = tuples_add(&E->tup, cap, &t, E->key[i], &sc->mv);
+    if (rc != MINEX_OK)
+      return rc;
   }
   E->tstart[E->np] = t;
   E->ntup = t;

@@ -117,12 +117,11 @@ static int solve_rank(const dist_comm *cm, void *p) {
 static void run_case(const golden_case *c, const golden_problem *p, int R,
                      int32_t *all, char *buf, size_t len) {
   char id[128];
-  golden_case_id(c, id, sizeof id);
-  minex_config *cfg = NULL;
-  ck_assert_msg(golden_config(c->machine, p->nparts, &cfg) == MINEX_OK,
-                "%s: golden_config: %s", id, minex_last_error());
+  minex_config *cfg;
   minex_options opt;
-  golden_options(c->optset, &opt);
+  ck_assert_msg(golden_case_setup(c, p, id, sizeof id, &cfg, &opt, buf, len) ==
+                    MINEX_OK,
+                "%s", buf);
   /* what minex_mpi_repartition checks before dist_solve */
   ck_assert_msg(core_check_options(&opt) == MINEX_OK, "%s: options: %s", id,
                 minex_last_error());

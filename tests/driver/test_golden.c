@@ -41,15 +41,11 @@ static double now(void) {
 static int run_case(const golden_case *c, const golden_problem *p,
                     int32_t nthreads, int32_t *part, char *buf, size_t len) {
   char id[128];
-  golden_case_id(c, id, sizeof id);
-  minex_config *cfg = NULL;
-  int rc = golden_config(c->machine, p->nparts, &cfg);
-  if (rc != MINEX_OK) {
-    snprintf(buf, len, "%s: golden_config: %s", id, minex_last_error());
-    return rc;
-  }
+  minex_config *cfg;
   minex_options opt;
-  golden_options(c->optset, &opt);
+  int rc = golden_case_setup(c, p, id, sizeof id, &cfg, &opt, buf, len);
+  if (rc != MINEX_OK)
+    return rc;
   opt.nthreads = nthreads;
   minex_metrics m;
   rc = minex_repartition(p->graph, cfg, p->old, &opt, part, &m);

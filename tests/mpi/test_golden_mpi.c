@@ -47,15 +47,11 @@ static int run_case(const golden_case *c, const golden_problem *p,
                     const golden_rows *r, int32_t *newp, int32_t *all,
                     int *counts, int *displs, char *buf, size_t len) {
   char id[128];
-  golden_case_id(c, id, sizeof id);
-  minex_config *cfg = NULL;
-  int rc = golden_config(c->machine, p->nparts, &cfg);
-  if (rc != MINEX_OK) {
-    snprintf(buf, len, "%s: golden_config: %s", id, minex_last_error());
-    return rc;
-  }
+  minex_config *cfg;
   minex_options opt;
-  golden_options(c->optset, &opt);
+  int rc = golden_case_setup(c, p, id, sizeof id, &cfg, &opt, buf, len);
+  if (rc != MINEX_OK)
+    return rc;
   minex_metrics m;
   rc = minex_mpi_repartition(r->vtxdist, r->xadj, r->adjncy, r->pwgt, r->rwgt,
                              r->cwgt, r->old, cfg, &opt, newp, &m,

@@ -374,6 +374,20 @@ void golden_rows_free(golden_rows *r) {
 
 /* ---------------------------------------------- machines and options */
 
+int golden_case_setup(const golden_case *c, const golden_problem *p, char *id,
+                      size_t idlen, minex_config **cfg, minex_options *opt,
+                      char *err, size_t errlen) {
+  golden_case_id(c, id, idlen);
+  *cfg = NULL;
+  int rc = golden_config(c->machine, p->nparts, cfg);
+  if (rc != MINEX_OK) {
+    snprintf(err, errlen, "%s: golden_config: %s", id, minex_last_error());
+    return rc;
+  }
+  golden_options(c->optset, opt);
+  return MINEX_OK;
+}
+
 int golden_config(golden_machine m, int32_t nparts, minex_config **out) {
   if (m == GOLDEN_UNIFORM)
     return minex_config_create_uniform(nparts, out);

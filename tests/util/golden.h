@@ -99,6 +99,11 @@ void golden_rows_free(golden_rows *r);
 int golden_config(golden_machine m, int32_t nparts, minex_config **out);
 /* minex_options_init, then the option set's fields. */
 void golden_options(golden_optset o, minex_options *opt);
+/* Case c on p: its id (idlen bytes), its machine and its options. On a
+ * failure of golden_config its message, naming the case, goes to err. */
+int golden_case_setup(const golden_case *c, const golden_problem *p, char *id,
+                      size_t idlen, minex_config **cfg, minex_options *opt,
+                      char *err, size_t errlen);
 
 /* 64-bit FNV-1a of the owners, each as 4 bytes, least significant first. */
 uint64_t golden_fnv1a(const int32_t *part, int32_t n);

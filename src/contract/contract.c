@@ -47,6 +47,7 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
   ws->vtot = n;
   ws->nactive = n;
   ws->lvcap = 16;
+  ws->layout = &contract_layout_local;
   ws->lv = core_calloc((size_t)ws->lvcap, sizeof(contract_level));
   ws->parent = core_malloc(sizeof(int32_t) * n2);
   ws->owner = core_malloc(sizeof(int32_t) * n2);
@@ -64,6 +65,7 @@ int contract_ws_create(contract_ws *ws, const minex_graph *g,
     return rc;
   }
   ws->nlevels = ws->nlevels_kept = 1;
+  ws->lv[0].gnbase = n;
   contract_level0_init(ws, g, old);
   return MINEX_OK;
 }
@@ -703,7 +705,8 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     int64_t merges = 0;
     for (int32_t c = 0; c < nch && rc == MINEX_OK; c++)
       merges += ch[c].nmerge;
-    if ((rc = dist_agree_or(cm, rc)) == MINEX_OK)
+    rc = dist_agree_or(cm, rc);
+    if (rc == MINEX_OK)
       rc = dist_sum_or(cm, &merges, 1);
     if (rc == MINEX_OK && merges > 0)
       rc = assemble(ws, ch, nch, work, wk, nt);

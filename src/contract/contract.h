@@ -55,7 +55,8 @@ typedef struct contract_level {
   int32_t frozen_nmerge; /* nmerge and msize when contract_freeze ended:  */
   int64_t frozen_msize;  /* what contract_rewind restores                 */
   contract_attr *at;     /* cap: weights and old owner of each local id    */
-  /* Spread over ranks (dist_comm; all 0 on one process): the level's
+  /* Spread over ranks (dist_comm; on one process goff and gmoff are 0
+     and gnbase is nbase): the level's
      base vertices are global ids goff..goff+nbase-1 of gnbase; its merges
      are merges gmoff.. of the level's; an edge end on another rank (a
      ghost) is local id 2*nbase + g, g indexing ghost_gid (ascending
@@ -97,6 +98,31 @@ typedef struct contract_acc {
 int contract_acc_reserve(contract_acc *acc, int64_t ends);
 void contract_acc_free(contract_acc *acc);
 
+struct contract_ws;
+struct costmodel_loads;
+struct partition_ctx;
+struct partition_rounds_ws;
+struct partition_round_set;
+
+/* The steps above the contraction that differ when it is spread over
+ * ranks, chosen by the workspace's constructor: contract_ws_create's
+ * (contract_layout_local, src/partition) or contract_ws_create_dist's
+ * (src/dist). The phases call them through the workspace and never ask
+ * which it is. */
+typedef struct contract_layout {
+  /* partition_rounds on this workspace */
+  int (*rounds)(struct partition_ctx *pc, struct partition_rounds_ws *rw,
+                const struct partition_round_set *set, int64_t *nmoves);
+  /* MINEX_CHECKS' checks of a phase boundary (partition_check_phase): on
+     one rank's share they would fail that rank alone, so a spread
+     workspace checks nothing */
+  int (*check_phase)(struct contract_ws *ws, const struct costmodel_loads *ld,
+                     const struct partition_ctx *pc, const char *phase);
+} contract_layout;
+
+/* The one-process steps (src/partition/rounds.c). */
+extern const contract_layout contract_layout_local;
+
 /* Local ids below are those of the current level (the last one). Arrays
  * marked 2n are indexed by local id and sized for level 0, the largest.
  * Contraction (contract_run) always ends on a level without merges, so
@@ -126,25 +152,26 @@ typedef struct contract_ws {
                             the children of an undone merge and down to
                             the level below)                             */
   /* scratch */
-  int32_t *map;           /* 2n: new ids when a level is built; a stack    */
-  contract_acc acc;       /* the gathers of the partition and expansion    */
-  int is_view;            /* 1: a view (contract_view_create): the levels'
-                             arrays belong to the workspace it was made of  */
-  const dist_comm *comm;  /* NULL, or the ranks this one works with
-                                 (contract_ws_create_dist)            */
-  int32_t cluster_factor; /* contract_run builds a cluster level
-                             (cluster.c) instead of a sampled sweep
-                             while the active vertices exceed this
-                             times the target; 0: never (the paper's
-                             sweep on every level), 1: down to the
-                             target (run_init)                        */
-  int drop_lists;         /* 1: the levels keep no merged lists (madj, mcwgt
-                             NULL): set before contract_run when nothing reads
-                             a merged id's edges afterwards -- the expansion in
-                             rounds undoes a level's merges together and tests
-                             base vertices only; the paper's expansion one merge
-                             at a time needs them (contract_edges on a merged id
-                             is then invalid)                                  */
+  int32_t *map;          /* 2n: new ids when a level is built; a stack    */
+  contract_acc acc;      /* the gathers of the partition and expansion    */
+  int is_view;           /* 1: a view (contract_view_create): the levels'
+                            arrays belong to the workspace it was made of  */
+  const dist_comm *comm; /* NULL, or the ranks this one works with
+                                (contract_ws_create_dist)            */
+  const contract_layout *layout; /* the steps that differ when spread  */
+  int32_t cluster_factor;        /* contract_run builds a cluster level
+                                    (cluster.c) instead of a sampled sweep
+                                    while the active vertices exceed this
+                                    times the target; 0: never (the paper's
+                                    sweep on every level), 1: down to the
+                                    target (run_init)                        */
+  int drop_lists; /* 1: the levels keep no merged lists (madj, mcwgt
+                     NULL): set before contract_run when nothing reads
+                     a merged id's edges afterwards -- the expansion in
+                     rounds undoes a level's merges together and tests
+                     base vertices only; the paper's expansion one merge
+                     at a time needs them (contract_edges on a merged id
+                     is then invalid)                                  */
 } contract_ws;
 
 /* A view of a frozen workspace for one more candidate on another thread:

@@ -301,22 +301,14 @@ int contract_undo(contract_ws *ws, int32_t *v, int32_t *w) {
 
 int32_t contract_undo_level(contract_ws *ws, int32_t *ids) {
   contract_level *L = contract_cur(ws);
-  if (ws->comm != NULL) {
-    /* spread over ranks: one level down on every rank, also where this
-       rank made no merge on it (every level has merges somewhere) */
-    if (L->nmerge == 0) {
-      if (ws->nlevels == 1)
-        return -1;
-      level_down(ws);
-      L = contract_cur(ws);
-    }
-  } else {
-    while (L->nmerge == 0) {
-      if (ws->nlevels == 1)
-        return -1;
-      level_down(ws);
-      L = contract_cur(ws);
-    }
+  /* one level down: below the current one every level has merges (one
+     process: contract_run builds a level only from merges), or, spread
+     over ranks, merges on some rank, so every rank steps alike */
+  if (L->nmerge == 0) {
+    if (ws->nlevels == 1)
+      return -1;
+    level_down(ws);
+    L = contract_cur(ws);
   }
   /* the restored base vertices: those merged away, in id order */
   int32_t n = 0;

@@ -27,6 +27,7 @@
 #define contract_gather minex__contract_gather
 #define contract_ghost_up minex__contract_ghost_up
 #define contract_level0_init minex__contract_level0_init
+#define contract_layout_local minex__contract_layout_local
 #define contract_level_alloc minex__contract_level_alloc
 #define contract_level_free minex__contract_level_free
 #define contract_level_graph minex__contract_level_graph
@@ -116,6 +117,7 @@
 #define dist_gather_coarse minex__dist_gather_coarse
 #define dist_gather_level minex__dist_gather_level
 #define dist_ghost_renumber minex__dist_ghost_renumber
+#define dist_layout minex__dist_layout
 #define dist_idle_barrier minex__dist_idle_barrier
 #define dist_inproc_run minex__dist_inproc_run
 #define dist_loads_old minex__dist_loads_old

@@ -21,6 +21,7 @@ int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
   ws->nactive = n;
   ws->lvcap = 16;
   ws->comm = comm;
+  ws->layout = &dist_layout;
   ws->lv = core_calloc((size_t)ws->lvcap, sizeof(contract_level));
   ws->parent = core_malloc(sizeof(int32_t) * n2);
   ws->owner = core_malloc(sizeof(int32_t) * n2);
@@ -69,8 +70,10 @@ int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
 int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
                         int32_t K, int32_t A) {
   const dist_comm *cm = ws->comm;
-  if (cm == NULL)
+  if (cm == NULL) {
+    N->gnbase = A;
     return MINEX_OK;
+  }
   int size = cm->size, rank = cm->rank;
   int32_t nb = L->nbase, ng = L->nghost, *map = ws->map;
   int64_t mine[2] = {K, A}, *all = NULL, *pairs = NULL, *recv = NULL;

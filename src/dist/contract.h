@@ -10,9 +10,13 @@
 #include "contract/chunk.h"
 #include "contract/contract.h"
 
+/* The steps of a workspace spread over ranks (src/dist/rounds.c): the
+ * distributed rounds, and no rank-local checks. */
+extern const contract_layout dist_layout;
+
 /* The global numbering of level L's merges (K here) and of the next level
  * N (A vertices here), and N's ghosts (map[2 nb + g]: the id in N of ghost
- * g's representative). Collective; MINEX_OK at once in one process. */
+ * g's representative). Collective; in one process it only sets N's gnbase. */
 int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
                         int32_t K, int32_t A);
 /* v[0..n-1] summed over the ranks (collective); nothing in one process. */

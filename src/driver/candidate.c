@@ -14,16 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Debug builds (MINEX_CHECKS): every structure checks itself at each
- * phase boundary, in one process (a rank's check alone would fail one
- * rank); a failure is MINEX_EINTERNAL naming check and phase. */
-#ifdef MINEX_CHECKS
-#define CHECK_PHASE(lay, ws, ld, pc, phase)                                    \
-  ((lay)->agree == NULL ? partition_check_phase(ws, ld, pc, phase) : MINEX_OK)
-#else
-#define CHECK_PHASE(lay, ws, ld, pc, phase) MINEX_OK
-#endif
-
 void driver_log(const minex_options *o, const char *fmt, ...) {
   if (o->log_fn == NULL)
     return;
@@ -51,11 +41,9 @@ int driver_choose_throttle(partition_ctx *pc, const run_ctx *run, int rounds,
   int32_t ncand = opt->throttle_candidates ? opt->nthrottle_candidates
                                            : MINEX_THROTTLE_AUTO_COUNT;
   /* spread over ranks (the from-scratch candidate's level in the MPI
-     layer): the failures agreed, the rank-local checks left out (they
-     would fail one rank alone) */
-  const dist_comm *cm = pc->ws->comm;
+     layer): the failures agreed */
   partition_checkpoint cp;
-  int rc = dist_agree_or(cm, partition_checkpoint_take(pc, &cp));
+  int rc = dist_agree_or(pc->ws->comm, partition_checkpoint_take(pc, &cp));
   if (rc != MINEX_OK) {
     partition_checkpoint_free(&cp);
     return rc;
@@ -68,11 +56,9 @@ int driver_choose_throttle(partition_ctx *pc, const run_ctx *run, int rounds,
                                                PARTITION_ROUNDS_BUDGET)
                      : partition_run(pc, opt->max_passes)))
       break;
-#ifdef MINEX_CHECKS
-    if (cm == NULL && (rc = partition_check_phase(
-                           pc->ws, pc->ld, pc, "after a throttle_auto trial")))
+    if ((rc = partition_checks(pc->ws, pc->ld, pc,
+                               "after a throttle_auto trial")))
       break;
-#endif
     double m = costmodel_loads_max(pc->ld);
     if (log)
       driver_log(opt, "throttle auto: ThroTTle %g -> MaxQwgt %.6g on %s",
@@ -83,12 +69,9 @@ int driver_choose_throttle(partition_ctx *pc, const run_ctx *run, int rounds,
       *best = cand[i];
     }
     partition_checkpoint_restore(pc, &cp);
-#ifdef MINEX_CHECKS
-    if (cm == NULL &&
-        (rc = partition_check_phase(pc->ws, pc->ld, pc,
-                                    "after a throttle_auto rollback")))
+    if ((rc = partition_checks(pc->ws, pc->ld, pc,
+                               "after a throttle_auto rollback")))
       break;
-#endif
   }
   partition_checkpoint_free(&cp);
   return rc;
@@ -175,7 +158,7 @@ int candidate_run(const run_ctx *run, const cand_layout *lay,
     rc = partition_ctx_create(&pw, ws, &ld, opt);
   if ((rc = agree(lay, rc)) != MINEX_OK)
     goto done;
-  if ((rc = CHECK_PHASE(lay, coarse, &ld, &pcc, "at the start of a candidate")))
+  if ((rc = partition_checks(coarse, &ld, &pcc, "at the start of a candidate")))
     goto done;
   if (opt->throttle_auto) {
     double t;
@@ -193,7 +176,7 @@ int candidate_run(const run_ctx *run, const cand_layout *lay,
      that left */
   if ((rc = agree(lay, rc)) != MINEX_OK)
     goto done;
-  if ((rc = CHECK_PHASE(lay, coarse, &ld, &pcc, "after the coarse partition")))
+  if ((rc = partition_checks(coarse, &ld, &pcc, "after the coarse partition")))
     goto done;
   cd->coarse_moves = pcc.moves;
   double t1 = core_wtime();
@@ -211,7 +194,7 @@ int candidate_run(const run_ctx *run, const cand_layout *lay,
   }
   if ((rc = candidate_fine(pf, run, lay, cd)) != MINEX_OK)
     goto done;
-  if ((rc = CHECK_PHASE(lay, ws, &ld, pf, "before returning")))
+  if ((rc = partition_checks(ws, &ld, pf, "before returning")))
     goto done;
   double t2 = core_wtime();
   cd->expand_moves = pf->moves - (split ? 0 : cd->coarse_moves);

@@ -33,13 +33,11 @@ void driver_scratch_levels(const contract_ws *ws, int64_t n, int32_t *s_out,
   cap = cap < SCRATCH_PART_MAX ? cap : SCRATCH_PART_MAX;
   cap = cap > n / SCRATCH_PART_RATIO ? cap : n / SCRATCH_PART_RATIO;
   int32_t s = 0, s2 = 0;
-  /* every level's vertex count: on every rank the whole level's */
-#define LEVEL_COUNT(t) (ws->comm ? ws->lv[t].gnbase : (int64_t)ws->lv[t].nbase)
-  while (s + 1 < ws->nlevels && LEVEL_COUNT(s) > cap)
+  /* every level's vertex count: spread over ranks, the whole level's */
+  while (s + 1 < ws->nlevels && ws->lv[s].gnbase > cap)
     s++;
-  while (s2 < s && LEVEL_COUNT(s2) > n / SCRATCH_PASS_RATIO)
+  while (s2 < s && ws->lv[s2].gnbase > n / SCRATCH_PASS_RATIO)
     s2++;
-#undef LEVEL_COUNT
   *s_out = s;
   *s2_out = s2;
 }

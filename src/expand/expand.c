@@ -67,12 +67,8 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
   }
   int32_t nt;
   while ((nt = contract_undo_level(ws, ids)) >= 0) {
-#ifdef MINEX_CHECKS
-    /* (the checks read the whole graph: one process only) */
-    if (ws->comm == NULL &&
-        (rc = partition_check_phase(ws, pc->ld, pc, "during expansion")))
+    if ((rc = partition_checks(ws, pc->ld, pc, "during expansion")))
       break;
-#endif
     /* the level's marks start afresh (local ids changed with the level);
        round 0 tests the restored vertices, round r > 0 the neighbours of
        round r - 1's moves (SPEC §3: "when one moves, its border

@@ -564,4 +564,17 @@ int partition_ctx_check(const partition_ctx *pc);
 int partition_check_phase(contract_ws *ws, const costmodel_loads *ld,
                           const partition_ctx *pc, const char *phase);
 
+/* The phases' checks: partition_check_phase through ws's layout (none on
+ * a rank's share of a spread contraction) in MINEX_CHECKS builds, MINEX_OK
+ * in others. */
+static inline int partition_checks(contract_ws *ws, const costmodel_loads *ld,
+                                   const partition_ctx *pc, const char *phase) {
+#ifdef MINEX_CHECKS
+  return ws->layout->check_phase(ws, ld, pc, phase);
+#else
+  (void)ws, (void)ld, (void)pc, (void)phase;
+  return MINEX_OK;
+#endif
+}
+
 #endif

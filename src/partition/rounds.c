@@ -350,9 +350,12 @@ static void execute_queue(partition_ctx *pc, partition_rounds_ws *rw, int32_t x,
 
 int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
                      const partition_round_set *set, int64_t *nmoves) {
-  /* spread over ranks: the distributed rounds (src/dist/rounds.c) */
-  if (pc->ws->comm != NULL)
-    return partition_rounds_dist(pc, rw, set, nmoves);
+  return pc->ws->layout->rounds(pc, rw, set, nmoves);
+}
+
+/* partition_rounds in one process. */
+static int rounds_local(partition_ctx *pc, partition_rounds_ws *rw,
+                        const partition_round_set *set, int64_t *nmoves) {
   int32_t *ids = set->ids, n = set->n, budget = set->budget;
   int32_t *lock = set->lock, lockstamp = set->lockstamp;
   int defer = set->defer;
@@ -497,3 +500,6 @@ int partition_force_off(partition_ctx *pc) {
   core_free(ids);
   return rc;
 }
+
+const contract_layout contract_layout_local = {rounds_local,
+                                               partition_check_phase};

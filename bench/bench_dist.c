@@ -110,15 +110,15 @@ int main(int argc, char **argv) {
   double unit;
   costmodel_loads ld;
   if (dist_unit(&c, &d, cfg, &opt, &unit) != MINEX_OK ||
-      dist_loads_old(&c, &d, cfg, &opt, iters, unit, &ld) != MINEX_OK)
+      dist_loads_old(&c, &d, &(dist_model){cfg, &opt, unit}, iters, &ld) !=
+          MINEX_OK)
     die("loads");
   double start_max = costmodel_loads_max(&ld) * ld.inv_unit;
   PHASE_END(LOADS);
   contract_ws w;
   run_ctx run; /* as stage 2 resolves the options (src/dist/solve.c) */
   run_init(&run, &opt, cfg, n, 1);
-  if (contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
-                              d.ghost_gid, d.ghost_rank, &cc) != MINEX_OK)
+  if (contract_ws_create_dist(&w, &d, &cc) != MINEX_OK)
     die("contraction");
   /* as stage 2 sets them (src/dist/solve.c) */
   w.drop_lists = 1;

@@ -377,46 +377,43 @@ static void par_region(contract_ws *ws, contract_chunk *ch, int32_t nch,
   ws->par.span += span;
 }
 
-/* Writes the merges of the chunks into the current level L (in chunk
- * order) and builds the next level from their active vertices. */
-static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
-                    const int32_t *work, contract_worker *wk, int nt) {
-  for (int t = 0; t < nt; t++)
-    wk[t].rsize = 0;
-  contract_level *L = contract_cur(ws);
-  int32_t nb = L->nbase;
-  int32_t *moff = core_malloc(sizeof(int32_t) * ((size_t)nch + 1));
-  int32_t *aoff = core_malloc(sizeof(int32_t) * ((size_t)nch + 1));
-  int64_t *soff = core_malloc(sizeof(int64_t) * ((size_t)nch + 1));
-  int64_t *roff = core_malloc(sizeof(int64_t) * ((size_t)nch + 1));
-  if (!moff || !aoff || !soff || !roff) {
-    core_free(moff), core_free(aoff), core_free(soff), core_free(roff);
-    int rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
-    return dist_agree_or(ws->comm, rc);
-  }
-  moff[0] = aoff[0] = 0;
-  soff[0] = 0;
-  for (int32_t c = 0; c < nch; c++) {
-    moff[c + 1] = moff[c] + ch[c].nmerge;
-    aoff[c + 1] = aoff[c] + ch[c].nactive;
-    soff[c + 1] = soff[c] + ch[c].msize;
-  }
-  int32_t K = moff[nch], A = aoff[nch];
-  int64_t S = soff[nch];
-  int rc = MINEX_OK;
+/* One level's chunks as contract_run swept them: the chunks, the order
+ * the threads take them in, the workers' buffers. */
+typedef struct level_job {
+  contract_chunk *ch;
+  int32_t nch;
+  const int32_t *work;
+  contract_worker *wk;
+  int nt;
+} level_job;
+
+/* Where each chunk's share starts in the level's arrays: merges, active
+ * vertices, merged lists, new rows (nch + 1 entries each). */
+typedef struct level_offsets {
+  int32_t *moff, *aoff;
+  int64_t *soff, *roff;
+} level_offsets;
+
+static void level_offsets_free(level_offsets *o) {
+  core_free(o->moff), core_free(o->aoff), core_free(o->soff),
+      core_free(o->roff);
+}
+
+/* The arrays of L's K merges (S list entries) and of the next level N of
+ * A vertices; a level slot more when the workspace is full. */
+static int level_alloc(contract_ws *ws, int32_t K, int32_t A, int64_t S) {
   if (ws->nlevels == ws->lvcap) {
     contract_level *a =
         core_realloc(ws->lv, sizeof(contract_level) * 2 * (size_t)ws->lvcap);
-    if (a == NULL) {
-      rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
-      goto early;
-    }
+    if (a == NULL)
+      return core_error(MINEX_ENOMEM, "contraction: out of memory");
     memset(a + ws->lvcap, 0, sizeof(contract_level) * (size_t)ws->lvcap);
     ws->lv = a;
     ws->lvcap *= 2;
-    L = contract_cur(ws);
   }
-  contract_level *N = &ws->lv[ws->nlevels];
+  contract_level *L = contract_cur(ws), *N = &ws->lv[ws->nlevels];
+  int32_t nb = L->nbase;
+  int rc = MINEX_OK;
   contract_attr *at =
       core_realloc(L->at, sizeof(contract_attr) * ((size_t)nb + (size_t)K + 1));
   if (at != NULL)
@@ -430,44 +427,48 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
   }
   if (!at || !L->child || !L->mstart || !L->mlen ||
       (!ws->drop_lists && (!L->madj || !L->mcwgt)) ||
-      (rc = contract_level_alloc(N, A)) != MINEX_OK) {
-    rc = core_error(MINEX_ENOMEM,
-                    "contraction: out of memory for a level of %d merges",
-                    (int)K);
-    goto early;
-  }
+      (rc = contract_level_alloc(N, A)) != MINEX_OK)
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for a level of %d merges",
+                      (int)K);
   N->lower = core_malloc(sizeof(int32_t) * ((size_t)A + 1));
   N->own_xadj = core_malloc(sizeof(int64_t) * ((size_t)A + 1));
-  if (!N->lower || !N->own_xadj) {
-    rc = core_error(MINEX_ENOMEM,
-                    "contraction: out of memory for a level of %d vertices",
-                    (int)A);
-    goto early;
-  }
+  if (!N->lower || !N->own_xadj)
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for a level of %d vertices",
+                      (int)A);
   L->mcap = S;
   L->cap = nb + K;
-  int32_t *map = ws->map;
-  /* the merges into L, the new vertices' records, and the new id of every
-     base vertex of L (for the ends that other chunks hold) */
+  return MINEX_OK;
+}
+
+/* The merges into L, the new vertices' records, and the new id of every
+ * base vertex of L (ws->map, for the ends that other chunks hold). */
+static void level_merges(contract_ws *ws, const level_job *j,
+                         const level_offsets *o) {
+  contract_level *L = contract_cur(ws), *N = &ws->lv[ws->nlevels];
+  int32_t nb = L->nbase, *map = ws->map;
+  const contract_worker *wk = j->wk;
   double tr = core_wtime();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-  for (int32_t i = 0; i < nch; i++) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(j->nt) if (j->nt > 1)
+  for (int32_t i = 0; i < j->nch; i++) {
     double tu = core_wtime();
-    contract_chunk *c = &ch[work[i]];
-    int32_t ci = work[i], m = c->ce - c->cs, mo = moff[ci], ao = aoff[ci];
-    for (int32_t j = 0; j < c->nmerge; j++) {
-      L->child[2 * (mo + j)] = level_id(c, nb, mo, c->child[2 * j]);
-      L->child[2 * (mo + j) + 1] = level_id(c, nb, mo, c->child[2 * j + 1]);
-      L->mstart[mo + j] = soff[ci] + c->mstart[j];
-      L->mlen[mo + j] = c->mlen[j];
-      L->at[nb + mo + j] = c->at[j];
+    contract_chunk *c = &j->ch[j->work[i]];
+    int32_t ci = j->work[i], m = c->ce - c->cs, mo = o->moff[ci],
+            ao = o->aoff[ci];
+    for (int32_t k = 0; k < c->nmerge; k++) {
+      L->child[2 * (mo + k)] = level_id(c, nb, mo, c->child[2 * k]);
+      L->child[2 * (mo + k) + 1] = level_id(c, nb, mo, c->child[2 * k + 1]);
+      L->mstart[mo + k] = o->soff[ci] + c->mstart[k];
+      L->mlen[mo + k] = c->mlen[k];
+      L->at[nb + mo + k] = c->at[k];
     }
     const int32_t *madj = c->msize > 0 ? wk[c->worker].madj + c->mbase : NULL;
     if (c->msize > 0 && L->mcwgt != NULL)
-      memcpy(L->mcwgt + soff[ci], wk[c->worker].mcwgt + c->mbase,
+      memcpy(L->mcwgt + o->soff[ci], wk[c->worker].mcwgt + c->mbase,
              sizeof(double) * (size_t)c->msize);
     for (int64_t e = 0; L->madj != NULL && e < c->msize; e++)
-      L->madj[soff[ci] + e] = level_id(c, nb, mo, madj[e]);
+      L->madj[o->soff[ci] + e] = level_id(c, nb, mo, madj[e]);
     for (int32_t k = 0; k < c->nactive; k++) {
       int32_t x = c->order[k];
       N->lower[ao + k] = level_id(c, nb, mo, x);
@@ -477,46 +478,51 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
       map[c->cs + x] = ao + c->lnew[x];
     c->secs = core_wtime() - tu;
   }
-  par_region(ws, ch, nch, tr);
-  /* the new rows, once every map entry is in (spread over ranks: the
-     ghosts' too) */
-  if ((rc = dist_ghost_renumber(ws, L, N, K, A)) != MINEX_OK)
-    goto out;
-  tr = core_wtime();
+  par_region(ws, j->ch, j->nch, tr);
+}
+
+/* The next level's rows, once every map entry is in: each chunk's in its
+ * worker's buffer, then copied in chunk order. */
+static int level_rows(contract_ws *ws, const level_job *j, level_offsets *o,
+                      int32_t A) {
+  contract_level *L = contract_cur(ws), *N = &ws->lv[ws->nlevels];
+  contract_chunk *ch = j->ch;
+  contract_worker *wk = j->wk;
+  double tr = core_wtime();
   minex_workspace *pool = core_pool_current();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-  for (int32_t i = 0; i < nch; i++) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(j->nt) if (j->nt > 1)
+  for (int32_t i = 0; i < j->nch; i++) {
     double tu = core_wtime();
     minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
-    contract_chunk *c = &ch[work[i]];
+    contract_chunk *c = &ch[j->work[i]];
     int t = core_thread_num();
-    int r = chunk_rows(wk, L, c, map, aoff[work[i]], t);
+    int r = chunk_rows(wk, L, c, ws->map, o->aoff[j->work[i]], t);
     if (r != MINEX_OK)
       chunk_fail(c, r);
     core_pool_swap(prev);
     c->secs = core_wtime() - tu;
   }
-  par_region(ws, ch, nch, tr);
-  if ((rc = chunks_status(ch, nch)) != MINEX_OK)
-    goto out;
+  par_region(ws, ch, j->nch, tr);
+  int rc = chunks_status(ch, j->nch);
+  if (rc != MINEX_OK)
+    return rc;
+  int64_t *roff = o->roff;
   roff[0] = 0;
-  for (int32_t c = 0; c < nch; c++)
+  for (int32_t c = 0; c < j->nch; c++)
     roff[c + 1] = roff[c] + ch[c].rsize;
-  N->own_adj = core_malloc(sizeof(int32_t) * ((size_t)roff[nch] + 1));
-  N->own_cwgt = core_malloc(sizeof(double) * ((size_t)roff[nch] + 1));
-  if (!N->own_adj || !N->own_cwgt) {
-    rc = core_error(MINEX_ENOMEM,
-                    "contraction: out of memory for a level of %d vertices",
-                    (int)A);
-    goto out;
-  }
+  N->own_adj = core_malloc(sizeof(int32_t) * ((size_t)roff[j->nch] + 1));
+  N->own_cwgt = core_malloc(sizeof(double) * ((size_t)roff[j->nch] + 1));
+  if (!N->own_adj || !N->own_cwgt)
+    return core_error(MINEX_ENOMEM,
+                      "contraction: out of memory for a level of %d vertices",
+                      (int)A);
   tr = core_wtime();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-  for (int32_t i = 0; i < nch; i++) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(j->nt) if (j->nt > 1)
+  for (int32_t i = 0; i < j->nch; i++) {
     double tu = core_wtime();
-    contract_chunk *c = &ch[work[i]];
-    int32_t ao = aoff[work[i]];
-    int64_t e = roff[work[i]];
+    contract_chunk *c = &ch[j->work[i]];
+    int32_t ao = o->aoff[j->work[i]];
+    int64_t e = roff[j->work[i]];
     if (c->rsize > 0) {
       memcpy(N->own_adj + e, wk[c->rworker].radj + c->rbase,
              sizeof(int32_t) * (size_t)c->rsize);
@@ -529,16 +535,24 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     }
     c->secs = core_wtime() - tu;
   }
-  par_region(ws, ch, nch, tr);
-  N->own_xadj[A] = roff[nch];
+  par_region(ws, ch, j->nch, tr);
+  N->own_xadj[A] = roff[j->nch];
+  return MINEX_OK;
+}
+
+/* The new level N of A vertices becomes current, over L's K merges (S
+ * list entries). */
+static void level_push(contract_ws *ws, const level_job *j, int32_t K,
+                       int32_t A, int64_t S) {
+  contract_level *L = contract_cur(ws), *N = &ws->lv[ws->nlevels];
   N->xadj = N->own_xadj;
   N->adj = N->own_adj;
   N->cwgt = N->own_cwgt;
   L->nmerge = K;
   L->msize = S;
   ws->nvalid = 0;
-  for (int32_t c = 0; c < nch; c++)
-    ws->nvalid += ch[c].relig;
+  for (int32_t c = 0; c < j->nch; c++)
+    ws->nvalid += j->ch[c].relig;
   ws->vtot += K;
   ws->nactive = A;
   ws->nlevels++;
@@ -547,14 +561,52 @@ static int assemble(contract_ws *ws, contract_chunk *ch, int32_t nch,
     ws->parent[k] = k;
     ws->owner[k] = N->at[k].old;
   }
-  goto out;
-early:
-  dist_agree_or(ws->comm, rc); /* the ranks in ghost_renumber learn it */
-out:
+}
+
+/* Writes the merges of the chunks into the current level L (in chunk
+ * order) and builds the next level from their active vertices. */
+static int assemble(contract_ws *ws, const level_job *j) {
+  for (int t = 0; t < j->nt; t++)
+    j->wk[t].rsize = 0;
+  int32_t nch = j->nch;
+  const contract_chunk *ch = j->ch;
+  level_offsets o;
+  o.moff = core_malloc(sizeof(int32_t) * ((size_t)nch + 1));
+  o.aoff = core_malloc(sizeof(int32_t) * ((size_t)nch + 1));
+  o.soff = core_malloc(sizeof(int64_t) * ((size_t)nch + 1));
+  o.roff = core_malloc(sizeof(int64_t) * ((size_t)nch + 1));
+  if (!o.moff || !o.aoff || !o.soff || !o.roff) {
+    level_offsets_free(&o);
+    int rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
+    return dist_agree_or(ws->comm, rc);
+  }
+  o.moff[0] = o.aoff[0] = 0;
+  o.soff[0] = 0;
+  for (int32_t c = 0; c < nch; c++) {
+    o.moff[c + 1] = o.moff[c] + ch[c].nmerge;
+    o.aoff[c + 1] = o.aoff[c] + ch[c].nactive;
+    o.soff[c + 1] = o.soff[c] + ch[c].msize;
+  }
+  int32_t K = o.moff[nch], A = o.aoff[nch];
+  int64_t S = o.soff[nch];
+  int rc = level_alloc(ws, K, A, S);
+  if (rc != MINEX_OK) {
+    dist_agree_or(ws->comm, rc); /* the ranks in ghost_renumber learn it */
+  } else {
+    level_merges(ws, j, &o);
+    /* the new rows, once every map entry is in (spread over ranks: the
+       ghosts' too) */
+    contract_level *L = contract_cur(ws);
+    rc = dist_ghost_renumber(ws, L, &ws->lv[ws->nlevels], K, A);
+    if (rc == MINEX_OK)
+      rc = level_rows(ws, j, &o, A);
+    if (rc == MINEX_OK)
+      level_push(ws, j, K, A, S);
+  }
   /* a level left unfinished is not in the workspace: free it here */
   if (rc != MINEX_OK && ws->nlevels < ws->lvcap)
     contract_level_free(&ws->lv[ws->nlevels]);
-  core_free(moff), core_free(aoff), core_free(soff), core_free(roff);
+  level_offsets_free(&o);
   return rc;
 }
 
@@ -619,6 +671,61 @@ static void slices_give(const slices *sl, contract_chunk *c) {
   c->at = sl->at + cs;
 }
 
+/* Each chunk's eligible vertices and weight (in the chunk's order: the
+ * same sum on any thread). */
+static void chunks_weigh(contract_ws *ws, const level_job *j) {
+  const contract_level *L = contract_cur(ws);
+  double tr = core_wtime();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(j->nt) if (j->nt > 1)
+  for (int32_t i = 0; i < j->nch; i++) {
+    double tu = core_wtime();
+    contract_chunk *c = &j->ch[j->work[i]];
+    c->nelig = contract_chunk_eligible(L, c);
+    double w = 0;
+    for (int32_t x = c->cs; x < c->ce; x++)
+      w += L->at[x].pwgt;
+    c->wgt = w;
+    c->secs = core_wtime() - tu;
+  }
+  par_region(ws, j->ch, j->nch, tr);
+}
+
+/* How a level's chunks merge: clusters (cluster.c) or the sampled sweep
+ * with sample_size, each chunk's seed drawn from seed and the level. */
+typedef struct sweep_rule {
+  int clusters;
+  int32_t sample_size, level;
+  unsigned long seed;
+} sweep_rule;
+
+/* The merges of every chunk of the current level, each in its slices of
+ * sl. */
+static int chunks_sweep(contract_ws *ws, const level_job *j, const slices *sl,
+                        const sweep_rule *sr) {
+  const contract_level *L = contract_cur(ws);
+  double tr = core_wtime();
+  minex_workspace *pool = core_pool_current();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(j->nt) if (j->nt > 1)
+  for (int32_t i = 0; i < j->nch; i++) {
+    double tu = core_wtime();
+    minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
+    contract_chunk *c = &j->ch[j->work[i]];
+    int t = core_thread_num();
+    slices_give(sl, c);
+    c->worker = t;
+    unsigned long cs = chunk_seed(sr->seed, sr->level, c);
+    int r = sr->clusters
+                ? contract_chunk_cluster(&j->wk[t], L, c, cs, !ws->drop_lists)
+                : contract_chunk_sweep(&j->wk[t], L, c, sr->sample_size, cs);
+    if (r != MINEX_OK)
+      chunk_fail(c, r);
+    core_pool_swap(prev);
+    c->secs = core_wtime() - tu;
+  }
+  par_region(ws, j->ch, j->nch, tr);
+  return chunks_status(j->ch, j->nch);
+}
+
 int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                  unsigned long seed, int nthreads) {
   if (sample_size < 1 || sample_size > MINEX_SAMPLE_SIZE_MAX)
@@ -649,22 +756,11 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     if ((rc = make_chunks(L, &ch, &nch)) == MINEX_OK &&
         (work = work_order(ch, nch)) == NULL)
       rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
+    level_job job = {ch, nch, work, wk, nt};
     if (rc == MINEX_OK) {
       for (int t = 0; t < nt; t++)
         wk[t].msize = 0;
-      double tr = core_wtime();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-      for (int32_t i = 0; i < nch; i++) {
-        double tu = core_wtime();
-        contract_chunk *c = &ch[work[i]];
-        c->nelig = contract_chunk_eligible(L, c);
-        double w = 0; /* in the chunk's order: the same sum on any thread */
-        for (int32_t x = c->cs; x < c->ce; x++)
-          w += L->at[x].pwgt;
-        c->wgt = w;
-        c->secs = core_wtime() - tu;
-      }
-      par_region(ws, ch, nch, tr);
+      chunks_weigh(ws, &job);
     }
     rc = dist_agree_or(cm, rc);
     if (rc != MINEX_OK) {
@@ -678,29 +774,9 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
                    tot[0] > (int64_t)ws->cluster_factor * target;
     double t0 = core_wtime();
     rc = dist_chunk_targets(cm, ch, nch, target);
-    if (rc == MINEX_OK) {
-      double tr = core_wtime();
-      minex_workspace *pool = core_pool_current();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
-      for (int32_t i = 0; i < nch; i++) {
-        double tu = core_wtime();
-        minex_workspace *prev = core_pool_swap(pool); /* the call's buffers */
-        contract_chunk *c = &ch[work[i]];
-        int t = core_thread_num();
-        slices_give(&sl, c);
-        c->worker = t;
-        unsigned long cs = chunk_seed(seed, level, c);
-        int r = clusters
-                    ? contract_chunk_cluster(&wk[t], L, c, cs, !ws->drop_lists)
-                    : contract_chunk_sweep(&wk[t], L, c, sample_size, cs);
-        if (r != MINEX_OK)
-          chunk_fail(c, r);
-        core_pool_swap(prev);
-        c->secs = core_wtime() - tu;
-      }
-      par_region(ws, ch, nch, tr);
-      rc = chunks_status(ch, nch);
-    }
+    if (rc == MINEX_OK)
+      rc = chunks_sweep(ws, &job, &sl,
+                        &(sweep_rule){clusters, sample_size, level, seed});
     double t1 = core_wtime();
     int64_t merges = 0;
     for (int32_t c = 0; c < nch && rc == MINEX_OK; c++)
@@ -709,7 +785,7 @@ int contract_run(contract_ws *ws, int32_t target, int32_t sample_size,
     if (rc == MINEX_OK)
       rc = dist_sum_or(cm, &merges, 1);
     if (rc == MINEX_OK && merges > 0)
-      rc = assemble(ws, ch, nch, work, wk, nt);
+      rc = assemble(ws, &job);
     /* a rank's rows may have failed after the exchange */
     rc = dist_agree_or(cm, rc);
     ws->seconds_sweep += t1 - t0;

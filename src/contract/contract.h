@@ -200,17 +200,8 @@ int contract_ws_create_coarse(contract_ws *ws, const minex_graph *g,
 void contract_level0_init(contract_ws *ws, const minex_graph *g,
                           const int32_t *old);
 
-/* The workspace of one rank of a contraction spread over ranks (comm):
- * g holds this rank's vertices, global ids goff..goff+n-1 of gn, whole old
- * parts (old[v], in part order over the ranks), rows in global id order
- * with an end on another rank written 2n + g (ghost g: global id
- * ghost_gid[g], ascending, on rank ghost_rank[g]; copied). contract_run
- * then makes the merges the whole graph's contract_run makes, this rank's
- * share of them (SPEC §6). MINEX_ENOMEM with a message. */
-int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
-                            const int32_t *old, int64_t goff, int64_t gn,
-                            int32_t nghost, const int64_t *ghost_gid,
-                            const int32_t *ghost_rank, const dist_comm *comm);
+/* A rank's share of a contraction spread over ranks:
+ * contract_ws_create_dist (src/dist/dist.h). */
 
 /* The current level (the graph being contracted, partitioned or
  * expanded). */

@@ -152,11 +152,15 @@ static int loads_alloc(costmodel_loads *ld, const minex_config *cfg,
   return MINEX_OK;
 }
 
-/* Vertex v's share of the loads, part[] its processor, into w, c, r. */
-static void vertex_loads(const minex_graph *g, const minex_config *cfg,
-                         const int32_t *old, const int32_t *part, int mode,
-                         double unit, int32_t v, double *w, double *c,
-                         double *r) {
+/* Vertex v's share of the loads of pb, part[] its processor, into w, c,
+ * r. */
+static void vertex_loads(const costmodel_problem *pb, const int32_t *part,
+                         int32_t v, double *w, double *c, double *r) {
+  const minex_graph *g = pb->g;
+  const minex_config *cfg = pb->cfg;
+  const int32_t *old = pb->old;
+  int mode = pb->opt->remap_mode;
+  double unit = pb->unit;
   const int32_t *cl = cfg->cluster;
   const double *conn = cfg->conn;
   size_t C = (size_t)cfg->nclusters;
@@ -180,17 +184,11 @@ static void vertex_loads(const minex_graph *g, const minex_config *cfg,
 
 int costmodel_loads_create_k(costmodel_loads *ld, const costmodel_problem *pb,
                              const int32_t *part, double k) {
-  const minex_graph *g = pb->g;
-  const minex_config *cfg = pb->cfg;
-  const int32_t *old = pb->old;
-  double unit = pb->unit;
-  const minex_options *opt = pb->opt;
-  int rc = loads_alloc(ld, cfg, opt, k, unit);
+  int rc = loads_alloc(ld, pb->cfg, pb->opt, k, pb->unit);
   if (rc != MINEX_OK)
     return rc;
-  for (int32_t v = 0; v < g->nvtxs; v++)
-    vertex_loads(g, cfg, old, part, ld->mode, unit, v, ld->wgt, ld->comm,
-                 ld->remap);
+  for (int32_t v = 0; v < pb->g->nvtxs; v++)
+    vertex_loads(pb, part, v, ld->wgt, ld->comm, ld->remap);
   return costmodel_loads_refresh(ld);
 }
 
@@ -204,8 +202,6 @@ int costmodel_run_partials(const costmodel_problem *pb, const int32_t *part,
   const minex_graph *g = pb->g;
   const minex_config *cfg = pb->cfg;
   const int32_t *old = pb->old;
-  int remap_mode = pb->opt->remap_mode;
-  double unit = pb->unit;
   int32_t P = cfg->nprocs, n = g->nvtxs;
   *out = NULL;
   *nout = 0;
@@ -236,7 +232,7 @@ int costmodel_run_partials(const costmodel_problem *pb, const int32_t *part,
         seen[p] = stamp, touched[nt++] = p;
       if (o != p && seen[o] != stamp)
         seen[o] = stamp, touched[nt++] = o;
-      vertex_loads(g, cfg, old, part, remap_mode, unit, x, w, c, r);
+      vertex_loads(pb, part, x, w, c, r);
     }
     qsort(touched, (size_t)nt, sizeof *touched, proc_cmp);
     if (len + nt > cap) {

@@ -4,14 +4,15 @@
  * level's merges and ghosts, the sums and the chunks' targets over every
  * rank. Without a communicator each step is the serial one or nothing. */
 #include "dist/contract.h"
+#include "dist/dist.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
-                            const int32_t *old, int64_t goff, int64_t gn,
-                            int32_t nghost, const int64_t *ghost_gid,
-                            const int32_t *ghost_rank, const dist_comm *comm) {
+int contract_ws_create_dist(contract_ws *ws, const dist_part *d,
+                            const dist_comm *comm) {
+  const minex_graph *g = &d->g;
+  int32_t nghost = d->nghost;
   memset(ws, 0, sizeof *ws);
   int32_t n = g->nvtxs;
   size_t n2 = 2 * (size_t)n + (size_t)nghost + 1;
@@ -50,13 +51,13 @@ int contract_ws_create_dist(contract_ws *ws, const minex_graph *g,
   }
   ws->nlevels = ws->nlevels_kept = 1;
   if (nghost > 0) {
-    memcpy(L->ghost_gid, ghost_gid, sizeof(int64_t) * (size_t)nghost);
-    memcpy(L->ghost_rank, ghost_rank, sizeof(int32_t) * (size_t)nghost);
+    memcpy(L->ghost_gid, d->ghost_gid, sizeof(int64_t) * (size_t)nghost);
+    memcpy(L->ghost_rank, d->ghost_rank, sizeof(int32_t) * (size_t)nghost);
   }
   L->nghost = nghost;
-  L->goff = goff;
-  L->gnbase = gn;
-  contract_level0_init(ws, g, old);
+  L->goff = d->goff;
+  L->gnbase = d->gn;
+  contract_level0_init(ws, g, d->old);
   return MINEX_OK;
 }
 

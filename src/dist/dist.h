@@ -51,6 +51,16 @@ int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
                      dist_part *d);
 void dist_part_destroy(dist_part *d);
 
+/* The workspace of one rank of a contraction spread over ranks (comm):
+ * d's graph holds this rank's vertices, layout ids goff..goff+n-1 of gn,
+ * whole old parts (old[v], in part order over the ranks), rows in layout
+ * id order with an end on another rank written 2n + g (ghost g: layout id
+ * ghost_gid[g], ascending, on rank ghost_rank[g]; copied). contract_run
+ * then makes the merges the whole graph's contract_run makes, this rank's
+ * share of them (SPEC §6). MINEX_ENOMEM with a message. */
+int contract_ws_create_dist(contract_ws *ws, const dist_part *d,
+                            const dist_comm *comm);
+
 /* The contracted graph on every rank (step 3): the current level of w (a
  * contraction spread over the ranks, contract_ws_create_dist), gathered
  * whole in its global ids, rows and records as the serial contraction
@@ -79,21 +89,27 @@ void dist_from_coarse(contract_ws *w, const dist_coarse *co);
  * every local vertex at 0..n-1 and of every ghost at 2n + g. Local. */
 void dist_old_owners(const dist_part *d, int32_t *owner);
 
-/* Collective: the loads of the old partition under horizon k in units of
- * 1/unit, every rank's share added up (each processor's figures come from
- * the one rank that holds its old part, so the sum is exact and equal to
- * the serial library's on the whole layout). */
-int dist_loads_old(dist_ctx *c, const dist_part *d, const minex_config *cfg,
-                   const minex_options *opt, double k, double unit,
-                   costmodel_loads *ld);
+/* The cost model of a call: the machine, the options and the unit of the
+ * figures (1/unit, dist_unit). */
+typedef struct dist_model {
+  const minex_config *cfg;
+  const minex_options *opt;
+  double unit;
+} dist_model;
+
+/* Collective: the loads of the old partition under horizon k, every
+ * rank's share added up (each processor's figures come from the one rank
+ * that holds its old part, so the sum is exact and equal to the serial
+ * library's on the whole layout). */
+int dist_loads_old(dist_ctx *c, const dist_part *d, const dist_model *m,
+                   double k, costmodel_loads *ld);
 
 /* Collective: the loads of partition part (every local id of d's level 0,
  * ghosts at 2n + g) under horizon k, summed part by part as
  * costmodel_loads_create_runs sums them: the serial figures exactly, for
  * any partition (the from-scratch candidate's start). */
-int dist_loads_part(dist_ctx *c, const dist_part *d, const minex_config *cfg,
-                    const minex_options *opt, double k, double unit,
-                    const int32_t *part, costmodel_loads *ld);
+int dist_loads_part(dist_ctx *c, const dist_part *d, const dist_model *m,
+                    double k, const int32_t *part, costmodel_loads *ld);
 /* Collective: costmodel_unit of the whole graph (on the serial layout). */
 int dist_unit(dist_ctx *c, const dist_part *d, const minex_config *cfg,
               const minex_options *opt, double *unit);

@@ -47,19 +47,69 @@ typedef struct dist_vrec {
   int32_t old, deg;
 } dist_vrec;
 
-/* Step 1: the layout id of each local vertex (first[] and the counts of
- * the lower ranks per part), and of each neighbour on another rank (asked
- * of nobody: every rank sends its boundary vertices' ids to the ranks
- * that hold their neighbours; rows are symmetric). */
-static int layout_ids(dist_ctx *c, const int64_t *vtxdist, const int64_t *xadj,
-                      const int64_t *adjncy, const int32_t *old, dist_part *d,
-                      int64_t *lid, int64_t **far, int64_t *nfar) {
-  int size = c->size, rank = c->rank;
+/* What dist_part_create builds on the way: each local vertex's layout
+ * id, the (input id, layout id) pairs of the neighbours on other ranks,
+ * and the exchange's buffers and counts. */
+typedef struct part_build {
+  int64_t nin, *lid, *far, nfar;
+  int64_t *scount, *rcount, *roff, *pos;
+  char *sbuf, *recv;
+  dist_end *ends;
+} part_build;
+
+static void part_build_free(part_build *b) {
+  core_free(b->lid), core_free(b->far), core_free(b->scount),
+      core_free(b->rcount), core_free(b->roff), core_free(b->pos);
+  core_free(b->sbuf), core_free(b->recv), core_free(b->ends);
+}
+
+/* The layout id of each local vertex: first[] and the counts of the lower
+ * ranks per part. */
+static int layout_local(dist_ctx *c, const dist_input *in, dist_part *d,
+                        int64_t *lid) {
+  int rank = c->rank;
   int32_t P = d->nparts;
-  int64_t base = vtxdist[rank], n = vtxdist[rank + 1] - base;
+  const int32_t *old = in->old;
+  int64_t n = in->vtxdist[rank + 1] - in->vtxdist[rank];
   int64_t *cnt = core_calloc((size_t)P + 1, sizeof *cnt);
   int64_t *before = core_calloc((size_t)P + 1, sizeof *before);
   int64_t *tot = core_calloc((size_t)P + 1, sizeof *tot);
+  d->first = core_malloc(sizeof *d->first * ((size_t)P + 1));
+  if (!cnt || !before || !tot || !d->first)
+    dist_fail(c, MINEX_ENOMEM, "out of memory (layout of %d parts)", (int)P);
+  for (int64_t v = 0; c->rc == MINEX_OK && v < n; v++)
+    cnt[old ? old[v] : rank]++;
+  int rc = dist_agree(c);
+  if (rc == MINEX_OK) {
+    if ((rc = c->cm->exscan(c->cm->ctx, cnt, before, P)) != MINEX_OK)
+      dist_fail(c, rc, "%s", minex_last_error());
+    else
+      dist_allreduce(c, cnt, tot, P, DIST_I64, DIST_SUM);
+    rc = dist_agree(c);
+  }
+  if (rc == MINEX_OK) {
+    d->first[0] = 0;
+    for (int32_t p = 0; p < P; p++) {
+      d->first[p + 1] = d->first[p] + tot[p];
+      cnt[p] = d->first[p] + before[p]; /* the next id of part p here */
+    }
+    for (int64_t v = 0; v < n; v++)
+      lid[v] = cnt[old ? old[v] : rank]++;
+  }
+  core_free(cnt), core_free(before), core_free(tot);
+  return rc;
+}
+
+/* Step 1: the layout id of each local vertex (layout_local), and of each
+ * neighbour on another rank (asked of nobody: every rank sends its
+ * boundary vertices' ids to the ranks that hold their neighbours; rows
+ * are symmetric) into b->far, ascending by input id. */
+static int layout_ids(dist_ctx *c, const dist_input *in, dist_part *d,
+                      part_build *b) {
+  int size = c->size, rank = c->rank;
+  const int64_t *vtxdist = in->vtxdist, *xadj = in->xadj, *adjncy = in->adjncy;
+  int64_t base = vtxdist[rank], n = vtxdist[rank + 1] - base;
+  int64_t *lid = b->lid;
   int64_t *scount = core_calloc((size_t)size, sizeof *scount);
   int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
   int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
@@ -67,28 +117,12 @@ static int layout_ids(dist_ctx *c, const int64_t *vtxdist, const int64_t *xadj,
   int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
   int64_t *pairs = NULL;
   char *recv = NULL;
-  d->first = core_malloc(sizeof *d->first * ((size_t)P + 1));
-  if (!cnt || !before || !tot || !scount || !rcount || !roff || !pos || !seen ||
-      !d->first)
-    dist_fail(c, MINEX_ENOMEM, "out of memory (layout of %d parts)", (int)P);
-  for (int64_t v = 0; c->rc == MINEX_OK && v < n; v++)
-    cnt[old ? old[v] : rank]++;
-  int rc = dist_agree(c);
+  if (!scount || !rcount || !roff || !pos || !seen)
+    dist_fail(c, MINEX_ENOMEM, "out of memory (layout of %d parts)",
+              (int)d->nparts);
+  int rc = layout_local(c, in, d, lid);
   if (rc != MINEX_OK)
     goto out;
-  if ((rc = c->cm->exscan(c->cm->ctx, cnt, before, P)) != MINEX_OK)
-    dist_fail(c, rc, "%s", minex_last_error());
-  else
-    dist_allreduce(c, cnt, tot, P, DIST_I64, DIST_SUM);
-  if ((rc = dist_agree(c)) != MINEX_OK)
-    goto out;
-  d->first[0] = 0;
-  for (int32_t p = 0; p < P; p++) {
-    d->first[p + 1] = d->first[p] + tot[p];
-    cnt[p] = d->first[p] + before[p]; /* the next id of part p here */
-  }
-  for (int64_t v = 0; v < n; v++)
-    lid[v] = cnt[old ? old[v] : rank]++;
   /* (input id, layout id) of each boundary vertex, to each rank that
      holds a neighbour, in input id order */
   int64_t npairs = 0;
@@ -126,45 +160,23 @@ static int layout_ids(dist_ctx *c, const int64_t *vtxdist, const int64_t *xadj,
                           roff)) != MINEX_OK)
     goto out;
   /* sources in rank order, each in input id order: ascending */
-  *far = (int64_t *)(void *)recv;
-  *nfar = roff[size] / 16;
+  b->far = (int64_t *)(void *)recv;
+  b->nfar = roff[size] / 16;
   recv = NULL;
 out:
-  core_free(cnt), core_free(before), core_free(tot), core_free(scount),
-      core_free(rcount), core_free(roff);
+  core_free(scount), core_free(rcount), core_free(roff);
   core_free(pos), core_free(seen), core_free(pairs), core_free(recv);
   return rc;
 }
 
-int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
-                     dist_part *d) {
-  const int64_t *vtxdist = in->vtxdist, *xadj = in->xadj, *adjncy = in->adjncy;
-  const double *pwgt = in->pwgt, *rwgt = in->rwgt, *cwgt = in->cwgt;
-  const int32_t *old = in->old;
-  memset(d, 0, sizeof *d);
-  d->nparts = nparts;
-  int size = c->size, rank = c->rank;
-  int64_t base = vtxdist[rank], nin = vtxdist[rank + 1] - base;
-  int64_t *lid = core_malloc(sizeof *lid * ((size_t)nin + 1));
-  int64_t *far = NULL, nfar = 0;
-  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
-  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
-  char *sbuf = NULL, *recv = NULL;
-  dist_end *ends = NULL;
-  if (!lid || !scount || !rcount || !roff || !pos)
-    dist_fail(c, MINEX_ENOMEM, "out of memory (layout of %lld rows)",
-              (long long)nin);
-  int rc = dist_agree(c);
-  if (rc != MINEX_OK || (rc = layout_ids(c, vtxdist, xadj, adjncy, old, d, lid,
-                                         &far, &nfar)) != MINEX_OK)
-    goto out;
-  /* this rank's parts and layout ids */
+/* The old parts whose home is this rank (plo..phi-1) and their layout
+ * ids; returns their vertex count. */
+static int64_t home_parts(const dist_ctx *c, dist_part *d) {
+  int32_t nparts = d->nparts;
   d->plo = nparts;
   d->phi = 0;
   for (int32_t p = 0; p < nparts; p++)
-    if (dist_home_rank(p, nparts, size) == rank) {
+    if (dist_home_rank(p, nparts, c->size) == c->rank) {
       d->plo = p < d->plo ? p : d->plo;
       d->phi = p + 1;
     }
@@ -172,56 +184,65 @@ int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
     d->plo = d->phi = 0;
   d->goff = d->first[d->plo];
   d->gn = d->first[nparts];
-  int64_t n = d->first[d->phi] - d->goff;
-  /* the records, grouped by home rank */
+  return d->first[d->phi] - d->goff;
+}
+
+/* Each local vertex's record and edges in layout ids, grouped by home
+ * rank, into b->sbuf (b->scount bytes for each rank). */
+static void pack_rows(dist_ctx *c, const dist_input *in, const dist_part *d,
+                      part_build *b) {
+  int size = c->size, rank = c->rank;
+  const int64_t *xadj = in->xadj, *adjncy = in->adjncy;
+  const int32_t *old = in->old;
+  int32_t nparts = d->nparts;
+  int64_t base = in->vtxdist[rank], nin = b->nin, *pos = b->pos;
   for (int64_t v = 0; v < nin; v++) {
     int t = dist_home_rank(old ? old[v] : rank, nparts, size);
-    scount[t] += (int64_t)sizeof(dist_vrec) + 16 * (xadj[v + 1] - xadj[v]);
+    b->scount[t] += (int64_t)sizeof(dist_vrec) + 16 * (xadj[v + 1] - xadj[v]);
   }
   for (int r = 0; r < size; r++)
-    pos[r + 1] = pos[r] + scount[r];
-  if ((sbuf = core_malloc(pos[size] > 0 ? (size_t)pos[size] : 1)) == NULL)
+    pos[r + 1] = pos[r] + b->scount[r];
+  if ((b->sbuf = core_malloc(pos[size] > 0 ? (size_t)pos[size] : 1)) == NULL)
     dist_fail(c, MINEX_ENOMEM, "out of memory packing %lld bytes of rows",
               (long long)pos[size]);
   for (int64_t v = 0; c->rc == MINEX_OK && v < nin; v++) {
     int32_t p = old ? old[v] : rank;
     int t = dist_home_rank(p, nparts, size);
-    dist_vrec h = {lid[v],
+    dist_vrec h = {b->lid[v],
                    base + v,
-                   pwgt ? pwgt[v] : 1.0,
-                   rwgt ? rwgt[v] : 1.0,
+                   in->pwgt ? in->pwgt[v] : 1.0,
+                   in->rwgt ? in->rwgt[v] : 1.0,
                    p,
                    (int32_t)(xadj[v + 1] - xadj[v])};
-    memcpy(sbuf + pos[t], &h, sizeof h);
+    memcpy(b->sbuf + pos[t], &h, sizeof h);
     pos[t] += (int64_t)sizeof h;
     for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
       int64_t u = adjncy[j], ul;
       if (u >= base && u < base + nin) {
-        ul = lid[u - base];
+        ul = b->lid[u - base];
       } else {
-        int64_t k = pair_find(far, nfar, u);
+        int64_t k = pair_find(b->far, b->nfar, u);
         if (k < 0) {
           dist_fail(c, MINEX_EINTERNAL,
                     "vertex %lld: neighbour %lld's layout id not received",
                     (long long)(base + v), (long long)u);
           break;
         }
-        ul = far[2 * k + 1];
+        ul = b->far[2 * k + 1];
       }
-      dist_end en = {ul, cwgt ? cwgt[j] : 1.0};
-      memcpy(sbuf + pos[t], &en, sizeof en);
+      dist_end en = {ul, in->cwgt ? in->cwgt[j] : 1.0};
+      memcpy(b->sbuf + pos[t], &en, sizeof en);
       pos[t] += (int64_t)sizeof en;
     }
   }
-  core_free(far);
-  far = NULL;
-  if ((rc = dist_agree(c)) != MINEX_OK ||
-      (rc = dist_exchange(c, sbuf, scount, &recv, rcount, roff)) != MINEX_OK)
-    goto out;
-  core_free(sbuf);
-  sbuf = NULL;
-  /* the rows in place: degrees first, then the rows */
-  int64_t nnz = 0;
+}
+
+/* The n rows received (b->recv) in place: the records and degrees first,
+ * then each row's ends into b->ends at its offset. Returns the edge ends'
+ * count, or -1 after dist_fail. */
+static int64_t unpack_rows(dist_ctx *c, dist_part *d, int64_t n,
+                           part_build *b) {
+  int64_t nnz = 0, bytes = b->roff[c->size];
   minex_graph *g = &d->g;
   g->nvtxs = (int32_t)n;
   g->xadj = core_calloc((size_t)n + 1, sizeof *g->xadj);
@@ -231,16 +252,16 @@ int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
   d->input = core_malloc(sizeof *d->input * ((size_t)n + 1));
   if (!g->xadj || !g->pwgt || !g->rwgt || !d->old || !d->input) {
     dist_fail(c, MINEX_ENOMEM, "out of memory for %lld rows", (long long)n);
-    goto agree;
+    return -1;
   }
-  for (int64_t o = 0; o < roff[size];) {
+  for (int64_t o = 0; o < bytes;) {
     dist_vrec h;
-    memcpy(&h, recv + o, sizeof h);
+    memcpy(&h, b->recv + o, sizeof h);
     int64_t x = h.id - d->goff;
     if (x < 0 || x >= n || h.deg < 0) {
       dist_fail(c, MINEX_EINTERNAL, "layout id %lld outside [%lld, %lld)",
                 (long long)h.id, (long long)d->goff, (long long)(d->goff + n));
-      goto agree;
+      return -1;
     }
     g->xadj[x + 1] = h.deg;
     g->pwgt[x] = h.pwgt;
@@ -252,25 +273,31 @@ int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
   }
   for (int64_t x = 0; x < n; x++)
     g->xadj[x + 1] += g->xadj[x];
-  ends = core_malloc(sizeof *ends * ((size_t)nnz + 1));
+  b->ends = core_malloc(sizeof *b->ends * ((size_t)nnz + 1));
   g->adjncy = core_malloc(sizeof *g->adjncy * ((size_t)nnz + 1));
   g->cwgt = core_malloc(sizeof *g->cwgt * ((size_t)nnz + 1));
   d->ghost_gid = core_malloc(sizeof *d->ghost_gid * ((size_t)nnz + 1));
-  if (!ends || !g->adjncy || !g->cwgt || !d->ghost_gid) {
+  if (!b->ends || !g->adjncy || !g->cwgt || !d->ghost_gid) {
     dist_fail(c, MINEX_ENOMEM, "out of memory for %lld edge ends",
               (long long)nnz);
-    goto agree;
+    return -1;
   }
-  for (int64_t o = 0; o < roff[size];) {
+  for (int64_t o = 0; o < bytes;) {
     dist_vrec h;
-    memcpy(&h, recv + o, sizeof h);
+    memcpy(&h, b->recv + o, sizeof h);
     int64_t x = h.id - d->goff;
-    memcpy(ends + g->xadj[x], recv + o + sizeof h, 16 * (size_t)h.deg);
+    memcpy(b->ends + g->xadj[x], b->recv + o + sizeof h, 16 * (size_t)h.deg);
     o += (int64_t)sizeof h + 16 * (int64_t)h.deg;
   }
-  core_free(recv);
-  recv = NULL;
-  /* rows sorted by layout id; the ghosts, ascending, numbered 2n + g */
+  return nnz;
+}
+
+/* The rows sorted by layout id, the ghosts (ends on other ranks),
+ * ascending, numbered 2n + g, and their home ranks. */
+static void number_ghosts(dist_ctx *c, dist_part *d, int64_t n, int64_t nnz,
+                          const part_build *b) {
+  minex_graph *g = &d->g;
+  dist_end *ends = b->ends;
   int64_t ng = 0;
   for (int64_t x = 0; x < n; x++) {
     dist_end_sort(ends + g->xadj[x], g->xadj[x + 1] - g->xadj[x]);
@@ -288,17 +315,17 @@ int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
               "%lld vertices and %lld ghosts on this rank (2n + ghosts must "
               "stay below 2^31)",
               (long long)n, (long long)nu);
-    goto agree;
+    return;
   }
   d->nghost = (int32_t)nu;
   if ((d->ghost_rank = core_malloc(sizeof *d->ghost_rank * ((size_t)nu + 1))) ==
       NULL) {
     dist_fail(c, MINEX_ENOMEM, "out of memory for %lld ghosts", (long long)nu);
-    goto agree;
+    return;
   }
   for (int64_t k = 0; k < nu; k++)
     d->ghost_rank[k] = dist_home_rank(
-        part_of(d->first, nparts, d->ghost_gid[k]), nparts, size);
+        part_of(d->first, d->nparts, d->ghost_gid[k]), d->nparts, c->size);
   for (int64_t j = 0; j < nnz; j++) {
     int64_t u = ends[j].id;
     if (u >= d->goff && u < d->goff + n) {
@@ -308,12 +335,46 @@ int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
     }
     g->cwgt[j] = ends[j].w;
   }
-agree:
+}
+
+int dist_part_create(dist_ctx *c, const dist_input *in, int32_t nparts,
+                     dist_part *d) {
+  memset(d, 0, sizeof *d);
+  d->nparts = nparts;
+  int size = c->size, rank = c->rank;
+  part_build b;
+  memset(&b, 0, sizeof b);
+  b.nin = in->vtxdist[rank + 1] - in->vtxdist[rank];
+  b.lid = core_malloc(sizeof *b.lid * ((size_t)b.nin + 1));
+  b.scount = core_calloc((size_t)size, sizeof *b.scount);
+  b.rcount = core_calloc((size_t)size, sizeof *b.rcount);
+  b.roff = core_calloc((size_t)size + 1, sizeof *b.roff);
+  b.pos = core_calloc((size_t)size + 1, sizeof *b.pos);
+  if (!b.lid || !b.scount || !b.rcount || !b.roff || !b.pos)
+    dist_fail(c, MINEX_ENOMEM, "out of memory (layout of %lld rows)",
+              (long long)b.nin);
+  int rc = dist_agree(c);
+  if (rc != MINEX_OK || (rc = layout_ids(c, in, d, &b)) != MINEX_OK)
+    goto out;
+  int64_t n = home_parts(c, d);
+  /* the records, to their home ranks */
+  pack_rows(c, in, d, &b);
+  core_free(b.far);
+  b.far = NULL;
+  if ((rc = dist_agree(c)) != MINEX_OK ||
+      (rc = dist_exchange(c, b.sbuf, b.scount, &b.recv, b.rcount, b.roff)) !=
+          MINEX_OK)
+    goto out;
+  core_free(b.sbuf);
+  b.sbuf = NULL;
+  int64_t nnz = unpack_rows(c, d, n, &b);
+  core_free(b.recv);
+  b.recv = NULL;
+  if (nnz >= 0)
+    number_ghosts(c, d, n, nnz, &b);
   rc = dist_agree(c);
 out:
-  core_free(lid), core_free(far), core_free(scount), core_free(rcount),
-      core_free(roff), core_free(pos);
-  core_free(sbuf), core_free(recv), core_free(ends);
+  part_build_free(&b);
   if (rc != MINEX_OK)
     dist_part_destroy(d);
   return rc;
@@ -476,10 +537,9 @@ static int32_t *parts_with_ghosts(const dist_part *d) {
   return part;
 }
 
-int dist_loads_old(dist_ctx *c, const dist_part *d, const minex_config *cfg,
-                   const minex_options *opt, double k, double unit,
-                   costmodel_loads *ld) {
-  int32_t P = cfg->nprocs;
+int dist_loads_old(dist_ctx *c, const dist_part *d, const dist_model *m,
+                   double k, costmodel_loads *ld) {
+  int32_t P = m->cfg->nprocs;
   memset(ld, 0, sizeof *ld);
   int32_t *part = parts_with_ghosts(d);
   double *in = core_malloc(sizeof *in * (3 * (size_t)P + 1));
@@ -489,8 +549,9 @@ int dist_loads_old(dist_ctx *c, const dist_part *d, const minex_config *cfg,
     dist_fail(c, MINEX_ENOMEM, "out of memory (loads of %d processors)",
               (int)P);
   else if ((r = costmodel_loads_create_k(
-                ld, &(costmodel_problem){&d->g, cfg, d->old, opt, unit}, part,
-                k)) != MINEX_OK)
+                ld,
+                &(costmodel_problem){&d->g, m->cfg, d->old, m->opt, m->unit},
+                part, k)) != MINEX_OK)
     dist_fail(c, r, "%s", minex_last_error());
   else
     made = 1;
@@ -518,9 +579,8 @@ int dist_loads_old(dist_ctx *c, const dist_part *d, const minex_config *cfg,
   return rc;
 }
 
-int dist_loads_part(dist_ctx *c, const dist_part *d, const minex_config *cfg,
-                    const minex_options *opt, double k, double unit,
-                    const int32_t *part, costmodel_loads *ld) {
+int dist_loads_part(dist_ctx *c, const dist_part *d, const dist_model *m,
+                    double k, const int32_t *part, costmodel_loads *ld) {
   memset(ld, 0, sizeof *ld);
   costmodel_partial *pt = NULL;
   int64_t npt = 0, *count = core_calloc((size_t)c->size, sizeof *count);
@@ -529,8 +589,8 @@ int dist_loads_part(dist_ctx *c, const dist_part *d, const minex_config *cfg,
   if (count == NULL)
     dist_fail(c, MINEX_ENOMEM, "out of memory (loads)");
   else if ((r = costmodel_run_partials(
-                &(costmodel_problem){&d->g, cfg, d->old, opt, unit}, part, &pt,
-                &npt)) != MINEX_OK)
+                &(costmodel_problem){&d->g, m->cfg, d->old, m->opt, m->unit},
+                part, &pt, &npt)) != MINEX_OK)
     dist_fail(c, r, "%s", minex_last_error());
   int rc = dist_agree(c);
   /* the ranks' runs in rank order: the parts in part order, as
@@ -542,7 +602,8 @@ int dist_loads_part(dist_ctx *c, const dist_part *d, const minex_config *cfg,
     for (int q = 0; q < c->size; q++)
       total += count[q];
     if ((r = costmodel_loads_from_partials(
-             ld, cfg, opt, k, unit, (const costmodel_partial *)(void *)all,
+             ld, m->cfg, m->opt, k, m->unit,
+             (const costmodel_partial *)(void *)all,
              total / (int64_t)sizeof *pt)) != MINEX_OK)
       dist_fail(c, r, "%s", minex_last_error());
     if ((rc = dist_agree(c)) != MINEX_OK && r == MINEX_OK)
@@ -556,9 +617,9 @@ int dist_unit(dist_ctx *c, const dist_part *d, const minex_config *cfg,
               const minex_options *opt, double *unit) {
   costmodel_loads ld;
   int32_t P = cfg->nprocs;
-  int rc = dist_loads_old(c, d, cfg, opt,
-                          opt->iterations > 1 ? (double)opt->iterations : 1.0,
-                          1.0, &ld);
+  int rc =
+      dist_loads_old(c, d, &(dist_model){cfg, opt, 1.0},
+                     opt->iterations > 1 ? (double)opt->iterations : 1.0, &ld);
   if (rc != MINEX_OK)
     return rc;
   double *in = core_calloc(3 * (size_t)P + 1, sizeof *in);

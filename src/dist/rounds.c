@@ -213,102 +213,25 @@ typedef struct rd_tally {
   int tries, central;
 } rd_tally;
 
-/* Rank 0: the accepted moves of every rank (all, total bytes), executed
- * in the round's order (forced, Gain, global id) as partition_rounds
- * executes them under rounds = ON: in the refinement passes, and in the
- * last round when a neighbour has moved in it, each is checked
- * again against the loads and owners the moves before it left (ref: the
- * round's minimum). Writes each rank's events in the order (*out, cnt[r]
- * bytes for rank r, in rank order) and what every rank learns (*state,
- * *nstate bytes: a rec_state head, the loads' state). */
-static int execute_records(const rd_ctx *X, const char *all, int64_t total,
-                           int last, char **out, char **state,
-                           int64_t *nstate) {
-  partition_ctx *pc = X->pc;
-  const dist_comm *cm = X->cm;
+/* Rank 0, after executing the round's records (order[0..nrec), ev[i]:
+ * what became of record i): each rank's events in the order, into *out
+ * (cnt[r] bytes for rank r, in rank order): its own vertices' moves, and
+ * the moves next to its vertices (as moves of ghosts). */
+static int records_events(const rd_ctx *X, const rec_head *const *order,
+                          const rec_event *ev, int64_t nrec, char **out) {
   const int64_t *goff = X->goff;
-  double ref = X->ref;
   int64_t *cnt = X->cnt;
-  int size = cm->size;
-  int32_t P = pc->ld->nprocs;
-  partition_scratch *sc = &pc->sc[0];
-  int64_t nrec = 0, executed = 0;
-  for (int64_t o = 0; o < total; nrec++) {
-    rec_head h;
-    memcpy(&h, all + o, sizeof h);
-    o += (int64_t)sizeof h + (int64_t)sizeof(rec_edge) * h.deg;
-  }
-  if (nrec >= INT32_MAX) /* places in the order are kept as int32 */
-    return core_error(MINEX_EINVAL,
-                      "rounds: %lld moves accepted in one round, at most %d",
-                      (long long)nrec, INT32_MAX - 1);
-  int64_t tsize = 16;
-  while (tsize < 2 * nrec + 2)
-    tsize *= 2;
-  const rec_head **order = core_malloc(sizeof *order * ((size_t)nrec + 1));
-  rec_event *ev = core_malloc(sizeof *ev * ((size_t)nrec + 1));
+  int size = X->cm->size;
   int64_t *seen = core_malloc(sizeof *seen * ((size_t)size + 1));
   int64_t *nev = core_calloc((size_t)size + 1, sizeof *nev);
   int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
-  moved_tab tab = {core_malloc(sizeof(int64_t) * (size_t)tsize),
-                   core_malloc(sizeof(int32_t) * (size_t)tsize), tsize - 1};
   int rc = MINEX_OK;
-  if (!order || !ev || !seen || !nev || !pos || !tab.key || !tab.val) {
+  if (!seen || !nev || !pos) {
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
                     (long long)nrec);
     goto out;
   }
-  for (int64_t i = 0; i < tsize; i++)
-    tab.key[i] = -1;
-  /* the records are 8-byte aligned: the exchange's buffer is malloc'd and
-     every record's size is a multiple of 8 */
-  nrec = 0;
-  for (int64_t o = 0; o < total; nrec++) {
-    const rec_head *h = (const rec_head *)(const void *)(all + o);
-    order[nrec] = h;
-    o += (int64_t)sizeof *h + (int64_t)sizeof(rec_edge) * h->deg;
-  }
-  if ((rc = order_records(order, nrec)) != MINEX_OK)
-    goto out;
-  for (int64_t i = 0; i < nrec; i++) {
-    const rec_head *h = order[i];
-    const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
-    ev[i] = (rec_event){h->gid, -1, 0};
-    int32_t q = h->to, changed;
-    int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
-    const contract_attr a = {h->pwgt, h->rwgt, h->ctot, h->old, 0};
-    partition_choice ch;
-    if ((pc->rule->recheck || (last && changed)) &&
-        !partition_test_move(pc, sc, &sc->mv, &a, h->cur, nn, q, ref, &ch))
-      continue; /* not executed */
-    costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
-    costmodel_move m;
-    if (!pc->cfg->avail[h->cur])
-      pc->forced_moves++;
-    costmodel_eval_move(pc->ld, &v, q, &m);
-    costmodel_apply(pc->ld);
-    pc->moves++;
-    executed++;
-    int64_t s = tab_slot(&tab, h->gid);
-    tab.key[s] = h->gid;
-    tab.val[s] = q;
-    ev[i].flags = EV_EXEC;
-    ev[i].q = q;
-  }
-  /* the round's loads are their processors' sums alone (as
-     partition_rounds ends a round) */
-  costmodel_resync(pc->ld);
-  /* what every rank learns */
-  size_t lsize = costmodel_state_size(pc->ld);
-  if ((*state = core_malloc(sizeof(rec_state) + lsize)) == NULL) {
-    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes", lsize);
-    goto out;
-  }
-  rec_state hd = {executed, pc->moves, pc->forced_moves};
-  memcpy(*state, &hd, sizeof hd);
-  costmodel_state_put(pc->ld, *state + sizeof hd);
-  *nstate = (int64_t)(sizeof hd + lsize);
-  /* the events: counted (pass 0), then written (pass 1) */
+  /* counted (pass 0), then written (pass 1) */
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 1) {
       size_t tot = 0;
@@ -355,8 +278,100 @@ static int execute_records(const rd_ctx *X, const char *all, int64_t total,
     }
   }
 out:
-  core_free(order), core_free(ev), core_free(seen), core_free(nev),
-      core_free(pos);
+  core_free(seen), core_free(nev), core_free(pos);
+  return rc;
+}
+
+/* Rank 0: the accepted moves of every rank (all, total bytes), executed
+ * in the round's order (forced, Gain, global id) as partition_rounds
+ * executes them under rounds = ON: in the refinement passes, and in the
+ * last round when a neighbour has moved in it, each is checked
+ * again against the loads and owners the moves before it left (ref: the
+ * round's minimum). Writes each rank's events in the order (*out, cnt[r]
+ * bytes for rank r, in rank order) and what every rank learns (*state,
+ * *nstate bytes: a rec_state head, the loads' state). */
+static int execute_records(const rd_ctx *X, const char *all, int64_t total,
+                           int last, char **out, char **state,
+                           int64_t *nstate) {
+  partition_ctx *pc = X->pc;
+  double ref = X->ref;
+  int32_t P = pc->ld->nprocs;
+  partition_scratch *sc = &pc->sc[0];
+  int64_t nrec = 0, executed = 0;
+  for (int64_t o = 0; o < total; nrec++) {
+    rec_head h;
+    memcpy(&h, all + o, sizeof h);
+    o += (int64_t)sizeof h + (int64_t)sizeof(rec_edge) * h.deg;
+  }
+  if (nrec >= INT32_MAX) /* places in the order are kept as int32 */
+    return core_error(MINEX_EINVAL,
+                      "rounds: %lld moves accepted in one round, at most %d",
+                      (long long)nrec, INT32_MAX - 1);
+  int64_t tsize = 16;
+  while (tsize < 2 * nrec + 2)
+    tsize *= 2;
+  const rec_head **order = core_malloc(sizeof *order * ((size_t)nrec + 1));
+  rec_event *ev = core_malloc(sizeof *ev * ((size_t)nrec + 1));
+  moved_tab tab = {core_malloc(sizeof(int64_t) * (size_t)tsize),
+                   core_malloc(sizeof(int32_t) * (size_t)tsize), tsize - 1};
+  int rc = MINEX_OK;
+  if (!order || !ev || !tab.key || !tab.val) {
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld moves",
+                    (long long)nrec);
+    goto out;
+  }
+  for (int64_t i = 0; i < tsize; i++)
+    tab.key[i] = -1;
+  /* the records are 8-byte aligned: the exchange's buffer is malloc'd and
+     every record's size is a multiple of 8 */
+  nrec = 0;
+  for (int64_t o = 0; o < total; nrec++) {
+    const rec_head *h = (const rec_head *)(const void *)(all + o);
+    order[nrec] = h;
+    o += (int64_t)sizeof *h + (int64_t)sizeof(rec_edge) * h->deg;
+  }
+  if ((rc = order_records(order, nrec)) != MINEX_OK)
+    goto out;
+  for (int64_t i = 0; i < nrec; i++) {
+    const rec_head *h = order[i];
+    const rec_edge *e = (const rec_edge *)(const void *)(h + 1);
+    ev[i] = (rec_event){h->gid, -1, 0};
+    int32_t q = h->to, changed;
+    int32_t nn = rec_gather(sc, P, &tab, h, e, &changed);
+    costmodel_vertex v = {h->pwgt, h->rwgt, h->old, h->cur, sc->nbr, nn};
+    partition_choice ch;
+    if ((pc->rule->recheck || (last && changed)) &&
+        !partition_test_move(pc, &sc->mv, &v, q, ref, &ch))
+      continue; /* not executed */
+    costmodel_move m;
+    if (!pc->cfg->avail[h->cur])
+      pc->forced_moves++;
+    costmodel_eval_move(pc->ld, &v, q, &m);
+    costmodel_apply(pc->ld);
+    pc->moves++;
+    executed++;
+    int64_t s = tab_slot(&tab, h->gid);
+    tab.key[s] = h->gid;
+    tab.val[s] = q;
+    ev[i].flags = EV_EXEC;
+    ev[i].q = q;
+  }
+  /* the round's loads are their processors' sums alone (as
+     partition_rounds ends a round) */
+  costmodel_resync(pc->ld);
+  /* what every rank learns */
+  size_t lsize = costmodel_state_size(pc->ld);
+  if ((*state = core_malloc(sizeof(rec_state) + lsize)) == NULL) {
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes", lsize);
+    goto out;
+  }
+  rec_state hd = {executed, pc->moves, pc->forced_moves};
+  memcpy(*state, &hd, sizeof hd);
+  costmodel_state_put(pc->ld, *state + sizeof hd);
+  *nstate = (int64_t)(sizeof hd + lsize);
+  rc = records_events(X, order, ev, nrec, out);
+out:
+  core_free(order), core_free(ev);
   core_free(tab.key), core_free(tab.val);
   return rc;
 }
@@ -967,15 +982,9 @@ static void rd_decide(const rd_ctx *X, rd_round *R, int last, int defer,
 /* Queues local vertex y for the next round, as partition_rounds does with
  * the neighbours of a moved vertex. */
 static void queue_nbr(partition_ctx *pc, partition_rounds_ws *rw, int32_t y,
-                      int32_t *ids, int32_t *next, int32_t stamp, int32_t *lock,
-                      int32_t lockstamp, int more) {
-  int32_t *mark = rw->mark;
+                      partition_queue *qu) {
   pc->interior[y] = 0;
-  if (more && mark[y] != stamp && mark[y] != -stamp &&
-      (lock == NULL || lock[y] != lockstamp)) {
-    mark[y] = stamp;
-    ids[(*next)++] = y;
-  }
+  partition_queue_add(qu, rw->mark, y);
 }
 
 /* Samples per rank for the sample sort's splitters (rd_count). */
@@ -1247,146 +1256,164 @@ static int rd_guesses(const rd_ctx *X, const rd_round *E, const int32_t *sidx,
  * (applying them does not depend on the order: the marks and locks are
  * sets and the next round's ids are sorted); *executed the moves of
  * every rank; *tries the tries. Collective. */
-static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
-                      int64_t *nev, rd_tally *tally) {
-  partition_ctx *pc = X->pc;
-  partition_rounds_ws *rw = X->rw;
-  const dist_comm *cm = X->cm;
-  const int64_t *goff = X->goff;
-  int check = X->check;
-  int64_t *cnt = X->cnt, *rcnt = X->rcnt;
-  int64_t *executed = &tally->executed;
-  int *tries = &tally->tries, *central = &tally->central;
-  contract_ws *ws = pc->ws;
-  const contract_level *L = contract_cur(ws);
-  costmodel_loads *ld = pc->ld;
-  int size = cm->size, rank = cm->rank;
-  int32_t P = ld->nprocs, np = 0;
-  rd_count2 mine = {0, 0};
-  rd_round E; /* the accepted moves, in R's order */
-  memset(&E, 0, sizeof E);
-  *central = 0;
-  *tries = 0;
+/* rd_execute's state: the accepted moves (E, in R's order) and the
+ * buffers of the speculation and of the exchanges after it. */
+typedef struct rd_exec {
+  rd_round E;
+  rd_before *fin; /* the home processors' loads after the round */
+  int64_t *pick, *scnt, *flips, cap, bcap, ngm;
+  unsigned char *need;
+  int32_t *sidx, *was;
+  rd_gmove *gm;
+} rd_exec;
+
+static void rd_exec_free(rd_exec *S) {
+  rd_free(&S->E);
+  core_free(S->fin), core_free(S->pick), core_free(S->was), core_free(S->flips),
+      core_free(S->scnt), core_free(S->need), core_free(S->sidx),
+      core_free(S->gm);
+}
+
+/* S's arrays for R's accepted moves, copied into S->E in R's order (each
+ * guessed made). */
+static int rd_exec_init(const rd_ctx *X, const rd_round *R, rd_exec *S) {
+  memset(S, 0, sizeof *S);
+  int32_t np = 0, P = X->pc->ld->nprocs;
   for (int32_t k = 0; k < R->np; k++)
     np += R->state[k] == RS_MOVE;
   size_t m = (size_t)np + 1;
-  int64_t cap = 4 * (int64_t)np + 4, bcap = 0;
-  E.key = core_malloc(sizeof *E.key * m);
-  E.x = core_malloc(sizeof *E.x * m);
-  E.to = core_malloc(sizeof *E.to * m);
-  E.state = core_malloc(sizeof *E.state * m);
-  E.tstart = core_malloc(sizeof *E.tstart * (m + 1));
-  E.succ = core_calloc(m, sizeof *E.succ);
-  E.tup = core_malloc(sizeof *E.tup * (size_t)cap);
-  rd_before *fin = core_malloc(sizeof *fin * ((size_t)P + 1));
-  int64_t *pick = core_malloc(sizeof *pick * 2);
-  int64_t *scnt = core_calloc((size_t)size + 1, sizeof *scnt);
-  unsigned char *need = core_malloc(m);
-  int32_t *idx = NULL, *sidx = NULL, *was = core_malloc(sizeof *was * m);
-  rec_event *gbuf = NULL, *gin = NULL;
-  rd_gmove *gm = NULL;
-  char *all = NULL, *msg = NULL;
-  int64_t *flips = NULL, nghost = 0, ngm = 0;
-  int rc = E.key && E.x && E.to && E.state && E.tstart && E.succ && E.tup &&
-                   fin && pick && scnt && need && was
-               ? MINEX_OK
-               : core_error(MINEX_ENOMEM, "rounds: out of memory for %ld moves",
-                            (long)np);
-  for (int32_t k = 0; k < R->np && rc == MINEX_OK; k++) {
+  rd_round *E = &S->E;
+  S->cap = 4 * (int64_t)np + 4;
+  E->key = core_malloc(sizeof *E->key * m);
+  E->x = core_malloc(sizeof *E->x * m);
+  E->to = core_malloc(sizeof *E->to * m);
+  E->state = core_malloc(sizeof *E->state * m);
+  E->tstart = core_malloc(sizeof *E->tstart * (m + 1));
+  E->succ = core_calloc(m, sizeof *E->succ);
+  E->tup = core_malloc(sizeof *E->tup * (size_t)S->cap);
+  S->fin = core_malloc(sizeof *S->fin * ((size_t)P + 1));
+  S->pick = core_malloc(sizeof *S->pick * 2);
+  S->scnt = core_calloc((size_t)X->cm->size + 1, sizeof *S->scnt);
+  S->need = core_malloc(m);
+  S->was = core_malloc(sizeof *S->was * m);
+  if (!(E->key && E->x && E->to && E->state && E->tstart && E->succ && E->tup &&
+        S->fin && S->pick && S->scnt && S->need && S->was))
+    return core_error(MINEX_ENOMEM, "rounds: out of memory for %ld moves",
+                      (long)np);
+  for (int32_t k = 0; k < R->np; k++) {
     if (R->state[k] != RS_MOVE)
       continue;
-    int32_t i = E.np++;
-    E.key[i] = R->key[k];
-    E.x[i] = R->x[k];
-    E.to[i] = R->to[k];
-    E.state[i] = RS_MOVE; /* the first guess: made */
+    int32_t i = E->np++;
+    E->key[i] = R->key[k];
+    E->x[i] = R->x[k];
+    E->to[i] = R->to[k];
+    E->state[i] = RS_MOVE; /* the first guess: made */
   }
-  /* the last round: each move's place here (rw->pos, zeroed again at the
-     end), the ranks its guesses go to */
-  if (last && rc == MINEX_OK) {
-    for (int32_t i = 0; i < E.np; i++)
-      rw->pos[E.x[i]] = i + 1;
-    if ((rc = rd_ghost_ranks(ws, cm, goff, &E, &sidx, scnt)) != MINEX_OK)
-      for (int r = 0; r < size; r++)
-        scnt[r] = 0;
-  }
+  return MINEX_OK;
+}
+
+/* The speculation: the guessed moves' sums at the homes (their loads after
+ * the round in S->fin); with check or last, the answers back and every
+ * move to be checked checked, again until no guess flips on any rank (or
+ * the tries run out: tally->central, the round goes to rank 0).
+ * Collective. */
+static int rd_speculate(const rd_ctx *X, rd_exec *S, int last, int rc,
+                        rd_tally *tally) {
+  partition_ctx *pc = X->pc;
+  const dist_comm *cm = X->cm;
+  const costmodel_loads *ld = pc->ld;
+  rd_round *E = &S->E;
+  int check = X->check, size = cm->size, rank = cm->rank;
+  int32_t P = ld->nprocs;
   for (;;) {
     /* the last round: the guesses to the ghosts' ranks */
-    if (last && (rc = rd_guesses(X, &E, sidx, scnt, &gm, &ngm, rc)) != MINEX_OK)
-      break;
+    if (last && (rc = rd_guesses(X, E, S->sidx, S->scnt, &S->gm, &S->ngm,
+                                 rc)) != MINEX_OK)
+      return rc;
     /* the moves' deltas (once before the last round: they do not depend
        on the guesses) */
-    if ((last || *tries == 0) && rc == MINEX_OK)
-      rc = rd_deltas(X, &E, last, gm, ngm, need, &cap);
-    if ((check || last) && rc == MINEX_OK && E.ntup > bcap) {
-      core_free(E.before);
-      bcap = E.ntup;
-      if ((E.before = core_malloc(sizeof *E.before * ((size_t)bcap + 1))) ==
-          NULL)
+    if ((last || tally->tries == 0) && rc == MINEX_OK)
+      rc = rd_deltas(X, E, last, S->gm, S->ngm, S->need, &S->cap);
+    if ((check || last) && rc == MINEX_OK && E->ntup > S->bcap) {
+      core_free(E->before);
+      S->bcap = E->ntup;
+      if ((E->before =
+               core_malloc(sizeof *E->before * ((size_t)S->bcap + 1))) == NULL)
         rc = core_error(MINEX_ENOMEM,
                         "rounds: out of memory for %lld touched processors",
-                        (long long)bcap);
+                        (long long)S->bcap);
     }
-    /* the guessed moves' sums at the homes (their loads after the round
-       in fin); with check or last, the answers back and every move to be
-       checked checked */
-    for (int32_t i = 0; i < E.np && rc == MINEX_OK; i++)
-      for (int64_t u = E.tstart[i]; u < E.tstart[i + 1]; u++)
-        E.tup[u].pad = E.state[i] != RS_MOVE;
+    for (int32_t i = 0; i < E->np && rc == MINEX_OK; i++)
+      for (int64_t u = E->tstart[i]; u < E->tstart[i + 1]; u++)
+        E->tup[u].pad = E->state[i] != RS_MOVE;
     for (int32_t p = rank; p < P && rc == MINEX_OK; p += size)
-      fin[p] = (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
+      S->fin[p] =
+          (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
     /* (a later try starts from the agreed allgather below) */
-    if (((*tries == 0 || last) && (rc = cm->agree(cm->ctx, rc)) != MINEX_OK) ||
-        (rc = rd_before_all(pc, cm, &E, cnt, rcnt, fin, check || last)) !=
-            MINEX_OK ||
+    if (((tally->tries == 0 || last) &&
+         (rc = cm->agree(cm->ctx, rc)) != MINEX_OK) ||
+        (rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin,
+                            check || last)) != MINEX_OK ||
         !(check || last))
-      break;
-    ++*tries;
-    memcpy(was, E.state, sizeof *was * (size_t)E.np);
-    rd_decide(X, &E, 1, 0, need);
-    pick[0] = 0;
-    for (int32_t i = 0; i < E.np; i++)
-      pick[0] += E.state[i] != was[i];
-    core_free(flips);
-    flips = NULL;
-    if ((rc = cm->allgather(cm->ctx, pick, sizeof *pick, (void **)&flips,
-                            rcnt)) != MINEX_OK)
-      break;
+      return rc;
+    tally->tries++;
+    memcpy(S->was, E->state, sizeof *S->was * (size_t)E->np);
+    rd_decide(X, E, 1, 0, S->need);
+    S->pick[0] = 0;
+    for (int32_t i = 0; i < E->np; i++)
+      S->pick[0] += E->state[i] != S->was[i];
+    core_free(S->flips);
+    S->flips = NULL;
+    if ((rc = cm->allgather(cm->ctx, S->pick, sizeof *S->pick,
+                            (void **)&S->flips, X->rcnt)) != MINEX_OK)
+      return rc;
     int64_t nflip = 0;
     for (int r = 0; r < size; r++)
-      nflip += flips[r];
+      nflip += S->flips[r];
     if (nflip == 0)
-      break; /* the guesses are the chain's outcome */
-    if (*tries ==
+      return MINEX_OK; /* the guesses are the chain's outcome */
+    if (tally->tries ==
         (pc->speculate_max > 0 ? pc->speculate_max : RD_SPECULATE_MAX)) {
-      *central = 1; /* nothing changed: the round goes to rank 0 */
-      goto out;
+      tally->central = 1; /* nothing changed: the round goes to rank 0 */
+      return MINEX_OK;
     }
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
-    goto out;
-  /* this rank's counts and its processors' loads after the round to
-     every rank */
-  for (int32_t i = 0; i < E.np; i++)
-    if (E.state[i] == RS_MOVE) {
-      mine.executed++;
-      mine.forced += !pc->cfg->avail[ws->owner[E.x[i]]];
+}
+
+/* This rank's counts and its processors' loads after the round to every
+ * rank; every home's processors set in rank order, the totals made again.
+ * *mine gets this rank's counts. Collective. */
+static int rd_share_loads(const rd_ctx *X, rd_exec *S, rd_count2 *mine,
+                          rd_tally *tally) {
+  partition_ctx *pc = X->pc;
+  const dist_comm *cm = X->cm;
+  costmodel_loads *ld = pc->ld;
+  const rd_round *E = &S->E;
+  const rd_before *fin = S->fin;
+  int size = cm->size, rank = cm->rank;
+  int32_t P = ld->nprocs;
+  int64_t *rcnt = X->rcnt;
+  char *msg = NULL, *all = NULL;
+  int rc = MINEX_OK;
+  for (int32_t i = 0; i < E->np; i++)
+    if (E->state[i] == RS_MOVE) {
+      mine->executed++;
+      mine->forced += !pc->cfg->avail[pc->ws->owner[E->x[i]]];
     }
   int32_t nhome = rank < P ? (P - rank + size - 1) / size : 0;
-  size_t bytes = sizeof mine + sizeof *fin * (size_t)nhome;
+  size_t bytes = sizeof *mine + sizeof *fin * (size_t)nhome;
   if ((msg = core_malloc(bytes)) == NULL)
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
   if (rc == MINEX_OK) {
-    memcpy(msg, &mine, sizeof mine);
+    memcpy(msg, mine, sizeof *mine);
     for (int32_t i = 0; i < nhome; i++)
-      memcpy(msg + sizeof mine + sizeof *fin * (size_t)i, &fin[rank + i * size],
-             sizeof *fin);
+      memcpy(msg + sizeof *mine + sizeof *fin * (size_t)i,
+             &fin[rank + i * size], sizeof *fin);
   }
   if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
       (rc = cm->allgather(cm->ctx, msg, (int64_t)bytes, (void **)&all, rcnt)) !=
           MINEX_OK)
     goto out;
-  /* every home's processors, in rank order; the totals made again */
   rd_count2 sum = {0, 0};
   const char *at = all;
   for (int r = 0; r < size; r++) {
@@ -1418,11 +1445,28 @@ static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
     costmodel_resync(ld);
     pc->moves += sum.executed;
     pc->forced_moves += sum.forced;
-    *executed = sum.executed;
+    tally->executed = sum.executed;
   }
-  /* each move made to the ranks of its ghost neighbours */
+out:
+  core_free(msg), core_free(all);
+  return rc;
+}
+
+/* Each move made to the ranks of its ghost neighbours; *ev gets this
+ * rank's executed moves, then the ghosts' moves received (*nev events).
+ * Collective. */
+static int rd_ghost_events(const rd_ctx *X, const rd_exec *S, int64_t executed,
+                           char **ev, int64_t *nev, int rc) {
+  const contract_ws *ws = X->pc->ws;
+  const dist_comm *cm = X->cm;
+  const contract_level *L = contract_cur(ws);
+  const rd_round *E = &S->E;
+  int size = cm->size;
+  int64_t *cnt = X->cnt, *rcnt = X->rcnt, nghost = 0;
+  int32_t *idx = NULL;
+  rec_event *gbuf = NULL, *gin = NULL;
   if (rc == MINEX_OK)
-    rc = rd_ghost_ranks(ws, cm, goff, &E, &idx, cnt);
+    rc = rd_ghost_ranks(ws, cm, X->goff, E, &idx, cnt);
   for (int r = 0; r < size && rc == MINEX_OK; r++)
     nghost += cnt[r];
   if (rc == MINEX_OK &&
@@ -1431,8 +1475,8 @@ static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
                     (long long)nghost);
   if (rc == MINEX_OK) {
     for (int64_t i = 0; i < nghost; i++)
-      gbuf[i] =
-          (rec_event){L->goff + E.x[idx[i]], E.to[idx[i]], EV_EXEC | EV_GHOST};
+      gbuf[i] = (rec_event){L->goff + E->x[idx[i]], E->to[idx[i]],
+                            EV_EXEC | EV_GHOST};
     for (int r = 0; r < size; r++)
       cnt[r] *= (int64_t)sizeof *gbuf;
   }
@@ -1442,16 +1486,16 @@ static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
   int64_t ngin = 0;
   for (int r = 0; r < size; r++)
     ngin += rcnt[r] / (int64_t)sizeof *gin;
-  size_t evb = sizeof(rec_event) * (size_t)(mine.executed + ngin);
+  size_t evb = sizeof(rec_event) * (size_t)(executed + ngin);
   if ((*ev = core_malloc(evb + 1)) == NULL) {
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld events",
-                    (long long)(mine.executed + ngin));
+                    (long long)(executed + ngin));
     goto out;
   }
   int64_t e = 0;
-  for (int32_t i = 0; i < E.np; i++)
-    if (E.state[i] == RS_MOVE) {
-      rec_event x = {E.x[i], E.to[i], EV_EXEC};
+  for (int32_t i = 0; i < E->np; i++)
+    if (E->state[i] == RS_MOVE) {
+      rec_event x = {E->x[i], E->to[i], EV_EXEC};
       memcpy(*ev + sizeof x * (size_t)e++, &x, sizeof x);
     }
   if (ngin > 0)
@@ -1459,33 +1503,263 @@ static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
            sizeof(rec_event) * (size_t)ngin);
   *nev = e + ngin;
 out:
+  core_free(idx), core_free(gbuf), core_free(gin);
+  return rc;
+}
+
+static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
+                      int64_t *nev, rd_tally *tally) {
+  partition_rounds_ws *rw = X->rw;
+  const dist_comm *cm = X->cm;
+  rd_exec S;
+  tally->central = 0;
+  tally->tries = 0;
+  int rc = rd_exec_init(X, R, &S);
+  rd_round *E = &S.E;
+  /* the last round: each move's place here (rw->pos, zeroed again at the
+     end), the ranks its guesses go to */
+  if (last && rc == MINEX_OK) {
+    for (int32_t i = 0; i < E->np; i++)
+      rw->pos[E->x[i]] = i + 1;
+    if ((rc = rd_ghost_ranks(X->pc->ws, cm, X->goff, E, &S.sidx, S.scnt)) !=
+        MINEX_OK)
+      for (int r = 0; r < cm->size; r++)
+        S.scnt[r] = 0;
+  }
+  rd_count2 mine = {0, 0};
+  if ((rc = rd_speculate(X, &S, last, rc, tally)) != MINEX_OK || tally->central)
+    goto out;
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
+    goto out;
+  /* a failure of rd_share_loads is agreed in rd_ghost_events */
+  rc = rd_share_loads(X, &S, &mine, tally);
+  rc = rd_ghost_events(X, &S, mine.executed, ev, nev, rc);
+out:
   if (last)
-    for (int32_t i = 0; i < E.np; i++)
-      rw->pos[E.x[i]] = 0;
-  rd_free(&E);
-  core_free(fin), core_free(pick), core_free(idx), core_free(was),
-      core_free(gbuf), core_free(gin), core_free(all), core_free(msg),
-      core_free(flips), core_free(scnt), core_free(need), core_free(sidx),
-      core_free(gm);
+    for (int32_t i = 0; i < E->np; i++)
+      rw->pos[E->x[i]] = 0;
+  rd_exec_free(&S);
   return cm->agree(cm->ctx, rc);
+}
+
+/* The buffers of a round's exchanges (freed at the next round). */
+typedef struct rd_bufs {
+  char *mine, *all, *msg, *in, *st, *stall;
+} rd_bufs;
+
+static void rd_bufs_free(rd_bufs *b) {
+  core_free(b->mine), core_free(b->all), core_free(b->msg), core_free(b->in),
+      core_free(b->st), core_free(b->stall);
+  memset(b, 0, sizeof *b);
+}
+
+/* Every rank's first id of level L into goff (size + 1 entries): the ranks
+ * hold consecutive ids, in rank order. Collective. */
+static int rd_level_offsets(const rd_ctx *X, const contract_level *L,
+                            int64_t *goff) {
+  const dist_comm *cm = X->cm;
+  int64_t nbase = L->nbase, *gall = NULL;
+  int rc = cm->allgather(cm->ctx, &nbase, sizeof nbase, (void **)&gall, X->cnt);
+  if (rc != MINEX_OK)
+    return rc;
+  goff[0] = 0;
+  for (int r = 0; r < cm->size; r++)
+    goff[r + 1] = goff[r] + gall[r];
+  if (goff[cm->rank] != L->goff && L->nbase > 0)
+    rc = core_error(MINEX_EINTERNAL,
+                    "rounds: rank %d: level ids from %lld, %lld expected",
+                    cm->rank, (long long)L->goff, (long long)goff[cm->rank]);
+  core_free(gall);
+  return cm->agree(cm->ctx, rc);
+}
+
+/* The accepted moves of this rank, with their edges, as records for rank
+ * 0 (b->mine); returns their bytes, or -1 on failure. */
+static int64_t rd_pack_records(const rd_ctx *X, const rd_round *R, rd_bufs *b) {
+  const contract_ws *ws = X->pc->ws;
+  const contract_level *L = contract_cur(ws);
+  int32_t nb = L->nbase;
+  size_t bytes = 0;
+  for (int32_t k = 0; k < R->np; k++)
+    if (R->state[k] == RS_MOVE) {
+      const int32_t *adj;
+      const double *cw;
+      int64_t len;
+      contract_edges(ws, R->x[k], &adj, &cw, &len);
+      bytes += sizeof(rec_head) + sizeof(rec_edge) * (size_t)len;
+    }
+  core_free(b->mine);
+  if ((b->mine = core_malloc(bytes + 1)) == NULL) {
+    core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes", bytes);
+    return -1;
+  }
+  char *p = b->mine;
+  for (int32_t k = 0; k < R->np; k++) {
+    if (R->state[k] != RS_MOVE)
+      continue;
+    int32_t x = R->x[k];
+    const int32_t *adj;
+    const double *cw;
+    int64_t len;
+    contract_edges(ws, x, &adj, &cw, &len);
+    const contract_attr *a = &L->at[x];
+    rec_head h = {L->goff + x,
+                  R->key[k].gain,
+                  a->pwgt,
+                  a->rwgt,
+                  a->ctot,
+                  a->old,
+                  ws->owner[x],
+                  key_forced(&R->key[k]),
+                  (int32_t)len,
+                  R->to[k],
+                  0};
+    memcpy(p, &h, sizeof h);
+    p += sizeof h;
+    for (int64_t j = 0; j < len; j++) {
+      int32_t y = adj[j];
+      rec_edge e = {y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb], cw[j],
+                    ws->owner[y], 0};
+      memcpy(p, &e, sizeof e);
+      p += sizeof e;
+    }
+  }
+  return (int64_t)bytes;
+}
+
+/* A round whose speculation did not settle: the accepted moves with their
+ * edges to rank 0, which executes them in the order and tells each rank
+ * what concerns it (b->in, *nev events); the loads after the round go to
+ * every rank once (an allgather to which rank 0 alone gives bytes).
+ * Collective. */
+static int rd_central(const rd_ctx *X, const rd_round *R, int last, rd_bufs *b,
+                      int64_t *nev, int64_t *moves) {
+  partition_ctx *pc = X->pc;
+  const dist_comm *cm = X->cm;
+  int size = cm->size;
+  int64_t *cnt = X->cnt, *rcnt = X->rcnt;
+  int64_t bytes = rd_pack_records(X, R, b);
+  int rc = bytes < 0 ? MINEX_ENOMEM : MINEX_OK;
+  for (int r = 0; r < size; r++)
+    cnt[r] = r == 0 && bytes > 0 ? bytes : 0;
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, b->mine, cnt, (void **)&b->all, rcnt)) !=
+          MINEX_OK)
+    return rc;
+  for (int r = 0; r < size; r++)
+    cnt[r] = 0;
+  int64_t nst = 0;
+  if (cm->rank == 0) {
+    int64_t tot = 0;
+    for (int r = 0; r < size; r++)
+      tot += rcnt[r];
+    rc = execute_records(X, b->all, tot, last, &b->msg, &b->st, &nst);
+  }
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, b->msg, cnt, (void **)&b->in, rcnt)) !=
+          MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, b->st, nst, (void **)&b->stall, cnt)) !=
+          MINEX_OK)
+    return rc;
+  *nev = rcnt[0] / (int64_t)sizeof(rec_event);
+  rec_state hd;
+  memcpy(&hd, b->stall, sizeof hd);
+  if (cm->rank != 0)
+    costmodel_state_get(pc->ld, b->stall + sizeof hd);
+  pc->moves = hd.moves;
+  pc->forced_moves = hd.forced_moves;
+  *moves += hd.executed;
+  return MINEX_OK;
+}
+
+/* The round's end here: this rank's proposals that wait, then the
+ * executed moves (events evs[0..nev)) in the order, as partition_rounds
+ * applies its moves (the queue's contents do not depend on the order of
+ * the two): owners and interior flags of this rank's vertices and ghosts
+ * set, their neighbours queued for the next round. */
+static int rd_apply_events(const rd_ctx *X, const rd_round *R, const char *evs,
+                           int64_t nev, partition_queue *qu) {
+  partition_ctx *pc = X->pc;
+  partition_rounds_ws *rw = X->rw;
+  contract_ws *ws = pc->ws;
+  const contract_level *L = contract_cur(ws);
+  int32_t nb = L->nbase, *mark = rw->mark, stamp = qu->stamp;
+  int rc = MINEX_OK;
+  for (int32_t k = 0; k < R->np; k++) {
+    int32_t xl = R->x[k];
+    if ((R->state[k] == RS_WAIT || R->state[k] == RS_DEFER) &&
+        mark[xl] != stamp) {
+      mark[xl] = stamp;
+      qu->ids[qu->next++] = xl;
+    }
+  }
+  for (int64_t k = 0; k < nev; k++) {
+    rec_event x;
+    memcpy(&x, evs + sizeof x * (size_t)k, sizeof x);
+    if (x.flags & EV_GHOST) { /* a neighbour's move: x is a ghost here.
+                                 Its neighbours that are ghosts here too
+                                 keep their interior flag: a ghost's is
+                                 never set (nor read) */
+      int32_t xl = local_of(L, x.id), g = xl - 2 * nb;
+      /* the ghosts' neighbours here, when the first one moves (kept in
+         rw while the level stays) */
+      if (rw->glevel != L || rw->gxadj != L->xadj) {
+        core_free(rw->gstart), core_free(rw->gnbr);
+        rw->gstart = NULL, rw->gnbr = NULL, rw->glevel = NULL;
+        if ((rc = ghost_nbrs(L, &rw->gstart, &rw->gnbr)) != MINEX_OK)
+          break;
+        rw->glevel = L, rw->gxadj = L->xadj;
+      }
+      if (g < 0) {
+        rc = core_error(MINEX_EINTERNAL,
+                        "rounds: rank %d: vertex %lld moved next to this "
+                        "rank's vertices is no ghost here",
+                        X->cm->rank, (long long)x.id);
+        break;
+      }
+      ws->owner[xl] = x.q;
+      pc->interior[xl] = 0;
+      for (int64_t j = rw->gstart[g]; j < rw->gstart[g + 1]; j++)
+        queue_nbr(pc, rw, rw->gnbr[j], qu);
+      continue;
+    }
+    int32_t xl = (int32_t)x.id;
+    ws->owner[xl] = x.q;
+    pc->interior[xl] = 0;
+    mark[xl] = -stamp;
+    if (qu->lock)
+      qu->lock[xl] = qu->lockstamp;
+    /* its neighbours here: no longer interior; queued for the next
+       round */
+    const int32_t *adj;
+    const double *cw;
+    int64_t len;
+    contract_edges(ws, xl, &adj, &cw, &len);
+    for (int64_t j = 0; j < len; j++) {
+      if (adj[j] < nb)
+        queue_nbr(pc, rw, adj[j], qu);
+      else
+        pc->interior[adj[j]] = 0;
+    }
+  }
+  return rc;
 }
 
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           const partition_round_set *set, int64_t *moves) {
   int32_t *ids = set->ids, n = set->n, budget = set->budget;
-  int32_t *lock = set->lock, lockstamp = set->lockstamp;
   int defer = set->defer;
   contract_ws *ws = pc->ws;
   const dist_comm *cm = ws->comm;
   const contract_level *L = contract_cur(ws);
-  int32_t nb = L->nbase, *mark = rw->mark, P = pc->ld->nprocs;
+  int32_t *mark = rw->mark, P = pc->ld->nprocs;
   int size = cm->size;
   int64_t *cnt = core_calloc((size_t)size + 1, sizeof *cnt);
   int64_t *rcnt = core_calloc((size_t)size + 1, sizeof *rcnt);
-  int64_t *goff = core_malloc(sizeof *goff * ((size_t)size + 1)), *gall = NULL;
+  int64_t *goff = core_malloc(sizeof *goff * ((size_t)size + 1));
   double *w0 = core_malloc(sizeof *w0 * 4 * ((size_t)P + 1));
-  char *mine = NULL, *all = NULL, *msg = NULL, *in = NULL, *st = NULL;
-  char *stall = NULL;
+  rd_bufs b;
+  memset(&b, 0, sizeof b);
   rd_key *spl = NULL;
   int nspl = 0;
   rd_round R;
@@ -1497,21 +1771,8 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   rd_ctx X = {pc, rw, cm, goff, cnt, rcnt,
               w0, c0, r0, q0,   0.0, pc->rule->recheck};
   *moves = 0;
-  /* every rank's first level id: the ranks hold consecutive ids, in rank
-     order */
-  int64_t nbase = nb;
   if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, &nbase, sizeof nbase, (void **)&gall,
-                          cnt)) != MINEX_OK)
-    goto done;
-  goff[0] = 0;
-  for (int r = 0; r < size; r++)
-    goff[r + 1] = goff[r] + gall[r];
-  if (goff[cm->rank] != L->goff && nb > 0)
-    rc = core_error(MINEX_EINTERNAL,
-                    "rounds: rank %d: level ids from %lld, %lld expected",
-                    cm->rank, (long long)L->goff, (long long)goff[cm->rank]);
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
+      (rc = rd_level_offsets(&X, L, goff)) != MINEX_OK)
     goto done;
   for (int32_t round = 0; round <= budget; round++) {
     int last = round >= budget, need_succ = defer && !last;
@@ -1548,179 +1809,37 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     rd_decide(&X, &R, last, defer, NULL);
     if (!last && (rc = rd_waits(pc, rw, cm, goff, &R, cnt, rcnt)) != MINEX_OK)
       break;
-    core_free(all), core_free(msg), core_free(in), core_free(st),
-        core_free(stall);
-    all = msg = in = st = stall = NULL;
+    char *mine = b.mine; /* rd_central's buffer lives across rounds */
+    b.mine = NULL;
+    rd_bufs_free(&b);
+    b.mine = mine;
     int64_t nev = 0;
     /* the ranks execute their own moves (rank 0 only when the
        speculation does not settle) */
     rd_tally tally = {0, 0, 0};
-    if ((rc = rd_execute(&X, &R, last, &in, &nev, &tally)) != MINEX_OK)
+    if ((rc = rd_execute(&X, &R, last, &b.in, &nev, &tally)) != MINEX_OK)
       break;
-    int64_t executed = tally.executed;
-    int tries = tally.tries, central = tally.central;
-    if (!central)
-      *moves += executed;
+    if (!tally.central)
+      *moves += tally.executed;
     pc->dist_rounds++;
-    pc->dist_tries += tries;
-    pc->dist_rank0 += central;
-    if (central) {
-      /* a round whose speculation did not settle: the accepted moves with
-         their edges to rank 0 */
-      size_t bytes = 0;
-      for (int32_t k = 0; k < R.np; k++)
-        if (R.state[k] == RS_MOVE) {
-          const int32_t *adj;
-          const double *cw;
-          int64_t len;
-          contract_edges(ws, R.x[k], &adj, &cw, &len);
-          bytes += sizeof(rec_head) + sizeof(rec_edge) * (size_t)len;
-        }
-      core_free(mine);
-      if ((mine = core_malloc(bytes + 1)) == NULL)
-        rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %zu bytes",
-                        bytes);
-      char *p = mine;
-      for (int32_t k = 0; rc == MINEX_OK && k < R.np; k++) {
-        if (R.state[k] != RS_MOVE)
-          continue;
-        int32_t x = R.x[k];
-        const int32_t *adj;
-        const double *cw;
-        int64_t len;
-        contract_edges(ws, x, &adj, &cw, &len);
-        const contract_attr *a = &L->at[x];
-        rec_head h = {L->goff + x,
-                      R.key[k].gain,
-                      a->pwgt,
-                      a->rwgt,
-                      a->ctot,
-                      a->old,
-                      ws->owner[x],
-                      key_forced(&R.key[k]),
-                      (int32_t)len,
-                      R.to[k],
-                      0};
-        memcpy(p, &h, sizeof h);
-        p += sizeof h;
-        for (int64_t j = 0; j < len; j++) {
-          int32_t y = adj[j];
-          rec_edge e = {y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb], cw[j],
-                        ws->owner[y], 0};
-          memcpy(p, &e, sizeof e);
-          p += sizeof e;
-        }
-      }
-      for (int r = 0; r < size; r++)
-        cnt[r] = r == 0 ? (int64_t)bytes : 0;
-      if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-          (rc = cm->exchange(cm->ctx, mine, cnt, (void **)&all, rcnt)) !=
-              MINEX_OK)
-        break;
-      /* rank 0 executes them in the order and tells each rank what concerns
-         it; the loads after the round go to every rank once (an allgather
-         to which rank 0 alone gives bytes) */
-      for (int r = 0; r < size; r++)
-        cnt[r] = 0;
-      int64_t nst = 0;
-      if (cm->rank == 0) {
-        int64_t tot = 0;
-        for (int r = 0; r < size; r++)
-          tot += rcnt[r];
-        rc = execute_records(&X, all, tot, last, &msg, &st, &nst);
-      }
-      if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-          (rc = cm->exchange(cm->ctx, msg, cnt, (void **)&in, rcnt)) !=
-              MINEX_OK ||
-          (rc = cm->allgather(cm->ctx, st, nst, (void **)&stall, cnt)) !=
-              MINEX_OK)
-        break;
-      nev = rcnt[0] / (int64_t)sizeof(rec_event);
-      rec_state hd;
-      memcpy(&hd, stall, sizeof hd);
-      if (cm->rank != 0)
-        costmodel_state_get(pc->ld, stall + sizeof hd);
-      pc->moves = hd.moves;
-      pc->forced_moves = hd.forced_moves;
-      *moves += hd.executed;
-    }
-    const char *evs = in;
-    /* this rank's proposals that wait, then the executed moves in the
-       order, as partition_rounds applies its moves (the queue's contents
-       do not depend on the order of the two) */
-    int32_t stamp = ++rw->stamp, next = 0;
-    int more = round < budget;
-    for (int32_t k = 0; k < R.np; k++) {
-      int32_t xl = R.x[k];
-      if ((R.state[k] == RS_WAIT || R.state[k] == RS_DEFER) &&
-          mark[xl] != stamp) {
-        mark[xl] = stamp;
-        ids[next++] = xl;
-      }
-    }
-    for (int64_t k = 0; k < nev; k++) {
-      rec_event x;
-      memcpy(&x, evs + sizeof x * (size_t)k, sizeof x);
-      if (x.flags & EV_GHOST) { /* a neighbour's move: x is a ghost here.
-                                   Its neighbours that are ghosts here too
-                                   keep their interior flag: a ghost's is
-                                   never set (nor read) */
-        int32_t xl = local_of(L, x.id), g = xl - 2 * nb;
-        /* the ghosts' neighbours here, when the first one moves (kept in
-           rw while the level stays) */
-        if (rw->glevel != L || rw->gxadj != L->xadj) {
-          core_free(rw->gstart), core_free(rw->gnbr);
-          rw->gstart = NULL, rw->gnbr = NULL, rw->glevel = NULL;
-          if ((rc = ghost_nbrs(L, &rw->gstart, &rw->gnbr)) != MINEX_OK)
-            break;
-          rw->glevel = L, rw->gxadj = L->xadj;
-        }
-        const int64_t *gstart = rw->gstart;
-        const int32_t *gnbr = rw->gnbr;
-        if (g < 0) {
-          rc = core_error(MINEX_EINTERNAL,
-                          "rounds: rank %d: vertex %lld moved next to this "
-                          "rank's vertices is no ghost here",
-                          cm->rank, (long long)x.id);
-          break;
-        }
-        ws->owner[xl] = x.q;
-        pc->interior[xl] = 0;
-        for (int64_t j = gstart[g]; j < gstart[g + 1]; j++)
-          queue_nbr(pc, rw, gnbr[j], ids, &next, stamp, lock, lockstamp, more);
-        continue;
-      }
-      int32_t xl = (int32_t)x.id;
-      ws->owner[xl] = x.q;
-      pc->interior[xl] = 0;
-      mark[xl] = -stamp;
-      if (lock)
-        lock[xl] = lockstamp;
-      /* its neighbours here: no longer interior; queued for the next
-         round */
-      const int32_t *adj;
-      const double *cw;
-      int64_t len;
-      contract_edges(ws, xl, &adj, &cw, &len);
-      for (int64_t j = 0; j < len; j++) {
-        if (adj[j] < nb)
-          queue_nbr(pc, rw, adj[j], ids, &next, stamp, lock, lockstamp, more);
-        else
-          pc->interior[adj[j]] = 0;
-      }
-    }
+    pc->dist_tries += tally.tries;
+    pc->dist_rank0 += tally.central;
+    if (tally.central &&
+        (rc = rd_central(&X, &R, last, &b, &nev, moves)) != MINEX_OK)
+      break;
+    partition_queue qu = {
+        ids, 0, ++rw->stamp, set->lock, set->lockstamp, round < budget};
+    rc = rd_apply_events(&X, &R, b.in, nev, &qu);
     if (rc != MINEX_OK)
       continue; /* agreed after the next round's scan, which it skips (or
                    at the end) */
-    n = partition_next_round(ids, next, mark, stamp);
+    n = partition_next_round(ids, qu.next, mark, qu.stamp);
   }
 done:
   rd_free(&R);
   core_free(spl);
-  core_free(cnt), core_free(rcnt), core_free(goff), core_free(gall),
-      core_free(w0);
-  core_free(mine), core_free(all), core_free(msg), core_free(in), core_free(st),
-      core_free(stall);
+  core_free(cnt), core_free(rcnt), core_free(goff), core_free(w0);
+  rd_bufs_free(&b);
   return cm->agree(cm->ctx, rc);
 }
 

@@ -175,9 +175,7 @@ static int send_back(dist_ctx *c, const int64_t *vtxdist, const dist_part *d,
 typedef struct solve_layout {
   dist_ctx *c;
   const dist_part *d;
-  const minex_config *cfg;
-  const minex_options *opt;
-  double unit;
+  dist_model m;
   contract_ws *w;
   dist_coarse *co;
 } solve_layout;
@@ -185,9 +183,8 @@ typedef struct solve_layout {
 static int solve_loads(void *ctx, const int32_t *start, double h,
                        costmodel_loads *ld) {
   solve_layout *l = ctx;
-  return start ? dist_loads_part(l->c, l->d, l->cfg, l->opt, h, l->unit, start,
-                                 ld)
-               : dist_loads_old(l->c, l->d, l->cfg, l->opt, h, l->unit, ld);
+  return start ? dist_loads_part(l->c, l->d, &l->m, h, start, ld)
+               : dist_loads_old(l->c, l->d, &l->m, h, ld);
 }
 
 static int solve_agree(void *ctx, int rc) {
@@ -261,7 +258,7 @@ static int dist_scratch(const run_ctx *run, solve_layout *l, candidate *cd,
     int32_t *old_s = NULL;
     int r = contract_csr_graph(ns, lv.g.xadj, lv.g.adjncy, lv.g.cwgt, lv.at,
                                &gs, &old_s);
-    if (r == MINEX_OK && (r = scratch_partition(gs, l->cfg, old_s, opt->seed,
+    if (r == MINEX_OK && (r = scratch_partition(gs, l->m.cfg, old_s, opt->seed,
                                                 part_s)) != MINEX_OK) {
       driver_log(opt, "scratch: skipped: %s", minex_last_error());
       status[1] = 1;
@@ -590,8 +587,7 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
   const dist_comm *cc = c->cm;
   phase_mark(c, &pm, t0);
   t1 = core_wtime();
-  rc = contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
-                               d.ghost_gid, d.ghost_rank, cc);
+  rc = contract_ws_create_dist(&w, &d, cc);
   w.drop_lists = 1; /* the expansion is in rounds */
   w.cluster_factor = run.cluster_factor;
   if ((rc = cc->agree(cc->ctx, rc)) != MINEX_OK ||
@@ -607,7 +603,7 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
   if ((rc = cc->agree(cc->ctx, rc)) != MINEX_OK)
     goto done;
   phase_mark(c, &pm, t0);
-  solve_layout l = {c, &d, cfg, opt, unit, &w, &co};
+  solve_layout l = {c, &d, {cfg, opt, unit}, &w, &co};
   solve_tally T;
   if ((rc = solve_candidates(&run, &l, all_avail, keep, &T)) != MINEX_OK)
     goto done;
@@ -619,8 +615,7 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
      leave a processor that lost every vertex at -1e-14 (a Qwgt below 0,
      which the cost model refuses, a NaN SteadyMax). Summed part by part,
      the figures are the same for any number of ranks. */
-  if ((rc = dist_loads_part(c, &d, cfg, opt, k, unit, w.owner, &best_ld)) !=
-      MINEX_OK)
+  if ((rc = dist_loads_part(c, &d, &l.m, k, w.owner, &best_ld)) != MINEX_OK)
     goto done;
   have_ld = 1;
   /* SPEC §3 guarantee: never worse than old when every old owner is
@@ -634,7 +629,7 @@ int dist_solve(dist_ctx *c, const dist_input *in, const minex_config *cfg,
     dist_old_owners(&d, w.owner);
     costmodel_loads_destroy(&best_ld);
     have_ld = 0;
-    if ((rc = dist_loads_old(c, &d, cfg, opt, k, unit, &best_ld)) != MINEX_OK)
+    if ((rc = dist_loads_old(c, &d, &l.m, k, &best_ld)) != MINEX_OK)
       goto done;
     have_ld = 1;
   }

@@ -294,15 +294,12 @@ static int gate(const partition_ctx *pc, const costmodel_scratch *mv,
   return 1;
 }
 
-int partition_test_move(const partition_ctx *pc, const partition_scratch *sc,
-                        costmodel_scratch *mv, const contract_attr *a,
-                        int32_t p, int32_t nn, int32_t q, double ref,
+int partition_test_move(const partition_ctx *pc, costmodel_scratch *mv,
+                        const costmodel_vertex *v, int32_t q, double ref,
                         partition_choice *ch) {
-  const costmodel_loads *ld = pc->ld;
-  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, p, sc->nbr, nn};
   costmodel_move m;
-  costmodel_eval_move_ref(ld, mv, &v, q, ref, &m);
-  return gate(pc, mv, &m, p, ch);
+  costmodel_eval_move_ref(pc->ld, mv, v, q, ref, &m);
+  return gate(pc, mv, &m, v->cur, ch);
 }
 
 int partition_test_deltas(const partition_ctx *pc, costmodel_scratch *mv,

@@ -444,6 +444,26 @@ void partition_round_sort(partition_rounds_ws *rw, int32_t k);
  * qsort). */
 void partition_sort_moves(partition_round_move *mv, size_t n,
                           partition_round_move **tmp, size_t *cap);
+/* The next round's queue of partition_rounds (and its distributed form):
+ * ids[0..next) marked stamp in rw->mark (-stamp: moved in this round);
+ * an id locked (lock[id] == lockstamp) stays out; more = 0 in a budget's
+ * last round, which queues nothing. */
+typedef struct partition_queue {
+  int32_t *ids, next, stamp;
+  int32_t *lock, lockstamp;
+  int more;
+} partition_queue;
+
+/* Queues y for the next round unless it is queued, moved or locked. */
+static inline void partition_queue_add(partition_queue *qu, int32_t *mark,
+                                       int32_t y) {
+  if (qu->more && mark[y] != qu->stamp && mark[y] != -qu->stamp &&
+      (qu->lock == NULL || qu->lock[y] != qu->lockstamp)) {
+    mark[y] = qu->stamp;
+    qu->ids[qu->next++] = y;
+  }
+}
+
 /* The next round's ids (rounds.c): those queued (mark = stamp) in
  * ids[0..next), one that moved after it was queued left out, in id
  * order; returns their number. */
@@ -480,14 +500,13 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
                         const contract_attr *a, int32_t p, int interior,
                         int32_t nn, partition_choice *ch);
 
-/* Whether the move of a vertex (record a, owner p, its nn neighbour owners
- * in sc->nbr) to q alone passes the move rule's gate against the loads,
- * dMinVar measured about ref (costmodel_eval_move_ref, its deltas left in
- * mv); a forced move (p unavailable) always does. Fills ch like
- * partition_move_rule. q must be available and differ from p. */
-int partition_test_move(const partition_ctx *pc, const partition_scratch *sc,
-                        costmodel_scratch *mv, const contract_attr *a,
-                        int32_t p, int32_t nn, int32_t q, double ref,
+/* Whether the move of vertex v (its weights, owner and neighbour owners)
+ * to q alone passes the move rule's gate against the loads, dMinVar
+ * measured about ref (costmodel_eval_move_ref, its deltas left in mv); a
+ * forced move (owner unavailable) always does. Fills ch like
+ * partition_move_rule. q must be available and differ from the owner. */
+int partition_test_move(const partition_ctx *pc, costmodel_scratch *mv,
+                        const costmodel_vertex *v, int32_t q, double ref,
                         partition_choice *ch);
 /* The same from the move's deltas already in mv (as
  * costmodel_eval_move_ref leaves them: costmodel_finish_move_ref), the

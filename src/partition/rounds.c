@@ -286,9 +286,10 @@ static int executable(partition_ctx *pc, const partition_rounds_ws *rw,
     return 1;
   partition_scratch *sc = &pc->sc[0];
   int32_t nn = partition_gather_owners_in(pc, sc, x);
+  const contract_attr *a = &contract_cur(ws)->at[x];
+  costmodel_vertex v = {a->pwgt, a->rwgt, a->old, ws->owner[x], sc->nbr, nn};
   partition_choice ch;
-  return partition_test_move(pc, sc, &sc->mv, &contract_cur(ws)->at[x],
-                             ws->owner[x], nn, q, rw->ref, &ch);
+  return partition_test_move(pc, &sc->mv, &v, q, rw->ref, &ch);
 }
 
 int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
@@ -327,25 +328,18 @@ int partition_round_plan(partition_ctx *pc, partition_rounds_ws *rw,
  * more rounds follow, queues its neighbours not moved nor locked for the
  * next (mark stamp, ids[*next]). */
 static void execute_queue(partition_ctx *pc, partition_rounds_ws *rw, int32_t x,
-                          int32_t q, int32_t *ids, int32_t *next, int32_t stamp,
-                          int32_t *lock, int32_t lockstamp, int more) {
+                          int32_t q, partition_queue *qu) {
   contract_ws *ws = pc->ws;
   int32_t *mark = rw->mark;
   partition_execute(pc, x, q);
-  mark[x] = -stamp;
-  if (lock)
-    lock[x] = lockstamp;
-  if (!more)
+  mark[x] = -qu->stamp;
+  if (qu->lock)
+    qu->lock[x] = qu->lockstamp;
+  if (!qu->more)
     return;
   int32_t cnt = contract_gather(ws, x);
-  for (int32_t k = 0; k < cnt; k++) {
-    int32_t r = ws->acc.list[k];
-    if (mark[r] != stamp && mark[r] != -stamp &&
-        (lock == NULL || lock[r] != lockstamp)) {
-      mark[r] = stamp;
-      ids[(*next)++] = r;
-    }
-  }
+  for (int32_t k = 0; k < cnt; k++)
+    partition_queue_add(qu, mark, ws->acc.list[k]);
 }
 
 int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
@@ -357,7 +351,6 @@ int partition_rounds(partition_ctx *pc, partition_rounds_ws *rw,
 static int rounds_local(partition_ctx *pc, partition_rounds_ws *rw,
                         const partition_round_set *set, int64_t *nmoves) {
   int32_t *ids = set->ids, n = set->n, budget = set->budget;
-  int32_t *lock = set->lock, lockstamp = set->lockstamp;
   int defer = set->defer;
   int32_t *mark = rw->mark;
   int64_t moves = 0;
@@ -369,34 +362,35 @@ static int rounds_local(partition_ctx *pc, partition_rounds_ws *rw,
       *nmoves = moves;
       return rc;
     }
+    /* mark: stamp = queued for the next round, -stamp = moved in this one */
+    partition_queue qu = {
+        ids, 0, ++rw->stamp, set->lock, set->lockstamp, round < budget};
+    int32_t stamp = qu.stamp;
     if (pc->rounds) {
-      int32_t stamp = ++rw->stamp, next = 0, last = round == budget;
+      int last = round == budget;
       for (int32_t i = 0; i < nm; i++) {
         int32_t x = rw->mv[i].id;
         if (rw->mv[i].state == RS_WAIT || rw->mv[i].state == RS_DEFER) {
           if (mark[x] != stamp) {
             mark[x] = stamp;
-            ids[next++] = x;
+            ids[qu.next++] = x;
           }
           continue;
         }
         if (rw->mv[i].state != RS_MOVE ||
             !executable(pc, rw, x, rw->mv[i].to, last, stamp))
           continue;
-        execute_queue(pc, rw, x, rw->mv[i].to, ids, &next, stamp, lock,
-                      lockstamp, !last);
+        execute_queue(pc, rw, x, rw->mv[i].to, &qu);
         moves++;
       }
       /* the round's loads are their processors' sums alone */
       if (nm > 0)
         costmodel_resync(pc->ld);
-      n = partition_next_round(ids, next, mark, stamp);
+      n = partition_next_round(ids, qu.next, mark, stamp);
       continue;
     }
     /* applied in that order, each re-tested against the loads the moves
-       before it left (re-validation); mark: stamp = queued for the next
-       round, -stamp = moved in this one */
-    int32_t stamp = ++rw->stamp, next = 0;
+       before it left (re-validation) */
     for (int32_t i = 0; i < nm; i++) {
       int32_t x = rw->mv[i].id;
       partition_choice ch;
@@ -408,15 +402,14 @@ static int rounds_local(partition_ctx *pc, partition_rounds_ws *rw,
           (rw->mv[i + 1].forced || ch.move.gain > rw->mv[i + 1].gain)) {
         if (mark[x] != stamp) {
           mark[x] = stamp;
-          ids[next++] = x;
+          ids[qu.next++] = x;
         }
         continue;
       }
-      execute_queue(pc, rw, x, ch.move.to, ids, &next, stamp, lock, lockstamp,
-                    round < budget);
+      execute_queue(pc, rw, x, ch.move.to, &qu);
       moves++;
     }
-    n = partition_next_round(ids, next, mark, stamp);
+    n = partition_next_round(ids, qu.next, mark, stamp);
   }
   *nmoves = moves;
   return MINEX_OK;

@@ -168,7 +168,7 @@ static void check_coarse(dist_ctx *c, const layout *lay, const dist_part *d,
   memset(&pd, 0, sizeof pd);
   costmodel_problem pb = {&lay->g, cfg, lay->old, opt, us};
   rc = costmodel_loads_create_k(&ls, &pb, lay->old, k);
-  rd = dist_loads_old(c, d, cfg, opt, k, ud, &ldd);
+  rd = dist_loads_old(c, d, &(dist_model){cfg, opt, ud}, k, &ldd);
   CHECK(rc == MINEX_OK && rd == MINEX_OK, "%s: loads: %s", what,
         minex_last_error());
   if (rc == MINEX_OK && rd == MINEX_OK) {
@@ -411,9 +411,7 @@ static void run_case(const fixture *f, int32_t nparts, int empty1,
         int rs = contract_ws_create(&s, &lay.g, lay.old);
         if (rs == MINEX_OK)
           rs = contract_run(&s, (int32_t)target, 4, seed, 1);
-        int rd =
-            contract_ws_create_dist(&w, &d.g, d.old, d.goff, d.gn, d.nghost,
-                                    d.ghost_gid, d.ghost_rank, &cc);
+        int rd = contract_ws_create_dist(&w, &d, &cc);
         if (rd == MINEX_OK)
           rd = contract_run(&w, (int32_t)target, 4, seed, nt);
         CHECK(rs == MINEX_OK && rd == MINEX_OK, "%s: contract_run: %s", what,

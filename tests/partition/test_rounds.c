@@ -118,9 +118,10 @@ START_TEST(rounds_on_decides_on_running_sums_of_the_earlier_proposals) {
       costmodel_loads *keep = pc.ld;
       pc.ld = &l2;
       partition_choice ch;
-      int ok = partition_test_move(&pc, &pc.sc[0], &ms,
-                                   &contract_cur(&ws)->at[m->id], cur[m->id],
-                                   nn, m->to, ref, &ch);
+      const contract_attr *a = &contract_cur(&ws)->at[m->id];
+      costmodel_vertex v = {a->pwgt,    a->rwgt,      a->old,
+                            cur[m->id], pc.sc[0].nbr, nn};
+      int ok = partition_test_move(&pc, &ms, &v, m->to, ref, &ch);
       pc.ld = keep;
       want[i] =
           !ok ? RS_NONE

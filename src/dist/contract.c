@@ -68,44 +68,22 @@ int contract_ws_create_dist(contract_ws *ws, const dist_part *d,
  * id, the global id of its representative in N) to t; rows are symmetric,
  * so a rank receives its ghosts exactly, in id order. map[2 nb + g] then
  * gets the id in N of ghost g's representative. Collective. */
-int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
-                        int32_t K, int32_t A) {
-  const dist_comm *cm = ws->comm;
-  if (cm == NULL) {
-    N->gnbase = A;
-    return MINEX_OK;
-  }
-  int size = cm->size, rank = cm->rank;
-  int32_t nb = L->nbase, ng = L->nghost, *map = ws->map;
-  int64_t mine[2] = {K, A}, *all = NULL, *pairs = NULL, *recv = NULL;
-  int64_t *cnt = core_calloc((size_t)size, sizeof *cnt);
-  int64_t *rcnt = core_calloc((size_t)size, sizeof *rcnt);
-  int64_t *off = core_calloc((size_t)size + 1, sizeof *off);
-  int64_t *end = core_calloc((size_t)size + 1, sizeof *end);
-  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
-  int64_t *newg = core_malloc(sizeof(int64_t) * ((size_t)ng + 1));
-  int64_t *uniq = core_malloc(sizeof(int64_t) * ((size_t)ng + 1));
+/* For each base vertex of L with an end on rank t, (its global id, the
+ * global id of its representative in N) to t, grouped by destination,
+ * base vertices in id order: *pairs, cnt[t] bytes for rank t. */
+static int renumber_pairs(const contract_ws *ws, const contract_level *L,
+                          const contract_level *N, int64_t **pairs,
+                          int64_t *cnt) {
+  int size = ws->comm->size;
+  int32_t nb = L->nbase, *map = ws->map;
   int32_t *seen = core_malloc(sizeof(int32_t) * ((size_t)size + 1));
-  int rc = cnt && rcnt && off && end && pos && newg && uniq && seen
-               ? MINEX_OK
-               : core_error(MINEX_ENOMEM, "contraction: out of memory");
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, mine, sizeof mine, (void **)&all, cnt)) !=
-          MINEX_OK)
-    goto out;
-  int64_t moff = 0;
-  for (int r = 0; r < size; r++) {
-    off[r + 1] = off[r] + all[2 * r + 1];
-    moff += r < rank ? all[2 * r] : 0;
-  }
-  L->gmoff = moff;
-  N->goff = off[rank];
-  N->gnbase = off[size];
-  /* the pairs, grouped by destination, base vertices in id order */
-  for (int r = 0; r < size; r++)
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  int rc = seen && pos ? MINEX_OK
+                       : core_error(MINEX_ENOMEM, "contraction: out of memory");
+  for (int r = 0; r < size && rc == MINEX_OK; r++)
     seen[r] = -1, cnt[r] = 0;
   int64_t npairs = 0;
-  for (int pass = 0; pass < 2; pass++) {
+  for (int pass = 0; pass < 2 && rc == MINEX_OK; pass++) {
     for (int32_t x = 0; x < nb; x++)
       for (int64_t j = L->xadj[x]; j < L->xadj[x + 1]; j++) {
         int64_t u = (int64_t)L->adj[j] - 2 * (int64_t)nb;
@@ -117,14 +95,14 @@ int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
           cnt[t]++;
           npairs++;
         } else {
-          pairs[2 * pos[t]] = L->goff + x;
-          pairs[2 * pos[t] + 1] = N->goff + map[x];
+          (*pairs)[2 * pos[t]] = L->goff + x;
+          (*pairs)[2 * pos[t] + 1] = N->goff + map[x];
           pos[t]++;
         }
       }
     if (pass == 0) {
-      pairs = core_malloc(sizeof(int64_t) * (2 * (size_t)npairs + 1));
-      if (pairs == NULL) {
+      *pairs = core_malloc(sizeof(int64_t) * (2 * (size_t)npairs + 1));
+      if (*pairs == NULL) {
         rc = core_error(MINEX_ENOMEM,
                         "contraction: out of memory for %lld "
                         "ghost ids",
@@ -139,16 +117,29 @@ int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
       }
     }
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, pairs, cnt, (void **)&recv, rcnt)) !=
-          MINEX_OK)
-    goto out;
-  /* the ghosts, from each source's block in order: pos[r] where block r
-     is read, end[r] where it ends */
-  pos[0] = 0;
+  core_free(seen), core_free(pos);
+  return rc;
+}
+
+/* The representative in N of each ghost of L (newg, by ghost), from the
+ * pairs received (recv, rcnt[r] bytes from rank r; each source's block in
+ * the ghosts' order), checked to match the ghosts one for one. */
+static int renumber_match(const contract_ws *ws, const contract_level *L,
+                          const int64_t *recv, const int64_t *rcnt,
+                          int64_t *newg) {
+  int size = ws->comm->size, rank = ws->comm->rank;
+  int32_t ng = L->nghost;
+  /* pos[r] where block r is read, end[r] where it ends */
+  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  int64_t *end = core_calloc((size_t)size + 1, sizeof *end);
+  if (!pos || !end) {
+    core_free(pos), core_free(end);
+    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  }
+  int rc = MINEX_OK;
   for (int r = 0; r < size; r++)
     end[r] = pos[r + 1] = pos[r] + rcnt[r] / 16;
-  for (int32_t g = 0; g < ng; g++) {
+  for (int32_t g = 0; g < ng && rc == MINEX_OK; g++) {
     int t = L->ghost_rank[g];
     if (pos[t] >= end[t] || recv[2 * pos[t]] != L->ghost_gid[g]) {
       rc = core_error(MINEX_EINTERNAL,
@@ -156,51 +147,104 @@ int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
                       "announced by rank %d (rows not symmetric)",
                       rank, (long long)L->ghost_gid[g], (int)(ws->nlevels - 1),
                       t);
-      goto out;
+      break;
     }
-    newg[g] = uniq[g] = recv[2 * pos[t] + 1];
+    newg[g] = recv[2 * pos[t] + 1];
     pos[t]++;
   }
-  for (int r = 0; r < size; r++)
-    if (pos[r] != end[r]) { /* a pair that matches no ghost */
+  for (int r = 0; r < size && rc == MINEX_OK; r++)
+    if (pos[r] != end[r]) /* a pair that matches no ghost */
       rc = core_error(MINEX_EINTERNAL,
                       "contraction: rank %d: rank %d announced vertex %lld "
                       "of level %d, not a ghost here (rows not symmetric)",
                       rank, r, (long long)recv[2 * pos[r]],
                       (int)(ws->nlevels - 1));
-      goto out;
-    }
+  core_free(pos), core_free(end);
+  return rc;
+}
+
+/* N's ghosts: the distinct representatives of L's ghosts (newg), ascending,
+ * with their ranks (off: every rank's first id of N); L's ghost g goes up
+ * to N's ghost ghost_up[g], local id 2 A + that in map. */
+static int renumber_ghosts(contract_ws *ws, contract_level *L,
+                           contract_level *N, int32_t A, const int64_t *newg,
+                           const int64_t *off) {
+  int size = ws->comm->size;
+  int32_t nb = L->nbase, ng = L->nghost;
+  int64_t *uniq = core_malloc(sizeof(int64_t) * ((size_t)ng + 1));
+  if (uniq == NULL)
+    return core_error(MINEX_ENOMEM, "contraction: out of memory");
+  if (ng > 0)
+    memcpy(uniq, newg, sizeof *uniq * (size_t)ng);
   qsort(uniq, (size_t)ng, sizeof *uniq, core_i64_cmp);
   int32_t nu = 0;
   for (int32_t g = 0; g < ng; g++)
     if (nu == 0 || uniq[nu - 1] != uniq[g])
       uniq[nu++] = uniq[g];
+  int rc = MINEX_OK;
   N->ghost_gid = core_malloc(sizeof(int64_t) * ((size_t)nu + 1));
   N->ghost_rank = core_malloc(sizeof(int32_t) * ((size_t)nu + 1));
   if (N->ghost_gid == NULL || N->ghost_rank == NULL) {
     rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
                     (int)nu);
+  } else {
+    core_free(L->ghost_up);
+    if ((L->ghost_up = core_malloc(sizeof(int32_t) * ((size_t)ng + 1))) == NULL)
+      rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
+                      (int)ng);
+  }
+  if (rc == MINEX_OK) {
+    N->nghost = nu;
+    for (int32_t g = 0; g < nu; g++) {
+      N->ghost_gid[g] = uniq[g];
+      N->ghost_rank[g] = (int32_t)(core_lower_i64(off + 1, size, uniq[g] + 1));
+    }
+    for (int32_t g = 0; g < ng; g++) {
+      L->ghost_up[g] = (int32_t)core_lower_i64(uniq, nu, newg[g]);
+      ws->map[2 * nb + g] = 2 * A + L->ghost_up[g];
+    }
+  }
+  core_free(uniq);
+  return rc;
+}
+
+int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
+                        int32_t K, int32_t A) {
+  const dist_comm *cm = ws->comm;
+  if (cm == NULL) {
+    N->gnbase = A;
+    return MINEX_OK;
+  }
+  int size = cm->size, rank = cm->rank;
+  int64_t mine[2] = {K, A}, *all = NULL, *pairs = NULL, *recv = NULL;
+  int64_t *cnt = core_calloc((size_t)size, sizeof *cnt);
+  int64_t *rcnt = core_calloc((size_t)size, sizeof *rcnt);
+  int64_t *off = core_calloc((size_t)size + 1, sizeof *off);
+  int64_t *newg = core_malloc(sizeof(int64_t) * ((size_t)L->nghost + 1));
+  int rc = cnt && rcnt && off && newg
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "contraction: out of memory");
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->allgather(cm->ctx, mine, sizeof mine, (void **)&all, cnt)) !=
+          MINEX_OK)
     goto out;
+  int64_t moff = 0;
+  for (int r = 0; r < size; r++) {
+    off[r + 1] = off[r] + all[2 * r + 1];
+    moff += r < rank ? all[2 * r] : 0;
   }
-  N->nghost = nu;
-  for (int32_t g = 0; g < nu; g++) {
-    N->ghost_gid[g] = uniq[g];
-    N->ghost_rank[g] = (int32_t)(core_lower_i64(off + 1, size, uniq[g] + 1));
-  }
-  core_free(L->ghost_up);
-  if ((L->ghost_up = core_malloc(sizeof(int32_t) * ((size_t)ng + 1))) == NULL) {
-    rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
-                    (int)ng);
+  L->gmoff = moff;
+  N->goff = off[rank];
+  N->gnbase = off[size];
+  rc = renumber_pairs(ws, L, N, &pairs, cnt);
+  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
+      (rc = cm->exchange(cm->ctx, pairs, cnt, (void **)&recv, rcnt)) !=
+          MINEX_OK)
     goto out;
-  }
-  for (int32_t g = 0; g < ng; g++) {
-    L->ghost_up[g] = (int32_t)core_lower_i64(uniq, nu, newg[g]);
-    map[2 * nb + g] = 2 * A + L->ghost_up[g];
-  }
+  if ((rc = renumber_match(ws, L, recv, rcnt, newg)) == MINEX_OK)
+    rc = renumber_ghosts(ws, L, N, A, newg, off);
 out:
-  core_free(cnt), core_free(rcnt), core_free(off), core_free(end),
-      core_free(pos);
-  core_free(newg), core_free(uniq), core_free(seen);
+  core_free(cnt), core_free(rcnt), core_free(off), core_free(newg);
   core_free(all), core_free(pairs), core_free(recv);
   return rc;
 }

@@ -389,55 +389,44 @@ void dist_coarse_destroy(dist_coarse *co) {
 
 /* Gathers level L of w on every rank into co's graph and records; with
  * make_ws, co's workspace too. */
-static int gather_level(dist_ctx *c, const contract_level *L, dist_coarse *co,
-                        int make_ws) {
-  memset(co, 0, sizeof *co);
+/* This rank's rows of level L for the gather: their count, records,
+ * degrees, then (global id, Cwgt) per end; *bytes its size. NULL when out
+ * of memory. */
+static char *level_pack(const contract_level *L, size_t *bytes) {
   int32_t nb = L->nbase;
   int64_t nnz = L->xadj[nb] - L->xadj[0];
-  /* this rank's rows: their count, records, degrees, then (global id,
-     Cwgt) per end */
-  size_t bytes =
-      8 + (size_t)nb * (sizeof(contract_attr) + 8) + (size_t)nnz * 16;
-  char *mine = core_malloc(bytes), *all = NULL;
-  int64_t *count = core_calloc((size_t)c->size, sizeof *count);
-  if (mine == NULL || count == NULL) {
-    dist_fail(c, MINEX_ENOMEM, "out of memory packing the contracted graph");
-  } else {
-    char *p = mine;
-    int64_t m = nb;
-    memcpy(p, &m, 8);
+  *bytes = 8 + (size_t)nb * (sizeof(contract_attr) + 8) + (size_t)nnz * 16;
+  char *mine = core_malloc(*bytes);
+  if (mine == NULL)
+    return NULL;
+  char *p = mine;
+  int64_t m = nb;
+  memcpy(p, &m, 8);
+  p += 8;
+  if (nb > 0)
+    memcpy(p, L->at, sizeof(contract_attr) * (size_t)nb);
+  p += sizeof(contract_attr) * (size_t)nb;
+  for (int32_t x = 0; x < nb; x++) {
+    int64_t deg = L->xadj[x + 1] - L->xadj[x];
+    memcpy(p, &deg, 8);
     p += 8;
-    if (nb > 0)
-      memcpy(p, L->at, sizeof(contract_attr) * (size_t)nb);
-    p += sizeof(contract_attr) * (size_t)nb;
-    for (int32_t x = 0; x < nb; x++) {
-      int64_t deg = L->xadj[x + 1] - L->xadj[x];
-      memcpy(p, &deg, 8);
-      p += 8;
+  }
+  for (int32_t x = 0; x < nb; x++)
+    for (int64_t j = L->xadj[x]; j < L->xadj[x + 1]; j++) {
+      int32_t y = L->adj[j];
+      int64_t gid = y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb];
+      memcpy(p, &gid, 8);
+      memcpy(p + 8, &L->cwgt[j], 8);
+      p += 16;
     }
-    for (int32_t x = 0; x < nb; x++)
-      for (int64_t j = L->xadj[x]; j < L->xadj[x + 1]; j++) {
-        int32_t y = L->adj[j];
-        int64_t gid = y < nb ? L->goff + y : L->ghost_gid[y - 2 * nb];
-        memcpy(p, &gid, 8);
-        memcpy(p + 8, &L->cwgt[j], 8);
-        p += 16;
-      }
-  }
-  int rc = dist_agree(c);
-  if (rc == MINEX_OK)
-    rc = dist_allgather(c, mine, (int64_t)bytes, (void **)&all, count);
-  core_free(mine);
-  if (rc != MINEX_OK) {
-    core_free(count);
-    return rc;
-  }
-  /* the ranks' shares in rank order: global id order */
-  int64_t N = L->gnbase, total = 0;
-  for (int r = 0; r < c->size; r++)
-    total += count[r];
-  int64_t NNZ =
-      (total - 8 * c->size - N * (int64_t)(sizeof(contract_attr) + 8)) / 16;
+  return mine;
+}
+
+/* The gathered level (all: every rank's share in rank order, count[r]
+ * bytes, so global id order) into co's graph of N vertices and NNZ ends
+ * and its records. */
+static void level_unpack(dist_ctx *c, const char *all, const int64_t *count,
+                         int64_t N, int64_t NNZ, dist_coarse *co) {
   minex_graph *g = &co->g;
   g->nvtxs = (int32_t)N;
   g->xadj = core_malloc(sizeof *g->xadj * ((size_t)N + 1));
@@ -450,7 +439,7 @@ static int gather_level(dist_ctx *c, const contract_level *L, dist_coarse *co,
     dist_fail(c, MINEX_ENOMEM,
               "out of memory for the contracted graph (%lld vertices)",
               (long long)N);
-    goto done;
+    return;
   }
   int64_t v = 0, e = 0, o = 0;
   g->xadj[0] = 0;
@@ -462,7 +451,7 @@ static int gather_level(dist_ctx *c, const contract_level *L, dist_coarse *co,
     if (m < 0 || v + m > N) {
       dist_fail(c, MINEX_EINTERNAL, "rank %d sent %lld coarse vertices", r,
                 (long long)m);
-      goto done;
+      return;
     }
     if (m > 0)
       memcpy(co->at + v, p, sizeof(contract_attr) * (size_t)m);
@@ -474,7 +463,7 @@ static int gather_level(dist_ctx *c, const contract_level *L, dist_coarse *co,
       if (deg < 0 || e + deg > NNZ) {
         dist_fail(c, MINEX_EINTERNAL, "rank %d sent a row of %lld ends", r,
                   (long long)deg);
-        goto done;
+        return;
       }
       for (int64_t j = 0; j < deg; j++, ends += 16, e++) {
         int64_t gid;
@@ -494,10 +483,33 @@ static int gather_level(dist_ctx *c, const contract_level *L, dist_coarse *co,
               "contracted graph of %lld vertices and %lld ends, expected %lld "
               "and %lld",
               (long long)v, (long long)e, (long long)N, (long long)NNZ);
-  else if (make_ws &&
-           (rc = contract_ws_create_coarse(&co->ws, g, co->at)) != MINEX_OK)
+}
+
+static int gather_level(dist_ctx *c, const contract_level *L, dist_coarse *co,
+                        int make_ws) {
+  memset(co, 0, sizeof *co);
+  size_t bytes = 0;
+  char *mine = level_pack(L, &bytes), *all = NULL;
+  int64_t *count = core_calloc((size_t)c->size, sizeof *count);
+  if (mine == NULL || count == NULL)
+    dist_fail(c, MINEX_ENOMEM, "out of memory packing the contracted graph");
+  int rc = dist_agree(c);
+  if (rc == MINEX_OK)
+    rc = dist_allgather(c, mine, (int64_t)bytes, (void **)&all, count);
+  core_free(mine);
+  if (rc != MINEX_OK) {
+    core_free(count);
+    return rc;
+  }
+  int64_t N = L->gnbase, total = 0;
+  for (int r = 0; r < c->size; r++)
+    total += count[r];
+  int64_t NNZ =
+      (total - 8 * c->size - N * (int64_t)(sizeof(contract_attr) + 8)) / 16;
+  level_unpack(c, all, count, N, NNZ, co);
+  if (c->rc == MINEX_OK && make_ws &&
+      (rc = contract_ws_create_coarse(&co->ws, &co->g, co->at)) != MINEX_OK)
     dist_fail(c, rc, "%s", minex_last_error());
-done:
   core_free(all);
   core_free(count);
   rc = dist_agree(c);

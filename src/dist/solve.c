@@ -21,6 +21,72 @@ typedef struct block_sums {
   double total_v, cut_weight, sum_pwgt;
 } block_sums;
 
+/* Old part plo + b's sums into mine + *used, then (processor, Rwgt) of
+ * each Rwgt moved. */
+static void part_sums(const dist_part *d, const contract_ws *w,
+                      const minex_config *cfg, int32_t b, char *mine,
+                      size_t *used) {
+  int32_t n = d->g.nvtxs;
+  const int64_t *X = d->g.xadj;
+  const int32_t *adj = d->g.adjncy;
+  int64_t lo = d->first[d->plo + b] - d->goff,
+          hi = d->first[d->plo + b + 1] - d->goff;
+  block_sums s = {0, 0, 0, 0, 0, 0, 0};
+  size_t at = *used;
+  *used += sizeof s;
+  for (int64_t x = lo; x < hi; x++) {
+    int32_t q = w->owner[x], o = d->old[x];
+    s.sum_pwgt += d->g.pwgt[x];
+    if (q != o) {
+      double r = d->g.rwgt[x];
+      int64_t e[2][2] = {{q, 0}, {o, 0}};
+      memcpy(&e[0][1], &r, 8);
+      memcpy(&e[1][1], &r, 8);
+      memcpy(mine + *used, e, sizeof e);
+      *used += sizeof e;
+      s.moved++;
+      s.nvol += 2;
+      s.total_v += r;
+    }
+    s.stranded += !cfg->avail[q];
+    for (int64_t j = X[x]; j < X[x + 1]; j++) {
+      int32_t y = adj[j];
+      int64_t gy = y < n ? d->goff + y : d->ghost_gid[y - 2 * n];
+      if (gy > d->goff + x && w->owner[y] != q) {
+        s.cut_edges++;
+        s.cut_weight += d->g.cwgt[j];
+      }
+    }
+  }
+  memcpy(mine + at, &s, sizeof s);
+}
+
+/* Every part's sums (all, total bytes, in part order) into r; each
+ * processor's volume into vol. Returns the sum of Pwgt. */
+static double sums_add(const char *all, int64_t total, minex_metrics *r,
+                       double *vol) {
+  double sum_pwgt = 0;
+  for (int64_t o = 0; o < total;) {
+    block_sums s;
+    memcpy(&s, all + o, sizeof s);
+    o += (int64_t)sizeof s;
+    r->moved += s.moved;
+    r->stranded += s.stranded;
+    r->cut_edges += s.cut_edges;
+    r->total_v += s.total_v;
+    r->cut_weight += s.cut_weight;
+    sum_pwgt += s.sum_pwgt;
+    for (int64_t k = 0; k < s.nvol; k++, o += 16) {
+      int64_t p;
+      double v;
+      memcpy(&p, all + o, 8);
+      memcpy(&v, all + o + 8, 8);
+      vol[p] += v;
+    }
+  }
+  return sum_pwgt;
+}
+
 /* The metrics of the result: those of the loads every rank keeps (equal
  * on every rank), the sums over vertices per old part, added in part
  * order: the same figures for any number of ranks (docs/mpi.md: equal to
@@ -29,8 +95,6 @@ static int dist_metrics(dist_ctx *c, const dist_part *d, const contract_ws *w,
                         const costmodel_loads *ld, minex_metrics *m) {
   const minex_config *cfg = ld->cfg;
   int32_t P = cfg->nprocs, n = d->g.nvtxs, nparts = d->phi - d->plo;
-  const int64_t *X = d->g.xadj;
-  const int32_t *adj = d->g.adjncy;
   /* per part: its sums, then (processor, Rwgt) of its Rwgt moved */
   size_t cap = sizeof(block_sums) * (size_t)nparts + 1;
   for (int32_t x = 0; x < n; x++)
@@ -41,38 +105,8 @@ static int dist_metrics(dist_ctx *c, const dist_part *d, const contract_ws *w,
   if (mine == NULL || vol == NULL || count == NULL)
     dist_fail(c, MINEX_ENOMEM, "out of memory (metrics)");
   size_t used = 0;
-  for (int32_t b = 0; c->rc == MINEX_OK && b < nparts; b++) {
-    int64_t lo = d->first[d->plo + b] - d->goff,
-            hi = d->first[d->plo + b + 1] - d->goff;
-    block_sums s = {0, 0, 0, 0, 0, 0, 0};
-    size_t at = used;
-    used += sizeof s;
-    for (int64_t x = lo; x < hi; x++) {
-      int32_t q = w->owner[x], o = d->old[x];
-      s.sum_pwgt += d->g.pwgt[x];
-      if (q != o) {
-        double r = d->g.rwgt[x];
-        int64_t e[2][2] = {{q, 0}, {o, 0}};
-        memcpy(&e[0][1], &r, 8);
-        memcpy(&e[1][1], &r, 8);
-        memcpy(mine + used, e, sizeof e);
-        used += sizeof e;
-        s.moved++;
-        s.nvol += 2;
-        s.total_v += r;
-      }
-      s.stranded += !cfg->avail[q];
-      for (int64_t j = X[x]; j < X[x + 1]; j++) {
-        int32_t y = adj[j];
-        int64_t gy = y < n ? d->goff + y : d->ghost_gid[y - 2 * n];
-        if (gy > d->goff + x && w->owner[y] != q) {
-          s.cut_edges++;
-          s.cut_weight += d->g.cwgt[j];
-        }
-      }
-    }
-    memcpy(mine + at, &s, sizeof s);
-  }
+  for (int32_t b = 0; c->rc == MINEX_OK && b < nparts; b++)
+    part_sums(d, w, cfg, b, mine, &used);
   int rc = dist_agree(c);
   const dist_comm *cc = c->cm;
   if (rc == MINEX_OK)
@@ -82,7 +116,7 @@ static int dist_metrics(dist_ctx *c, const dist_part *d, const contract_ws *w,
     minex_metrics r;
     memset(&r, 0, sizeof r);
     costmodel_metrics_from_loads(ld, &r);
-    double u = ld->inv_unit, sum_pwgt = 0;
+    double u = ld->inv_unit;
     r.max_qwgt *= u, r.min_qwgt *= u, r.qwgt_tot *= u;
     r.min_var *= u * u;
     r.max_wgt *= u, r.max_comm *= u, r.max_remap *= u, r.steady_max *= u;
@@ -90,24 +124,7 @@ static int dist_metrics(dist_ctx *c, const dist_part *d, const contract_ws *w,
     int64_t total = 0;
     for (int q = 0; q < c->size; q++)
       total += count[q];
-    for (int64_t o = 0; o < total;) {
-      block_sums s;
-      memcpy(&s, all + o, sizeof s);
-      o += (int64_t)sizeof s;
-      r.moved += s.moved;
-      r.stranded += s.stranded;
-      r.cut_edges += s.cut_edges;
-      r.total_v += s.total_v;
-      r.cut_weight += s.cut_weight;
-      sum_pwgt += s.sum_pwgt;
-      for (int64_t k = 0; k < s.nvol; k++, o += 16) {
-        int64_t p;
-        double v;
-        memcpy(&p, all + o, 8);
-        memcpy(&v, all + o + 8, 8);
-        vol[p] += v;
-      }
-    }
+    double sum_pwgt = sums_add(all, total, &r, vol);
     for (int32_t p = 0; p < P; p++)
       if (cfg->avail[p])
         r.max_v = r.max_v > vol[p] ? r.max_v : vol[p];

@@ -158,9 +158,13 @@ int partition_best_move_nn(partition_ctx *pc, partition_scratch *sc, int32_t x,
                              pc->interior[x], nn, ch);
 }
 
-int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
-                        const contract_attr *a, int32_t p, int interior,
-                        int32_t nn, partition_choice *ch) {
+/* partition_move_rule's candidates for a vertex (record a, owner p) into
+ * sc->cand: its neighbours' available owners other than p and, where the
+ * rule gives it, the global candidate; 0 when it has none. *nn becomes 1
+ * for a vertex interior before the test (its one neighbour weight set). */
+static int32_t rule_candidates(const partition_ctx *pc, partition_scratch *sc,
+                               const contract_attr *a, int32_t p, int interior,
+                               int32_t *nn) {
   const costmodel_loads *ld = pc->ld;
   const minex_config *cf = pc->cfg;
   int forced = !cf->avail[p];
@@ -175,18 +179,18 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
     mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
     global = forced || (pc->global && pc->rule->global && ld->qwgt[p] > mean);
   }
-  if (nn < 0) {
+  if (*nn < 0) {
     /* interior before the test: all edges lead to p, the only candidate
        is the global one */
     if (!global)
       return 0;
     sc->nbr[0] = (costmodel_nbr){p, a->ctot};
-    nn = 1;
+    *nn = 1;
   } else if (interior && !global) {
     return 0;
   }
   int32_t nc = 0;
-  for (int32_t i = 0; i < nn; i++) {
+  for (int32_t i = 0; i < *nn; i++) {
     int32_t o = sc->nbr[i].owner;
     if (o != p && cf->avail[o])
       sc->cand[nc++] = o;
@@ -206,6 +210,15 @@ int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
     if (q >= 0 && q != p && !listed)
       sc->cand[nc++] = q;
   }
+  return nc;
+}
+
+int partition_move_rule(const partition_ctx *pc, partition_scratch *sc,
+                        const contract_attr *a, int32_t p, int interior,
+                        int32_t nn, partition_choice *ch) {
+  const costmodel_loads *ld = pc->ld;
+  int forced = !pc->cfg->avail[p];
+  int32_t nc = rule_candidates(pc, sc, a, p, interior, &nn);
   if (nc == 0)
     return 0;
   partition_memo *me = NULL;

@@ -117,6 +117,233 @@ done:
   return rc;
 }
 
+/* One call's scalar arguments, read once, and the graph in MinEX's types
+ * (owned; NULL where an array is not needed). */
+typedef struct pm_call {
+  int64_t wgtflag, numflag, nparts, opt0;
+  int64_t n, nnz; /* local vertices and edge ends                    */
+  double itr;
+  int coupled; /* nparts equals the ranks: part is the old partition */
+  int64_t *vd, *xadj, *adj;
+  double *pw, *rw, *cw;
+  int32_t *old, *newp;
+  minex_config *cfg;
+} pm_call;
+
+static void pm_call_free(pm_call *s) {
+  minex_config_destroy(s->cfg);
+  core_free(s->vd);
+  core_free(s->xadj);
+  core_free(s->adj);
+  core_free(s->pw);
+  core_free(s->rw);
+  core_free(s->cw);
+  core_free(s->old);
+  core_free(s->newp);
+}
+
+/* The scalar arguments; the first failure recorded in c. */
+static void pm_scalars(mx_comm *c, const pm_in *in, pm_call *s) {
+  int w = in->wide;
+  if (in->wgtflag == NULL || in->numflag == NULL || in->ncon == NULL ||
+      in->nparts == NULL || in->itr == NULL || in->edgecut == NULL ||
+      in->vtxdist == NULL)
+    mx_fail(c, MINEX_EINVAL,
+            "wgtflag, numflag, ncon, nparts, itr, edgecut and vtxdist must "
+            "not be NULL");
+  else if (geti(in->ncon, w, 0) != 1)
+    mx_fail(c, MINEX_EUNSUP, "ncon = %lld: MinEX takes one weight (ncon = 1)",
+            (long long)geti(in->ncon, w, 0));
+  else if ((s->numflag = geti(in->numflag, w, 0)) != 0 && s->numflag != 1)
+    mx_fail(c, MINEX_EINVAL, "numflag = %lld, not 0 or 1",
+            (long long)s->numflag);
+  else if ((s->wgtflag = geti(in->wgtflag, w, 0)) < 0 || s->wgtflag > 3)
+    mx_fail(c, MINEX_EINVAL, "wgtflag = %lld, not 0, 1, 2 or 3",
+            (long long)s->wgtflag);
+  else if ((s->nparts = geti(in->nparts, w, 0)) < 1 ||
+           s->nparts > MINEX_NPROCS_MAX)
+    mx_fail(c, MINEX_EINVAL, "nparts = %lld is outside [1, %d]",
+            (long long)s->nparts, MINEX_NPROCS_MAX);
+  else if (!((s->itr = getr(in->itr, w, 0)) >= 1e-6 && s->itr <= 1e6))
+    mx_fail(c, MINEX_EINVAL, "itr = %g is outside [1e-6, 1e6]", s->itr);
+}
+
+/* The coupling, vtxdist in 0-based ids, and this rank's sizes and arrays
+ * present; the first failure recorded in c. */
+static void pm_local(mx_comm *c, const pm_in *in, pm_call *s) {
+  int w = in->wide;
+  s->opt0 = in->options != NULL ? geti(in->options, w, 0) : 0;
+  /* ParMETIS's rule: coupled when nparts equals the number of ranks,
+     unless options ask for uncoupled */
+  s->coupled = s->nparts == c->size &&
+               !(s->opt0 == 1 &&
+                 geti(in->options, w, 3) == MINEX_PARMETIS_PSR_UNCOUPLED);
+  if ((s->vd = core_malloc(sizeof *s->vd * ((size_t)c->size + 1))) == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (vtxdist)");
+  else
+    for (int r = 0; r <= c->size; r++)
+      s->vd[r] = geti(in->vtxdist, w, r) - s->numflag;
+  int64_t n = 0, nnz = 0, wgtflag = s->wgtflag;
+  if (c->rc == MINEX_OK && (n = s->vd[c->rank + 1] - s->vd[c->rank]) < 0)
+    mx_fail(c, MINEX_EINVAL, "vtxdist[%d] is below vtxdist[%d]", c->rank + 1,
+            c->rank);
+  if (c->rc == MINEX_OK && n > 0 && (in->xadj == NULL || in->part == NULL))
+    mx_fail(c, MINEX_EINVAL, "xadj or part is NULL (%lld local vertices)",
+            (long long)n);
+  if (c->rc == MINEX_OK && n > 0 &&
+      (nnz = geti(in->xadj, w, n) - s->numflag) < 0)
+    mx_fail(c, MINEX_EINVAL, "xadj[%lld] = %lld is negative", (long long)n,
+            (long long)(nnz + s->numflag));
+  if (c->rc == MINEX_OK && nnz > 0 && in->adjncy == NULL)
+    mx_fail(c, MINEX_EINVAL, "adjncy is NULL");
+  if (c->rc == MINEX_OK && (wgtflag & 2) && n > 0 && in->vwgt == NULL)
+    mx_fail(c, MINEX_EINVAL, "vwgt is NULL but wgtflag = %lld",
+            (long long)wgtflag);
+  if (c->rc == MINEX_OK && (wgtflag & 1) && nnz > 0 && in->adjwgt == NULL)
+    mx_fail(c, MINEX_EINVAL, "adjwgt is NULL but wgtflag = %lld",
+            (long long)wgtflag);
+  s->n = n;
+  s->nnz = nnz;
+}
+
+/* The arrays of the graph in MinEX's types; 0 when one is missing. */
+static int pm_alloc(const pm_in *in, pm_call *s) {
+  int64_t n = s->n, nnz = s->nnz, wgtflag = s->wgtflag;
+  s->xadj = core_malloc(sizeof *s->xadj * (size_t)(n + 1));
+  s->adj = core_malloc(sizeof *s->adj * (size_t)(nnz > 0 ? nnz : 1));
+  s->newp = core_malloc(sizeof *s->newp * (size_t)(n > 0 ? n : 1));
+  if ((wgtflag & 2) && n > 0)
+    s->pw = core_malloc(sizeof *s->pw * (size_t)n);
+  if ((wgtflag & 1) && nnz > 0)
+    s->cw = core_malloc(sizeof *s->cw * (size_t)nnz);
+  if ((in->vsize != NULL || s->itr < 1) && n > 0)
+    s->rw = core_malloc(sizeof *s->rw * (size_t)n);
+  if (!s->coupled && n > 0)
+    s->old = core_malloc(sizeof *s->old * (size_t)n);
+  return !(s->xadj == NULL || s->adj == NULL || s->newp == NULL ||
+           ((wgtflag & 2) && n > 0 && s->pw == NULL) ||
+           ((wgtflag & 1) && nnz > 0 && s->cw == NULL) ||
+           ((in->vsize != NULL || s->itr < 1) && n > 0 && s->rw == NULL) ||
+           (!s->coupled && n > 0 && s->old == NULL));
+}
+
+/* The weights, checked here, where their values are the caller's (vsize
+ * before the division by itr), then converted. */
+static void pm_weights(mx_comm *c, const pm_in *in, pm_call *s) {
+  int w = in->wide;
+  int64_t n = s->n, nnz = s->nnz;
+  const void *wa[3] = {s->pw ? in->vwgt : NULL, s->rw ? in->vsize : NULL,
+                       s->cw ? in->adjwgt : NULL};
+  static const char *const wname[3] = {"vwgt", "vsize", "adjwgt"};
+  for (int i = 0; i < 3 && c->rc == MINEX_OK; i++)
+    for (int64_t j = 0; wa[i] != NULL && j < (i == 2 ? nnz : n); j++)
+      if (geti(wa[i], w, j) < 0) {
+        mx_fail(c, MINEX_EGRAPH, "%s[%lld] = %lld is negative", wname[i],
+                (long long)j, (long long)geti(wa[i], w, j));
+        break;
+      }
+  for (int64_t v = 0; s->pw != NULL && v < n; v++)
+    s->pw[v] = (double)geti(in->vwgt, w, v);
+  for (int64_t j = 0; s->cw != NULL && j < nnz; j++)
+    s->cw[j] = (double)geti(in->adjwgt, w, j);
+  /* itr < 1: migration weighs 1/itr iterations' worth (k = 1) */
+  for (int64_t v = 0; s->rw != NULL && v < n; v++)
+    s->rw[v] = (in->vsize != NULL ? (double)geti(in->vsize, w, v) : 1.0) /
+               (s->itr < 1 ? s->itr : 1.0);
+}
+
+/* Uncoupled: the current owners from part, each in [0, nparts). */
+static void pm_old(mx_comm *c, const pm_in *in, pm_call *s) {
+  int64_t numflag = s->numflag, nparts = s->nparts;
+  for (int64_t v = 0; s->old != NULL && v < s->n; v++) {
+    int64_t p = geti(in->part, in->wide, v) - numflag;
+    s->old[v] = p >= 0 && p < nparts ? (int32_t)p : -1;
+    if (s->old[v] < 0) {
+      mx_fail(c, MINEX_EPART,
+              "part[%lld] = %lld (the current owner, uncoupled) is outside "
+              "[%lld, %lld)",
+              (long long)v, (long long)(p + numflag), (long long)numflag,
+              (long long)(nparts + numflag));
+      break;
+    }
+  }
+}
+
+/* The graph, the old owners and the machine in MinEX's types; the first
+ * failure recorded in c. */
+static void pm_convert(mx_comm *c, const pm_in *in, pm_call *s) {
+  int w = in->wide;
+  if (!pm_alloc(in, s)) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory converting %lld vertices",
+            (long long)s->n);
+    return;
+  }
+  s->xadj[0] = 0;
+  for (int64_t v = 0; s->n > 0 && v <= s->n; v++)
+    s->xadj[v] = geti(in->xadj, w, v) - s->numflag;
+  for (int64_t j = 0; j < s->nnz; j++)
+    s->adj[j] = geti(in->adjncy, w, j) - s->numflag;
+  pm_weights(c, in, s);
+  pm_old(c, in, s);
+  if (c->rc == MINEX_OK)
+    pm_config(c, in, (int32_t)s->nparts, &s->cfg);
+}
+
+/* Collective: the repartition, then part and edgecut in the caller's
+ * types and numbering; agreed. */
+static int pm_solve(mx_comm *c, const pm_in *in, pm_call *s) {
+  int w = in->wide;
+  minex_options o;
+  minex_options_init(&o);
+  o.iterations = s->itr >= 1 ? (int32_t)llround(s->itr) : 1;
+  if (s->opt0 == 1)
+    o.seed = (uint64_t)geti(in->options, w, 2);
+  /* a rank that holds no vertex gets NULL for its empty arrays, as the
+     ranks' NULL-or-given rule of minex_mpi_repartition reads them */
+  /* its messages in this entry's names and numbering */
+  const mx_names nm = {c->fn,
+                       "vwgt",
+                       "vsize",
+                       "adjwgt",
+                       "part",
+                       "part",
+                       "the machine of nparts and tpwgts",
+                       "itr or options[2] (the seed)",
+                       s->numflag};
+  minex_metrics met;
+  dist_input rows = {s->vd, s->xadj, s->adj, s->pw, s->rw, s->cw, s->old};
+  int rc = mx_repartition(&nm, &rows, s->cfg, &o, s->newp, &met, c->comm);
+  if (rc == MINEX_OK) {
+    /* the cut in idx_t, or an error (the same figure on every rank, so
+       every rank fails alike; part and edgecut left as they were) */
+    double lim = w ? 0x1p63 : 0x1p31;
+    if (!(met.cut_weight < lim - 0.5))
+      mx_fail(c, MINEX_EUNSUP,
+              "edgecut: the cut weight %.17g does not fit idx_t (%s, at most "
+              "%s)%s",
+              met.cut_weight, w ? "int64_t" : "int32_t",
+              w ? "9223372036854775807" : "2147483647",
+              w ? "" : ": call minex_parmetis_adaptive_repart64");
+    rc = mx_agree(c);
+  }
+  if (rc != MINEX_OK)
+    return rc;
+  for (int64_t v = 0; v < s->n; v++) {
+    if (w)
+      ((int64_t *)in->part)[v] = s->newp[v] + s->numflag;
+    else
+      ((int32_t *)in->part)[v] = (int32_t)(s->newp[v] + s->numflag);
+  }
+  long long cut = llround(met.cut_weight);
+  if (w)
+    *(int64_t *)in->edgecut = (int64_t)cut;
+  else
+    *(int32_t *)in->edgecut = (int32_t)cut;
+  return MINEX_OK;
+}
+
+/* The checks and conversions, each phase's failures agreed before the
+ * next (every rank makes the same collectives), then the repartition. */
 static int pm_run(const pm_in *in) {
   const char *fn = in->wide ? "minex_parmetis_adaptive_repart64"
                             : "minex_parmetis_adaptive_repart";
@@ -129,184 +356,22 @@ static int pm_run(const pm_in *in) {
   int started = mx_start(&c, *in->comm);
   if (started != MINEX_OK)
     return to_parmetis(started);
-  int w = in->wide, rc;
-  int64_t *vd = NULL, *xadj = NULL, *adj = NULL;
-  double *pw = NULL, *rw = NULL, *cw = NULL;
-  int32_t *old = NULL, *newp = NULL;
-  minex_config *cfg = NULL;
-  int64_t wgtflag = 0, numflag = 0, nparts = 0, n = 0, nnz = 0, opt0 = 0;
-  int coupled = 0;
-  double itr = 1;
-  /* the scalar arguments */
-  if (in->wgtflag == NULL || in->numflag == NULL || in->ncon == NULL ||
-      in->nparts == NULL || in->itr == NULL || in->edgecut == NULL ||
-      in->vtxdist == NULL)
-    mx_fail(&c, MINEX_EINVAL,
-            "wgtflag, numflag, ncon, nparts, itr, edgecut and vtxdist must "
-            "not be NULL");
-  else if (geti(in->ncon, w, 0) != 1)
-    mx_fail(&c, MINEX_EUNSUP, "ncon = %lld: MinEX takes one weight (ncon = 1)",
-            (long long)geti(in->ncon, w, 0));
-  else if ((numflag = geti(in->numflag, w, 0)) != 0 && numflag != 1)
-    mx_fail(&c, MINEX_EINVAL, "numflag = %lld, not 0 or 1", (long long)numflag);
-  else if ((wgtflag = geti(in->wgtflag, w, 0)) < 0 || wgtflag > 3)
-    mx_fail(&c, MINEX_EINVAL, "wgtflag = %lld, not 0, 1, 2 or 3",
-            (long long)wgtflag);
-  else if ((nparts = geti(in->nparts, w, 0)) < 1 || nparts > MINEX_NPROCS_MAX)
-    mx_fail(&c, MINEX_EINVAL, "nparts = %lld is outside [1, %d]",
-            (long long)nparts, MINEX_NPROCS_MAX);
-  else if (!((itr = getr(in->itr, w, 0)) >= 1e-6 && itr <= 1e6))
-    mx_fail(&c, MINEX_EINVAL, "itr = %g is outside [1e-6, 1e6]", itr);
-  if ((rc = mx_agree(&c)))
-    goto done;
-  opt0 = in->options != NULL ? geti(in->options, w, 0) : 0;
-  /* ParMETIS's rule: coupled when nparts equals the number of ranks,
-     unless options ask for uncoupled */
-  coupled =
-      nparts == c.size &&
-      !(opt0 == 1 && geti(in->options, w, 3) == MINEX_PARMETIS_PSR_UNCOUPLED);
-  if ((vd = core_malloc(sizeof *vd * ((size_t)c.size + 1))) == NULL)
-    mx_fail(&c, MINEX_ENOMEM, "out of memory (vtxdist)");
-  else
-    for (int r = 0; r <= c.size; r++)
-      vd[r] = geti(in->vtxdist, w, r) - numflag;
-  if (c.rc == MINEX_OK && (n = vd[c.rank + 1] - vd[c.rank]) < 0)
-    mx_fail(&c, MINEX_EINVAL, "vtxdist[%d] is below vtxdist[%d]", c.rank + 1,
-            c.rank);
-  if (c.rc == MINEX_OK && n > 0 && (in->xadj == NULL || in->part == NULL))
-    mx_fail(&c, MINEX_EINVAL, "xadj or part is NULL (%lld local vertices)",
-            (long long)n);
-  if (c.rc == MINEX_OK && n > 0 && (nnz = geti(in->xadj, w, n) - numflag) < 0)
-    mx_fail(&c, MINEX_EINVAL, "xadj[%lld] = %lld is negative", (long long)n,
-            (long long)(nnz + numflag));
-  if (c.rc == MINEX_OK && nnz > 0 && in->adjncy == NULL)
-    mx_fail(&c, MINEX_EINVAL, "adjncy is NULL");
-  if (c.rc == MINEX_OK && (wgtflag & 2) && n > 0 && in->vwgt == NULL)
-    mx_fail(&c, MINEX_EINVAL, "vwgt is NULL but wgtflag = %lld",
-            (long long)wgtflag);
-  if (c.rc == MINEX_OK && (wgtflag & 1) && nnz > 0 && in->adjwgt == NULL)
-    mx_fail(&c, MINEX_EINVAL, "adjwgt is NULL but wgtflag = %lld",
-            (long long)wgtflag);
-  if ((rc = mx_agree(&c)))
-    goto done;
-  /* the graph in MinEX's types */
-  xadj = core_malloc(sizeof *xadj * (size_t)(n + 1));
-  adj = core_malloc(sizeof *adj * (size_t)(nnz > 0 ? nnz : 1));
-  newp = core_malloc(sizeof *newp * (size_t)(n > 0 ? n : 1));
-  if ((wgtflag & 2) && n > 0)
-    pw = core_malloc(sizeof *pw * (size_t)n);
-  if ((wgtflag & 1) && nnz > 0)
-    cw = core_malloc(sizeof *cw * (size_t)nnz);
-  if ((in->vsize != NULL || itr < 1) && n > 0)
-    rw = core_malloc(sizeof *rw * (size_t)n);
-  if (!coupled && n > 0)
-    old = core_malloc(sizeof *old * (size_t)n);
-  if (xadj == NULL || adj == NULL || newp == NULL ||
-      ((wgtflag & 2) && n > 0 && pw == NULL) ||
-      ((wgtflag & 1) && nnz > 0 && cw == NULL) ||
-      ((in->vsize != NULL || itr < 1) && n > 0 && rw == NULL) ||
-      (!coupled && n > 0 && old == NULL)) {
-    mx_fail(&c, MINEX_ENOMEM, "out of memory converting %lld vertices",
-            (long long)n);
-  } else {
-    xadj[0] = 0;
-    for (int64_t v = 0; n > 0 && v <= n; v++)
-      xadj[v] = geti(in->xadj, w, v) - numflag;
-    for (int64_t j = 0; j < nnz; j++)
-      adj[j] = geti(in->adjncy, w, j) - numflag;
-    /* the weights checked here, where their values are the caller's
-       (vsize before the division by itr) */
-    const void *wa[3] = {pw ? in->vwgt : NULL, rw ? in->vsize : NULL,
-                         cw ? in->adjwgt : NULL};
-    static const char *const wname[3] = {"vwgt", "vsize", "adjwgt"};
-    for (int i = 0; i < 3 && c.rc == MINEX_OK; i++)
-      for (int64_t j = 0; wa[i] != NULL && j < (i == 2 ? nnz : n); j++)
-        if (geti(wa[i], w, j) < 0) {
-          mx_fail(&c, MINEX_EGRAPH, "%s[%lld] = %lld is negative", wname[i],
-                  (long long)j, (long long)geti(wa[i], w, j));
-          break;
-        }
-    for (int64_t v = 0; pw != NULL && v < n; v++)
-      pw[v] = (double)geti(in->vwgt, w, v);
-    for (int64_t j = 0; cw != NULL && j < nnz; j++)
-      cw[j] = (double)geti(in->adjwgt, w, j);
-    /* itr < 1: migration weighs 1/itr iterations' worth (k = 1) */
-    for (int64_t v = 0; rw != NULL && v < n; v++)
-      rw[v] = (in->vsize != NULL ? (double)geti(in->vsize, w, v) : 1.0) /
-              (itr < 1 ? itr : 1.0);
-    for (int64_t v = 0; old != NULL && v < n; v++) {
-      int64_t p = geti(in->part, w, v) - numflag;
-      old[v] = p >= 0 && p < nparts ? (int32_t)p : -1;
-      if (old[v] < 0) {
-        mx_fail(&c, MINEX_EPART,
-                "part[%lld] = %lld (the current owner, uncoupled) is outside "
-                "[%lld, %lld)",
-                (long long)v, (long long)(p + numflag), (long long)numflag,
-                (long long)(nparts + numflag));
-        break;
-      }
-    }
-    if (c.rc == MINEX_OK)
-      pm_config(&c, in, (int32_t)nparts, &cfg);
-  }
-  if ((rc = mx_agree(&c)))
-    goto done;
-  minex_options o;
-  minex_options_init(&o);
-  o.iterations = itr >= 1 ? (int32_t)llround(itr) : 1;
-  if (opt0 == 1)
-    o.seed = (uint64_t)geti(in->options, w, 2);
-  /* a rank that holds no vertex gets NULL for its empty arrays, as the
-     ranks' NULL-or-given rule of minex_mpi_repartition reads them */
-  /* its messages in this entry's names and numbering */
-  const mx_names nm = {fn,
-                       "vwgt",
-                       "vsize",
-                       "adjwgt",
-                       "part",
-                       "part",
-                       "the machine of nparts and tpwgts",
-                       "itr or options[2] (the seed)",
-                       numflag};
-  minex_metrics met;
-  dist_input rows = {vd, xadj, adj, pw, rw, cw, old};
-  rc = mx_repartition(&nm, &rows, cfg, &o, newp, &met, c.comm);
+  pm_call s;
+  memset(&s, 0, sizeof s);
+  s.itr = 1;
+  pm_scalars(&c, in, &s);
+  int rc = mx_agree(&c);
   if (rc == MINEX_OK) {
-    /* the cut in idx_t, or an error (the same figure on every rank, so
-       every rank fails alike; part and edgecut left as they were) */
-    double lim = w ? 0x1p63 : 0x1p31;
-    if (!(met.cut_weight < lim - 0.5))
-      mx_fail(&c, MINEX_EUNSUP,
-              "edgecut: the cut weight %.17g does not fit idx_t (%s, at most "
-              "%s)%s",
-              met.cut_weight, w ? "int64_t" : "int32_t",
-              w ? "9223372036854775807" : "2147483647",
-              w ? "" : ": call minex_parmetis_adaptive_repart64");
+    pm_local(&c, in, &s);
     rc = mx_agree(&c);
   }
   if (rc == MINEX_OK) {
-    for (int64_t v = 0; v < n; v++) {
-      if (w)
-        ((int64_t *)in->part)[v] = newp[v] + numflag;
-      else
-        ((int32_t *)in->part)[v] = (int32_t)(newp[v] + numflag);
-    }
-    long long cut = llround(met.cut_weight);
-    if (w)
-      *(int64_t *)in->edgecut = (int64_t)cut;
-    else
-      *(int32_t *)in->edgecut = (int32_t)cut;
+    pm_convert(&c, in, &s);
+    rc = mx_agree(&c);
   }
-done:
-  minex_config_destroy(cfg);
-  core_free(vd);
-  core_free(xadj);
-  core_free(adj);
-  core_free(pw);
-  core_free(rw);
-  core_free(cw);
-  core_free(old);
-  core_free(newp);
+  if (rc == MINEX_OK)
+    rc = pm_solve(&c, in, &s);
+  pm_call_free(&s);
   mx_close(&c);
   return to_parmetis(rc);
 }

@@ -224,44 +224,56 @@ static int row_find(const dist_end *row, int64_t len, int64_t u, double *w) {
   return 0;
 }
 
-/* Every edge appears in both directions with the same Cwgt, no duplicate:
- * rows sorted here, the edges to other ranks checked by the rank of their
- * far end (one exchange of 24 bytes per cut edge end). */
-static int check_reverse(mx_comm *c, mx_args *a) {
+/* check_reverse's buffers: the rows sorted, the cut edge ends by rank of
+ * their far end, and the exchange's counts. */
+typedef struct rev_buf {
+  dist_end *rows;         /* nnz: this rank's rows, each sorted by id      */
+  int64_t *scount;        /* size: cut edge ends to each rank, then bytes  */
+  int64_t *rcount, *roff; /* size, size+1: what the exchange received      */
+  int64_t *sfill;         /* size+1: the next free slot per rank in send   */
+  mx_edge *send;
+  char *recv;
+} rev_buf;
+
+static void rev_free(rev_buf *b) {
+  core_free(b->rows);
+  core_free(b->scount);
+  core_free(b->rcount);
+  core_free(b->roff);
+  core_free(b->sfill);
+  core_free(b->send);
+  core_free(b->recv);
+}
+
+/* The rows sorted into b->rows, the cut edge ends counted per rank of
+ * their far end; MINEX_EGRAPH (recorded) on a neighbour listed twice. */
+static int rev_sort_rows(mx_comm *c, const mx_args *a, rev_buf *b) {
   int64_t n = a->nlocal, first = a->vtxdist[c->rank];
   int64_t sh = a->nm->id_shift; /* ids in the caller's numbering */
-  int size = c->size;
-  dist_end *rows =
-      core_malloc(sizeof *rows * (size_t)(a->nnz > 0 ? a->nnz : 1));
-  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
-  int64_t *sfill = core_calloc((size_t)size + 1, sizeof *sfill);
-  mx_edge *send = NULL;
-  char *recv = NULL;
-  int rc = MINEX_OK;
-  if (rows == NULL || scount == NULL || rcount == NULL || roff == NULL ||
-      sfill == NULL) {
-    mx_fail(c, MINEX_ENOMEM, "out of memory (edge check)");
-    goto agree;
-  }
+  dist_end *rows = b->rows;
   for (int64_t v = 0; v < n; v++) {
     for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
       rows[j].id = a->adjncy[j];
       rows[j].w = a->cwgt ? a->cwgt[j] : 1.0;
       if (rows[j].id < first || rows[j].id >= first + n)
-        scount[dist_rank_of(a->vtxdist, size, rows[j].id)]++;
+        b->scount[dist_rank_of(a->vtxdist, c->size, rows[j].id)]++;
     }
     int64_t len = a->xadj[v + 1] - a->xadj[v];
     dist_end_sort(rows + a->xadj[v], len);
     for (int64_t j = a->xadj[v] + 1; j < a->xadj[v + 1]; j++)
-      if (rows[j].id == rows[j - 1].id) {
-        mx_fail(c, MINEX_EGRAPH, "vertex %lld lists neighbour %lld twice",
-                (long long)(first + v + sh), (long long)(rows[j].id + sh));
-        goto agree;
-      }
+      if (rows[j].id == rows[j - 1].id)
+        return mx_fail(
+            c, MINEX_EGRAPH, "vertex %lld lists neighbour %lld twice",
+            (long long)(first + v + sh), (long long)(rows[j].id + sh));
   }
-  /* edges inside this rank */
+  return MINEX_OK;
+}
+
+/* The edges inside this rank: the reverse of each, with the same Cwgt;
+ * MINEX_EGRAPH (recorded) otherwise. */
+static int rev_check_local(mx_comm *c, const mx_args *a, const dist_end *rows) {
+  int64_t n = a->nlocal, first = a->vtxdist[c->rank];
+  int64_t sh = a->nm->id_shift; /* ids in the caller's numbering */
   for (int64_t v = 0; v < n; v++)
     for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
       int64_t u = rows[j].id;
@@ -270,55 +282,62 @@ static int check_reverse(mx_comm *c, mx_args *a) {
       double w;
       int64_t r = u - first;
       if (!row_find(rows + a->xadj[r], a->xadj[r + 1] - a->xadj[r], first + v,
-                    &w)) {
-        mx_fail(c, MINEX_EGRAPH,
-                "edge %lld-%lld has no reverse edge (vertex %lld does not "
-                "list %lld)",
-                (long long)(first + v + sh), (long long)(u + sh),
-                (long long)(u + sh), (long long)(first + v + sh));
-        goto agree;
-      }
-      if (w != rows[j].w) {
-        mx_fail(c, MINEX_EGRAPH,
-                "edge %lld-%lld has %s %g one way and %g the other",
-                (long long)(first + v + sh), (long long)(u + sh), a->nm->cwgt,
-                rows[j].w, w);
-        goto agree;
-      }
+                    &w))
+        return mx_fail(c, MINEX_EGRAPH,
+                       "edge %lld-%lld has no reverse edge (vertex %lld does "
+                       "not list %lld)",
+                       (long long)(first + v + sh), (long long)(u + sh),
+                       (long long)(u + sh), (long long)(first + v + sh));
+      if (w != rows[j].w)
+        return mx_fail(c, MINEX_EGRAPH,
+                       "edge %lld-%lld has %s %g one way and %g the other",
+                       (long long)(first + v + sh), (long long)(u + sh),
+                       a->nm->cwgt, rows[j].w, w);
     }
-  /* edges to other ranks: to the rank of the far end */
+  return MINEX_OK;
+}
+
+/* The edges to other ranks into b->send, by rank of the far end, and
+ * b->scount in bytes; MINEX_ENOMEM recorded. */
+static void rev_pack(mx_comm *c, const mx_args *a, rev_buf *b) {
+  int64_t n = a->nlocal, first = a->vtxdist[c->rank];
+  int size = c->size;
   int64_t total = 0;
   for (int r = 0; r < size; r++) {
-    sfill[r] = total;
-    total += scount[r];
+    b->sfill[r] = total;
+    total += b->scount[r];
   }
-  send = core_malloc(sizeof *send * (size_t)(total > 0 ? total : 1));
-  if (send == NULL) {
+  b->send = core_malloc(sizeof *b->send * (size_t)(total > 0 ? total : 1));
+  if (b->send == NULL) {
     mx_fail(c, MINEX_ENOMEM, "out of memory (edge check, %lld cut edge ends)",
             (long long)total);
-    goto agree;
+    return;
   }
   for (int64_t v = 0; v < n; v++)
     for (int64_t j = a->xadj[v]; j < a->xadj[v + 1]; j++) {
-      int64_t u = rows[j].id;
+      int64_t u = b->rows[j].id;
       if (u >= first && u < first + n)
         continue;
-      mx_edge *e = &send[sfill[dist_rank_of(a->vtxdist, size, u)]++];
+      mx_edge *e = &b->send[b->sfill[dist_rank_of(a->vtxdist, size, u)]++];
       e->v = u;
       e->u = first + v;
-      e->w = rows[j].w;
+      e->w = b->rows[j].w;
     }
   for (int r = 0; r < size; r++)
-    scount[r] *= (int64_t)sizeof(mx_edge);
-agree:
-  if ((rc = mx_agree(c)) != MINEX_OK)
-    goto done;
-  if ((rc = mx_exchange(c, (const char *)send, scount, &recv, rcount, roff)))
-    goto done;
-  for (int s = 0; s < size && c->rc == MINEX_OK; s++)
-    for (int64_t off = roff[s]; off < roff[s + 1]; off += sizeof(mx_edge)) {
+    b->scount[r] *= (int64_t)sizeof(mx_edge);
+}
+
+/* The edges other ranks sent, each checked against its reverse here; the
+ * first failure recorded in c. */
+static void rev_check_recv(mx_comm *c, const mx_args *a, const rev_buf *b) {
+  int64_t n = a->nlocal, first = a->vtxdist[c->rank];
+  int64_t sh = a->nm->id_shift; /* ids in the caller's numbering */
+  const dist_end *rows = b->rows;
+  for (int s = 0; s < c->size && c->rc == MINEX_OK; s++)
+    for (int64_t off = b->roff[s]; off < b->roff[s + 1];
+         off += sizeof(mx_edge)) {
       mx_edge e;
-      memcpy(&e, recv + off, sizeof e);
+      memcpy(&e, b->recv + off, sizeof e);
       int64_t r = e.v - first;
       double w;
       if (r < 0 || r >= n) {
@@ -343,15 +362,35 @@ agree:
         break;
       }
     }
-  rc = mx_agree(c);
-done:
-  core_free(rows);
-  core_free(scount);
-  core_free(rcount);
-  core_free(roff);
-  core_free(sfill);
-  core_free(send);
-  core_free(recv);
+}
+
+/* Every edge appears in both directions with the same Cwgt, no duplicate:
+ * rows sorted here, the edges to other ranks checked by the rank of their
+ * far end (one exchange of 24 bytes per cut edge end). */
+static int check_reverse(mx_comm *c, mx_args *a) {
+  int size = c->size;
+  rev_buf b;
+  memset(&b, 0, sizeof b);
+  b.rows = core_malloc(sizeof *b.rows * (size_t)(a->nnz > 0 ? a->nnz : 1));
+  b.scount = core_calloc((size_t)size, sizeof *b.scount);
+  b.rcount = core_calloc((size_t)size, sizeof *b.rcount);
+  b.roff = core_calloc((size_t)size + 1, sizeof *b.roff);
+  b.sfill = core_calloc((size_t)size + 1, sizeof *b.sfill);
+  if (b.rows == NULL || b.scount == NULL || b.rcount == NULL ||
+      b.roff == NULL || b.sfill == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (edge check)");
+  else if (rev_sort_rows(c, a, &b) == MINEX_OK &&
+           rev_check_local(c, a, b.rows) == MINEX_OK)
+    rev_pack(c, a, &b);
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK)
+    rc = mx_exchange(c, (const char *)b.send, b.scount, &b.recv, b.rcount,
+                     b.roff);
+  if (rc == MINEX_OK) {
+    rev_check_recv(c, a, &b);
+    rc = mx_agree(c);
+  }
+  rev_free(&b);
   return rc;
 }
 

@@ -401,6 +401,200 @@ static void put(char **p, const void *src, size_t n) {
   *p += n;
 }
 
+/* The rank that runs stage 1's kernel. */
+#define SOLVER 0
+
+/* Stage 1's buffers: the exchanges' counts, this rank's rows packed, what
+ * arrived, and on the solver the whole graph and its new owners. */
+typedef struct gather_buf {
+  int64_t *scount, *rcount, *roff; /* size, size, size+1                */
+  char *sbuf, *recv;
+  int64_t *xadj; /* the whole graph (solver), freed once it is built  */
+  int32_t *adj;
+  double *pw, *rw, *cw;
+  int32_t *old, *newp; /* every vertex's old and new owner (solver)  */
+  minex_graph *g;
+} gather_buf;
+
+static void gather_free(gather_buf *b) {
+  minex_graph_destroy(b->g);
+  core_free(b->scount);
+  core_free(b->rcount);
+  core_free(b->roff);
+  core_free(b->sbuf);
+  core_free(b->recv);
+  core_free(b->xadj);
+  core_free(b->adj);
+  core_free(b->old);
+  core_free(b->newp);
+  core_free(b->pw);
+  core_free(b->rw);
+  core_free(b->cw);
+}
+
+/* The bytes of this rank's rows in solve_gathered's layout. */
+static size_t rows_bytes(const mx_args *a) {
+  size_t n = (size_t)a->nlocal, nnz = (size_t)a->nnz;
+  return n * 8 + nnz * 4 + (a->has[0] ? n * 8 : 0) + (a->has[1] ? n * 8 : 0) +
+         (a->has[2] ? nnz * 8 : 0) + (a->has[3] ? n * 4 : 0);
+}
+
+/* This rank's rows at p, in solve_gathered's layout. */
+static void rows_pack(const mx_args *a, char *p) {
+  int64_t n = a->nlocal, nnz = a->nnz;
+  for (int64_t v = 0; v < n; v++) {
+    int64_t d = a->xadj[v + 1] - a->xadj[v];
+    put(&p, &d, 8);
+  }
+  if (a->has[0])
+    put(&p, a->pwgt, (size_t)n * 8);
+  if (a->has[1])
+    put(&p, a->rwgt, (size_t)n * 8);
+  if (a->has[2])
+    put(&p, a->cwgt, (size_t)nnz * 8);
+  for (int64_t j = 0; j < nnz; j++) {
+    int32_t u = (int32_t)(a->adjncy[j] - a->base);
+    put(&p, &u, 4);
+  }
+  if (a->has[3])
+    put(&p, a->old, (size_t)n * 4);
+}
+
+/* Collective: every rank's rows to the solver (b->recv there); agreed. */
+static int rows_gather(mx_comm *c, const mx_args *a, gather_buf *b) {
+  size_t mine = rows_bytes(a);
+  if (b->scount == NULL || b->rcount == NULL || b->roff == NULL ||
+      (b->sbuf = core_malloc(mine > 0 ? mine : 1)) == NULL) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory packing %zu bytes of rows", mine);
+  } else {
+    rows_pack(a, b->sbuf);
+    b->scount[SOLVER] = (int64_t)mine;
+  }
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK)
+    rc = mx_exchange(c, b->sbuf, b->scount, &b->recv, b->rcount, b->roff);
+  return rc;
+}
+
+/* On the solver: the edge ends of every rank's rows in b->recv. */
+static int64_t gathered_nnz(const mx_comm *c, const mx_args *a,
+                            const gather_buf *b) {
+  int64_t nnz = 0;
+  for (int s = 0; s < c->size; s++) {
+    int64_t ns = a->vtxdist[s + 1] - a->vtxdist[s];
+    const char *p = b->recv + b->roff[s];
+    for (int64_t v = 0; v < ns; v++) {
+      int64_t d;
+      memcpy(&d, p + 8 * v, 8);
+      nnz += d;
+    }
+  }
+  return nnz;
+}
+
+/* On the solver: the whole graph's arrays from b->recv (allocated). */
+static void rows_unpack(const mx_comm *c, const mx_args *a, gather_buf *b) {
+  b->xadj[0] = 0;
+  int64_t at = 0, et = 0;
+  for (int s = 0; s < c->size; s++) {
+    int64_t ns = a->vtxdist[s + 1] - a->vtxdist[s], es = 0;
+    const char *p = b->recv + b->roff[s];
+    for (int64_t v = 0; v < ns; v++) {
+      int64_t d;
+      memcpy(&d, p, 8);
+      p += 8;
+      b->xadj[at + v + 1] = b->xadj[at + v] + d;
+      es += d;
+    }
+    if (a->has[0]) {
+      memcpy(b->pw + at, p, (size_t)ns * 8);
+      p += ns * 8;
+    }
+    if (a->has[1]) {
+      memcpy(b->rw + at, p, (size_t)ns * 8);
+      p += ns * 8;
+    }
+    if (a->has[2]) {
+      memcpy(b->cw + et, p, (size_t)es * 8);
+      p += es * 8;
+    }
+    memcpy(b->adj + et, p, (size_t)es * 4);
+    p += es * 4;
+    if (a->has[3])
+      memcpy(b->old + at, p, (size_t)ns * 4);
+    else
+      for (int64_t v = 0; v < ns; v++)
+        b->old[at + v] = s;
+    at += ns;
+    et += es;
+  }
+}
+
+/* On the solver: the whole graph from the gathered rows, then
+ * minex_repartition on it; a failure recorded in c. */
+static void solve_whole(mx_comm *c, const mx_args *a, gather_buf *b,
+                        minex_metrics *met) {
+  int64_t N = a->end - a->base, NNZ = gathered_nnz(c, a, b);
+  b->xadj = core_malloc(sizeof *b->xadj * (size_t)(N + 1));
+  b->adj = core_malloc(sizeof *b->adj * (size_t)(NNZ > 0 ? NNZ : 1));
+  b->newp = core_malloc(sizeof *b->newp * (size_t)(N > 0 ? N : 1));
+  b->old = core_malloc(sizeof *b->old * (size_t)(N > 0 ? N : 1));
+  if (a->has[0])
+    b->pw = core_malloc(sizeof *b->pw * (size_t)(N > 0 ? N : 1));
+  if (a->has[1])
+    b->rw = core_malloc(sizeof *b->rw * (size_t)(N > 0 ? N : 1));
+  if (a->has[2])
+    b->cw = core_malloc(sizeof *b->cw * (size_t)(NNZ > 0 ? NNZ : 1));
+  if (b->xadj == NULL || b->adj == NULL || b->newp == NULL || b->old == NULL ||
+      (a->has[0] && b->pw == NULL) || (a->has[1] && b->rw == NULL) ||
+      (a->has[2] && b->cw == NULL)) {
+    mx_fail(c, MINEX_ENOMEM,
+            "out of memory assembling the graph (%lld vertices, %lld edge "
+            "ends)",
+            (long long)N, (long long)NNZ);
+    return;
+  }
+  rows_unpack(c, a, b);
+  core_free(b->recv);
+  b->recv = NULL;
+  int r = minex_graph_create((int32_t)N, b->xadj, b->adj, b->pw, b->rw, b->cw,
+                             &b->g);
+  core_free(b->xadj);
+  core_free(b->adj);
+  core_free(b->pw);
+  core_free(b->rw);
+  core_free(b->cw);
+  b->xadj = NULL;
+  b->adj = NULL;
+  b->pw = b->rw = b->cw = NULL;
+  if (r == MINEX_OK)
+    r = minex_repartition(b->g, a->cfg, b->old, a->opt, b->newp, met);
+  if (r != MINEX_OK)
+    mx_fail(c, r, "%s", minex_last_error());
+}
+
+/* Collective: the solver's owners to the ranks of their vertices (at
+ * b->recv + b->roff[SOLVER]), the metrics from the solver; agreed. */
+static int owners_scatter(mx_comm *c, const mx_args *a, gather_buf *b,
+                          minex_metrics *met) {
+  int64_t n = a->nlocal;
+  memset(b->scount, 0, sizeof *b->scount * (size_t)c->size);
+  if (c->rank == SOLVER)
+    for (int s = 0; s < c->size; s++)
+      b->scount[s] = 4 * (a->vtxdist[s + 1] - a->vtxdist[s]);
+  int rc = mx_exchange(c, (const char *)b->newp, b->scount, &b->recv, b->rcount,
+                       b->roff);
+  if (rc != MINEX_OK)
+    return rc;
+  if (b->rcount[SOLVER] != 4 * n) {
+    mx_fail(c, MINEX_EINTERNAL, "received %lld owners for %lld vertices",
+            (long long)(b->rcount[SOLVER] / 4), (long long)n);
+  }
+  if ((rc = mx_agree(c)) == MINEX_OK)
+    rc = mx_bcast(c, met, sizeof *met, SOLVER);
+  return rc;
+}
+
 /* Stage 1 solve: every rank's rows to the solver rank, which runs
  * minex_repartition on the whole graph; the owners back, the metrics to
  * all. The byte layout of a rank's rows: degrees (int64), pwgt, rwgt,
@@ -408,140 +602,29 @@ static void put(char **p, const void *src, size_t n) {
  * old (int32, when given). */
 static int solve_gathered(mx_comm *c, mx_args *a, minex_metrics *metrics,
                           minex_mpi_stats *st) {
-  int size = c->size, rank = c->rank, solver = 0;
-  int64_t n = a->nlocal, nnz = a->nnz;
-  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
-  char *sbuf = NULL, *recv = NULL;
-  int64_t *xadj = NULL;
-  int32_t *adj = NULL, *old = NULL, *newp = NULL;
-  double *pw = NULL, *rw = NULL, *cw = NULL;
-  minex_graph *g = NULL;
+  int size = c->size;
+  gather_buf b;
+  memset(&b, 0, sizeof b);
+  b.scount = core_calloc((size_t)size, sizeof *b.scount);
+  b.rcount = core_calloc((size_t)size, sizeof *b.rcount);
+  b.roff = core_calloc((size_t)size + 1, sizeof *b.roff);
   minex_metrics met;
   memset(&met, 0, sizeof met);
-  int rc = MINEX_OK;
   double t = MPI_Wtime();
   int64_t bytes0 = c->bytes, msgs0 = c->messages;
-  size_t mine =
-      (size_t)n * 8 + (size_t)nnz * 4 + (a->has[0] ? (size_t)n * 8 : 0) +
-      (a->has[1] ? (size_t)n * 8 : 0) + (a->has[2] ? (size_t)nnz * 8 : 0) +
-      (a->has[3] ? (size_t)n * 4 : 0);
-  if (scount == NULL || rcount == NULL || roff == NULL ||
-      (sbuf = core_malloc(mine > 0 ? mine : 1)) == NULL) {
-    mx_fail(c, MINEX_ENOMEM, "out of memory packing %zu bytes of rows", mine);
-  } else {
-    char *p = sbuf;
-    for (int64_t v = 0; v < n; v++) {
-      int64_t d = a->xadj[v + 1] - a->xadj[v];
-      put(&p, &d, 8);
-    }
-    if (a->has[0])
-      put(&p, a->pwgt, (size_t)n * 8);
-    if (a->has[1])
-      put(&p, a->rwgt, (size_t)n * 8);
-    if (a->has[2])
-      put(&p, a->cwgt, (size_t)nnz * 8);
-    for (int64_t j = 0; j < nnz; j++) {
-      int32_t u = (int32_t)(a->adjncy[j] - a->base);
-      put(&p, &u, 4);
-    }
-    if (a->has[3])
-      put(&p, a->old, (size_t)n * 4);
-    scount[solver] = (int64_t)mine;
-  }
-  if ((rc = mx_agree(c)) ||
-      (rc = mx_exchange(c, sbuf, scount, &recv, rcount, roff)))
+  int rc = rows_gather(c, a, &b);
+  if (rc != MINEX_OK)
     goto done;
-  core_free(sbuf);
-  sbuf = NULL;
+  core_free(b.sbuf);
+  b.sbuf = NULL;
   st->gather_bytes = c->bytes - bytes0;
   st->gather_messages = c->messages - msgs0;
   st->seconds_gather = MPI_Wtime() - t;
   t = MPI_Wtime();
-  if (rank == solver) {
-    int64_t N = a->end - a->base, NNZ = 0;
-    for (int s = 0; s < size; s++) {
-      int64_t ns = a->vtxdist[s + 1] - a->vtxdist[s];
-      const char *p = recv + roff[s];
-      for (int64_t v = 0; v < ns; v++) {
-        int64_t d;
-        memcpy(&d, p + 8 * v, 8);
-        NNZ += d;
-      }
-    }
-    xadj = core_malloc(sizeof *xadj * (size_t)(N + 1));
-    adj = core_malloc(sizeof *adj * (size_t)(NNZ > 0 ? NNZ : 1));
-    newp = core_malloc(sizeof *newp * (size_t)(N > 0 ? N : 1));
-    old = core_malloc(sizeof *old * (size_t)(N > 0 ? N : 1));
-    if (a->has[0])
-      pw = core_malloc(sizeof *pw * (size_t)(N > 0 ? N : 1));
-    if (a->has[1])
-      rw = core_malloc(sizeof *rw * (size_t)(N > 0 ? N : 1));
-    if (a->has[2])
-      cw = core_malloc(sizeof *cw * (size_t)(NNZ > 0 ? NNZ : 1));
-    if (xadj == NULL || adj == NULL || newp == NULL || old == NULL ||
-        (a->has[0] && pw == NULL) || (a->has[1] && rw == NULL) ||
-        (a->has[2] && cw == NULL)) {
-      mx_fail(c, MINEX_ENOMEM,
-              "out of memory assembling the graph (%lld vertices, %lld edge "
-              "ends)",
-              (long long)N, (long long)NNZ);
-      goto solved;
-    }
-    xadj[0] = 0;
-    int64_t at = 0, et = 0;
-    for (int s = 0; s < size; s++) {
-      int64_t ns = a->vtxdist[s + 1] - a->vtxdist[s], es = 0;
-      const char *p = recv + roff[s];
-      for (int64_t v = 0; v < ns; v++) {
-        int64_t d;
-        memcpy(&d, p, 8);
-        p += 8;
-        xadj[at + v + 1] = xadj[at + v] + d;
-        es += d;
-      }
-      if (a->has[0]) {
-        memcpy(pw + at, p, (size_t)ns * 8);
-        p += ns * 8;
-      }
-      if (a->has[1]) {
-        memcpy(rw + at, p, (size_t)ns * 8);
-        p += ns * 8;
-      }
-      if (a->has[2]) {
-        memcpy(cw + et, p, (size_t)es * 8);
-        p += es * 8;
-      }
-      memcpy(adj + et, p, (size_t)es * 4);
-      p += es * 4;
-      if (a->has[3])
-        memcpy(old + at, p, (size_t)ns * 4);
-      else
-        for (int64_t v = 0; v < ns; v++)
-          old[at + v] = s;
-      at += ns;
-      et += es;
-    }
-    core_free(recv);
-    recv = NULL;
-    int r = minex_graph_create((int32_t)N, xadj, adj, pw, rw, cw, &g);
-    core_free(xadj);
-    core_free(adj);
-    core_free(pw);
-    core_free(rw);
-    core_free(cw);
-    xadj = NULL;
-    adj = NULL;
-    pw = rw = cw = NULL;
-    if (r == MINEX_OK)
-      r = minex_repartition(g, a->cfg, old, a->opt, newp, &met);
-    if (r != MINEX_OK)
-      mx_fail(c, r, "%s", minex_last_error());
-  }
-solved:
-  core_free(recv);
-  recv = NULL;
+  if (c->rank == SOLVER)
+    solve_whole(c, a, &b, &met);
+  core_free(b.recv);
+  b.recv = NULL;
   /* the other ranks wait for the solver without taking its core */
   mx_idle_barrier(c);
   if ((rc = mx_agree(c)))
@@ -551,40 +634,18 @@ solved:
   t = MPI_Wtime();
   bytes0 = c->bytes;
   msgs0 = c->messages;
-  memset(scount, 0, sizeof *scount * (size_t)size);
-  if (rank == solver)
-    for (int s = 0; s < size; s++)
-      scount[s] = 4 * (a->vtxdist[s + 1] - a->vtxdist[s]);
-  if ((rc = mx_exchange(c, (const char *)newp, scount, &recv, rcount, roff)))
+  if ((rc = owners_scatter(c, a, &b, &met)))
     goto done;
-  if (rcount[solver] != 4 * n) {
-    mx_fail(c, MINEX_EINTERNAL, "received %lld owners for %lld vertices",
-            (long long)(rcount[solver] / 4), (long long)n);
-  }
-  if ((rc = mx_agree(c)) || (rc = mx_bcast(c, &met, sizeof met, solver)))
-    goto done;
-  if (n > 0)
-    memcpy(a->new_part, recv + roff[solver], (size_t)n * 4);
+  if (a->nlocal > 0)
+    memcpy(a->new_part, b.recv + b.roff[SOLVER], (size_t)a->nlocal * 4);
   if (metrics != NULL)
     *metrics = met;
   st->scatter_bytes = c->bytes - bytes0;
   st->scatter_messages = c->messages - msgs0;
   st->seconds_scatter = MPI_Wtime() - t;
-  st->solver = solver;
+  st->solver = SOLVER;
 done:
-  minex_graph_destroy(g);
-  core_free(scount);
-  core_free(rcount);
-  core_free(roff);
-  core_free(sbuf);
-  core_free(recv);
-  core_free(xadj);
-  core_free(adj);
-  core_free(old);
-  core_free(newp);
-  core_free(pw);
-  core_free(rw);
-  core_free(cw);
+  gather_free(&b);
   return rc;
 }
 

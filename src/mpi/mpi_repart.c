@@ -649,17 +649,140 @@ done:
   return rc;
 }
 
+/* Collective: the arguments checked where they lie (shared, rows, the
+ * reverse edges), then a machine with an available processor; agreed. */
+static int check_args(mx_comm *c, mx_args *a) {
+  int rc = check_shared(c, a);
+  if (rc == MINEX_OK) {
+    check_rows(c, a);
+    rc = mx_agree(c);
+  }
+  if (rc == MINEX_OK)
+    rc = check_reverse(c, a);
+  /* after the arguments' checks, as minex_repartition's (the config is
+     rank 0's on every rank, so every rank fails alike) */
+  if (rc == MINEX_OK && a->cfg->navail == 0) {
+    mx_fail(c, MINEX_ENOPROC, "all %d processors are unavailable",
+            (int)a->cfg->nprocs);
+    rc = mx_agree(c);
+  }
+  return rc;
+}
+
+/* Stage 2: every rank works on its home parts (docs/mpi.md); agreed. */
+static int solve_distributed(mx_comm *c, const dist_input *in, mx_args *a,
+                             minex_metrics *metrics, minex_mpi_stats *st) {
+  double ts = MPI_Wtime();
+  int64_t b0 = c->bytes, m0 = c->messages, i0 = c->bytes_in;
+  minex_workspace *ws = a->opt->workspace;
+  st->solver = -1;
+  /* the workspace serves the kernel on every rank (stage 1: rank 0's
+     minex_repartition takes it) */
+  int began = core_pool_begin(ws, c->fn);
+  if (began != MINEX_OK)
+    mx_fail(c, began,
+            "options.workspace is in use by another call (a workspace "
+            "serves one call at a time)");
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK) {
+    minex_workspace *prev = core_pool_swap(ws);
+    dist_comm dc;
+    mx_dist_comm(c, &dc);
+    dist_ctx dx;
+    dist_ctx_init(&dx, &dc);
+    rc = dist_solve(&dx, in, a->cfg, a->opt, a->new_part, metrics);
+    core_pool_swap(prev);
+  }
+  if (began == MINEX_OK) {
+    int end = core_pool_end(ws, c->fn);
+    if (rc == MINEX_OK) {
+      if (end != MINEX_OK)
+        mx_fail(c, end, "%s", minex_last_error());
+      rc = mx_agree(c);
+    }
+  }
+  st->seconds_solve = MPI_Wtime() - ts;
+  st->gather_bytes = c->bytes - b0;
+  st->gather_messages = c->messages - m0;
+  st->recv_bytes_max = c->bytes_in - i0;
+  return rc;
+}
+
+/* Collective: the figures summed over the ranks (times: the slowest
+ * rank) and the busiest receiver, into *st; MPI's failure otherwise. */
+static int stats_reduce(mx_comm *c, minex_mpi_stats *st) {
+  int64_t in[6] = {st->check_bytes,   st->check_messages,
+                   st->gather_bytes,  st->gather_messages,
+                   st->scatter_bytes, st->scatter_messages},
+          sum[6];
+  double tin[4] = {st->seconds_check, st->seconds_gather, st->seconds_solve,
+                   st->seconds_scatter},
+         tmax[4];
+  /* and the busiest receiver: its bytes, then the lowest rank with them */
+  int64_t rin = st->recv_bytes_max, rmax = 0;
+  int who = c->size, first = 0;
+  int rc;
+  if ((rc = mx_allreduce(c, in, sum, 6, MPI_INT64_T, MPI_SUM)) == MINEX_OK &&
+      (rc = mx_allreduce(c, tin, tmax, 4, MPI_DOUBLE, MPI_MAX)) == MINEX_OK &&
+      (rc = mx_allreduce(c, &rin, &rmax, 1, MPI_INT64_T, MPI_MAX)) ==
+          MINEX_OK) {
+    if (rin == rmax)
+      who = c->rank;
+    rc = mx_allreduce(c, &who, &first, 1, MPI_INT, MPI_MIN);
+  }
+  if (rc != MINEX_OK)
+    return rc;
+  st->recv_bytes_max = rmax;
+  st->recv_max_rank = first;
+  st->check_bytes = sum[0];
+  st->check_messages = sum[1];
+  st->gather_bytes = sum[2];
+  st->gather_messages = sum[3];
+  st->scatter_bytes = sum[4];
+  st->scatter_messages = sum[5];
+  st->seconds_check = tmax[0];
+  st->seconds_gather = tmax[1];
+  st->seconds_solve = tmax[2];
+  st->seconds_scatter = tmax[3];
+  st->collective_calls = c->collectives;
+  return MINEX_OK;
+}
+
+/* Rank 0's log line of the call's figures (n vertices). */
+static void stats_log(const mx_comm *c, const minex_options *opt, int64_t n,
+                      const minex_mpi_stats *st) {
+  if (c->rank == 0 && st->solver < 0)
+    driver_log(opt,
+               "mpi: %d ranks, %lld vertices; check %.3f s (%lld bytes "
+               "in %lld messages), stage 2 (the kernel on every rank) "
+               "%.3f s (%lld bytes, %lld messages; the most to one "
+               "rank: %lld bytes to rank %d), %lld collective calls",
+               c->size, (long long)n, st->seconds_check,
+               (long long)st->check_bytes, (long long)st->check_messages,
+               st->seconds_solve, (long long)st->gather_bytes,
+               (long long)st->gather_messages, (long long)st->recv_bytes_max,
+               (int)st->recv_max_rank, (long long)st->collective_calls);
+  else if (c->rank == 0)
+    driver_log(
+        opt,
+        "mpi: %d ranks, %lld vertices; check %.3f s (%lld bytes in %lld "
+        "messages), gather to rank %d %.3f s (%lld bytes, %lld "
+        "messages), solve %.3f s, scatter %.3f s (%lld bytes, %lld "
+        "messages), %lld collective calls",
+        c->size, (long long)n, st->seconds_check, (long long)st->check_bytes,
+        (long long)st->check_messages, st->solver, st->seconds_gather,
+        (long long)st->gather_bytes, (long long)st->gather_messages,
+        st->seconds_solve, st->seconds_scatter, (long long)st->scatter_bytes,
+        (long long)st->scatter_messages, (long long)st->collective_calls);
+}
+
 int mx_repartition(const mx_names *nm, const dist_input *in,
                    const minex_config *config, const minex_options *options,
                    int32_t *new_part, minex_metrics *metrics, MPI_Comm comm) {
-  const int64_t *vtxdist = in->vtxdist, *xadj = in->xadj, *adjncy = in->adjncy;
-  const double *pwgt = in->pwgt, *rwgt = in->rwgt, *cwgt = in->cwgt;
-  const int32_t *old = in->old;
-  const char *fn = nm->fn;
   core_error_clear();
   memset(&last_stats, 0, sizeof last_stats);
   mx_comm c;
-  mx_open(&c, fn);
+  mx_open(&c, nm->fn);
   int rc = mx_start(&c, comm);
   if (rc != MINEX_OK)
     return rc;
@@ -674,131 +797,30 @@ int mx_repartition(const mx_names *nm, const dist_input *in,
   if (c.rank != 0)
     run.log_fn = NULL;
   mx_args a = {.nm = nm,
-               .vtxdist = vtxdist,
-               .xadj = xadj,
-               .adjncy = adjncy,
-               .pwgt = pwgt,
-               .rwgt = rwgt,
-               .cwgt = cwgt,
-               .old = old,
+               .vtxdist = in->vtxdist,
+               .xadj = in->xadj,
+               .adjncy = in->adjncy,
+               .pwgt = in->pwgt,
+               .rwgt = in->rwgt,
+               .cwgt = in->cwgt,
+               .old = in->old,
                .cfg = config,
                .opt = &run,
                .new_part = new_part};
   minex_mpi_stats st;
   memset(&st, 0, sizeof st);
   st.ranks = c.size;
-  rc = check_shared(&c, &a);
-  if (rc == MINEX_OK) {
-    check_rows(&c, &a);
-    rc = mx_agree(&c);
-  }
-  if (rc == MINEX_OK)
-    rc = check_reverse(&c, &a);
-  /* after the arguments' checks, as minex_repartition's (the config is
-     rank 0's on every rank, so every rank fails alike) */
-  if (rc == MINEX_OK && config->navail == 0) {
-    mx_fail(&c, MINEX_ENOPROC, "all %d processors are unavailable",
-            (int)config->nprocs);
-    rc = mx_agree(&c);
-  }
+  rc = check_args(&c, &a);
   st.check_bytes = c.bytes;
   st.check_messages = c.messages;
   st.seconds_check = MPI_Wtime() - t0;
-  if (rc == MINEX_OK && run_distributed_applies(&run)) {
-    /* stage 2: every rank works on its home parts (docs/mpi.md) */
-    double ts = MPI_Wtime();
-    int64_t b0 = c.bytes, m0 = c.messages, i0 = c.bytes_in;
-    st.solver = -1;
-    /* the workspace serves the kernel on every rank (stage 1: rank 0's
-       minex_repartition takes it) */
-    int began = core_pool_begin(run.workspace, fn);
-    if (began != MINEX_OK)
-      mx_fail(&c, began,
-              "options.workspace is in use by another call (a workspace "
-              "serves one call at a time)");
-    if ((rc = mx_agree(&c)) == MINEX_OK) {
-      minex_workspace *prev = core_pool_swap(run.workspace);
-      dist_comm dc;
-      mx_dist_comm(&c, &dc);
-      dist_ctx dx;
-      dist_ctx_init(&dx, &dc);
-      rc = dist_solve(&dx, in, config, &run, new_part, metrics);
-      core_pool_swap(prev);
-    }
-    if (began == MINEX_OK) {
-      int end = core_pool_end(run.workspace, fn);
-      if (rc == MINEX_OK) {
-        if (end != MINEX_OK)
-          mx_fail(&c, end, "%s", minex_last_error());
-        rc = mx_agree(&c);
-      }
-    }
-    st.seconds_solve = MPI_Wtime() - ts;
-    st.gather_bytes = c.bytes - b0;
-    st.gather_messages = c.messages - m0;
-    st.recv_bytes_max = c.bytes_in - i0;
-  } else if (rc == MINEX_OK) {
+  if (rc == MINEX_OK && run_distributed_applies(&run))
+    rc = solve_distributed(&c, in, &a, metrics, &st);
+  else if (rc == MINEX_OK)
     rc = solve_gathered(&c, &a, metrics, &st);
-  }
   if (rc == MINEX_OK) {
-    /* the figures summed over the ranks (times: the slowest rank) */
-    int64_t in[6] = {st.check_bytes,   st.check_messages,
-                     st.gather_bytes,  st.gather_messages,
-                     st.scatter_bytes, st.scatter_messages},
-            sum[6];
-    double tin[4] = {st.seconds_check, st.seconds_gather, st.seconds_solve,
-                     st.seconds_scatter},
-           tmax[4];
-    /* and the busiest receiver: its bytes, then the lowest rank with them */
-    int64_t rin = st.recv_bytes_max, rmax = 0;
-    int who = c.size, first = 0;
-    if ((rc = mx_allreduce(&c, in, sum, 6, MPI_INT64_T, MPI_SUM)) == MINEX_OK &&
-        (rc = mx_allreduce(&c, tin, tmax, 4, MPI_DOUBLE, MPI_MAX)) ==
-            MINEX_OK &&
-        (rc = mx_allreduce(&c, &rin, &rmax, 1, MPI_INT64_T, MPI_MAX)) ==
-            MINEX_OK) {
-      if (rin == rmax)
-        who = c.rank;
-      rc = mx_allreduce(&c, &who, &first, 1, MPI_INT, MPI_MIN);
-    }
-    if (rc == MINEX_OK) {
-      st.recv_bytes_max = rmax;
-      st.recv_max_rank = first;
-      st.check_bytes = sum[0];
-      st.check_messages = sum[1];
-      st.gather_bytes = sum[2];
-      st.gather_messages = sum[3];
-      st.scatter_bytes = sum[4];
-      st.scatter_messages = sum[5];
-      st.seconds_check = tmax[0];
-      st.seconds_gather = tmax[1];
-      st.seconds_solve = tmax[2];
-      st.seconds_scatter = tmax[3];
-      st.collective_calls = c.collectives;
-      if (c.rank == 0 && st.solver < 0)
-        driver_log(&opt,
-                   "mpi: %d ranks, %lld vertices; check %.3f s (%lld bytes "
-                   "in %lld messages), stage 2 (the kernel on every rank) "
-                   "%.3f s (%lld bytes, %lld messages; the most to one "
-                   "rank: %lld bytes to rank %d), %lld collective calls",
-                   c.size, (long long)(a.end - a.base), st.seconds_check,
-                   (long long)st.check_bytes, (long long)st.check_messages,
-                   st.seconds_solve, (long long)st.gather_bytes,
-                   (long long)st.gather_messages, (long long)st.recv_bytes_max,
-                   (int)st.recv_max_rank, (long long)st.collective_calls);
-      else if (c.rank == 0)
-        driver_log(
-            &opt,
-            "mpi: %d ranks, %lld vertices; check %.3f s (%lld bytes in %lld "
-            "messages), gather to rank %d %.3f s (%lld bytes, %lld "
-            "messages), solve %.3f s, scatter %.3f s (%lld bytes, %lld "
-            "messages), %lld collective calls",
-            c.size, (long long)(a.end - a.base), st.seconds_check,
-            (long long)st.check_bytes, (long long)st.check_messages, st.solver,
-            st.seconds_gather, (long long)st.gather_bytes,
-            (long long)st.gather_messages, st.seconds_solve, st.seconds_scatter,
-            (long long)st.scatter_bytes, (long long)st.scatter_messages,
-            (long long)st.collective_calls);
+    if (stats_reduce(&c, &st) == MINEX_OK) {
+      stats_log(&c, &opt, a.end - a.base, &st);
       last_stats = st;
     } else {
       rc = mx_agree(&c);

@@ -350,34 +350,55 @@ static uint64_t ids_fingerprint(const int64_t *gid, int64_t n) {
   return h;
 }
 
+/* The counts and offsets of one mx_exchange (size, size and size+1
+ * entries). */
+typedef struct mx_counts {
+  int64_t *scount, *rcount, *roff;
+} mx_counts;
+
+/* A failure (code and message) kept aside: a rank's own across an
+ * agreement that gives every rank the lowest failing rank's, or the agreed
+ * one while c records another's. */
+typedef struct mx_failure {
+  int rc;
+  char msg[sizeof((mx_comm *)0)->msg];
+} mx_failure;
+
+static void failure_save(const mx_comm *c, mx_failure *f) {
+  f->rc = c->rc;
+  memcpy(f->msg, c->msg, sizeof f->msg);
+}
+
+static void failure_restore(mx_comm *c, const mx_failure *f) {
+  c->rc = f->rc;
+  memcpy(c->msg, f->msg, sizeof c->msg);
+}
+
 /* After a failed check of the lists (agreed, c->rc set on every rank):
  * every export's id goes to its receiver, so that the rank whose
  * fingerprint from rank bad differed names the first vertex that differs;
- * a correct call never pays for this exchange. lrc, lmsg: this rank's own
- * failure before the agreement. scount, rcount, roff: size entries (size+1
- * for roff) to use. Collective; returns the agreed code. */
+ * a correct call never pays for this exchange. own: this rank's failure
+ * before the agreement; k: counts of the size of c to use. Collective;
+ * returns the agreed code. */
 static int name_mismatch(mx_comm *c, const minex_mpi_lists *l, const mx_plan *p,
-                         int bad, int lrc, const char *lmsg, int64_t *scount,
-                         int64_t *rcount, int64_t *roff) {
-  int agreed = c->rc;
-  char amsg[sizeof c->msg];
-  memcpy(amsg, c->msg, sizeof amsg);
+                         int bad, const mx_failure *own, mx_counts *k) {
+  mx_failure agreed;
+  failure_save(c, &agreed);
   char *ids = NULL;
   for (int d = 0; d < c->size; d++)
-    scount[d] = 8 * (p->dstart[d + 1] - p->dstart[d]);
+    k->scount[d] = 8 * (p->dstart[d + 1] - p->dstart[d]);
   c->rc = MINEX_OK;
-  if (mx_exchange(c, (const char *)p->gid, scount, &ids, rcount, roff) !=
-      MINEX_OK) { /* agreed: every rank keeps the first message */
-    c->rc = agreed;
-    memcpy(c->msg, amsg, sizeof c->msg);
-    return core_error(agreed, "%s", amsg);
+  if (mx_exchange(c, (const char *)p->gid, k->scount, &ids, k->rcount,
+                  k->roff) != MINEX_OK) {
+    /* agreed: every rank keeps the first message */
+    failure_restore(c, &agreed);
+    return core_error(agreed.rc, "%s", agreed.msg);
   }
-  c->rc = lrc;
-  memcpy(c->msg, lmsg, sizeof c->msg);
+  failure_restore(c, own);
   int64_t a = bad >= 0 ? p->sstart[bad] : 0;
-  for (int64_t j = 0; bad >= 0 && j < rcount[bad] / 8; j++) {
+  for (int64_t j = 0; bad >= 0 && j < k->rcount[bad] / 8; j++) {
     int64_t g;
-    memcpy(&g, ids + roff[bad] + 8 * j, 8);
+    memcpy(&g, ids + k->roff[bad] + 8 * j, 8);
     if (g != l->import_gid[a + j]) {
       c->rc = MINEX_OK;
       mx_fail(c, MINEX_EINVAL,
@@ -392,24 +413,10 @@ static int name_mismatch(mx_comm *c, const minex_mpi_lists *l, const mx_plan *p,
   return mx_agree(c);
 }
 
-/* The plan: exports by destination, their sizes (the size callback), the
- * sizes sent to the receivers with the fingerprint of their ids (one
- * exchange: 8 bytes per vertex and 8 per rank pair), the imports' sizes
- * and offsets, the fingerprints checked. Collective; agreed. */
-static int plan_make(mx_comm *c, const minex_mpi_lists *l,
-                     const minex_mpi_migrate_fns *f, mx_plan *p) {
-  int size = c->size;
-  memset(p, 0, sizeof *p);
-  int64_t n = l->nexport;
-  size_t m = (size_t)(n > 0 ? n : 1);
-  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
-  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
-  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
-  /* to each rank: the sizes, then the fingerprint of the ids */
-  uint64_t *sbuf = core_malloc(sizeof *sbuf * (m + (size_t)size));
-  char *recv = NULL;
-  int rc, bad = -1;
-  p->n = n;
+/* The plan's arrays for l's exports and imports; 0 when one is missing. */
+static int plan_alloc(mx_plan *p, const minex_mpi_lists *l, int size) {
+  size_t m = (size_t)(l->nexport > 0 ? l->nexport : 1);
+  p->n = l->nexport;
   p->gid = core_malloc(sizeof *p->gid * m);
   p->lid = core_malloc(sizeof *p->lid * m);
   p->dest = core_malloc(sizeof *p->dest * m);
@@ -422,40 +429,43 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
   size_t mi = (size_t)(l->nimport > 0 ? l->nimport : 1);
   p->ibytes = core_malloc(sizeof *p->ibytes * mi);
   p->ioffset = core_malloc(sizeof *p->ioffset * mi);
-  if (!scount || !rcount || !roff || !sbuf || !p->gid || !p->lid || !p->dest ||
-      !p->bytes || !p->offset || !p->dstart || !p->dbytes || !p->sstart ||
-      !p->sbytes || !p->ibytes || !p->ioffset) {
-    mx_fail(c, MINEX_ENOMEM, "out of memory (%lld exports)", (long long)n);
-    goto agree;
-  }
-  for (int64_t i = 0; i < n; i++) {
+  return p->gid && p->lid && p->dest && p->bytes && p->offset && p->dstart &&
+         p->dbytes && p->sstart && p->sbytes && p->ibytes && p->ioffset;
+}
+
+/* The exports by destination rank, stable (the lists' order kept per
+ * rank); a failure recorded and returned. */
+static int plan_order(mx_comm *c, const minex_mpi_lists *l, mx_plan *p) {
+  int size = c->size;
+  for (int64_t i = 0; i < p->n; i++) {
     int32_t d = l->export_rank[i];
-    if (d < 0 || d >= size || d == c->rank) {
-      mx_fail(c, MINEX_EINVAL,
-              "lists: export_rank[%lld] = %d is not another "
-              "rank",
-              (long long)i, (int)d);
-      goto agree;
-    }
+    if (d < 0 || d >= size || d == c->rank)
+      return mx_fail(c, MINEX_EINVAL,
+                     "lists: export_rank[%lld] = %d is not another "
+                     "rank",
+                     (long long)i, (int)d);
     p->dstart[d + 1]++;
   }
   for (int d = 0; d < size; d++)
     p->dstart[d + 1] += p->dstart[d];
-  {
-    int64_t *at = core_malloc(sizeof *at * ((size_t)size + 1));
-    if (at == NULL) {
-      mx_fail(c, MINEX_ENOMEM, "out of memory (plan)");
-      goto agree;
-    }
-    memcpy(at, p->dstart, sizeof *at * ((size_t)size + 1));
-    for (int64_t i = 0; i < n; i++) { /* stable: gid order kept per rank */
-      int64_t k = at[l->export_rank[i]]++;
-      p->gid[k] = l->export_gid[i];
-      p->lid[k] = l->export_lid[i];
-      p->dest[k] = l->export_rank[i];
-    }
-    core_free(at);
+  int64_t *at = core_malloc(sizeof *at * ((size_t)size + 1));
+  if (at == NULL)
+    return mx_fail(c, MINEX_ENOMEM, "out of memory (plan)");
+  memcpy(at, p->dstart, sizeof *at * ((size_t)size + 1));
+  for (int64_t i = 0; i < p->n; i++) { /* stable: gid order kept per rank */
+    int64_t k = at[l->export_rank[i]]++;
+    p->gid[k] = l->export_gid[i];
+    p->lid[k] = l->export_lid[i];
+    p->dest[k] = l->export_rank[i];
   }
+  core_free(at);
+  return MINEX_OK;
+}
+
+/* The exports' sizes (the size callback), their offsets and the bytes to
+ * each rank; the first failure recorded in c. */
+static void plan_sizes(mx_comm *c, const minex_mpi_migrate_fns *f, mx_plan *p) {
+  int64_t n = p->n;
   if (f->size_multi) {
     int e = n > 0 ? f->size_multi(f->ctx, n, p->gid, p->lid, p->bytes) : 0;
     if (e != 0)
@@ -478,8 +488,14 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
     }
     p->dbytes[p->dest[i]] += p->bytes[i];
   }
+}
+
+/* To each rank with exports: their sizes, then the fingerprint of their
+ * ids, into sbuf; scount in bytes. */
+static void plan_sizes_pack(const mx_comm *c, const mx_plan *p, uint64_t *sbuf,
+                            int64_t *scount) {
   int64_t w = 0;
-  for (int d = 0; c->rc == MINEX_OK && d < size; d++) {
+  for (int d = 0; c->rc == MINEX_OK && d < c->size; d++) {
     int64_t a = p->dstart[d], b = p->dstart[d + 1];
     scount[d] = b > a ? 8 * (b - a + 1) : 0;
     for (int64_t i = a; i < b; i++)
@@ -487,24 +503,29 @@ static int plan_make(mx_comm *c, const minex_mpi_lists *l,
     if (b > a)
       sbuf[w++] = ids_fingerprint(p->gid + a, b - a);
   }
-agree:
-  if ((rc = mx_agree(c)) ||
-      (rc = mx_exchange(c, (const char *)sbuf, scount, &recv, rcount, roff)))
-    goto done;
+}
+
+/* The imports' sizes and offsets from what arrived (recv, k), checked
+ * against l: their count, their ranks, the fingerprints of their ids.
+ * Returns the rank whose fingerprint differed, or -1; the first failure
+ * recorded in c. */
+static int plan_imports(mx_comm *c, const minex_mpi_lists *l, mx_plan *p,
+                        const char *recv, const mx_counts *k) {
+  int bad = -1;
   int64_t narrive = 0;
-  for (int s = 0; s < size; s++)
-    narrive += rcount[s] > 0 ? rcount[s] / 8 - 1 : 0;
+  for (int s = 0; s < c->size; s++)
+    narrive += k->rcount[s] > 0 ? k->rcount[s] / 8 - 1 : 0;
   if (narrive != l->nimport)
     mx_fail(c, MINEX_EINVAL,
             "lists: %lld imports listed, %lld arrive (lists of another "
             "call?)",
             (long long)l->nimport, (long long)narrive);
-  for (int s = 0; c->rc == MINEX_OK && s < size; s++) {
-    int64_t k = rcount[s] > 0 ? rcount[s] / 8 - 1 : 0, a = p->sstart[s];
-    const char *at = recv + roff[s];
-    p->sstart[s + 1] = a + k;
+  for (int s = 0; c->rc == MINEX_OK && s < c->size; s++) {
+    int64_t m = k->rcount[s] > 0 ? k->rcount[s] / 8 - 1 : 0, a = p->sstart[s];
+    const char *at = recv + k->roff[s];
+    p->sstart[s + 1] = a + m;
     size_t off = 0;
-    for (int64_t j = 0; j < k; j++) {
+    for (int64_t j = 0; j < m; j++) {
       uint64_t b;
       memcpy(&b, at + 8 * j, 8);
       if (l->import_rank[a + j] != s) {
@@ -519,27 +540,58 @@ agree:
       off += (size_t)b;
     }
     p->sbytes[s] = off;
-    if (k > 0 && c->rc == MINEX_OK) {
+    if (m > 0 && c->rc == MINEX_OK) {
       uint64_t fp;
-      memcpy(&fp, at + 8 * k, 8);
-      if (fp != ids_fingerprint(l->import_gid + a, k)) {
+      memcpy(&fp, at + 8 * m, 8);
+      if (fp != ids_fingerprint(l->import_gid + a, m)) {
         bad = s;
         mx_fail(c, MINEX_EINVAL,
                 "lists: the %lld imports from rank %d are not the vertices "
                 "it sends (lists of another call?)",
-                (long long)k, s);
+                (long long)m, s);
       }
     }
   }
-  int lrc = c->rc;
-  char lmsg[sizeof c->msg];
-  memcpy(lmsg, c->msg, sizeof lmsg);
-  if ((rc = mx_agree(c)) != MINEX_OK)
-    rc = name_mismatch(c, l, p, bad, lrc, lmsg, scount, rcount, roff);
-done:
-  core_free(scount);
-  core_free(rcount);
-  core_free(roff);
+  return bad;
+}
+
+/* The plan: exports by destination, their sizes (the size callback), the
+ * sizes sent to the receivers with the fingerprint of their ids (one
+ * exchange: 8 bytes per vertex and 8 per rank pair), the imports' sizes
+ * and offsets, the fingerprints checked. Collective; agreed. */
+static int plan_make(mx_comm *c, const minex_mpi_lists *l,
+                     const minex_mpi_migrate_fns *f, mx_plan *p) {
+  int size = c->size;
+  memset(p, 0, sizeof *p);
+  size_t m = (size_t)(l->nexport > 0 ? l->nexport : 1);
+  mx_counts k;
+  k.scount = core_calloc((size_t)size, sizeof *k.scount);
+  k.rcount = core_calloc((size_t)size, sizeof *k.rcount);
+  k.roff = core_calloc((size_t)size + 1, sizeof *k.roff);
+  /* to each rank: the sizes, then the fingerprint of the ids */
+  uint64_t *sbuf = core_malloc(sizeof *sbuf * (m + (size_t)size));
+  char *recv = NULL;
+  int ok = plan_alloc(p, l, size);
+  if (!k.scount || !k.rcount || !k.roff || !sbuf || !ok)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (%lld exports)",
+            (long long)l->nexport);
+  else if (plan_order(c, l, p) == MINEX_OK) {
+    plan_sizes(c, f, p);
+    plan_sizes_pack(c, p, sbuf, k.scount);
+  }
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK)
+    rc = mx_exchange(c, (const char *)sbuf, k.scount, &recv, k.rcount, k.roff);
+  if (rc == MINEX_OK) {
+    int bad = plan_imports(c, l, p, recv, &k);
+    mx_failure own;
+    failure_save(c, &own);
+    if ((rc = mx_agree(c)) != MINEX_OK)
+      rc = name_mismatch(c, l, p, bad, &own, &k);
+  }
+  core_free(k.scount);
+  core_free(k.rcount);
+  core_free(k.roff);
   core_free(sbuf);
   core_free(recv);
   if (rc != MINEX_OK)

@@ -35,6 +35,166 @@ typedef struct mx_rec {
   int32_t part, pad;
 } mx_rec;
 
+/* minex_mpi_lists_create's arguments and this rank's rows. */
+typedef struct lists_in {
+  const int64_t *vtxdist;
+  const int32_t *new_part;
+  int32_t nparts;
+  const int32_t *part_rank;
+  int64_t n, first; /* local vertices, the first one's global id */
+} lists_in;
+
+/* This rank's new_part and part_rank in range; the first failure
+ * recorded in c. */
+static void lists_check_local(mx_comm *c, const lists_in *in) {
+  const int32_t *part_rank = in->part_rank, *new_part = in->new_part;
+  int32_t nparts = in->nparts;
+  if (in->n > 0 && new_part == NULL)
+    mx_fail(c, MINEX_EINVAL, "new_part is NULL (%lld local vertices)",
+            (long long)in->n);
+  for (int32_t p = 0; part_rank != NULL && p < nparts && c->rc == MINEX_OK; p++)
+    if (part_rank[p] < 0 || part_rank[p] >= c->size)
+      mx_fail(c, MINEX_EINVAL, "part_rank[%d] = %d is outside [0, %d)", (int)p,
+              (int)part_rank[p], c->size);
+  for (int64_t v = 0; c->rc == MINEX_OK && v < in->n; v++)
+    if (new_part[v] < 0 || new_part[v] >= nparts)
+      mx_fail(c, MINEX_EPART, "new_part[%lld] = %d is outside [0, %d)",
+              (long long)v, (int)new_part[v], (int)nparts);
+}
+
+/* Collective: the same parts-to-ranks map everywhere (rank 0's); every
+ * rank takes part in the broadcasts, so failures are agreed on first.
+ * Agreed. */
+static int lists_check_map(mx_comm *c, const lists_in *in) {
+  int32_t nparts = in->nparts, np0 = nparts;
+  const int32_t *part_rank = in->part_rank;
+  int given = part_rank != NULL, given0 = given;
+  if (mx_bcast(c, &np0, sizeof np0, 0) == MINEX_OK &&
+      mx_bcast(c, &given0, sizeof given0, 0) == MINEX_OK &&
+      (np0 != nparts || given0 != given))
+    mx_fail(c, MINEX_EINVAL,
+            "nparts or part_rank differs from rank 0's (nparts %d there, %d "
+            "here)",
+            (int)np0, (int)nparts);
+  int rc = mx_agree(c);
+  if (rc != MINEX_OK || !given)
+    return rc;
+  int32_t *pr0 = core_malloc(sizeof *pr0 * (size_t)nparts);
+  if (pr0 == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (part_rank)");
+  else
+    memcpy(pr0, part_rank, sizeof *pr0 * (size_t)nparts);
+  if ((rc = mx_agree(c)) == MINEX_OK &&
+      mx_bcast(c, pr0, (int64_t)sizeof *pr0 * nparts, 0) == MINEX_OK &&
+      memcmp(pr0, part_rank, sizeof *pr0 * (size_t)nparts) != 0)
+    mx_fail(c, MINEX_EINVAL, "part_rank differs from rank 0's");
+  core_free(pr0);
+  if (rc == MINEX_OK)
+    rc = mx_agree(c);
+  return rc;
+}
+
+/* This rank's exports into l and, by destination rank, into *send
+ * (scount: records, then bytes, to each rank; fill: size+1 entries for
+ * the ranks' next free slots); a failure recorded and returned. */
+static int lists_exports(mx_comm *c, const lists_in *in, minex_mpi_lists *l,
+                         mx_rec **send, int64_t *scount, int64_t *fill) {
+  int size = c->size, rank = c->rank;
+  const int32_t *new_part = in->new_part;
+  for (int64_t v = 0; v < in->n; v++) {
+    int d = part_home(in->part_rank, in->nparts, size, new_part[v]);
+    if (d != rank) {
+      scount[d]++;
+      l->nexport++;
+    }
+  }
+  l->nkeep = in->n - l->nexport;
+  size_t ne = (size_t)(l->nexport > 0 ? l->nexport : 1);
+  l->export_gid = core_malloc(sizeof *l->export_gid * ne);
+  l->export_lid = core_malloc(sizeof *l->export_lid * ne);
+  l->export_rank = core_malloc(sizeof *l->export_rank * ne);
+  l->export_part = core_malloc(sizeof *l->export_part * ne);
+  mx_rec *s = *send = core_malloc(sizeof *s * ne);
+  if (!l->export_gid || !l->export_lid || !l->export_rank || !l->export_part ||
+      !s)
+    return mx_fail(c, MINEX_ENOMEM, "out of memory (%lld exports)",
+                   (long long)l->nexport);
+  for (int r = 0; r < size; r++)
+    fill[r + 1] = fill[r] + scount[r];
+  int64_t k = 0;
+  for (int64_t v = 0; v < in->n; v++) {
+    int d = part_home(in->part_rank, in->nparts, size, new_part[v]);
+    if (d == rank)
+      continue;
+    l->export_gid[k] = in->first + v;
+    l->export_lid[k] = v;
+    l->export_rank[k] = d;
+    l->export_part[k++] = new_part[v];
+    s[fill[d]++] = (mx_rec){in->first + v, new_part[v], 0};
+  }
+  for (int r = 0; r < size; r++)
+    scount[r] *= (int64_t)sizeof(mx_rec);
+  return MINEX_OK;
+}
+
+/* The imports into l from the records that arrived (recv at roff[s] from
+ * rank s); MINEX_ENOMEM recorded. */
+static void lists_imports(mx_comm *c, minex_mpi_lists *l, const char *recv,
+                          const int64_t *roff) {
+  int size = c->size;
+  l->nimport = roff[size] / (int64_t)sizeof(mx_rec);
+  size_t ni = (size_t)(l->nimport > 0 ? l->nimport : 1);
+  l->import_gid = core_malloc(sizeof *l->import_gid * ni);
+  l->import_rank = core_malloc(sizeof *l->import_rank * ni);
+  l->import_part = core_malloc(sizeof *l->import_part * ni);
+  if (!l->import_gid || !l->import_rank || !l->import_part)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (%lld imports)",
+            (long long)l->nimport);
+  for (int s = 0, i = 0; c->rc == MINEX_OK && s < size; s++)
+    for (int64_t off = roff[s]; off < roff[s + 1]; off += sizeof(mx_rec)) {
+      mx_rec r;
+      memcpy(&r, recv + off, sizeof r);
+      l->import_gid[i] = r.gid;
+      l->import_rank[i] = s;
+      l->import_part[i++] = r.part;
+    }
+}
+
+/* Collective: the lists of checked arguments, each export sent to its
+ * new rank as an import there; agreed, *out set on success. */
+static int lists_build(mx_comm *c, const lists_in *in, minex_mpi_lists **out) {
+  int size = c->size;
+  minex_mpi_lists *l = core_calloc(1, sizeof *l);
+  int64_t *scount = core_calloc((size_t)size, sizeof *scount);
+  int64_t *rcount = core_calloc((size_t)size, sizeof *rcount);
+  int64_t *roff = core_calloc((size_t)size + 1, sizeof *roff);
+  int64_t *fill = core_calloc((size_t)size + 1, sizeof *fill);
+  mx_rec *send = NULL;
+  char *recv = NULL;
+  if (!l || !scount || !rcount || !roff || !fill)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (lists)");
+  else
+    lists_exports(c, in, l, &send, scount, fill);
+  int rc = mx_agree(c);
+  if (rc == MINEX_OK)
+    rc = mx_exchange(c, (const char *)send, scount, &recv, rcount, roff);
+  if (rc == MINEX_OK) {
+    lists_imports(c, l, recv, roff);
+    if ((rc = mx_agree(c)) == MINEX_OK) {
+      *out = l;
+      l = NULL;
+    }
+  }
+  minex_mpi_lists_destroy(l);
+  core_free(scount);
+  core_free(rcount);
+  core_free(roff);
+  core_free(fill);
+  core_free(send);
+  core_free(recv);
+  return rc;
+}
+
 int minex_mpi_lists_create(const int64_t *vtxdist, const int32_t *new_part,
                            int32_t nparts, const int32_t *part_rank,
                            minex_mpi_lists **out, MPI_Comm comm) {
@@ -47,134 +207,20 @@ int minex_mpi_lists_create(const int64_t *vtxdist, const int32_t *new_part,
   int rc = mx_start(&c, comm);
   if (rc != MINEX_OK)
     return rc;
-  int size = c.size, rank = c.rank;
-  minex_mpi_lists *l = NULL;
-  int64_t *scount = NULL, *rcount = NULL, *roff = NULL, *fill = NULL;
-  mx_rec *send = NULL;
-  char *recv = NULL;
+  lists_in in = {vtxdist, new_part, nparts, part_rank, 0, 0};
   if (vtxdist == NULL)
     mx_fail(&c, MINEX_EINVAL, "vtxdist is NULL");
   else if (nparts < 1)
     mx_fail(&c, MINEX_EINVAL, "nparts = %d (must be >= 1)", (int)nparts);
-  if ((rc = mx_agree(&c)) || (rc = mx_check_vtxdist(&c, vtxdist)))
-    goto done;
-  int64_t n = vtxdist[rank + 1] - vtxdist[rank], first = vtxdist[rank];
-  if (n > 0 && new_part == NULL)
-    mx_fail(&c, MINEX_EINVAL, "new_part is NULL (%lld local vertices)",
-            (long long)n);
-  for (int32_t p = 0; part_rank != NULL && p < nparts && c.rc == MINEX_OK; p++)
-    if (part_rank[p] < 0 || part_rank[p] >= size)
-      mx_fail(&c, MINEX_EINVAL, "part_rank[%d] = %d is outside [0, %d)", (int)p,
-              (int)part_rank[p], size);
-  for (int64_t v = 0; c.rc == MINEX_OK && v < n; v++)
-    if (new_part[v] < 0 || new_part[v] >= nparts)
-      mx_fail(&c, MINEX_EPART, "new_part[%lld] = %d is outside [0, %d)",
-              (long long)v, (int)new_part[v], (int)nparts);
-  /* the same parts-to-ranks map everywhere (rank 0's); every rank takes
-     part in the broadcasts, so failures are agreed on first */
-  if ((rc = mx_agree(&c)))
-    goto done;
-  int32_t np0 = nparts;
-  int given = part_rank != NULL, given0 = given;
-  if (mx_bcast(&c, &np0, sizeof np0, 0) == MINEX_OK &&
-      mx_bcast(&c, &given0, sizeof given0, 0) == MINEX_OK &&
-      (np0 != nparts || given0 != given))
-    mx_fail(&c, MINEX_EINVAL,
-            "nparts or part_rank differs from rank 0's (nparts %d there, %d "
-            "here)",
-            (int)np0, (int)nparts);
-  if ((rc = mx_agree(&c)))
-    goto done;
-  if (given) {
-    int32_t *pr0 = core_malloc(sizeof *pr0 * (size_t)nparts);
-    if (pr0 == NULL)
-      mx_fail(&c, MINEX_ENOMEM, "out of memory (part_rank)");
-    else
-      memcpy(pr0, part_rank, sizeof *pr0 * (size_t)nparts);
+  if ((rc = mx_agree(&c)) == MINEX_OK &&
+      (rc = mx_check_vtxdist(&c, vtxdist)) == MINEX_OK) {
+    in.n = vtxdist[c.rank + 1] - vtxdist[c.rank];
+    in.first = vtxdist[c.rank];
+    lists_check_local(&c, &in);
     if ((rc = mx_agree(&c)) == MINEX_OK &&
-        mx_bcast(&c, pr0, (int64_t)sizeof *pr0 * nparts, 0) == MINEX_OK &&
-        memcmp(pr0, part_rank, sizeof *pr0 * (size_t)nparts) != 0)
-      mx_fail(&c, MINEX_EINVAL, "part_rank differs from rank 0's");
-    core_free(pr0);
-    if (rc != MINEX_OK || (rc = mx_agree(&c)))
-      goto done;
+        (rc = lists_check_map(&c, &in)) == MINEX_OK)
+      rc = lists_build(&c, &in, out);
   }
-  l = core_calloc(1, sizeof *l);
-  scount = core_calloc((size_t)size, sizeof *scount);
-  rcount = core_calloc((size_t)size, sizeof *rcount);
-  roff = core_calloc((size_t)size + 1, sizeof *roff);
-  fill = core_calloc((size_t)size + 1, sizeof *fill);
-  if (!l || !scount || !rcount || !roff || !fill) {
-    mx_fail(&c, MINEX_ENOMEM, "out of memory (lists)");
-    goto agree;
-  }
-  for (int64_t v = 0; v < n; v++) {
-    int d = part_home(part_rank, nparts, size, new_part[v]);
-    if (d != rank) {
-      scount[d]++;
-      l->nexport++;
-    }
-  }
-  l->nkeep = n - l->nexport;
-  size_t ne = (size_t)(l->nexport > 0 ? l->nexport : 1);
-  l->export_gid = core_malloc(sizeof *l->export_gid * ne);
-  l->export_lid = core_malloc(sizeof *l->export_lid * ne);
-  l->export_rank = core_malloc(sizeof *l->export_rank * ne);
-  l->export_part = core_malloc(sizeof *l->export_part * ne);
-  send = core_malloc(sizeof *send * ne);
-  if (!l->export_gid || !l->export_lid || !l->export_rank || !l->export_part ||
-      !send) {
-    mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld exports)",
-            (long long)l->nexport);
-    goto agree;
-  }
-  for (int r = 0; r < size; r++)
-    fill[r + 1] = fill[r] + scount[r];
-  int64_t k = 0;
-  for (int64_t v = 0; v < n; v++) {
-    int d = part_home(part_rank, nparts, size, new_part[v]);
-    if (d == rank)
-      continue;
-    l->export_gid[k] = first + v;
-    l->export_lid[k] = v;
-    l->export_rank[k] = d;
-    l->export_part[k++] = new_part[v];
-    send[fill[d]++] = (mx_rec){first + v, new_part[v], 0};
-  }
-  for (int r = 0; r < size; r++)
-    scount[r] *= (int64_t)sizeof(mx_rec);
-agree:
-  if ((rc = mx_agree(&c)) ||
-      (rc = mx_exchange(&c, (const char *)send, scount, &recv, rcount, roff)))
-    goto done;
-  l->nimport = roff[size] / (int64_t)sizeof(mx_rec);
-  size_t ni = (size_t)(l->nimport > 0 ? l->nimport : 1);
-  l->import_gid = core_malloc(sizeof *l->import_gid * ni);
-  l->import_rank = core_malloc(sizeof *l->import_rank * ni);
-  l->import_part = core_malloc(sizeof *l->import_part * ni);
-  if (!l->import_gid || !l->import_rank || !l->import_part)
-    mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld imports)",
-            (long long)l->nimport);
-  for (int s = 0, i = 0; c.rc == MINEX_OK && s < size; s++)
-    for (int64_t off = roff[s]; off < roff[s + 1]; off += sizeof(mx_rec)) {
-      mx_rec r;
-      memcpy(&r, recv + off, sizeof r);
-      l->import_gid[i] = r.gid;
-      l->import_rank[i] = s;
-      l->import_part[i++] = r.part;
-    }
-  if ((rc = mx_agree(&c)))
-    goto done;
-  *out = l;
-  l = NULL;
-done:
-  minex_mpi_lists_destroy(l);
-  core_free(scount);
-  core_free(rcount);
-  core_free(roff);
-  core_free(fill);
-  core_free(send);
-  core_free(recv);
   mx_close(&c);
   return rc;
 }

@@ -225,6 +225,128 @@ int minex_mpi_lists_create(const int64_t *vtxdist, const int32_t *new_part,
   return rc;
 }
 
+/* minex_mpi_neighbour_parts' arguments and this rank's rows. */
+typedef struct nbr_in {
+  const int64_t *vtxdist, *xadj, *adjncy;
+  const int32_t *new_part;
+  int32_t *nbr_part;
+  int64_t n, first, nnz; /* local vertices, the first one's id, edge ends */
+} nbr_in;
+
+/* Its buffers: the ids asked of other ranks (by rank), where each answer
+ * goes, the answers, and the two exchanges' counts. */
+typedef struct nbr_buf {
+  int64_t *scount, *rcount, *roff, *fill; /* size, size, size+1, size+1 */
+  int64_t *bcount, *boff;                 /* size, size+1: the answers  */
+  int64_t *ask, *where; /* remote neighbour ids by rank; their edge ends */
+  char *recv, *back;
+  int32_t *answer; /* the parts of the ids other ranks asked for */
+} nbr_buf;
+
+static void nbr_free(nbr_buf *b) {
+  core_free(b->scount);
+  core_free(b->rcount);
+  core_free(b->roff);
+  core_free(b->fill);
+  core_free(b->bcount);
+  core_free(b->boff);
+  core_free(b->ask);
+  core_free(b->where);
+  core_free(b->recv);
+  core_free(b->back);
+  core_free(b->answer);
+}
+
+/* This rank's sizes into in, its arrays given and its neighbours' ids in
+ * range; the first failure recorded in c. */
+static void nbr_check(mx_comm *c, nbr_in *in) {
+  const int64_t *vtxdist = in->vtxdist, *adjncy = in->adjncy;
+  int64_t n = vtxdist[c->rank + 1] - vtxdist[c->rank];
+  int64_t nnz = n > 0 && in->xadj != NULL ? in->xadj[n] : 0;
+  in->n = n;
+  in->first = vtxdist[c->rank];
+  in->nnz = nnz;
+  if (n > 0 && (in->xadj == NULL || in->new_part == NULL ||
+                (nnz > 0 && (adjncy == NULL || in->nbr_part == NULL))))
+    mx_fail(c, MINEX_EINVAL,
+            "xadj, adjncy, new_part or nbr_part is NULL (%lld local "
+            "vertices)",
+            (long long)n);
+  for (int64_t j = 0; c->rc == MINEX_OK && j < nnz; j++)
+    if (adjncy[j] < vtxdist[0] || adjncy[j] >= vtxdist[c->size])
+      mx_fail(c, MINEX_EGRAPH, "adjncy[%lld] = %lld is outside [%lld, %lld)",
+              (long long)j, (long long)adjncy[j], (long long)vtxdist[0],
+              (long long)vtxdist[c->size]);
+}
+
+/* The local neighbours' parts into nbr_part, the remote ones' ids into
+ * b->ask by rank (b->scount in bytes) with their edge ends in b->where;
+ * MINEX_ENOMEM recorded. */
+static void nbr_ask(mx_comm *c, const nbr_in *in, nbr_buf *b) {
+  int size = c->size;
+  int64_t n = in->n, first = in->first;
+  const int64_t *adjncy = in->adjncy;
+  b->scount = core_calloc((size_t)size, sizeof *b->scount);
+  b->rcount = core_calloc((size_t)size, sizeof *b->rcount);
+  b->roff = core_calloc((size_t)size + 1, sizeof *b->roff);
+  b->fill = core_calloc((size_t)size + 1, sizeof *b->fill);
+  b->bcount = core_calloc((size_t)size, sizeof *b->bcount);
+  b->boff = core_calloc((size_t)size + 1, sizeof *b->boff);
+  if (!b->scount || !b->rcount || !b->roff || !b->fill || !b->bcount ||
+      !b->boff) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory (neighbour parts)");
+    return;
+  }
+  int64_t nask = 0;
+  for (int64_t j = 0; j < in->nnz; j++)
+    if (adjncy[j] < first || adjncy[j] >= first + n) {
+      b->scount[dist_rank_of(in->vtxdist, size, adjncy[j])]++;
+      nask++;
+    }
+  b->ask = core_malloc(sizeof *b->ask * (size_t)(nask > 0 ? nask : 1));
+  b->where = core_malloc(sizeof *b->where * (size_t)(nask > 0 ? nask : 1));
+  if (b->ask == NULL || b->where == NULL) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory (%lld remote neighbours)",
+            (long long)nask);
+    return;
+  }
+  for (int r = 0; r < size; r++)
+    b->fill[r + 1] = b->fill[r] + b->scount[r];
+  for (int64_t j = 0; j < in->nnz; j++) {
+    int64_t u = adjncy[j];
+    if (u >= first && u < first + n) {
+      in->nbr_part[j] = in->new_part[u - first];
+      continue;
+    }
+    int64_t at = b->fill[dist_rank_of(in->vtxdist, size, u)]++;
+    b->ask[at] = u;
+    b->where[at] = j;
+  }
+  for (int r = 0; r < size; r++)
+    b->scount[r] *= 8;
+}
+
+/* The parts of the ids other ranks asked for (b->recv) into b->answer,
+ * in the same order; the first failure recorded in c. */
+static void nbr_answer(mx_comm *c, const nbr_in *in, nbr_buf *b) {
+  int64_t nrecv = b->roff[c->size] / 8;
+  b->answer = core_malloc(sizeof *b->answer * (size_t)(nrecv + 1));
+  if (b->answer == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory (neighbour parts)");
+  for (int64_t i = 0; c->rc == MINEX_OK && i < nrecv; i++) {
+    int64_t u;
+    memcpy(&u, b->recv + 8 * i, 8);
+    if (u < in->first || u >= in->first + in->n) {
+      mx_fail(c, MINEX_EINTERNAL, "asked for vertex %lld, not here",
+              (long long)u);
+      break;
+    }
+    b->answer[i] = in->new_part[u - in->first];
+  }
+  for (int r = 0; r < c->size; r++)
+    b->bcount[r] = b->rcount[r] / 2; /* 4 bytes back per 8 asked */
+}
+
 int minex_mpi_neighbour_parts(const int64_t *vtxdist, const int64_t *xadj,
                               const int64_t *adjncy, const int32_t *new_part,
                               int32_t *nbr_part, MPI_Comm comm) {
@@ -234,104 +356,31 @@ int minex_mpi_neighbour_parts(const int64_t *vtxdist, const int64_t *xadj,
   int rc = mx_start(&c, comm);
   if (rc != MINEX_OK)
     return rc;
-  int size = c.size, rank = c.rank;
-  int64_t *scount = NULL, *rcount = NULL, *roff = NULL, *fill = NULL;
-  int64_t *ask = NULL, *where = NULL, *bcount = NULL, *boff = NULL;
-  char *recv = NULL, *back = NULL;
-  int32_t *answer = NULL;
+  nbr_in in = {vtxdist, xadj, adjncy, new_part, nbr_part, 0, 0, 0};
+  nbr_buf b;
+  memset(&b, 0, sizeof b);
   if (vtxdist == NULL)
     mx_fail(&c, MINEX_EINVAL, "vtxdist is NULL");
   if ((rc = mx_agree(&c)) || (rc = mx_check_vtxdist(&c, vtxdist)))
     goto done;
-  int64_t n = vtxdist[rank + 1] - vtxdist[rank], first = vtxdist[rank];
-  int64_t nnz = n > 0 && xadj != NULL ? xadj[n] : 0;
-  if (n > 0 && (xadj == NULL || new_part == NULL ||
-                (nnz > 0 && (adjncy == NULL || nbr_part == NULL))))
-    mx_fail(&c, MINEX_EINVAL,
-            "xadj, adjncy, new_part or nbr_part is NULL (%lld local "
-            "vertices)",
-            (long long)n);
-  for (int64_t j = 0; c.rc == MINEX_OK && j < nnz; j++)
-    if (adjncy[j] < vtxdist[0] || adjncy[j] >= vtxdist[size])
-      mx_fail(&c, MINEX_EGRAPH, "adjncy[%lld] = %lld is outside [%lld, %lld)",
-              (long long)j, (long long)adjncy[j], (long long)vtxdist[0],
-              (long long)vtxdist[size]);
+  nbr_check(&c, &in);
   if ((rc = mx_agree(&c)))
     goto done;
-  scount = core_calloc((size_t)size, sizeof *scount);
-  rcount = core_calloc((size_t)size, sizeof *rcount);
-  roff = core_calloc((size_t)size + 1, sizeof *roff);
-  fill = core_calloc((size_t)size + 1, sizeof *fill);
-  bcount = core_calloc((size_t)size, sizeof *bcount);
-  boff = core_calloc((size_t)size + 1, sizeof *boff);
-  if (!scount || !rcount || !roff || !fill || !bcount || !boff) {
-    mx_fail(&c, MINEX_ENOMEM, "out of memory (neighbour parts)");
-    goto agree;
-  }
-  int64_t nask = 0;
-  for (int64_t j = 0; j < nnz; j++)
-    if (adjncy[j] < first || adjncy[j] >= first + n) {
-      scount[dist_rank_of(vtxdist, size, adjncy[j])]++;
-      nask++;
-    }
-  ask = core_malloc(sizeof *ask * (size_t)(nask > 0 ? nask : 1));
-  where = core_malloc(sizeof *where * (size_t)(nask > 0 ? nask : 1));
-  if (ask == NULL || where == NULL) {
-    mx_fail(&c, MINEX_ENOMEM, "out of memory (%lld remote neighbours)",
-            (long long)nask);
-    goto agree;
-  }
-  for (int r = 0; r < size; r++)
-    fill[r + 1] = fill[r] + scount[r];
-  for (int64_t j = 0; j < nnz; j++) {
-    int64_t u = adjncy[j];
-    if (u >= first && u < first + n) {
-      nbr_part[j] = new_part[u - first];
-      continue;
-    }
-    int64_t at = fill[dist_rank_of(vtxdist, size, u)]++;
-    ask[at] = u;
-    where[at] = j;
-  }
-  for (int r = 0; r < size; r++)
-    scount[r] *= 8;
-agree:
+  nbr_ask(&c, &in, &b);
   /* the ids asked for, then their parts back in the same order */
   if ((rc = mx_agree(&c)) ||
-      (rc = mx_exchange(&c, (const char *)ask, scount, &recv, rcount, roff)))
+      (rc = mx_exchange(&c, (const char *)b.ask, b.scount, &b.recv, b.rcount,
+                        b.roff)))
     goto done;
-  answer = core_malloc(sizeof *answer * (size_t)(roff[size] / 8 + 1));
-  if (answer == NULL)
-    mx_fail(&c, MINEX_ENOMEM, "out of memory (neighbour parts)");
-  for (int64_t i = 0; c.rc == MINEX_OK && i < roff[size] / 8; i++) {
-    int64_t u;
-    memcpy(&u, recv + 8 * i, 8);
-    if (u < first || u >= first + n) {
-      mx_fail(&c, MINEX_EINTERNAL, "asked for vertex %lld, not here",
-              (long long)u);
-      break;
-    }
-    answer[i] = new_part[u - first];
-  }
-  for (int r = 0; r < size; r++)
-    bcount[r] = rcount[r] / 2; /* 4 bytes back per 8 asked */
+  nbr_answer(&c, &in, &b);
   if ((rc = mx_agree(&c)) ||
-      (rc = mx_exchange(&c, (const char *)answer, bcount, &back, rcount, boff)))
+      (rc = mx_exchange(&c, (const char *)b.answer, b.bcount, &b.back, b.rcount,
+                        b.boff)))
     goto done;
-  for (int64_t i = 0; i < boff[size] / 4; i++)
-    memcpy(&nbr_part[where[i]], back + 4 * i, 4);
+  for (int64_t i = 0; i < b.boff[c.size] / 4; i++)
+    memcpy(&nbr_part[b.where[i]], b.back + 4 * i, 4);
 done:
-  core_free(scount);
-  core_free(rcount);
-  core_free(roff);
-  core_free(fill);
-  core_free(bcount);
-  core_free(boff);
-  core_free(ask);
-  core_free(where);
-  core_free(recv);
-  core_free(back);
-  core_free(answer);
+  nbr_free(&b);
   mx_close(&c);
   return rc;
 }

@@ -124,12 +124,20 @@ int mesh_read_vtk(const char *path, int kind, minex_mesh **out);
  * type t, 0 with *lower = 1 for vertices and lines, -1 for a type that is
  * not read. */
 int mesh_vtk_cell_kind(int64_t t, int *lower);
-/* Adds ncells VTK cells to lists: cell i has nodes conn[offs[i] ..
- * offs[i+1]) (nconn in all) of npts points, type types[i], partition
- * part[i] (part may be NULL); line names the cell types for messages. */
-int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
-                   const int64_t *offs, const int64_t *conn, int64_t nconn,
-                   const int64_t *types, const int64_t *part,
+/* VTK cells as a reader holds them: cell i has nodes conn[offs[i] ..
+ * offs[i+1]), type types[i] and partition part[i]. */
+typedef struct mesh_vtk_cellset {
+  int64_t npts;         /* points the node ids index: [0, npts)    */
+  int64_t ncells;       /* cells                                   */
+  const int64_t *offs;  /* ncells + 1 offsets into conn            */
+  const int64_t *conn;  /* nconn point ids                         */
+  int64_t nconn;        /* point ids in all                        */
+  const int64_t *types; /* ncells VTK cell types                   */
+  const int64_t *part;  /* ncells file partitions, or NULL         */
+} mesh_vtk_cellset;
+/* Adds the cells of cs to lists; line names the cell types for
+ * messages. */
+int mesh_vtk_cells(const char *path, int64_t line, const mesh_vtk_cellset *cs,
                    mesh_lists *lists);
 int mesh_read_vtu(const char *path, int kind, minex_mesh **out);
 

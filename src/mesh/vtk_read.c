@@ -284,11 +284,12 @@ static int cell_array(vtk_reader *v, const char *name, const char *t,
   return rc;
 }
 
-int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
-                   const int64_t *offs, const int64_t *conn, int64_t nconn,
-                   const int64_t *types, const int64_t *part,
+int mesh_vtk_cells(const char *path, int64_t line, const mesh_vtk_cellset *cs,
                    mesh_lists *lists) {
-  for (int64_t i = 0; i < ncells; i++) {
+  const int64_t *offs = cs->offs, *conn = cs->conn, *types = cs->types,
+                *part = cs->part;
+  int64_t npts = cs->npts;
+  for (int64_t i = 0; i < cs->ncells; i++) {
     int lower;
     int k = mesh_vtk_cell_kind(types[i], &lower);
     if (lower) {
@@ -306,7 +307,7 @@ int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
                         (long long)types[i]);
     int nc = minex_elem_nnodes((minex_elem_type)k);
     int64_t lo = offs[i], hi = offs[i + 1];
-    if (lo < 0 || hi < lo || hi - lo < nc || hi > nconn)
+    if (lo < 0 || hi < lo || hi - lo < nc || hi > cs->nconn)
       return core_error(MINEX_EPARSE,
                         "%s: cell %lld (VTK type %lld) has %lld nodes, "
                         "fewer than its %d corners, or its offsets are out "
@@ -340,22 +341,35 @@ int mesh_vtk_cells(const char *path, int64_t line, int64_t npts, int64_t ncells,
   return MINEX_OK;
 }
 
-static int parse(vtk_reader *v, int kind, minex_mesh **out) {
-  char line[256], a[64], b[64], c[64];
-  int rc;
-  int64_t npts = -1, ncells = -1;
-  double *coords = NULL;
-  int64_t *offs = NULL, *conn = NULL, *types = NULL, *part = NULL;
-  int64_t nconn = 0, types_line = 0;
-  mesh_lists lists = {0};
-  /* header: version line, title, ASCII|BINARY, DATASET */
+/* The sections read so far; the arrays are malloc'ed, NULL until read. */
+typedef struct vtk_data {
+  int64_t npts, ncells; /* -1 until POINTS, CELLS                    */
+  double *coords;       /* 3 npts coordinates                        */
+  int64_t *offs;        /* ncells + 1 offsets into conn              */
+  int64_t *conn;        /* nconn point ids                           */
+  int64_t *types;       /* ncells VTK cell types                     */
+  int64_t *part;        /* ncells partitions (CELL_DATA), or NULL    */
+  int64_t nconn;        /* point ids of all cells                    */
+  int64_t types_line;   /* line of CELL_TYPES, for messages          */
+} vtk_data;
+
+static void vtk_data_free(vtk_data *d) {
+  free(d->coords);
+  free(d->offs);
+  free(d->conn);
+  free(d->types);
+  free(d->part);
+}
+
+/* Version line, title, ASCII|BINARY, DATASET UNSTRUCTURED_GRID. */
+static int read_header(vtk_reader *v) {
+  char line[256], a[64];
   if (!next_line(v, line, sizeof line) || strncmp(line, "# vtk", 5) != 0)
     return core_error(MINEX_EPARSE, "%s:1: not a VTK legacy file", PATH);
-  size_t title = v->pos; /* the title may be empty */
+  /* the title may be empty: it is the whole next line */
   while (v->pos < v->len && v->buf[v->pos] != '\n')
     v->pos++;
   v->pos += v->pos < v->len;
-  (void)title;
   if (!next_line(v, line, sizeof line))
     return core_error(MINEX_EPARSE,
                       "%s:%lld: end of file inside the header: the file is "
@@ -373,198 +387,220 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
     return core_error(MINEX_EUNSUP,
                       "%s:%lld: DATASET %s: only UNSTRUCTURED_GRID is read",
                       PATH, (long long)v->line, a);
-  while (next_line(v, line, sizeof line)) {
-    int64_t n1 = 0, n2 = 0;
-    if (sscanf(line, "POINTS %lld %63s", (long long *)&n1, a) == 2) {
-      if (npts >= 0 || n1 < 0 || n1 > INT32_MAX) {
-        rc = fail(v, MINEX_EPARSE, "second POINTS or count outside [0, 2^31)",
-                  "POINTS");
-        goto done;
-      }
-      if ((uint64_t)n1 * 3 > v->len) {
-        rc = fail(v, MINEX_EPARSE,
-                  "the count exceeds what the rest of the file can hold",
-                  "POINTS");
-        goto done;
-      }
-      coords = malloc(sizeof *coords * (size_t)(3 * n1 + 1));
-      if (coords == NULL) {
-        rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-        goto done;
-      }
-      npts = n1;
-      if ((rc = read_values(v, a, 3 * n1, coords, NULL, "POINTS")) != MINEX_OK)
-        goto done;
-    } else if (sscanf(line, "CELLS %lld %lld", (long long *)&n1,
-                      (long long *)&n2) == 2) {
-      if (ncells >= 0 || offs != NULL || n1 < 0 || n2 < 0 ||
-          n1 > (int64_t)v->len || n2 > (int64_t)v->len) {
-        rc = fail(v, MINEX_EPARSE, "second CELLS or count out of range",
-                  "CELLS");
-        goto done;
-      }
-      /* 5.1: "CELLS noffsets nconn" then OFFSETS and CONNECTIVITY */
+  return MINEX_OK;
+}
+
+/* POINTS n type. */
+static int read_points(vtk_reader *v, vtk_data *d, int64_t n,
+                       const char *type) {
+  if (d->npts >= 0 || n < 0 || n > INT32_MAX)
+    return fail(v, MINEX_EPARSE, "second POINTS or count outside [0, 2^31)",
+                "POINTS");
+  if ((uint64_t)n * 3 > v->len)
+    return fail(v, MINEX_EPARSE,
+                "the count exceeds what the rest of the file can hold",
+                "POINTS");
+  d->coords = malloc(sizeof *d->coords * (size_t)(3 * n + 1));
+  if (d->coords == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  d->npts = n;
+  return read_values(v, type, 3 * n, d->coords, NULL, "POINTS");
+}
+
+/* 5.1's OFFSETS (noffs values of type otype, the line already read) and
+ * CONNECTIVITY (nconn values). */
+static int read_cells_51(vtk_reader *v, vtk_data *d, int64_t noffs,
+                         int64_t nconn, const char *otype) {
+  char l2[256], b[64];
+  if (noffs < 1)
+    return fail(v, MINEX_EPARSE, "offset count < 1", "CELLS");
+  int64_t *offs = d->offs = malloc(sizeof *d->offs * (size_t)noffs);
+  d->conn = malloc(sizeof *d->conn * (size_t)(nconn + 1));
+  if (offs == NULL || d->conn == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  int rc = read_values(v, otype, noffs, NULL, offs, "OFFSETS");
+  if (rc != MINEX_OK)
+    return rc;
+  if (v->binary)
+    skip_eol(v);
+  if (!next_line(v, l2, sizeof l2) || sscanf(l2, "CONNECTIVITY %63s", b) != 1)
+    return fail(v, MINEX_EPARSE, "CONNECTIVITY expected", "CELLS");
+  if ((rc = read_values(v, b, nconn, NULL, d->conn, "CONNECTIVITY")) !=
+      MINEX_OK)
+    return rc;
+  d->ncells = noffs - 1;
+  d->nconn = nconn;
+  if (offs[0] != 0 || offs[noffs - 1] != nconn)
+    return fail(v, MINEX_EPARSE,
+                "offsets must run from 0 to the "
+                "connectivity size",
+                "OFFSETS");
+  for (int64_t i = 0; i + 1 < noffs; i++)
+    if (offs[i + 1] < offs[i])
+      return fail(v, MINEX_EPARSE, "offsets decrease", "OFFSETS");
+  return MINEX_OK;
+}
+
+/* Classic CELLS: n cells in size integers "k i0 .. ik-1", compacted in
+ * place into offsets and connectivity. */
+static int read_cells_classic(vtk_reader *v, vtk_data *d, int64_t n,
+                              int64_t size) {
+  int64_t *raw = d->conn = malloc(sizeof *raw * (size_t)(size + 1));
+  int64_t *offs = d->offs = malloc(sizeof *offs * (size_t)(n + 1));
+  if (raw == NULL || offs == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  int rc = read_values(v, "int", size, NULL, raw, "CELLS");
+  if (rc != MINEX_OK)
+    return rc;
+  int64_t p = 0, q = 0;
+  for (int64_t i = 0; i < n; i++) {
+    if (p >= size || raw[p] < 0 || raw[p] > size - p - 1)
+      return fail(v, MINEX_EPARSE,
+                  "cell node counts disagree with the CELLS size", "CELLS");
+    int64_t k = raw[p++];
+    offs[i] = q;
+    memmove(raw + q, raw + p, sizeof *raw * (size_t)k);
+    q += k;
+    p += k;
+  }
+  if (p != size)
+    return fail(v, MINEX_EPARSE, "CELLS size larger than its cells", "CELLS");
+  offs[n] = q;
+  d->ncells = n;
+  d->nconn = q;
+  return MINEX_OK;
+}
+
+/* CELLS n1 n2, in either layout. */
+static int read_cells(vtk_reader *v, vtk_data *d, int64_t n1, int64_t n2) {
+  if (d->ncells >= 0 || d->offs != NULL || n1 < 0 || n2 < 0 ||
+      n1 > (int64_t)v->len || n2 > (int64_t)v->len)
+    return fail(v, MINEX_EPARSE, "second CELLS or count out of range", "CELLS");
+  /* 5.1: "CELLS noffsets nconn" then OFFSETS and CONNECTIVITY */
+  size_t save = v->pos;
+  char l2[256], a[64];
+  if (next_line(v, l2, sizeof l2) && sscanf(l2, "OFFSETS %63s", a) == 1)
+    return read_cells_51(v, d, n1, n2, a);
+  v->pos = save;
+  return read_cells_classic(v, d, n1, n2);
+}
+
+/* CELL_TYPES n. */
+static int read_cell_types(vtk_reader *v, vtk_data *d, int64_t n) {
+  if (d->types != NULL || d->ncells < 0 || n != d->ncells)
+    return fail(v, MINEX_EPARSE,
+                "CELL_TYPES before CELLS, twice, or its count is not "
+                "the cell count",
+                "CELL_TYPES");
+  d->types_line = v->line;
+  d->types = malloc(sizeof *d->types * (size_t)(n + 1));
+  if (d->types == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  return read_values(v, "int", n, NULL, d->types, "CELL_TYPES");
+}
+
+/* The nfield arrays of a CELL_DATA FIELD. */
+static int read_field(vtk_reader *v, vtk_data *d, int64_t nfield) {
+  int rc = MINEX_OK;
+  for (int64_t f = 0; f < nfield && rc == MINEX_OK; f++) {
+    int64_t ncomp, ntup;
+    char l2[256], a[64], b[64];
+    if (!next_line(v, l2, sizeof l2) ||
+        sscanf(l2, "%63s %lld %lld %63s", a, (long long *)&ncomp,
+               (long long *)&ntup, b) != 4 ||
+        ncomp < 1 || ntup < 0)
+      return fail(v, MINEX_EPARSE, "'name components tuples type' expected",
+                  "FIELD");
+    rc = cell_array(v, a, b, ncomp, ntup, d->ncells, &d->part);
+  }
+  return rc;
+}
+
+/* CELL_DATA n: SCALARS blocks and FIELD arrays; anything else ends the
+ * reading. line[cap] holds the last line read (for the caller's
+ * messages). */
+static int read_cell_data(vtk_reader *v, vtk_data *d, int64_t n, char *line,
+                          size_t cap) {
+  char a[64], b[64], c[64];
+  if (d->types == NULL || n != d->ncells)
+    return fail(v, MINEX_EPARSE, "CELL_DATA count is not the cell count",
+                "CELL_DATA");
+  int rc = MINEX_OK, got = 0;
+  while (rc == MINEX_OK && next_line(v, line, cap)) {
+    got = 1;
+    int64_t nfield = 0;
+    if (strncmp(line, "METADATA", 8) == 0) {
+      skip_metadata(v);
+      continue;
+    }
+    int nf = sscanf(line, "SCALARS %63s %63s %63s", a, b, c);
+    if (nf >= 2) {
+      if (nf == 3 && strcmp(c, "1") != 0)
+        break;
       size_t save = v->pos;
       char l2[256];
-      if (next_line(v, l2, sizeof l2) && sscanf(l2, "OFFSETS %63s", a) == 1) {
-        if (n1 < 1) {
-          rc = fail(v, MINEX_EPARSE, "offset count < 1", "CELLS");
-          goto done;
-        }
-        offs = malloc(sizeof *offs * (size_t)n1);
-        conn = malloc(sizeof *conn * (size_t)(n2 + 1));
-        if (offs == NULL || conn == NULL) {
-          rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-          goto done;
-        }
-        if ((rc = read_values(v, a, n1, NULL, offs, "OFFSETS")) != MINEX_OK)
-          goto done;
-        if (v->binary)
-          skip_eol(v);
-        if (!next_line(v, l2, sizeof l2) ||
-            sscanf(l2, "CONNECTIVITY %63s", b) != 1) {
-          rc = fail(v, MINEX_EPARSE, "CONNECTIVITY expected", "CELLS");
-          goto done;
-        }
-        if ((rc = read_values(v, b, n2, NULL, conn, "CONNECTIVITY")) !=
-            MINEX_OK)
-          goto done;
-        ncells = n1 - 1;
-        nconn = n2;
-        if (offs[0] != 0 || offs[n1 - 1] != n2) {
-          rc = fail(v, MINEX_EPARSE,
-                    "offsets must run from 0 to the "
-                    "connectivity size",
-                    "OFFSETS");
-          goto done;
-        }
-        for (int64_t i = 0; i + 1 < n1; i++)
-          if (offs[i + 1] < offs[i]) {
-            rc = fail(v, MINEX_EPARSE, "offsets decrease", "OFFSETS");
-            goto done;
-          }
-      } else {
+      if (next_line(v, l2, sizeof l2) && strncmp(l2, "LOOKUP_TABLE", 12) != 0)
         v->pos = save;
-        /* classic: n cells, n2 integers "k i0 .. ik-1" */
-        int64_t *raw = malloc(sizeof *raw * (size_t)(n2 + 1));
-        offs = malloc(sizeof *offs * (size_t)(n1 + 1));
-        conn = raw;
-        if (raw == NULL || offs == NULL) {
-          rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-          goto done;
-        }
-        if ((rc = read_values(v, "int", n2, NULL, raw, "CELLS")) != MINEX_OK)
-          goto done;
-        int64_t p = 0, q = 0;
-        for (int64_t i = 0; i < n1; i++) {
-          if (p >= n2 || raw[p] < 0 || raw[p] > n2 - p - 1) {
-            rc = fail(v, MINEX_EPARSE,
-                      "cell node counts disagree with the CELLS size", "CELLS");
-            goto done;
-          }
-          int64_t k = raw[p++];
-          offs[i] = q;
-          memmove(raw + q, raw + p, sizeof *raw * (size_t)k);
-          q += k;
-          p += k;
-        }
-        if (p != n2) {
-          rc = fail(v, MINEX_EPARSE, "CELLS size larger than its cells",
-                    "CELLS");
-          goto done;
-        }
-        offs[n1] = q;
-        ncells = n1;
-        nconn = q;
-      }
-    } else if (sscanf(line, "CELL_TYPES %lld", (long long *)&n1) == 1) {
-      if (types != NULL || ncells < 0 || n1 != ncells) {
-        rc = fail(v, MINEX_EPARSE,
-                  "CELL_TYPES before CELLS, twice, or its count is not "
-                  "the cell count",
-                  "CELL_TYPES");
-        goto done;
-      }
-      types_line = v->line;
-      types = malloc(sizeof *types * (size_t)(n1 + 1));
-      if (types == NULL) {
-        rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-        goto done;
-      }
-      if ((rc = read_values(v, "int", n1, NULL, types, "CELL_TYPES")) !=
-          MINEX_OK)
-        goto done;
-    } else if (sscanf(line, "CELL_DATA %lld", (long long *)&n1) == 1) {
-      if (types == NULL || n1 != ncells) {
-        rc = fail(v, MINEX_EPARSE, "CELL_DATA count is not the cell count",
-                  "CELL_DATA");
-        goto done;
-      }
-      /* SCALARS blocks and FIELD arrays; anything else ends the
-         reading */
-      int got = 0;
-      while (rc == MINEX_OK && next_line(v, line, sizeof line)) {
-        got = 1;
-        int64_t nfield = 0;
-        if (strncmp(line, "METADATA", 8) == 0) {
-          skip_metadata(v);
-          continue;
-        }
-        int nf = sscanf(line, "SCALARS %63s %63s %63s", a, b, c);
-        if (nf >= 2) {
-          if (nf == 3 && strcmp(c, "1") != 0)
-            break;
-          size_t save = v->pos;
-          char l2[256];
-          if (next_line(v, l2, sizeof l2) &&
-              strncmp(l2, "LOOKUP_TABLE", 12) != 0)
-            v->pos = save;
-          rc = cell_array(v, a, b, 1, ncells, ncells, &part);
-        } else if (sscanf(line, "FIELD %63s %lld", a, (long long *)&nfield) ==
-                       2 &&
-                   nfield >= 0) {
-          for (int64_t f = 0; f < nfield && rc == MINEX_OK; f++) {
-            int64_t ncomp, ntup;
-            char l2[256];
-            if (!next_line(v, l2, sizeof l2) ||
-                sscanf(l2, "%63s %lld %lld %63s", a, (long long *)&ncomp,
-                       (long long *)&ntup, b) != 4 ||
-                ncomp < 1 || ntup < 0) {
-              rc = fail(v, MINEX_EPARSE,
-                        "'name components tuples type' expected", "FIELD");
-              break;
-            }
-            rc = cell_array(v, a, b, ncomp, ntup, ncells, &part);
-          }
-        } else {
-          break;
-        }
-      }
-      /* the header announces cell data: the file ends where it should
-         begin */
-      if (rc == MINEX_OK && !got)
-        rc = core_error(MINEX_EPARSE,
-                        "%s:%lld: end of file after CELL_DATA, before its "
-                        "arrays: the file is truncated",
-                        PATH, line_at(v, v->len));
-      if (rc != MINEX_OK)
-        goto done;
-      break;
-    } else if (strncmp(line, "METADATA", 8) == 0) {
-      skip_metadata(v);
-    } else if (strncmp(line, "POINT_DATA", 10) == 0 ||
-               strncmp(line, "FIELD", 5) == 0) {
-      break; /* data we do not use: the rest is ignored */
+      rc = cell_array(v, a, b, 1, d->ncells, d->ncells, &d->part);
+    } else if (sscanf(line, "FIELD %63s %lld", a, (long long *)&nfield) == 2 &&
+               nfield >= 0) {
+      rc = read_field(v, d, nfield);
     } else {
-      rc = core_error(MINEX_EPARSE, "%s:%lld: unexpected line '%.40s'", PATH,
-                      (long long)v->line, line);
-      goto done;
+      break;
     }
-    if (v->binary)
+  }
+  /* the header announces cell data: the file ends where it should begin */
+  if (rc == MINEX_OK && !got)
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%lld: end of file after CELL_DATA, before its "
+                    "arrays: the file is truncated",
+                    PATH, line_at(v, v->len));
+  return rc;
+}
+
+/* One keyword line of the body; *stop when the reading ends after it. */
+static int read_section(vtk_reader *v, vtk_data *d, char *line, size_t cap,
+                        int *stop) {
+  int64_t n1 = 0, n2 = 0;
+  char a[64];
+  if (sscanf(line, "POINTS %lld %63s", (long long *)&n1, a) == 2)
+    return read_points(v, d, n1, a);
+  if (sscanf(line, "CELLS %lld %lld", (long long *)&n1, (long long *)&n2) == 2)
+    return read_cells(v, d, n1, n2);
+  if (sscanf(line, "CELL_TYPES %lld", (long long *)&n1) == 1)
+    return read_cell_types(v, d, n1);
+  if (sscanf(line, "CELL_DATA %lld", (long long *)&n1) == 1) {
+    *stop = 1;
+    return read_cell_data(v, d, n1, line, cap);
+  }
+  if (strncmp(line, "METADATA", 8) == 0) {
+    skip_metadata(v);
+    return MINEX_OK;
+  }
+  if (strncmp(line, "POINT_DATA", 10) == 0 || strncmp(line, "FIELD", 5) == 0) {
+    *stop = 1; /* data we do not use: the rest is ignored */
+    return MINEX_OK;
+  }
+  return core_error(MINEX_EPARSE, "%s:%lld: unexpected line '%.40s'", PATH,
+                    (long long)v->line, line);
+}
+
+static int parse(vtk_reader *v, int kind, minex_mesh **out) {
+  char line[256];
+  vtk_data d = {.npts = -1, .ncells = -1};
+  mesh_lists lists = {0};
+  int rc = read_header(v), stop = 0;
+  if (rc != MINEX_OK)
+    return rc;
+  while (rc == MINEX_OK && !stop && next_line(v, line, sizeof line)) {
+    rc = read_section(v, &d, line, sizeof line, &stop);
+    if (rc == MINEX_OK && !stop && v->binary)
       skip_eol(v);
   }
-  if (npts < 0 || types == NULL) {
-    const char *sec = npts < 0 ? "POINTS" : ncells < 0 ? "CELLS" : "CELL_TYPES";
+  if (rc == MINEX_OK && (d.npts < 0 || d.types == NULL)) {
+    const char *sec = d.npts < 0     ? "POINTS"
+                      : d.ncells < 0 ? "CELLS"
+                                     : "CELL_TYPES";
     if (v->pos >= v->len)
       rc = core_error(MINEX_EPARSE,
                       "%s:%lld: end of file without a %s section: the file "
@@ -573,25 +609,21 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
     else
       rc = core_error(MINEX_EPARSE, "%s:%lld: no %s section before '%.40s'",
                       PATH, (long long)v->line, sec, line);
-    goto done;
   }
-  rc = mesh_vtk_cells(PATH, types_line, npts, ncells, offs, conn, nconn, types,
-                      part, &lists);
-  if (rc != MINEX_OK)
-    goto done;
-  free(offs);
-  free(conn);
-  free(types);
-  free(part);
-  return mesh_list_finish(PATH, &lists, kind, (int32_t)npts, coords, out);
-done:
-  free(coords);
-  free(offs);
-  free(conn);
-  free(types);
-  free(part);
-  mesh_list_free(&lists);
-  return rc;
+  if (rc == MINEX_OK) {
+    mesh_vtk_cellset cs = {d.npts,  d.ncells, d.offs, d.conn,
+                           d.nconn, d.types,  d.part};
+    rc = mesh_vtk_cells(PATH, d.types_line, &cs, &lists);
+  }
+  if (rc != MINEX_OK) {
+    vtk_data_free(&d);
+    mesh_list_free(&lists);
+    return rc;
+  }
+  double *coords = d.coords;
+  d.coords = NULL; /* adopted by the mesh */
+  vtk_data_free(&d);
+  return mesh_list_finish(PATH, &lists, kind, (int32_t)d.npts, coords, out);
 }
 
 int mesh_read_vtk(const char *path, int kind, minex_mesh **out) {

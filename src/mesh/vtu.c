@@ -491,8 +491,8 @@ static int parse_doc(vtu_reader *v, xmlDocPtr doc, int kind, minex_mesh **out) {
     if ((rc = read_array(v, dpart, ncells, NULL, part, "partition")))
       goto done;
   }
-  rc = mesh_vtk_cells(PATH, line_of(dtypes), npts, ncells, offs, conn, nconn,
-                      types, part, &lists);
+  mesh_vtk_cellset cs = {npts, ncells, offs, conn, nconn, types, part};
+  rc = mesh_vtk_cells(PATH, line_of(dtypes), &cs, &lists);
 done:
   free(offs);
   free(conn);

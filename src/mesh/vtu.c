@@ -147,127 +147,175 @@ static int64_t b64_decode(const char *s, size_t n, unsigned char *out) {
   return nq == 0 ? (int64_t)o : -1;
 }
 
-/* The binary payload of one array (header and data, raw bytes): from the
- * element's base64 text or from the appended section at offset. Fills
- * *data (malloc'ed) with exactly want bytes of decoded, inflated values. */
-static int binary_payload(vtu_reader *v, const xmlNode *da, const char *src,
-                          size_t srclen, int base64, size_t want,
-                          unsigned char **data, const char *name) {
-  int rc = MINEX_OK;
-  unsigned char *hdr = NULL, *raw = NULL, *out = NULL, *dec = NULL;
-  size_t pos = 0, hs = (size_t)v->hsize;
-  if (base64) { /* decode it all: at most 3/4 of the text's bytes */
-    dec = malloc(srclen / 4 * 3 + 4);
-    if (dec == NULL)
-      return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-    int64_t got = b64_decode(src, srclen, dec);
-    if (got < 0) {
-      free(dec);
-      *data = NULL;
-      return core_error(MINEX_EPARSE, "%s:%d: DataArray %s: bad base64 data",
-                        PATH, line_of(da), name);
-    }
-    src = (const char *)dec;
-    srclen = (size_t)got;
-  }
-  /* the next nbytes of the (decoded) source */
-#define TAKE(dst, nbytes, what)                                                \
-  do {                                                                         \
-    if ((nbytes) > srclen - pos) {                                             \
-      rc = core_error(MINEX_EPARSE,                                            \
-                      "%s:%d: DataArray %s: %s: %zu bytes past the end of "    \
-                      "the data",                                              \
-                      PATH, line_of(da), name, what, (size_t)(nbytes));        \
-      goto out;                                                                \
-    }                                                                          \
-    memcpy((dst), src + pos, (nbytes));                                        \
-    pos += (nbytes);                                                           \
-  } while (0)
-  out = malloc(want + 1);
-  hdr = malloc(3 * hs);
-  if (out == NULL || hdr == NULL) {
-    rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-    goto out;
-  }
-  if (!v->zlib) {
-    TAKE(hdr, hs, "header");
-    uint64_t nbytes = get_uint(hdr, v->hsize, v->big);
-    if (nbytes != want) {
-      rc =
-          core_error(MINEX_EPARSE,
-                     "%s:%d: DataArray %s holds %llu bytes, %zu expected "
-                     "from the Piece's counts",
-                     PATH, line_of(da), name, (unsigned long long)nbytes, want);
-      goto out;
-    }
-    TAKE(out, want, "data");
-  } else {
-    /* header: nblocks, block size, last block size, compressed sizes */
-    TAKE(hdr, 3 * hs, "compression header");
-    uint64_t nb = get_uint(hdr, v->hsize, v->big),
-             bs = get_uint(hdr + hs, v->hsize, v->big),
-             last = get_uint(hdr + 2 * hs, v->hsize, v->big);
-    uint64_t total = nb == 0 ? 0 : (nb - 1) * bs + (last ? last : bs);
-    if (nb > want + 1 || bs == 0 || (nb > 0 && total != want) ||
-        (nb == 0 && want != 0)) {
-      rc = core_error(MINEX_EPARSE,
+/* The bytes one array's payload is read from, and the array for
+ * messages. */
+typedef struct vtu_src {
+  const xmlNode *da; /* the DataArray                            */
+  const char *name;  /* its role: Points, offsets, ...           */
+  const char *s;     /* bytes (base64 text before decoding)      */
+  size_t len;        /* bytes at s                               */
+  size_t pos;        /* bytes taken                              */
+} vtu_src;
+
+/* Copies the next n bytes of the (decoded) source into dst. */
+static int take(const vtu_reader *v, vtu_src *in, void *dst, size_t n,
+                const char *what) {
+  if (n > in->len - in->pos)
+    return core_error(MINEX_EPARSE,
+                      "%s:%d: DataArray %s: %s: %zu bytes past the end of "
+                      "the data",
+                      PATH, line_of(in->da), in->name, what, n);
+  memcpy(dst, in->s + in->pos, n);
+  in->pos += n;
+  return MINEX_OK;
+}
+
+/* Uncompressed: a header with the byte count, then the data into
+ * out[want]; hdr has room for the header. */
+static int payload_plain(const vtu_reader *v, vtu_src *in, size_t want,
+                         unsigned char *hdr, unsigned char *out) {
+  int rc = take(v, in, hdr, (size_t)v->hsize, "header");
+  if (rc != MINEX_OK)
+    return rc;
+  uint64_t nbytes = get_uint(hdr, v->hsize, v->big);
+  if (nbytes != want)
+    return core_error(MINEX_EPARSE,
+                      "%s:%d: DataArray %s holds %llu bytes, %zu expected "
+                      "from the Piece's counts",
+                      PATH, line_of(in->da), in->name,
+                      (unsigned long long)nbytes, want);
+  return take(v, in, out, want, "data");
+}
+
+/* vtkZLibDataCompressor: a header (nblocks, block size, last block size,
+ * compressed sizes), then the blocks, each inflated into out[want]; hdr
+ * has room for the first three header values. */
+static int payload_zlib(const vtu_reader *v, vtu_src *in, size_t want,
+                        unsigned char *hdr, unsigned char *out) {
+  size_t hs = (size_t)v->hsize;
+  int rc = take(v, in, hdr, 3 * hs, "compression header");
+  if (rc != MINEX_OK)
+    return rc;
+  uint64_t nb = get_uint(hdr, v->hsize, v->big),
+           bs = get_uint(hdr + hs, v->hsize, v->big),
+           last = get_uint(hdr + 2 * hs, v->hsize, v->big);
+  uint64_t total = nb == 0 ? 0 : (nb - 1) * bs + (last ? last : bs);
+  if (nb > want + 1 || bs == 0 || (nb > 0 && total != want) ||
+      (nb == 0 && want != 0))
+    return core_error(MINEX_EPARSE,
                       "%s:%d: DataArray %s: compression header (%llu "
                       "blocks of %llu bytes) disagrees with the %zu bytes "
                       "expected",
-                      PATH, line_of(da), name, (unsigned long long)nb,
+                      PATH, line_of(in->da), in->name, (unsigned long long)nb,
                       (unsigned long long)bs, want);
-      goto out;
+  unsigned char *sizes = malloc(hs * (size_t)nb + 1), *raw = NULL;
+  if (sizes == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  rc = take(v, in, sizes, hs * (size_t)nb, "block sizes");
+  size_t o = 0;
+  for (uint64_t b = 0; rc == MINEX_OK && b < nb; b++) {
+    uint64_t cs = get_uint(sizes + b * hs, v->hsize, v->big);
+    if (cs > v->len) {
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%d: DataArray %s: block %llu of %llu "
+                      "compressed bytes exceeds the file",
+                      PATH, line_of(in->da), in->name, (unsigned long long)b,
+                      (unsigned long long)cs);
+      break;
     }
-    unsigned char *sizes = malloc(hs * (size_t)nb + 1);
-    if (sizes == NULL) {
+    free(raw);
+    raw = malloc((size_t)cs + 1);
+    if (raw == NULL) {
       rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-      goto out;
+      break;
     }
-    free(hdr);
-    hdr = sizes;
-    TAKE(hdr, hs * (size_t)nb, "block sizes");
-    size_t o = 0;
-    for (uint64_t b = 0; b < nb; b++) {
-      uint64_t cs = get_uint(hdr + b * hs, v->hsize, v->big);
-      if (cs > v->len) {
-        rc = core_error(MINEX_EPARSE,
-                        "%s:%d: DataArray %s: block %llu of %llu "
-                        "compressed bytes exceeds the file",
-                        PATH, line_of(da), name, (unsigned long long)b,
-                        (unsigned long long)cs);
-        goto out;
-      }
-      free(raw);
-      raw = malloc((size_t)cs + 1);
-      if (raw == NULL) {
-        rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-        goto out;
-      }
-      TAKE(raw, (size_t)cs, "compressed block");
-      uLongf dlen = (uLongf)(b + 1 < nb ? bs : (last ? last : bs));
-      uLongf expect = dlen;
-      if (uncompress(out + o, &dlen, raw, (uLong)cs) != Z_OK ||
-          dlen != expect) {
-        rc = core_error(MINEX_EPARSE,
-                        "%s:%d: DataArray %s: block %llu does not inflate "
-                        "to its %lu bytes (zlib)",
-                        PATH, line_of(da), name, (unsigned long long)b,
-                        (unsigned long)expect);
-        goto out;
-      }
-      o += dlen;
-    }
+    if ((rc = take(v, in, raw, (size_t)cs, "compressed block")) != MINEX_OK)
+      break;
+    uLongf dlen = (uLongf)(b + 1 < nb ? bs : (last ? last : bs));
+    uLongf expect = dlen;
+    if (uncompress(out + o, &dlen, raw, (uLong)cs) != Z_OK || dlen != expect)
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%d: DataArray %s: block %llu does not inflate "
+                      "to its %lu bytes (zlib)",
+                      PATH, line_of(in->da), in->name, (unsigned long long)b,
+                      (unsigned long)expect);
+    o += dlen;
   }
-#undef TAKE
-out:
-  free(hdr);
   free(raw);
+  free(sizes);
+  return rc;
+}
+
+/* The binary payload of one array (header and data): in->s is the
+ * element's base64 text (base64) or the appended section from the array's
+ * offset. Fills *data (malloc'ed) with exactly want bytes of decoded,
+ * inflated values. */
+static int binary_payload(vtu_reader *v, vtu_src *in, int base64, size_t want,
+                          unsigned char **data) {
+  int rc = MINEX_OK;
+  unsigned char *hdr = NULL, *out = NULL, *dec = NULL;
+  *data = NULL;
+  if (base64) { /* decode it all: at most 3/4 of the text's bytes */
+    dec = malloc(in->len / 4 * 3 + 4);
+    if (dec == NULL)
+      return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+    int64_t got = b64_decode(in->s, in->len, dec);
+    if (got < 0) {
+      free(dec);
+      return core_error(MINEX_EPARSE, "%s:%d: DataArray %s: bad base64 data",
+                        PATH, line_of(in->da), in->name);
+    }
+    in->s = (const char *)dec;
+    in->len = (size_t)got;
+  }
+  out = malloc(want + 1);
+  hdr = malloc(3 * (size_t)v->hsize);
+  if (out == NULL || hdr == NULL)
+    rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  else if (!v->zlib)
+    rc = payload_plain(v, in, want, hdr, out);
+  else
+    rc = payload_zlib(v, in, want, hdr, out);
+  free(hdr);
   free(dec);
   if (rc != MINEX_OK) {
     free(out);
     out = NULL;
   }
   *data = out;
+  return rc;
+}
+
+/* The values of an ascii DataArray: doubles into dst when idst is NULL
+ * (the caller refuses reals for idst), else integers into idst. */
+static int read_ascii(vtu_reader *v, const xmlNode *da, int64_t count,
+                      double *dst, int64_t *idst, const char *name) {
+  char *text = own_text(da);
+  if (text == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  int rc = MINEX_OK;
+  char *s = text;
+  locale_t prev = io_locale_c();
+  for (int64_t k = 0; k < count && rc == MINEX_OK; k++) {
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+      s++;
+    char *end = s;
+    int bad = idst == NULL ? io_parse_double(s, &end, &dst[k])
+                           : io_parse_i64(s, &end, &idst[k]);
+    if (bad)
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%d: DataArray %s: value %lld missing or not a "
+                      "number",
+                      PATH, line_of(da), name, (long long)k + 1);
+    s = end;
+  }
+  io_locale_restore(prev);
+  if (rc == MINEX_OK && !io_rest_blank(s))
+    rc = core_error(MINEX_EPARSE,
+                    "%s:%d: DataArray %s: more values than the %lld "
+                    "expected",
+                    PATH, line_of(da), name, (long long)count);
+  free(text);
   return rc;
 }
 
@@ -292,51 +340,30 @@ static int read_array(vtu_reader *v, const xmlNode *da, int64_t count,
     goto done;
   }
   if (format == NULL || strcmp(format, "ascii") == 0) {
-    if ((text = own_text(da)) == NULL) {
-      rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-      goto done;
-    }
-    char *s = text;
-    locale_t prev = io_locale_c();
-    for (int64_t k = 0; k < count && rc == MINEX_OK; k++) {
-      while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-        s++;
-      char *end = s;
-      int bad = real || idst == NULL ? io_parse_double(s, &end, &dst[k])
-                                     : io_parse_i64(s, &end, &idst[k]);
-      if (bad)
-        rc = core_error(MINEX_EPARSE,
-                        "%s:%d: DataArray %s: value %lld missing or not a "
-                        "number",
-                        PATH, line_of(da), name, (long long)k + 1);
-      s = end;
-    }
-    io_locale_restore(prev);
-    if (rc == MINEX_OK && !io_rest_blank(s))
-      rc = core_error(MINEX_EPARSE,
-                      "%s:%d: DataArray %s: more values than the %lld "
-                      "expected",
-                      PATH, line_of(da), name, (long long)count);
+    rc = read_ascii(v, da, count, dst, idst, name);
     goto done;
   }
   size_t want = (size_t)count * (size_t)size;
   if (strcmp(format, "binary") == 0) {
-    if ((text = own_text(da)) == NULL)
+    if ((text = own_text(da)) == NULL) {
       rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-    else
-      rc = binary_payload(v, da, text, strlen(text), 1, want, &bytes, name);
+    } else {
+      vtu_src in = {da, name, text, strlen(text), 0};
+      rc = binary_payload(v, &in, 1, want, &bytes);
+    }
   } else if (strcmp(format, "appended") == 0) {
     char *off = attr(da, "offset");
     int64_t o = -1;
     if (off == NULL || io_parse_i64(off, NULL, &o) != 0 || o < 0 ||
-        v->app == NULL || (uint64_t)o > v->app_len)
+        v->app == NULL || (uint64_t)o > v->app_len) {
       rc = core_error(MINEX_EPARSE,
                       "%s:%d: DataArray %s: appended data without a valid "
                       "offset or AppendedData section",
                       PATH, line_of(da), name);
-    else
-      rc = binary_payload(v, da, v->app + o, v->app_len - (size_t)o,
-                          v->app_base64, want, &bytes, name);
+    } else {
+      vtu_src in = {da, name, v->app + o, v->app_len - (size_t)o, 0};
+      rc = binary_payload(v, &in, v->app_base64, want, &bytes);
+    }
     xmlFree(off);
   } else {
     rc =
@@ -394,12 +421,9 @@ static int count_attr(vtu_reader *v, const xmlNode *n, const char *name,
   return MINEX_OK;
 }
 
-static int parse_doc(vtu_reader *v, xmlDocPtr doc, int kind, minex_mesh **out) {
-  const xmlNode *root = xmlDocGetRootElement(doc);
-  int rc = MINEX_OK;
-  double *coords = NULL;
-  int64_t *conn = NULL, *offs = NULL, *types = NULL, *part = NULL;
-  mesh_lists lists = {0};
+/* The root element VTKFile of an UnstructuredGrid: its byte order,
+ * header type and compressor into v. */
+static int read_root(vtu_reader *v, const xmlNode *root) {
   if (root == NULL || strcmp((const char *)root->name, "VTKFile") != 0)
     return core_error(MINEX_EPARSE, "%s:%d: root element VTKFile expected",
                       PATH, line_of(root));
@@ -412,27 +436,44 @@ static int parse_doc(vtu_reader *v, xmlDocPtr doc, int kind, minex_mesh **out) {
   v->hsize = attr_is(root, "header_type", "UInt64") ? 8 : 4;
   char *comp = attr(root, "compressor");
   v->zlib = comp != NULL && strcmp(comp, "vtkZLibDataCompressor") == 0;
-  if (comp != NULL && !v->zlib) {
+  int rc = MINEX_OK;
+  if (comp != NULL && !v->zlib)
     rc = core_error(MINEX_EUNSUP,
                     "%s:%d: compressor %.40s: only vtkZLibDataCompressor "
                     "is read",
                     PATH, line_of(root), comp);
-    xmlFree(comp);
-    return rc;
-  }
   xmlFree(comp);
+  return rc;
+}
+
+/* The one Piece of root's UnstructuredGrid into *piece. */
+static int find_piece(const vtu_reader *v, const xmlNode *root,
+                      const xmlNode **piece) {
   const xmlNode *grid = child(root, "UnstructuredGrid");
-  const xmlNode *piece = child(grid, "Piece");
-  if (piece == NULL)
+  *piece = child(grid, "Piece");
+  if (*piece == NULL)
     return core_error(MINEX_EPARSE, "%s:%d: no UnstructuredGrid/Piece", PATH,
                       line_of(grid ? grid : root));
-  for (const xmlNode *c = piece->next; c; c = c->next)
+  for (const xmlNode *c = (*piece)->next; c; c = c->next)
     if (c->type == XML_ELEMENT_NODE &&
         strcmp((const char *)c->name, "Piece") == 0)
       return core_error(MINEX_EUNSUP,
                         "%s:%d: a second Piece: only one-piece files are "
                         "read",
                         PATH, line_of(c));
+  return MINEX_OK;
+}
+
+static int parse_doc(vtu_reader *v, xmlDocPtr doc, int kind, minex_mesh **out) {
+  const xmlNode *root = xmlDocGetRootElement(doc), *piece = NULL;
+  double *coords = NULL;
+  int64_t *conn = NULL, *offs = NULL, *types = NULL, *part = NULL;
+  mesh_lists lists = {0};
+  int rc = read_root(v, root);
+  if (rc == MINEX_OK)
+    rc = find_piece(v, root, &piece);
+  if (rc != MINEX_OK)
+    return rc;
   int64_t npts, ncells;
   if ((rc = count_attr(v, piece, "NumberOfPoints", &npts)) != MINEX_OK ||
       (rc = count_attr(v, piece, "NumberOfCells", &ncells)) != MINEX_OK)

@@ -78,8 +78,8 @@ static const struct {
     {27, "QuadrilateralsQ2", MINEX_ELEM_QUAD, 9},
 };
 
-static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
-                 double **coords) {
+/* The byte-order int and the version, which sets the sizes. */
+static int read_header(meshb_reader *b) {
   int rc;
   if ((rc = need(b, 2, 4, "header")) != MINEX_OK)
     return rc;
@@ -96,6 +96,117 @@ static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
   b->fsize = version == 1 ? 4 : 8;
   b->psize = version >= 3 ? 8 : 4;
   b->isize = version == 4 ? 8 : 4;
+  return MINEX_OK;
+}
+
+static int read_dimension(meshb_reader *b, int *dim) {
+  int rc;
+  if ((rc = need(b, 1, 4, "Dimension")) != MINEX_OK)
+    return rc;
+  *dim = (int)(int32_t)(uint32_t)raw(b, 4);
+  if (*dim != 2 && *dim != 3)
+    return core_error(MINEX_EPARSE, "%s: offset %llu: Dimension %d", PATH,
+                      OFF - 4, *dim);
+  return MINEX_OK;
+}
+
+/* Vertices (keyword at offset at) of dim coordinates into *coords. */
+static int read_vertices(meshb_reader *b, size_t at, int dim, int32_t *nnodes,
+                         double **coords) {
+  int rc;
+  if (dim == 0 || *nnodes >= 0)
+    return core_error(MINEX_EPARSE,
+                      "%s: offset %llu: Vertices before Dimension or "
+                      "twice",
+                      PATH, (unsigned long long)at);
+  if ((rc = need(b, 1, (uint64_t)b->isize, "Vertices count")) != MINEX_OK)
+    return rc;
+  int64_t n = get_int(b);
+  if (n < 0 || n > INT32_MAX)
+    return core_error(MINEX_EPARSE,
+                      "%s: offset %llu: Vertices count %lld outside "
+                      "[0, 2^31)",
+                      PATH, OFF, (long long)n);
+  if ((rc = need(b, (uint64_t)n, (uint64_t)(dim * b->fsize + b->isize),
+                 "Vertices")) != MINEX_OK)
+    return rc;
+  *coords = malloc(sizeof(double) * 3 * (size_t)n + 1);
+  if (*coords == NULL)
+    return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+  for (int64_t v = 0; v < n; v++) {
+    (*coords)[3 * v + 2] = 0.0;
+    for (int d = 0; d < dim; d++)
+      (*coords)[3 * v + d] = get_real(b);
+    get_int(b); /* reference */
+  }
+  *nnodes = (int32_t)n;
+  return MINEX_OK;
+}
+
+/* Edges (code 5) or EdgesP2 (25): counted as ignored and skipped. */
+static int read_edges(meshb_reader *b, int64_t code, mesh_lists *lists) {
+  int rc;
+  if ((rc = need(b, 1, (uint64_t)b->isize, "Edges count")) != MINEX_OK)
+    return rc;
+  int64_t n = get_int(b);
+  if (n < 0 ||
+      (rc = need(b, (uint64_t)n, (uint64_t)((code == 5 ? 3 : 4) * b->isize),
+                 "Edges")) != MINEX_OK)
+    return rc != MINEX_OK
+               ? rc
+               : core_error(MINEX_EPARSE, "%s: offset %llu: negative count",
+                            PATH, OFF);
+  lists->lower += n;
+  b->pos += (size_t)n * (size_t)((code == 5 ? 3 : 4) * b->isize);
+  return MINEX_OK;
+}
+
+/* The records of element keyword elem_kw[k], corners kept. */
+static int read_elements(meshb_reader *b, size_t k, mesh_lists *lists) {
+  int rc;
+  if ((rc = need(b, 1, (uint64_t)b->isize, "count")) != MINEX_OK)
+    return rc;
+  int64_t n = get_int(b);
+  if (n < 0 || n > INT32_MAX)
+    return core_error(MINEX_EPARSE,
+                      "%s: offset %llu: %s count %lld outside [0, 2^31)", PATH,
+                      OFF, elem_kw[k].name, (long long)n);
+  int nn = elem_kw[k].nn, kc = minex_elem_nnodes(elem_kw[k].kind);
+  if ((rc = need(b, (uint64_t)n, (uint64_t)((nn + 1) * b->isize),
+                 elem_kw[k].name)) != MINEX_OK)
+    return rc;
+  for (int64_t e = 0; e < n; e++) {
+    int32_t en[8];
+    for (int i = 0; i <= nn; i++) {
+      int64_t id = get_int(b);
+      if (i >= kc)
+        continue; /* mid-edge nodes and the reference */
+      if (id < 1 || id > INT32_MAX)
+        return core_error(MINEX_EPARSE,
+                          "%s: offset %llu: %s %lld: node id %lld "
+                          "outside [1, 2^31)",
+                          PATH, OFF, elem_kw[k].name, (long long)e + 1,
+                          (long long)id);
+      en[i] = (int32_t)(id - 1);
+      for (int j = 0; j < i; j++)
+        if (en[j] == en[i])
+          return core_error(
+              MINEX_EPARSE, "%s: offset %llu: %s %lld repeats node %lld", PATH,
+              OFF, elem_kw[k].name, (long long)e + 1, (long long)id);
+    }
+    if (elem_kw[k].kind == MINEX_ELEM_PRISM)
+      mesh_prism_to_vtk(en);
+    if ((rc = mesh_list_add(lists, elem_kw[k].kind, en, -1)) != MINEX_OK)
+      return rc;
+  }
+  return MINEX_OK;
+}
+
+static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
+                 double **coords) {
+  int rc = read_header(b);
+  if (rc != MINEX_OK)
+    return rc;
   int dim = 0, seen[sizeof elem_kw / sizeof elem_kw[0]] = {0};
   int64_t last = -1; /* the last keyword read, for the message */
   while (b->pos < b->len) {
@@ -113,52 +224,11 @@ static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
                         PATH, (unsigned long long)at, (long long)code,
                         (unsigned long long)next);
     if (code == 3) { /* Dimension */
-      if ((rc = need(b, 1, 4, "Dimension")) != MINEX_OK)
-        return rc;
-      dim = (int)(int32_t)(uint32_t)raw(b, 4);
-      if (dim != 2 && dim != 3)
-        return core_error(MINEX_EPARSE, "%s: offset %llu: Dimension %d", PATH,
-                          OFF - 4, dim);
+      rc = read_dimension(b, &dim);
     } else if (code == 4) { /* Vertices */
-      if (dim == 0 || *nnodes >= 0)
-        return core_error(MINEX_EPARSE,
-                          "%s: offset %llu: Vertices before Dimension or "
-                          "twice",
-                          PATH, (unsigned long long)at);
-      if ((rc = need(b, 1, (uint64_t)b->isize, "Vertices count")) != MINEX_OK)
-        return rc;
-      int64_t n = get_int(b);
-      if (n < 0 || n > INT32_MAX)
-        return core_error(MINEX_EPARSE,
-                          "%s: offset %llu: Vertices count %lld outside "
-                          "[0, 2^31)",
-                          PATH, OFF, (long long)n);
-      if ((rc = need(b, (uint64_t)n, (uint64_t)(dim * b->fsize + b->isize),
-                     "Vertices")) != MINEX_OK)
-        return rc;
-      *coords = malloc(sizeof(double) * 3 * (size_t)n + 1);
-      if (*coords == NULL)
-        return core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
-      for (int64_t v = 0; v < n; v++) {
-        (*coords)[3 * v + 2] = 0.0;
-        for (int d = 0; d < dim; d++)
-          (*coords)[3 * v + d] = get_real(b);
-        get_int(b); /* reference */
-      }
-      *nnodes = (int32_t)n;
+      rc = read_vertices(b, at, dim, nnodes, coords);
     } else if (code == 5 || code == 25) { /* Edges, EdgesP2: ignored */
-      if ((rc = need(b, 1, (uint64_t)b->isize, "Edges count")) != MINEX_OK)
-        return rc;
-      int64_t n = get_int(b);
-      if (n < 0 ||
-          (rc = need(b, (uint64_t)n, (uint64_t)((code == 5 ? 3 : 4) * b->isize),
-                     "Edges")) != MINEX_OK)
-        return rc != MINEX_OK
-                   ? rc
-                   : core_error(MINEX_EPARSE, "%s: offset %llu: negative count",
-                                PATH, OFF);
-      lists->lower += n;
-      b->pos += (size_t)n * (size_t)((code == 5 ? 3 : 4) * b->isize);
+      rc = read_edges(b, code, lists);
     } else if (code == 46 || code == 47) {
       return core_error(MINEX_EUNSUP,
                         "%s: offset %llu: %s are not read (no element is "
@@ -183,42 +253,10 @@ static int parse(meshb_reader *b, mesh_lists *lists, int32_t *nnodes,
       if (seen[k]++)
         return core_error(MINEX_EPARSE, "%s: offset %llu: second %s", PATH,
                           (unsigned long long)at, elem_kw[k].name);
-      if ((rc = need(b, 1, (uint64_t)b->isize, "count")) != MINEX_OK)
-        return rc;
-      int64_t n = get_int(b);
-      if (n < 0 || n > INT32_MAX)
-        return core_error(MINEX_EPARSE,
-                          "%s: offset %llu: %s count %lld outside [0, 2^31)",
-                          PATH, OFF, elem_kw[k].name, (long long)n);
-      int nn = elem_kw[k].nn, kc = minex_elem_nnodes(elem_kw[k].kind);
-      if ((rc = need(b, (uint64_t)n, (uint64_t)((nn + 1) * b->isize),
-                     elem_kw[k].name)) != MINEX_OK)
-        return rc;
-      for (int64_t e = 0; e < n; e++) {
-        int32_t en[8];
-        for (int i = 0; i <= nn; i++) {
-          int64_t id = get_int(b);
-          if (i >= kc)
-            continue; /* mid-edge nodes and the reference */
-          if (id < 1 || id > INT32_MAX)
-            return core_error(MINEX_EPARSE,
-                              "%s: offset %llu: %s %lld: node id %lld "
-                              "outside [1, 2^31)",
-                              PATH, OFF, elem_kw[k].name, (long long)e + 1,
-                              (long long)id);
-          en[i] = (int32_t)(id - 1);
-          for (int j = 0; j < i; j++)
-            if (en[j] == en[i])
-              return core_error(
-                  MINEX_EPARSE, "%s: offset %llu: %s %lld repeats node %lld",
-                  PATH, OFF, elem_kw[k].name, (long long)e + 1, (long long)id);
-        }
-        if (elem_kw[k].kind == MINEX_ELEM_PRISM)
-          mesh_prism_to_vtk(en);
-        if ((rc = mesh_list_add(lists, elem_kw[k].kind, en, -1)) != MINEX_OK)
-          return rc;
-      }
+      rc = read_elements(b, k, lists);
     }
+    if (rc != MINEX_OK)
+      return rc;
     last = code;
     if (next != 0 && b->pos != next) /* 0: End should follow the data */
       return core_error(MINEX_EPARSE,

@@ -212,20 +212,26 @@ int mesh_adopt(int32_t nnodes, double *coords, int32_t nelems,
   return MINEX_OK;
 }
 
-int mesh_adopt_mixed(int32_t nnodes, double *coords, int32_t nelems,
-                     uint8_t *kinds, int32_t *elems, int64_t ignored,
-                     int32_t *fpart, minex_mesh **out) {
+int mesh_adopt_mixed(const mesh_mixed *a, minex_mesh **out) {
   *out = NULL;
   minex_mesh *m = malloc(sizeof *m);
   if (m == NULL) {
-    free(coords);
-    free(elems);
-    free(kinds);
-    free(fpart);
+    free(a->coords);
+    free(a->elems);
+    free(a->kinds);
+    free(a->fpart);
     return core_error(MINEX_ENOMEM, "mesh: out of memory");
   }
-  *m = (minex_mesh){nnodes, coords,  nelems, MINEX_ELEM_MIXED, elems, kinds,
-                    NULL,   ignored, fpart};
+  int32_t nelems = a->nelems;
+  uint8_t *kinds = a->kinds;
+  *m = (minex_mesh){.nnodes = a->nnodes,
+                    .coords = a->coords,
+                    .nelems = nelems,
+                    .type = MINEX_ELEM_MIXED,
+                    .elems = a->elems,
+                    .kinds = kinds,
+                    .ignored = a->ignored,
+                    .fpart = a->fpart};
   int32_t e = 1;
   while (e < nelems && kinds[e] == kinds[0])
     e++;
@@ -328,7 +334,8 @@ int minex_mesh_create_mixed(int32_t nnodes, const double *coords,
     memcpy(el, elems, sizeof *el * ne);
   for (int32_t e = 0; e < nelems; e++)
     kinds[e] = (uint8_t)types[e];
-  return mesh_adopt_mixed(nnodes, c, nelems, kinds, el, 0, NULL, out);
+  mesh_mixed a = {nnodes, c, nelems, kinds, el, 0, NULL};
+  return mesh_adopt_mixed(&a, out);
 }
 
 void minex_mesh_destroy(minex_mesh *mesh) {
@@ -500,7 +507,8 @@ int mesh_list_finish(const char *path, mesh_lists *l, int kind, int32_t nnodes,
   if (part != NULL)
     use->part = NULL;
   mesh_list_free(l);
-  rc = mesh_adopt_mixed(nnodes, coords, ne, kinds, nodes, ignored, part, out);
+  mesh_mixed a = {nnodes, coords, ne, kinds, nodes, ignored, part};
+  rc = mesh_adopt_mixed(&a, out);
   if (rc != MINEX_OK)
     core_error_prefix("%s", path);
   return rc;

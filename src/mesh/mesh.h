@@ -62,12 +62,20 @@ int mesh_check(const minex_mesh *mesh);
  * mesh_check. On any failure both arrays are freed and *out is NULL. */
 int mesh_adopt(int32_t nnodes, double *coords, int32_t nelems,
                minex_elem_type type, int32_t *elems, minex_mesh **out);
-/* The same for elements of the kinds in kinds[nelems] (malloc'ed, owned
- * too; one kind throughout makes a single-kind mesh). ignored and fpart
- * (malloc'ed nelems parts or NULL) are stored as they are. */
-int mesh_adopt_mixed(int32_t nnodes, double *coords, int32_t nelems,
-                     uint8_t *kinds, int32_t *elems, int64_t ignored,
-                     int32_t *fpart, minex_mesh **out);
+/* The arrays mesh_adopt_mixed takes over (malloc'ed by the caller). */
+typedef struct mesh_mixed {
+  int32_t nnodes;  /* number of nodes                                   */
+  double *coords;  /* 3*nnodes coordinates                              */
+  int32_t nelems;  /* number of elements                                */
+  uint8_t *kinds;  /* nelems kinds (minex_elem_type)                    */
+  int32_t *elems;  /* corner node ids, element after element            */
+  int64_t ignored; /* elements of the file the reader ignored           */
+  int32_t *fpart;  /* nelems file partitions, or NULL                   */
+} mesh_mixed;
+/* The same for elements of the kinds in a->kinds (owned too; one kind
+ * throughout makes a single-kind mesh). ignored and fpart are stored as
+ * they are. */
+int mesh_adopt_mixed(const mesh_mixed *a, minex_mesh **out);
 
 /* Grows *arr (records of size bytes, *cap allocated) to hold need
  * records, doubling but never beyond limit (>= need): readers grow as the

@@ -68,14 +68,10 @@ static int64_t row_find(const minex_graph *g, int32_t v, int32_t w) {
   return -1;
 }
 
-int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
-                       const int32_t *adjncy, const double *pwgt,
-                       const double *rwgt, const double *cwgt,
-                       minex_graph **out) {
-  core_error_clear();
-  if (out == NULL)
-    return core_error(MINEX_EINVAL, "minex_graph_create: out is NULL");
-  *out = NULL;
+/* The CSR arrays before anything is copied: counts, NULLs, xadj starting
+ * at 0, never decreasing, holding each edge twice. */
+static int check_csr(int32_t nvtxs, const int64_t *xadj,
+                     const int32_t *adjncy) {
   if (nvtxs < 0)
     return core_error(MINEX_EINVAL, "minex_graph_create: nvtxs = %d < 0",
                       (int)nvtxs);
@@ -94,6 +90,12 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
                       "%lld adjacency entries: an undirected "
                       "graph stores each edge twice",
                       (long long)nadj);
+  return MINEX_OK;
+}
+
+/* A graph of nvtxs vertices and nadj entries, arrays allocated, nothing
+ * filled but nvtxs. */
+static int graph_alloc(int32_t nvtxs, int64_t nadj, minex_graph **out) {
   minex_graph *g = core_calloc(1, sizeof *g);
   if (g == NULL)
     return core_error(MINEX_ENOMEM, "minex_graph_create: out of memory");
@@ -110,16 +112,21 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
                       "%d vertices, %lld entries",
                       (int)nvtxs, (long long)nadj);
   }
-  memcpy(g->xadj, xadj, sizeof(int64_t) * ((size_t)nvtxs + 1));
-  if (nadj > 0)
-    memcpy(g->adjncy, adjncy, sizeof(int32_t) * (size_t)nadj);
+  *out = g;
+  return MINEX_OK;
+}
+
+/* The weights into g (1 where an array is NULL), each checked. */
+static int copy_weights(minex_graph *g, const double *pwgt, const double *rwgt,
+                        const double *cwgt) {
   int rc = MINEX_OK;
+  int64_t nadj = g->xadj[g->nvtxs];
   for (int64_t i = 0; i < nadj && rc == MINEX_OK; i++) {
     g->cwgt[i] = cwgt ? cwgt[i] : 1.0;
     if (cwgt)
       rc = check_weight("cwgt", i, cwgt[i]);
   }
-  for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++) {
+  for (int32_t v = 0; v < g->nvtxs && rc == MINEX_OK; v++) {
     g->pwgt[v] = pwgt ? pwgt[v] : 1.0;
     g->rwgt[v] = rwgt ? rwgt[v] : 1.0;
     if (pwgt)
@@ -127,33 +134,42 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
     if (rwgt && rc == MINEX_OK)
       rc = check_weight("rwgt", v, rwgt[v]);
   }
-  int64_t maxdeg = 0;
-  for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++) {
-    int64_t deg = xadj[v + 1] - xadj[v];
-    if (deg > maxdeg)
-      maxdeg = deg;
-    for (int64_t j = xadj[v]; j < xadj[v + 1]; j++) {
+  return rc;
+}
+
+/* Neighbours in [0, nvtxs) and no self loop; *maxdeg: the largest
+ * degree. */
+static int check_neighbours(const minex_graph *g, int64_t *maxdeg) {
+  int32_t nvtxs = g->nvtxs;
+  *maxdeg = 0;
+  for (int32_t v = 0; v < nvtxs; v++) {
+    int64_t deg = g->xadj[v + 1] - g->xadj[v];
+    if (deg > *maxdeg)
+      *maxdeg = deg;
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
       int32_t w = g->adjncy[j];
-      if (w < 0 || w >= nvtxs) {
-        rc = core_error(MINEX_EGRAPH,
-                        "vertex %d: neighbour %d outside "
-                        "[0, %d)",
-                        (int)v, (int)w, (int)nvtxs);
-        break;
-      }
-      if (w == v) {
-        rc = core_error(MINEX_EGRAPH, "vertex %d: self loop", (int)v);
-        break;
-      }
+      if (w < 0 || w >= nvtxs)
+        return core_error(MINEX_EGRAPH,
+                          "vertex %d: neighbour %d outside "
+                          "[0, %d)",
+                          (int)v, (int)w, (int)nvtxs);
+      if (w == v)
+        return core_error(MINEX_EGRAPH, "vertex %d: self loop", (int)v);
     }
   }
+  return MINEX_OK;
+}
+
+/* Sorts every row by neighbour id and refuses duplicate edges. */
+static int sort_rows(minex_graph *g, int64_t maxdeg) {
+  int rc = MINEX_OK;
   edge_entry *tmp = NULL;
-  if (rc == MINEX_OK && maxdeg > 32) {
+  if (maxdeg > 32) {
     tmp = core_malloc(sizeof *tmp * (size_t)maxdeg);
     if (tmp == NULL)
-      rc = core_error(MINEX_ENOMEM, "minex_graph_create: out of memory");
+      return core_error(MINEX_ENOMEM, "minex_graph_create: out of memory");
   }
-  for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++) {
+  for (int32_t v = 0; v < g->nvtxs && rc == MINEX_OK; v++) {
     int64_t b = g->xadj[v], e = g->xadj[v + 1];
     sort_row(g->adjncy + b, g->cwgt + b, e - b, tmp);
     for (int64_t j = b + 1; j < e; j++)
@@ -164,23 +180,52 @@ int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
       }
   }
   core_free(tmp);
-  for (int32_t v = 0; v < nvtxs && rc == MINEX_OK; v++)
+  return rc;
+}
+
+/* Every edge has its reverse, of the same Cwgt (rows sorted). */
+static int check_symmetry(const minex_graph *g) {
+  for (int32_t v = 0; v < g->nvtxs; v++)
     for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
       int32_t w = g->adjncy[j];
       int64_t r = row_find(g, w, v);
-      if (r < 0) {
-        rc = core_error(MINEX_EGRAPH, "edge %d-%d has no reverse edge", (int)v,
-                        (int)w);
-        break;
-      }
-      if (g->cwgt[r] != g->cwgt[j]) {
-        rc = core_error(MINEX_EGRAPH,
-                        "edge %d-%d has Cwgt %g one way and "
-                        "%g the other",
-                        (int)v, (int)w, g->cwgt[j], g->cwgt[r]);
-        break;
-      }
+      if (r < 0)
+        return core_error(MINEX_EGRAPH, "edge %d-%d has no reverse edge",
+                          (int)v, (int)w);
+      if (g->cwgt[r] != g->cwgt[j])
+        return core_error(MINEX_EGRAPH,
+                          "edge %d-%d has Cwgt %g one way and "
+                          "%g the other",
+                          (int)v, (int)w, g->cwgt[j], g->cwgt[r]);
     }
+  return MINEX_OK;
+}
+
+int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
+                       const int32_t *adjncy, const double *pwgt,
+                       const double *rwgt, const double *cwgt,
+                       minex_graph **out) {
+  core_error_clear();
+  if (out == NULL)
+    return core_error(MINEX_EINVAL, "minex_graph_create: out is NULL");
+  *out = NULL;
+  int rc = check_csr(nvtxs, xadj, adjncy);
+  if (rc != MINEX_OK)
+    return rc;
+  int64_t nadj = xadj[nvtxs], maxdeg = 0;
+  minex_graph *g = NULL;
+  if ((rc = graph_alloc(nvtxs, nadj, &g)) != MINEX_OK)
+    return rc;
+  memcpy(g->xadj, xadj, sizeof(int64_t) * ((size_t)nvtxs + 1));
+  if (nadj > 0)
+    memcpy(g->adjncy, adjncy, sizeof(int32_t) * (size_t)nadj);
+  rc = copy_weights(g, pwgt, rwgt, cwgt);
+  if (rc == MINEX_OK)
+    rc = check_neighbours(g, &maxdeg);
+  if (rc == MINEX_OK)
+    rc = sort_rows(g, maxdeg);
+  if (rc == MINEX_OK)
+    rc = check_symmetry(g);
   if (rc != MINEX_OK) {
     minex_graph_destroy(g);
     return rc;

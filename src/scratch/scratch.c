@@ -106,13 +106,42 @@ static void weights_to_num(const double *w, size_t n, SCOTCH_Num *out) {
   }
 }
 
-/* The subgraph induced by the vertices v with sel[v] == s (every vertex
- * when sel is NULL); glob[i] is the graph id of local vertex i, loc[v] the
- * local id of a selected v. Edges of weight 0 are left out: they cost
- * nothing when cut. */
-static int kgraph_induced(const minex_graph *g, const SCOTCH_Num *vw,
-                          const SCOTCH_Num *ew, const int32_t *sel, int32_t s,
-                          SCOTCH_Num *loc, int32_t *glob, kgraph *k) {
+/* The arrays of one scratch_partition call, allocated together. */
+typedef struct scratch_work {
+  const minex_graph *g; /* the graph partitioned                         */
+  SCOTCH_Num *vw;       /* n Pwgt as integers (weights_to_num)            */
+  SCOTCH_Num *ew;       /* nadj Cwgt as integers                          */
+  SCOTCH_Num *loc;      /* n local id of a vertex of the subgraph k       */
+  SCOTCH_Num *kp;       /* n part Scotch gave each vertex of k            */
+  int32_t *glob;        /* n graph id of a vertex of k; between the two
+                           levels, the index in act of a vertex's old
+                           cluster (-1: none)                            */
+  int32_t *cpart;       /* n cluster of each vertex after level 1         */
+  int32_t *act;         /* C the clusters with available processors      */
+  int32_t *nav;         /* C available processors of each cluster        */
+  int32_t *cls;         /* max(P, C) relabel classes                     */
+  int32_t *map;         /* max(P, C) relabel map: part -> slot            */
+  int32_t *procs;       /* P available processors of one cluster          */
+  double *share;        /* C target shares of act, then mean Conn         */
+  SCOTCH_Num *tp;       /* C integer targets of act                       */
+  int32_t *pidx;        /* max(P, C) index of a cluster in act, of a
+                           processor in procs                            */
+  int32_t *oslot;       /* n old slot of a vertex of k (-1: none)         */
+  double *wv;           /* n relabel weight of a vertex                   */
+  SCOTCH_Num na;        /* clusters in act                                */
+  kgraph k;             /* the subgraph being mapped                      */
+} scratch_work;
+
+/* The subgraph w->k induced by the vertices v with sel[v] == s (every
+ * vertex when sel is NULL); w->glob[i] is the graph id of local vertex i,
+ * w->loc[v] the local id of a selected v. Edges of weight 0 are left out:
+ * they cost nothing when cut. */
+static int kgraph_induced(scratch_work *w, const int32_t *sel, int32_t s) {
+  const minex_graph *g = w->g;
+  const SCOTCH_Num *vw = w->vw, *ew = w->ew;
+  SCOTCH_Num *loc = w->loc;
+  int32_t *glob = w->glob;
+  kgraph *k = &w->k;
   size_t cnt = 0, nadj = 0;
   for (int32_t v = 0; v < g->nvtxs; v++)
     if (sel == NULL || sel[v] == s) {
@@ -130,9 +159,9 @@ static int kgraph_induced(const minex_graph *g, const SCOTCH_Num *vw,
     int32_t v = glob[i];
     k->vwgt[i] = vw[v];
     for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
-      int32_t w = g->adjncy[j];
-      if (ew[j] > 0 && (sel == NULL || sel[w] == s)) {
-        k->adjncy[e] = loc[w];
+      int32_t u = g->adjncy[j];
+      if (ew[j] > 0 && (sel == NULL || sel[u] == s)) {
+        k->adjncy[e] = loc[u];
         k->adjwgt[e++] = ew[j];
       }
     }
@@ -315,131 +344,171 @@ static void targets(const double *w, SCOTCH_Num n, SCOTCH_Num *tw) {
   }
 }
 
+static void scratch_work_free(scratch_work *w) {
+  kgraph_free(&w->k);
+  core_free(w->vw);
+  core_free(w->ew);
+  core_free(w->loc);
+  core_free(w->kp);
+  core_free(w->glob);
+  core_free(w->cpart);
+  core_free(w->act);
+  core_free(w->nav);
+  core_free(w->cls);
+  core_free(w->map);
+  core_free(w->procs);
+  core_free(w->share);
+  core_free(w->tp);
+  core_free(w->pidx);
+  core_free(w->oslot);
+  core_free(w->wv);
+}
+
+static int scratch_work_alloc(scratch_work *w, const minex_graph *g,
+                              const minex_config *cfg) {
+  int32_t n = g->nvtxs, C = cfg->nclusters, P = cfg->nprocs;
+  size_t nadj = (size_t)g->xadj[n], pc = (size_t)(P > C ? P : C) + 1;
+  w->g = g;
+  w->vw = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
+  w->ew = core_malloc(sizeof(SCOTCH_Num) * (nadj + 1));
+  w->loc = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
+  w->kp = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
+  w->glob = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
+  w->cpart = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
+  w->act = core_malloc(sizeof(int32_t) * (size_t)C);
+  w->nav = core_calloc((size_t)C, sizeof(int32_t));
+  w->cls = core_malloc(sizeof(int32_t) * pc);
+  w->map = core_malloc(sizeof(int32_t) * pc);
+  w->procs = core_malloc(sizeof(int32_t) * ((size_t)P + 1));
+  w->share = core_malloc(sizeof(double) * ((size_t)C + 1));
+  w->tp = core_malloc(sizeof(SCOTCH_Num) * ((size_t)C + 1));
+  w->pidx = core_malloc(sizeof(int32_t) * pc);
+  /* zeroed: GCC's -O1 analysis cannot see that relabel reads only the
+     entries written just before it (-Werror=maybe-uninitialized) */
+  w->oslot = core_calloc((size_t)n + 1, sizeof(int32_t));
+  w->wv = core_calloc((size_t)n + 1, sizeof(double));
+  if (!w->vw || !w->ew || !w->loc || !w->kp || !w->glob || !w->cpart ||
+      !w->act || !w->nav || !w->cls || !w->map || !w->procs || !w->share ||
+      !w->tp || !w->pidx || !w->oslot || !w->wv)
+    return core_error(MINEX_ENOMEM, "scratch candidate: out of memory");
+  return MINEX_OK;
+}
+
+/* Level 1: the clusters with available processors (w->act, w->na),
+ * targets their count / Proc (their share of the machine's speed); the
+ * parts in w->kp. */
+static int cluster_level(scratch_work *w, const minex_config *cfg,
+                         uint64_t seed) {
+  int32_t C = cfg->nclusters;
+  for (int32_t p = 0; p < cfg->nprocs; p++)
+    w->nav[cfg->cluster[p]] += cfg->avail[p];
+  w->na = 0;
+  for (int32_t c = 0; c < C; c++)
+    if (w->nav[c] > 0) {
+      w->act[w->na] = c;
+      w->share[w->na++] = w->nav[c] / cfg->proc[c];
+    }
+  targets(w->share, w->na, w->tp);
+  int rc;
+  if ((rc = kgraph_induced(w, NULL, 0)) ||
+      (rc = kway(&w->k, w->na, w->tp, seed, "clusters", w->kp)))
+    return rc;
+  kgraph_free(&w->k);
+  return MINEX_OK;
+}
+
+/* Relabels the cluster parts into w->cpart: part a (made with the target
+ * of cluster act[a]) may go to any cluster of the same count and Proc; a
+ * vertex kept in its old cluster saves its remapping out of it (Rwgt
+ * times the mean Conn to the other clusters). */
+static int cluster_relabel(scratch_work *w, const minex_config *cfg,
+                           const int32_t *old) {
+  const minex_graph *g = w->g;
+  int32_t n = g->nvtxs, C = cfg->nclusters, *act = w->act, *nav = w->nav;
+  SCOTCH_Num na = w->na;
+  for (SCOTCH_Num a = 0; a < na; a++) {
+    w->cls[a] = (int32_t)a;
+    for (SCOTCH_Num b = 0; b < a; b++)
+      if (nav[act[a]] == nav[act[b]] &&
+          cfg->proc[act[a]] == cfg->proc[act[b]]) {
+        w->cls[a] = w->cls[b];
+        break;
+      }
+  }
+  for (int32_t c = 0; c < C; c++)
+    w->pidx[c] = -1;
+  for (SCOTCH_Num b = 0; b < na; b++) {
+    w->pidx[act[b]] = (int32_t)b;
+    double s = 0;
+    for (SCOTCH_Num d = 0; d < na; d++)
+      s += d != b ? cfg->conn[(size_t)act[b] * (size_t)C + (size_t)act[d]] : 0;
+    w->share[b] = na > 1 ? s / (double)(na - 1) : 1;
+  }
+  for (int32_t v = 0; v < n; v++) {
+    w->glob[v] = w->pidx[cfg->cluster[old[v]]];
+    w->wv[v] = w->glob[v] >= 0 ? g->rwgt[v] * w->share[w->glob[v]] : 0;
+  }
+  int rc =
+      relabel((int32_t)na, (size_t)n, w->kp, w->glob, w->wv, w->cls, w->map);
+  if (rc != MINEX_OK)
+    return rc;
+  for (int32_t v = 0; v < n; v++)
+    w->cpart[v] = act[w->map[w->kp[v]]];
+  return MINEX_OK;
+}
+
+/* Level 2 for cluster c: its subgraph into its available processors,
+ * relabelled for the Rwgt that stays on its old owner, into part. */
+static int proc_level(scratch_work *w, const minex_config *cfg,
+                      const int32_t *old, uint64_t seed, int32_t c,
+                      int32_t *part) {
+  int32_t np = 0, *procs = w->procs;
+  for (int32_t p = cfg->cfirst[c]; p < cfg->cfirst[c + 1]; p++)
+    if (cfg->avail[p])
+      procs[np++] = p;
+  int rc;
+  if ((rc = kgraph_induced(w, w->cpart, c)) ||
+      (rc = kway(&w->k, np, NULL, seed, "a cluster's processors", w->kp)))
+    return rc;
+  for (int32_t b = 0; b < np; b++)
+    w->pidx[procs[b]] = b;
+  for (SCOTCH_Num i = 0; i < w->k.n; i++) {
+    int32_t o = old[w->glob[i]];
+    w->oslot[i] = cfg->cluster[o] == c && cfg->avail[o] ? w->pidx[o] : -1;
+    w->wv[i] = w->g->rwgt[w->glob[i]];
+  }
+  for (int32_t a = 0; a < np; a++)
+    w->cls[a] = 0;
+  if ((rc =
+           relabel(np, (size_t)w->k.n, w->kp, w->oslot, w->wv, w->cls, w->map)))
+    return rc;
+  for (SCOTCH_Num i = 0; i < w->k.n; i++)
+    part[w->glob[i]] = procs[w->map[w->kp[i]]];
+  kgraph_free(&w->k);
+  return MINEX_OK;
+}
+
 int scratch_partition(const minex_graph *g, const minex_config *cfg,
                       const int32_t *old, uint64_t seed, int32_t *part) {
-  int32_t n = g->nvtxs, C = cfg->nclusters, P = cfg->nprocs;
+  int32_t n = g->nvtxs;
   size_t nadj = (size_t)g->xadj[n];
   if (g->xadj[n] > (int64_t)2147483647)
     return core_error(MINEX_EUNSUP,
                       "scratch candidate: %zu adjacency entries "
                       "exceed Scotch's 32-bit indices",
                       nadj);
-  SCOTCH_Num *vw = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
-  SCOTCH_Num *ew = core_malloc(sizeof(SCOTCH_Num) * (nadj + 1));
-  SCOTCH_Num *loc = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
-  SCOTCH_Num *kp = core_malloc(sizeof(SCOTCH_Num) * ((size_t)n + 1));
-  int32_t *glob = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
-  int32_t *cpart = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
-  int32_t *act = core_malloc(sizeof(int32_t) * (size_t)C);
-  int32_t *nav = core_calloc((size_t)C, sizeof(int32_t));
-  int32_t *cls = core_malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
-  int32_t *map = core_malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
-  int32_t *procs = core_malloc(sizeof(int32_t) * ((size_t)P + 1));
-  double *share = core_malloc(sizeof(double) * ((size_t)C + 1));
-  SCOTCH_Num *tp = core_malloc(sizeof(SCOTCH_Num) * ((size_t)C + 1));
-  int32_t *pidx = core_malloc(sizeof(int32_t) * ((size_t)(P > C ? P : C) + 1));
-  /* zeroed: GCC's -O1 analysis cannot see that relabel reads only the
-     entries written just before it (-Werror=maybe-uninitialized) */
-  int32_t *oslot = core_calloc((size_t)n + 1, sizeof(int32_t));
-  double *wv = core_calloc((size_t)n + 1, sizeof(double));
-  kgraph k = {0};
-  int rc = MINEX_OK;
-  if (!vw || !ew || !loc || !kp || !glob || !cpart || !act || !nav || !cls ||
-      !map || !procs || !share || !tp || !pidx || !oslot || !wv) {
-    rc = core_error(MINEX_ENOMEM, "scratch candidate: out of memory");
-    goto out;
+  scratch_work w = {0};
+  int rc = scratch_work_alloc(&w, g, cfg);
+  if (rc == MINEX_OK) {
+    weights_to_num(g->pwgt, (size_t)n, w.vw);
+    weights_to_num(g->cwgt, nadj, w.ew);
+    rc = cluster_level(&w, cfg, seed);
   }
-  weights_to_num(g->pwgt, (size_t)n, vw);
-  weights_to_num(g->cwgt, nadj, ew);
-  /* level 1: the clusters with available processors, targets their
-     count / Proc (their share of the machine's speed) */
-  for (int32_t p = 0; p < P; p++)
-    nav[cfg->cluster[p]] += cfg->avail[p];
-  SCOTCH_Num na = 0;
-  for (int32_t c = 0; c < C; c++)
-    if (nav[c] > 0) {
-      act[na] = c;
-      share[na++] = nav[c] / cfg->proc[c];
-    }
-  targets(share, na, tp);
-  if ((rc = kgraph_induced(g, vw, ew, NULL, 0, loc, glob, &k)) ||
-      (rc = kway(&k, na, tp, seed, "clusters", kp)))
-    goto out;
-  kgraph_free(&k);
-  /* relabel the cluster parts: part a (made with the target of cluster
-     act[a]) may go to any cluster of the same count and Proc; a vertex kept
-     in its old cluster saves its remapping out of it (Rwgt times the mean
-     Conn to the other clusters) */
-  for (SCOTCH_Num a = 0; a < na; a++) {
-    cls[a] = (int32_t)a;
-    for (SCOTCH_Num b = 0; b < a; b++)
-      if (nav[act[a]] == nav[act[b]] &&
-          cfg->proc[act[a]] == cfg->proc[act[b]]) {
-        cls[a] = cls[b];
-        break;
-      }
-  }
-  for (int32_t c = 0; c < C; c++)
-    pidx[c] = -1;
-  for (SCOTCH_Num b = 0; b < na; b++) {
-    pidx[act[b]] = (int32_t)b;
-    double s = 0;
-    for (SCOTCH_Num d = 0; d < na; d++)
-      s += d != b ? cfg->conn[(size_t)act[b] * (size_t)C + (size_t)act[d]] : 0;
-    share[b] = na > 1 ? s / (double)(na - 1) : 1;
-  }
-  for (int32_t v = 0; v < n; v++) {
-    glob[v] = pidx[cfg->cluster[old[v]]];
-    wv[v] = glob[v] >= 0 ? g->rwgt[v] * share[glob[v]] : 0;
-  }
-  if ((rc = relabel((int32_t)na, (size_t)n, kp, glob, wv, cls, map)))
-    goto out;
-  for (int32_t v = 0; v < n; v++)
-    cpart[v] = act[map[kp[v]]];
-  /* level 2: each cluster's subgraph into its available processors */
-  for (int32_t c = 0; c < C; c++) {
-    if (nav[c] == 0)
-      continue;
-    int32_t np = 0;
-    for (int32_t p = cfg->cfirst[c]; p < cfg->cfirst[c + 1]; p++)
-      if (cfg->avail[p])
-        procs[np++] = p;
-    if ((rc = kgraph_induced(g, vw, ew, cpart, c, loc, glob, &k)) ||
-        (rc = kway(&k, np, NULL, seed, "a cluster's processors", kp)))
-      goto out;
-    /* relabel inside the cluster: the Rwgt that stays on its old owner */
-    for (int32_t b = 0; b < np; b++)
-      pidx[procs[b]] = b;
-    for (SCOTCH_Num i = 0; i < k.n; i++) {
-      int32_t o = old[glob[i]];
-      oslot[i] = cfg->cluster[o] == c && cfg->avail[o] ? pidx[o] : -1;
-      wv[i] = g->rwgt[glob[i]];
-    }
-    for (int32_t a = 0; a < np; a++)
-      cls[a] = 0;
-    if ((rc = relabel(np, (size_t)k.n, kp, oslot, wv, cls, map)))
-      goto out;
-    for (SCOTCH_Num i = 0; i < k.n; i++)
-      part[glob[i]] = procs[map[kp[i]]];
-    kgraph_free(&k);
-  }
-out:
-  kgraph_free(&k);
-  core_free(vw);
-  core_free(ew);
-  core_free(loc);
-  core_free(kp);
-  core_free(glob);
-  core_free(cpart);
-  core_free(act);
-  core_free(nav);
-  core_free(cls);
-  core_free(map);
-  core_free(procs);
-  core_free(share);
-  core_free(tp);
-  core_free(pidx);
-  core_free(oslot);
-  core_free(wv);
+  if (rc == MINEX_OK)
+    rc = cluster_relabel(&w, cfg, old);
+  for (int32_t c = 0; rc == MINEX_OK && c < cfg->nclusters; c++)
+    if (w.nav[c] > 0)
+      rc = proc_level(&w, cfg, old, seed, c, part);
+  scratch_work_free(&w);
   return rc;
 }

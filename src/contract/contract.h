@@ -272,7 +272,9 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
  * levels"): a vertex joins a cluster of fewer than CONTRACT_CLUSTER_SIZE
  * members; under options.cluster_levels = AUTO a level is built so while it has
  * more than CONTRACT_CLUSTER_ABOVE times the target's vertices. */
+#ifndef CONTRACT_CLUSTER_SIZE
 #define CONTRACT_CLUSTER_SIZE 3
+#endif
 #define CONTRACT_CLUSTER_ABOVE 64
 /* Levels contract_run builds at most in one call. */
 #define CONTRACT_MAX_LEVELS 200

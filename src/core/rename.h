@@ -238,6 +238,7 @@
 #define partition_passes_under minex__partition_passes_under
 #define partition_refine minex__partition_refine
 #define partition_round_plan minex__partition_round_plan
+#define partition_flow minex__partition_flow
 #define partition_round_sort minex__partition_round_sort
 #define partition_rounds minex__partition_rounds
 #define partition_rounds_dist minex__partition_rounds_dist

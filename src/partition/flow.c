@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The least-squares balancing flow (flow.h). */
+#include "partition/flow.h"
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int32_t find(int32_t *up, int32_t x) {
+  while (up[x] != x)
+    x = up[x] = up[up[x]];
+  return x;
+}
+
+static int check(int32_t nprocs, const partition_qedge *e, int64_t ne,
+                 const double *excess) {
+  if (nprocs < 1 || ne < 0 || (ne > 0 && e == NULL) || excess == NULL)
+    return core_error(MINEX_EINVAL,
+                      "flow: %d processors and %lld edges (e %s, excess %s)",
+                      (int)nprocs, (long long)ne, e ? "set" : "NULL",
+                      excess ? "set" : "NULL");
+  for (int64_t i = 0; i < ne; i++)
+    if (e[i].p < 0 || e[i].p >= nprocs || e[i].q < 0 || e[i].q >= nprocs ||
+        e[i].p == e[i].q || !isfinite(e[i].w) || e[i].w <= 0)
+      return core_error(MINEX_EINVAL,
+                        "flow: edge %lld (%d, %d, weight %g): processors in "
+                        "[0, %d), distinct, weight finite and positive",
+                        (long long)i, (int)e[i].p, (int)e[i].q, e[i].w,
+                        (int)nprocs);
+  for (int32_t p = 0; p < nprocs; p++)
+    if (!isfinite(excess[p]))
+      return core_error(MINEX_EINVAL, "flow: excess of processor %d is %g",
+                        (int)p, excess[p]);
+  return MINEX_OK;
+}
+
+/* The potentials of the s processors of one component (ids[0..s), local
+ * index loc[p]) with ids[0] grounded: L' lambda' = excess' on the other
+ * s - 1, centred so that the component's excess sums to 0. */
+static int component_potentials(const partition_qedge *e, int64_t ne,
+                                const int32_t *ids, int32_t s,
+                                const int32_t *loc, const int32_t *comp,
+                                int32_t c, const double *excess, double mean,
+                                double *lambda) {
+  lambda[ids[0]] = 0;
+  if (s == 1)
+    return MINEX_OK;
+  size_t m = (size_t)s - 1;
+  gsl_matrix *A = gsl_matrix_calloc(m, m);
+  gsl_vector *b = gsl_vector_alloc(m);
+  if (A == NULL || b == NULL) {
+    gsl_matrix_free(A), gsl_vector_free(b);
+    return core_error(MINEX_ENOMEM, "flow: out of memory for %d processors",
+                      (int)s);
+  }
+  for (int32_t k = 1; k < s; k++)
+    gsl_vector_set(b, (size_t)k - 1, excess[ids[k]] - mean);
+  for (int64_t i = 0; i < ne; i++) {
+    if (comp[e[i].p] != c)
+      continue;
+    int32_t a = loc[e[i].p] - 1, d = loc[e[i].q] - 1;
+    if (a >= 0)
+      *gsl_matrix_ptr(A, (size_t)a, (size_t)a) += e[i].w;
+    if (d >= 0)
+      *gsl_matrix_ptr(A, (size_t)d, (size_t)d) += e[i].w;
+    if (a >= 0 && d >= 0) {
+      *gsl_matrix_ptr(A, (size_t)a, (size_t)d) -= e[i].w;
+      *gsl_matrix_ptr(A, (size_t)d, (size_t)a) -= e[i].w;
+    }
+  }
+  /* a connected component's grounded Laplacian is positive definite */
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  int g = gsl_linalg_cholesky_decomp1(A);
+  if (g == GSL_SUCCESS)
+    g = gsl_linalg_cholesky_svx(A, b);
+  gsl_set_error_handler(old);
+  int rc = MINEX_OK;
+  if (g != GSL_SUCCESS)
+    rc = core_error(MINEX_EINTERNAL,
+                    "flow: the Laplacian of a component of %d processors is "
+                    "not positive definite (%s)",
+                    (int)s, gsl_strerror(g));
+  for (int32_t k = 1; k < s && rc == MINEX_OK; k++)
+    lambda[ids[k]] = gsl_vector_get(b, (size_t)k - 1);
+  gsl_matrix_free(A);
+  gsl_vector_free(b);
+  return rc;
+}
+
+int partition_flow(int32_t nprocs, const partition_qedge *e, int64_t ne,
+                   const double *excess, double *flow, double *unrouted) {
+  int rc = check(nprocs, e, ne, excess);
+  if (rc != MINEX_OK)
+    return rc;
+  size_t P = (size_t)nprocs;
+  int32_t *up = core_malloc(sizeof *up * P),
+          *comp = core_malloc(sizeof *comp * P);
+  int32_t *ids = core_malloc(sizeof *ids * P),
+          *loc = core_malloc(sizeof *loc * P);
+  int32_t *start = core_calloc(P + 1, sizeof *start);
+  double *lambda = core_malloc(sizeof *lambda * P);
+  double *sum = core_calloc(P, sizeof *sum);
+  if (!up || !comp || !ids || !loc || !start || !lambda || !sum) {
+    rc = core_error(MINEX_ENOMEM, "flow: out of memory for %d processors",
+                    (int)nprocs);
+    goto out;
+  }
+  for (int32_t p = 0; p < nprocs; p++)
+    up[p] = p;
+  for (int64_t i = 0; i < ne; i++) {
+    int32_t a = find(up, e[i].p), b = find(up, e[i].q);
+    if (a != b)
+      up[a > b ? a : b] = a < b ? a : b;
+  }
+  /* components numbered by their smallest processor; their processors in
+     id order (ids[start[c] ..]) */
+  int32_t nc = 0;
+  for (int32_t p = 0; p < nprocs; p++) {
+    int32_t r = find(up, p);
+    comp[p] = r == p ? nc++ : comp[r];
+    start[comp[p] + 1]++;
+    sum[comp[p]] += excess[p];
+  }
+  for (int32_t c = 0; c < nc; c++)
+    start[c + 1] += start[c];
+  int32_t *next = up; /* the union-find is done: a cursor per component */
+  for (int32_t c = 0; c < nc; c++)
+    next[c] = start[c];
+  for (int32_t p = 0; p < nprocs; p++) {
+    int32_t c = comp[p];
+    loc[p] = next[c] - start[c];
+    ids[next[c]++] = p;
+  }
+  for (int32_t c = 0; c < nc && rc == MINEX_OK; c++) {
+    int32_t s = start[c + 1] - start[c];
+    rc = component_potentials(e, ne, ids + start[c], s, loc, comp, c, excess,
+                              sum[c] / s, lambda);
+  }
+  if (rc != MINEX_OK)
+    goto out;
+  for (int64_t i = 0; i < ne; i++)
+    flow[i] = e[i].w * (lambda[e[i].p] - lambda[e[i].q]);
+  for (int32_t p = 0; unrouted != NULL && p < nprocs; p++) {
+    int32_t s = start[comp[p] + 1] - start[comp[p]];
+    unrouted[p] = sum[comp[p]] / s;
+  }
+out:
+  core_free(up), core_free(comp), core_free(ids), core_free(loc);
+  core_free(start), core_free(lambda), core_free(sum);
+  return rc;
+}

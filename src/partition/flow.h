@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The balancing flow on the quotient graph of the processors (SPEC §3
+ * "Work that follows the change": the cheap candidate's first step). The
+ * processors are the vertices; an edge joins two processors whose parts
+ * touch, with a weight w > 0 (how cheaply load crosses it). Given each
+ * processor's excess (its load minus its target), the flow is the one
+ * that removes every excess and minimises sum f_pq^2 / w_pq (Hu and
+ * Blake's least-squares diffusion): f_pq = w_pq (lambda_p - lambda_q)
+ * with L lambda = excess, L the weighted Laplacian. It moves no load in a
+ * circle and spreads it over parallel routes in proportion to w. */
+#ifndef MINEX_PARTITION_FLOW_H
+#define MINEX_PARTITION_FLOW_H
+
+#include "core/rename.h"
+
+#include "core/core.h"
+
+/* An edge of the quotient graph: processors p != q, weight w. */
+typedef struct partition_qedge {
+  int32_t p, q;
+  double w;
+} partition_qedge;
+
+/* The flow over the ne edges e (flow[i] from e[i].p to e[i].q, negative
+ * the other way) for the excess of the nprocs processors. Where a
+ * connected component's excess does not sum to 0, its mean is left in
+ * place: unrouted[p] (nprocs entries, may be NULL) gets what stays above
+ * processor p's target (the same for every processor of the component;
+ * 0 for a processor without an edge gets its whole excess). The system is
+ * solved densely per component (Cholesky of the Laplacian with one
+ * processor grounded: O(s^3) for a component of s processors).
+ * MINEX_EINVAL naming the edge or processor at fault (an index out of
+ * range, p == q, a weight not finite and positive, an excess not finite),
+ * MINEX_ENOMEM. */
+int partition_flow(int32_t nprocs, const partition_qedge *e, int64_t ne,
+                   const double *excess, double *flow, double *unrouted);
+
+#endif

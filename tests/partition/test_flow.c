@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Tests of src/partition/flow.c: the flow removes every excess (per
+ * component, up to its mean), is a potential flow (f_pq / w_pq =
+ * lambda_p - lambda_q for one lambda: the least-squares optimum), matches
+ * a path worked by hand, and refuses malformed edges naming them. */
+#include "partition/flow.h"
+#include "test_util.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(path_by_hand) {
+  /* 0 - 1 - 2, processor 0 two units over, 1 and 2 one under: 2 units
+     cross 0-1, 1 unit crosses 1-2 */
+  partition_qedge e[2] = {{0, 1, 1.0}, {1, 2, 1.0}};
+  double excess[3] = {2, -1, -1}, flow[2], unrouted[3];
+  ck_assert_int_eq(partition_flow(3, e, 2, excess, flow, unrouted), MINEX_OK);
+  ck_assert(fabs(flow[0] - 2) < 1e-12 && fabs(flow[1] - 1) < 1e-12);
+  for (int p = 0; p < 3; p++)
+    ck_assert(fabs(unrouted[p]) < 1e-12);
+}
+END_TEST
+
+START_TEST(parallel_routes_share_by_weight) {
+  /* 0 -> 3 over 0-1-3 (weights 1, 1) and 0-2-3 (weights 3, 3): the second
+     route carries three quarters */
+  partition_qedge e[4] = {{0, 1, 1}, {1, 3, 1}, {0, 2, 3}, {2, 3, 3}};
+  double excess[4] = {4, 0, 0, -4}, flow[4];
+  ck_assert_int_eq(partition_flow(4, e, 4, excess, flow, NULL), MINEX_OK);
+  ck_assert(fabs(flow[0] - 1) < 1e-12 && fabs(flow[1] - 1) < 1e-12);
+  ck_assert(fabs(flow[2] - 3) < 1e-12 && fabs(flow[3] - 3) < 1e-12);
+}
+END_TEST
+
+/* Random graphs of several components: conservation up to each
+ * component's mean, and a potential reconstructed along a spanning walk
+ * that every edge agrees with. */
+START_TEST(random_graphs_conserve_and_are_potential_flows) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 43);
+  enum { P = 40, EMAX = 200 };
+  for (int trial = 0; trial < 50; trial++) {
+    partition_qedge e[EMAX];
+    int64_t ne = 0;
+    int32_t ncut = 1 + (int32_t)gsl_rng_uniform_int(rng, 3); /* components */
+    for (int32_t p = 1; p < P; p++) {
+      int32_t c = p * ncut / P;
+      int32_t lo = c * P / ncut + (c * P % ncut != 0);
+      if (p > lo) /* a tree inside each block, then chords */
+        e[ne++] = (partition_qedge){
+            p, lo + (int32_t)gsl_rng_uniform_int(rng, (unsigned long)(p - lo)),
+            0.1 + gsl_rng_uniform(rng) * 5};
+    }
+    while (ne < EMAX / 2) {
+      int32_t p = (int32_t)gsl_rng_uniform_int(rng, P),
+              q = (int32_t)gsl_rng_uniform_int(rng, P);
+      if (p != q && p * ncut / P == q * ncut / P)
+        e[ne++] = (partition_qedge){p, q, 0.1 + gsl_rng_uniform(rng) * 5};
+    }
+    double excess[P], flow[EMAX], unrouted[P], out[P] = {0};
+    for (int32_t p = 0; p < P; p++)
+      excess[p] = gsl_rng_uniform(rng) * 100 - 50;
+    ck_assert_int_eq(partition_flow(P, e, ne, excess, flow, unrouted),
+                     MINEX_OK);
+    for (int64_t i = 0; i < ne; i++) {
+      out[e[i].p] += flow[i];
+      out[e[i].q] -= flow[i];
+    }
+    for (int32_t p = 0; p < P; p++)
+      ck_assert_msg(fabs(out[p] + unrouted[p] - excess[p]) < 1e-8,
+                    "trial %d processor %d: out %g + unrouted %g != %g", trial,
+                    (int)p, out[p], unrouted[p], excess[p]);
+    /* the potential: lambda[q] = lambda[p] - f / w along the edges, from
+       each component's first processor, then every edge checked */
+    double lambda[P];
+    int set[P] = {0};
+    for (int changed = 1; changed;) {
+      changed = 0;
+      for (int32_t p = 0; p < P; p++)
+        if (!set[p] && (p == 0 || p * ncut / P != (p - 1) * ncut / P))
+          set[p] = 1, lambda[p] = 0, changed = 1;
+      for (int64_t i = 0; i < ne; i++) {
+        if (set[e[i].p] && !set[e[i].q])
+          lambda[e[i].q] = lambda[e[i].p] - flow[i] / e[i].w,
+          set[e[i].q] = changed = 1;
+        else if (set[e[i].q] && !set[e[i].p])
+          lambda[e[i].p] = lambda[e[i].q] + flow[i] / e[i].w,
+          set[e[i].p] = changed = 1;
+      }
+    }
+    for (int64_t i = 0; i < ne; i++)
+      ck_assert_msg(
+          fabs(flow[i] / e[i].w - (lambda[e[i].p] - lambda[e[i].q])) < 1e-8,
+          "trial %d edge %lld: not a potential flow", trial, (long long)i);
+  }
+  gsl_rng_free(rng);
+}
+END_TEST
+
+START_TEST(isolated_processor_keeps_its_excess) {
+  partition_qedge e[1] = {{0, 1, 2}};
+  double excess[3] = {1, -1, 5}, flow[1], unrouted[3];
+  ck_assert_int_eq(partition_flow(3, e, 1, excess, flow, unrouted), MINEX_OK);
+  ck_assert(fabs(flow[0] - 1) < 1e-12);
+  ck_assert(fabs(unrouted[0]) < 1e-12 && fabs(unrouted[2] - 5) < 1e-12);
+}
+END_TEST
+
+START_TEST(malformed_input_is_refused_naming_it) {
+  double excess[2] = {1, -1}, flow[1];
+  partition_qedge self[1] = {{1, 1, 1}}, far[1] = {{0, 2, 1}},
+                  zero[1] = {{0, 1, 0}}, nan_w[1] = {{0, 1, NAN}};
+  ck_assert_int_eq(partition_flow(2, self, 1, excess, flow, NULL),
+                   MINEX_EINVAL);
+  ck_assert(strstr(minex_last_error(), "edge 0 (1, 1") != NULL);
+  ck_assert_int_eq(partition_flow(2, far, 1, excess, flow, NULL), MINEX_EINVAL);
+  ck_assert_int_eq(partition_flow(2, zero, 1, excess, flow, NULL),
+                   MINEX_EINVAL);
+  ck_assert_int_eq(partition_flow(2, nan_w, 1, excess, flow, NULL),
+                   MINEX_EINVAL);
+  double bad[2] = {INFINITY, 0};
+  partition_qedge ok[1] = {{0, 1, 1}};
+  ck_assert_int_eq(partition_flow(2, ok, 1, bad, flow, NULL), MINEX_EINVAL);
+  ck_assert(strstr(minex_last_error(), "processor 0") != NULL);
+  ck_assert_int_eq(partition_flow(0, ok, 1, excess, flow, NULL), MINEX_EINVAL);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("flow");
+  TCase *tc = tcase_create("flow");
+  tcase_add_test(tc, path_by_hand);
+  tcase_add_test(tc, parallel_routes_share_by_weight);
+  tcase_add_test(tc, random_graphs_conserve_and_are_potential_flows);
+  tcase_add_test(tc, isolated_processor_keeps_its_excess);
+  tcase_add_test(tc, malformed_input_is_refused_naming_it);
+  suite_add_tcase(s, tc);
+  return test_run_suite(s);
+}

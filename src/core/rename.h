@@ -239,6 +239,8 @@
 #define partition_refine minex__partition_refine
 #define partition_round_plan minex__partition_round_plan
 #define partition_flow minex__partition_flow
+#define partition_quotient minex__partition_quotient
+#define partition_excess minex__partition_excess
 #define partition_round_sort minex__partition_round_sort
 #define partition_rounds minex__partition_rounds
 #define partition_rounds_dist minex__partition_rounds_dist

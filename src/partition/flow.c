@@ -153,3 +153,75 @@ out:
   core_free(start), core_free(lambda), core_free(sum);
   return rc;
 }
+
+static int qedge_cmp(const void *a, const void *b) {
+  const partition_qedge *x = a, *y = b;
+  if (x->p != y->p)
+    return x->p < y->p ? -1 : 1;
+  return (x->q > y->q) - (x->q < y->q);
+}
+
+int partition_quotient(const minex_graph *g, const int32_t *part,
+                       int32_t nprocs, partition_qedge **edges, int64_t *ne) {
+  *edges = NULL;
+  *ne = 0;
+  int64_t cut = 0;
+  for (int32_t v = 0; v < g->nvtxs; v++) {
+    if (part[v] < 0 || part[v] >= nprocs)
+      return core_error(MINEX_EINVAL,
+                        "quotient: vertex %d is on processor %d, not in "
+                        "[0, %d)",
+                        (int)v, (int)part[v], (int)nprocs);
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
+      cut += g->adjncy[j] > v && part[g->adjncy[j]] != part[v];
+  }
+  partition_qedge *e = core_malloc(sizeof *e * ((size_t)cut + 1));
+  if (e == NULL)
+    return core_error(MINEX_ENOMEM, "quotient: out of memory for %lld edges",
+                      (long long)cut);
+  int64_t k = 0;
+  for (int32_t v = 0; v < g->nvtxs; v++)
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
+      int32_t u = g->adjncy[j], a = part[v], b = part[u];
+      if (u > v && a != b)
+        e[k++] = (partition_qedge){a < b ? a : b, a < b ? b : a, g->cwgt[j]};
+    }
+  qsort(e, (size_t)k, sizeof *e, qedge_cmp);
+  /* one edge per pair, its Cwgt summed in the sorted order */
+  int64_t m = 0;
+  for (int64_t i = 0; i < k; i++) {
+    if (m > 0 && e[m - 1].p == e[i].p && e[m - 1].q == e[i].q)
+      e[m - 1].w += e[i].w;
+    else
+      e[m++] = e[i];
+  }
+  *edges = e;
+  *ne = m;
+  return MINEX_OK;
+}
+
+int partition_excess(const minex_graph *g, const minex_config *cfg,
+                     const int32_t *part, double *excess) {
+  int32_t P = cfg->nprocs;
+  double total = 0, speed = 0;
+  for (int32_t p = 0; p < P; p++) {
+    excess[p] = 0;
+    if (cfg->avail[p])
+      speed += 1.0 / cfg->proc[cfg->cluster[p]];
+  }
+  if (speed <= 0)
+    return core_error(MINEX_ENOPROC, "excess: no processor is available");
+  for (int32_t v = 0; v < g->nvtxs; v++) {
+    if (part[v] < 0 || part[v] >= P)
+      return core_error(MINEX_EINVAL,
+                        "excess: vertex %d is on processor %d, not in "
+                        "[0, %d)",
+                        (int)v, (int)part[v], (int)P);
+    excess[part[v]] += g->pwgt[v];
+    total += g->pwgt[v];
+  }
+  for (int32_t p = 0; p < P; p++)
+    if (cfg->avail[p])
+      excess[p] -= total * (1.0 / cfg->proc[cfg->cluster[p]]) / speed;
+  return MINEX_OK;
+}

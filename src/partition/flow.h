@@ -35,4 +35,22 @@ typedef struct partition_qedge {
 int partition_flow(int32_t nprocs, const partition_qedge *e, int64_t ne,
                    const double *excess, double *flow, double *unrouted);
 
+/* The quotient graph of partition part (every vertex's processor in
+ * [0, nprocs)) of g: one edge for each pair of processors p < q whose
+ * parts share edges, weighted by their Cwgt, in (p, q) order. *edges is
+ * allocated with core_malloc (free it with core_free), *ne its length.
+ * MINEX_EINVAL naming a vertex whose processor is out of range,
+ * MINEX_ENOMEM. */
+int partition_quotient(const minex_graph *g, const int32_t *part,
+                       int32_t nprocs, partition_qedge **edges, int64_t *ne);
+
+/* Each processor's excess of Pwgt under partition part against the
+ * balance of SPEC §2's lower bound: an available processor p's target is
+ * sum Pwgt x (1 / Proc(p)) / sum over the available of 1 / Proc, an
+ * unavailable one's is 0. excess has cfg->nprocs entries and sums to 0
+ * (up to rounding). MINEX_EINVAL naming a vertex whose processor is out
+ * of range, MINEX_ENOPROC when no processor is available. */
+int partition_excess(const minex_graph *g, const minex_config *cfg,
+                     const int32_t *part, double *excess);
+
 #endif

@@ -3,6 +3,7 @@
  * component, up to its mean), is a potential flow (f_pq / w_pq =
  * lambda_p - lambda_q for one lambda: the least-squares optimum), matches
  * a path worked by hand, and refuses malformed edges naming them. */
+#include "core/core.h"
 #include "partition/flow.h"
 #include "test_util.h"
 
@@ -128,6 +129,68 @@ START_TEST(malformed_input_is_refused_naming_it) {
 }
 END_TEST
 
+/* A 2 x 3 grid (ids row by row, Cwgt 1 across, 2 down) in three parts:
+ * columns 0, 1 and 2. */
+static minex_graph *grid(void) {
+  int64_t xadj[7] = {0, 2, 5, 7, 9, 12, 14};
+  int32_t adj[14] = {1, 3, 0, 2, 4, 1, 5, 0, 4, 1, 3, 5, 2, 4};
+  double cw[14] = {1, 2, 1, 1, 2, 1, 2, 2, 1, 2, 1, 1, 2, 1};
+  double pw[6] = {1, 2, 3, 4, 5, 6};
+  minex_graph *g = NULL;
+  ck_assert_int_eq(minex_graph_create(6, xadj, adj, pw, NULL, cw, &g),
+                   MINEX_OK);
+  return g;
+}
+
+START_TEST(quotient_of_a_grid) {
+  minex_graph *g = grid();
+  int32_t part[6] = {0, 1, 2, 0, 1, 2};
+  partition_qedge *e = NULL;
+  int64_t ne = -1;
+  ck_assert_int_eq(partition_quotient(g, part, 3, &e, &ne), MINEX_OK);
+  /* 0-1: two horizontal edges of Cwgt 1; 1-2 the same; 0-2 none */
+  ck_assert_int_eq(ne, 2);
+  ck_assert(e[0].p == 0 && e[0].q == 1 && e[0].w == 2);
+  ck_assert(e[1].p == 1 && e[1].q == 2 && e[1].w == 2);
+  core_free(e);
+  int32_t rows[6] = {0, 0, 0, 1, 1, 1}; /* two rows: three Cwgt 2 edges */
+  ck_assert_int_eq(partition_quotient(g, rows, 2, &e, &ne), MINEX_OK);
+  ck_assert(ne == 1 && e[0].p == 0 && e[0].q == 1 && e[0].w == 6);
+  core_free(e);
+  int32_t bad[6] = {0, 1, 2, 0, 3, 2};
+  ck_assert_int_eq(partition_quotient(g, bad, 3, &e, &ne), MINEX_EINVAL);
+  ck_assert(strstr(minex_last_error(), "vertex 4 is on processor 3") != NULL);
+  ck_assert(e == NULL && ne == 0);
+  minex_graph_destroy(g);
+}
+END_TEST
+
+START_TEST(excess_against_the_speeds) {
+  minex_graph *g = grid(); /* Pwgt 21 in all */
+  int32_t np[2] = {1, 2};
+  double proc[2] = {1, 2}, conn[4] = {1, 1, 1, 1};
+  minex_config *cfg = NULL;
+  ck_assert_int_eq(minex_config_create(2, np, proc, conn, &cfg), MINEX_OK);
+  /* speeds 1, 1/2, 1/2: targets 10.5, 5.25, 5.25 */
+  int32_t part[6] = {0, 1, 2, 0, 1, 2};
+  double ex[3];
+  ck_assert_int_eq(partition_excess(g, cfg, part, ex), MINEX_OK);
+  ck_assert(fabs(ex[0] - (5 - 10.5)) < 1e-12);
+  ck_assert(fabs(ex[1] - (7 - 5.25)) < 1e-12);
+  ck_assert(fabs(ex[2] - (9 - 5.25)) < 1e-12);
+  /* processor 2 unavailable: its target is 0, the others share 21 */
+  minex_config_set_available(cfg, 2, 0);
+  ck_assert_int_eq(partition_excess(g, cfg, part, ex), MINEX_OK);
+  ck_assert(fabs(ex[0] - (5 - 14)) < 1e-12 && fabs(ex[1] - (7 - 7)) < 1e-12 &&
+            fabs(ex[2] - 9) < 1e-12);
+  for (int32_t p = 0; p < 3; p++)
+    minex_config_set_available(cfg, p, 0);
+  ck_assert_int_eq(partition_excess(g, cfg, part, ex), MINEX_ENOPROC);
+  minex_config_destroy(cfg);
+  minex_graph_destroy(g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("flow");
   TCase *tc = tcase_create("flow");
@@ -136,6 +199,8 @@ int main(void) {
   tcase_add_test(tc, random_graphs_conserve_and_are_potential_flows);
   tcase_add_test(tc, isolated_processor_keeps_its_excess);
   tcase_add_test(tc, malformed_input_is_refused_naming_it);
+  tcase_add_test(tc, quotient_of_a_grid);
+  tcase_add_test(tc, excess_against_the_speeds);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

@@ -239,6 +239,7 @@
 #define partition_refine minex__partition_refine
 #define partition_round_plan minex__partition_round_plan
 #define partition_flow minex__partition_flow
+#define partition_flow_moves minex__partition_flow_moves
 #define partition_quotient minex__partition_quotient
 #define partition_excess minex__partition_excess
 #define partition_round_sort minex__partition_round_sort

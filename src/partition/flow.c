@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The least-squares balancing flow (flow.h). */
 #include "partition/flow.h"
+#include "partition/partition.h"
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
@@ -41,11 +42,19 @@ static int check(int32_t nprocs, const partition_qedge *e, int64_t ne,
 /* The potentials of the s processors of one component (ids[0..s), local
  * index loc[p]) with ids[0] grounded: L' lambda' = excess' on the other
  * s - 1, centred so that the component's excess sums to 0. */
-static int component_potentials(const partition_qedge *e, int64_t ne,
-                                const int32_t *ids, int32_t s,
-                                const int32_t *loc, const int32_t *comp,
-                                int32_t c, const double *excess, double mean,
-                                double *lambda) {
+/* The edges and each processor's component (comp) and index in it (loc). */
+typedef struct flow_graph {
+  const partition_qedge *e;
+  int64_t ne;
+  const int32_t *loc, *comp;
+} flow_graph;
+
+static int component_potentials(const flow_graph *fg, const int32_t *ids,
+                                int32_t s, int32_t c, const double *excess,
+                                double mean, double *lambda) {
+  const partition_qedge *e = fg->e;
+  const int32_t *loc = fg->loc, *comp = fg->comp;
+  int64_t ne = fg->ne;
   lambda[ids[0]] = 0;
   if (s == 1)
     return MINEX_OK;
@@ -135,10 +144,11 @@ int partition_flow(int32_t nprocs, const partition_qedge *e, int64_t ne,
     loc[p] = next[c] - start[c];
     ids[next[c]++] = p;
   }
+  flow_graph fg = {e, ne, loc, comp};
   for (int32_t c = 0; c < nc && rc == MINEX_OK; c++) {
     int32_t s = start[c + 1] - start[c];
-    rc = component_potentials(e, ne, ids + start[c], s, loc, comp, c, excess,
-                              sum[c] / s, lambda);
+    rc = component_potentials(&fg, ids + start[c], s, c, excess, sum[c] / s,
+                              lambda);
   }
   if (rc != MINEX_OK)
     goto out;
@@ -224,4 +234,164 @@ int partition_excess(const minex_graph *g, const minex_config *cfg,
     if (cfg->avail[p])
       excess[p] -= total * (1.0 / cfg->proc[cfg->cluster[p]]) / speed;
   return MINEX_OK;
+}
+
+/* An arc of the flow: amount from s to t. */
+typedef struct flow_arc {
+  int32_t s, t;
+  double amount;
+} flow_arc;
+
+static int arc_cmp(const void *a, const void *b) {
+  const flow_arc *x = a, *y = b;
+  if (x->s != y->s)
+    return x->s < y->s ? -1 : 1;
+  return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Cwgt of v's edges to processor t minus those to its own processor s. */
+static double flow_key(const minex_graph *g, const int32_t *part, int32_t v,
+                       int32_t s, int32_t t) {
+  double d = 0;
+  for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
+    int32_t o = part[g->adjncy[j]];
+    d += o == t ? g->cwgt[j] : o == s ? -g->cwgt[j] : 0;
+  }
+  return -d; /* the heap pops the smallest key */
+}
+
+/* The processors in the flow's topological order (order[0..P)): Kahn's
+ * algorithm, the ready ones in id order. The flow of partition_flow is a
+ * potential flow, so acyclic. */
+static int arcs_order(int32_t P, const flow_arc *a, int64_t na,
+                      const int64_t *first, int32_t *order) {
+  int32_t *indeg = core_calloc((size_t)P, sizeof *indeg);
+  if (indeg == NULL)
+    return core_error(MINEX_ENOMEM, "flow: out of memory");
+  for (int64_t i = 0; i < na; i++)
+    indeg[a[i].t]++;
+  int32_t head = 0, tail = 0;
+  for (int32_t p = 0; p < P; p++)
+    if (indeg[p] == 0)
+      order[tail++] = p;
+  while (head < tail) {
+    int32_t p = order[head++];
+    for (int64_t i = first[p]; i < first[p + 1]; i++)
+      if (--indeg[a[i].t] == 0)
+        order[tail++] = a[i].t;
+  }
+  core_free(indeg);
+  return tail == P ? MINEX_OK
+                   : core_error(MINEX_EINTERNAL, "flow: the flow has a cycle");
+}
+
+/* A processor's vertices: its own, then those it receives. */
+typedef struct vlist {
+  int32_t *v;
+  int32_t n, cap;
+} vlist;
+
+/* Fills arc a with src's vertices (those still on a->s) next to a->t,
+ * appending each moved vertex to dst. Returns the moves. */
+static int64_t fill_arc(const minex_graph *g, int32_t *part, partition_heap *h,
+                        const vlist *src, const flow_arc *a, vlist *dst) {
+  int32_t s = a->s, t = a->t;
+  for (int32_t k = 0; k < src->n; k++) {
+    int32_t v = src->v[k];
+    if (part[v] != s)
+      continue;
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++)
+      if (part[g->adjncy[j]] == t) {
+        partition_heap_set(h, v, flow_key(g, part, v, s, t), 0);
+        break;
+      }
+  }
+  double done = 0;
+  int64_t moved = 0;
+  int32_t v;
+  while (done < a->amount && (v = partition_heap_pop(h)) >= 0) {
+    if (done + 0.5 * g->pwgt[v] > a->amount)
+      continue;
+    part[v] = t;
+    done += g->pwgt[v];
+    moved++;
+    dst->v[dst->n++] = v;
+    for (int64_t j = g->xadj[v]; j < g->xadj[v + 1]; j++) {
+      int32_t u = g->adjncy[j];
+      if (part[u] == s)
+        partition_heap_set(h, u, flow_key(g, part, u, s, t), 0);
+    }
+  }
+  while (partition_heap_pop(h) >= 0)
+    ;
+  return moved;
+}
+
+int partition_flow_moves(const minex_graph *g, int32_t nprocs, int32_t *part,
+                         const partition_qedge *e, int64_t ne,
+                         const double *flow, int64_t *moved) {
+  *moved = 0;
+  int32_t n = g->nvtxs, P = nprocs;
+  for (int32_t v = 0; v < n; v++)
+    if (part[v] < 0 || part[v] >= P)
+      return core_error(MINEX_EINVAL,
+                        "flow moves: vertex %d is on processor %d, not in "
+                        "[0, %d)",
+                        (int)v, (int)part[v], (int)P);
+  for (int64_t i = 0; i < ne; i++)
+    if (e[i].p < 0 || e[i].p >= P || e[i].q < 0 || e[i].q >= P ||
+        !isfinite(flow[i]))
+      return core_error(MINEX_EINVAL, "flow moves: edge %lld (%d, %d, flow %g)",
+                        (long long)i, (int)e[i].p, (int)e[i].q, flow[i]);
+  flow_arc *a = core_malloc(sizeof *a * ((size_t)ne + 1));
+  int64_t *first = core_calloc((size_t)P + 1, sizeof *first);
+  int32_t *order = core_malloc(sizeof *order * ((size_t)P + 1));
+  vlist *vl = core_calloc((size_t)P + 1, sizeof *vl);
+  partition_heap h;
+  memset(&h, 0, sizeof h);
+  int rc = a && first && order && vl
+               ? partition_heap_create(&h, n, n)
+               : core_error(MINEX_ENOMEM, "flow moves: out of memory");
+  int64_t na = 0;
+  for (int64_t i = 0; rc == MINEX_OK && i < ne; i++)
+    if (flow[i] != 0)
+      a[na++] = flow[i] > 0 ? (flow_arc){e[i].p, e[i].q, flow[i]}
+                            : (flow_arc){e[i].q, e[i].p, -flow[i]};
+  if (rc == MINEX_OK) {
+    qsort(a, (size_t)na, sizeof *a, arc_cmp);
+    for (int64_t i = 0; i < na; i++)
+      first[a[i].s + 1]++;
+    for (int32_t p = 0; p < P; p++)
+      first[p + 1] += first[p];
+    rc = arcs_order(P, a, na, first, order);
+  }
+  for (int32_t v = 0; rc == MINEX_OK && v < n; v++)
+    vl[part[v]].cap++;
+  for (int32_t p = 0; rc == MINEX_OK && p < P; p++)
+    if ((vl[p].v = core_malloc(sizeof(int32_t) * ((size_t)vl[p].cap + 1))) ==
+        NULL)
+      rc = core_error(MINEX_ENOMEM, "flow moves: out of memory");
+  for (int32_t v = 0; rc == MINEX_OK && v < n; v++)
+    vl[part[v]].v[vl[part[v]].n++] = v;
+  for (int32_t k = 0; rc == MINEX_OK && k < P; k++) {
+    int32_t s = order[k];
+    for (int64_t i = first[s]; rc == MINEX_OK && i < first[s + 1]; i++) {
+      vlist *t = &vl[a[i].t];
+      if (t->n + vl[s].n > t->cap) { /* room for all of s's vertices */
+        int32_t cap = t->n + vl[s].n + 16;
+        int32_t *b = core_realloc(t->v, sizeof(int32_t) * (size_t)cap);
+        if (b == NULL) {
+          rc = core_error(MINEX_ENOMEM, "flow moves: out of memory");
+          break;
+        }
+        t->v = b, t->cap = cap;
+      }
+      *moved += fill_arc(g, part, &h, &vl[s], &a[i], t);
+    }
+  }
+  partition_heap_destroy(&h);
+  for (int32_t p = 0; vl != NULL && p < P; p++)
+    core_free(vl[p].v);
+  core_free(a), core_free(first), core_free(order), core_free(vl);
+  return rc;
 }

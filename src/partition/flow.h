@@ -53,4 +53,16 @@ int partition_quotient(const minex_graph *g, const int32_t *part,
 int partition_excess(const minex_graph *g, const minex_config *cfg,
                      const int32_t *part, double *excess);
 
+/* Moves vertices along the flow (flow[i] over e[i], from partition_flow)
+ * in part, in place: the processors taken in the flow's topological order
+ * (a processor sends once all it receives is in), each arc from s to t
+ * filled with vertices of s next to t, best first by Cwgt to t minus Cwgt
+ * to s (ties by id), a moved vertex's neighbours on s becoming candidates,
+ * until the Pwgt moved is within half a vertex of the arc's flow. *moved
+ * gets the vertices moved. Deterministic. MINEX_EINVAL naming the vertex or
+ * edge at fault, MINEX_ENOMEM. */
+int partition_flow_moves(const minex_graph *g, int32_t nprocs, int32_t *part,
+                         const partition_qedge *e, int64_t ne,
+                         const double *flow, int64_t *moved);
+
 #endif

@@ -191,6 +191,104 @@ START_TEST(excess_against_the_speeds) {
 }
 END_TEST
 
+/* An nx x ny grid of unit weights, ids row by row. */
+static minex_graph *grid_n(int32_t nx, int32_t ny) {
+  int32_t n = nx * ny;
+  int64_t *xadj = malloc(sizeof *xadj * ((size_t)n + 1));
+  int32_t *adj = malloc(sizeof *adj * 4 * (size_t)n);
+  double *cw = malloc(sizeof *cw * 4 * (size_t)n);
+  int64_t k = 0;
+  for (int32_t y = 0; y < ny; y++)
+    for (int32_t x = 0; x < nx; x++) {
+      xadj[y * nx + x] = k;
+      int32_t nb[4][2] = {{x, y - 1}, {x - 1, y}, {x + 1, y}, {x, y + 1}};
+      for (int d = 0; d < 4; d++)
+        if (nb[d][0] >= 0 && nb[d][0] < nx && nb[d][1] >= 0 && nb[d][1] < ny)
+          adj[k] = nb[d][1] * nx + nb[d][0], cw[k++] = 1;
+    }
+  xadj[n] = k;
+  minex_graph *g = NULL;
+  ck_assert_int_eq(minex_graph_create(n, xadj, adj, NULL, NULL, cw, &g),
+                   MINEX_OK);
+  free(xadj), free(adj), free(cw);
+  return g;
+}
+
+START_TEST(moves_along_a_path) {
+  minex_graph *g = grid_n(6, 1);
+  minex_config *cfg = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(2, &cfg), MINEX_OK);
+  int32_t part[6] = {0, 0, 0, 0, 1, 1};
+  partition_qedge *e = NULL;
+  int64_t ne = 0, moved = -1;
+  double ex[2], flow[1];
+  ck_assert_int_eq(partition_quotient(g, part, 2, &e, &ne), MINEX_OK);
+  ck_assert_int_eq(partition_excess(g, cfg, part, ex), MINEX_OK);
+  ck_assert_int_eq(partition_flow(2, e, ne, ex, flow, NULL), MINEX_OK);
+  ck_assert(fabs(flow[0] - 1) < 1e-12);
+  ck_assert_int_eq(partition_flow_moves(g, 2, part, e, ne, flow, &moved),
+                   MINEX_OK);
+  /* the one vertex of 0 next to 1 */
+  ck_assert_int_eq(moved, 1);
+  ck_assert(part[3] == 1 && part[2] == 0 && part[4] == 1);
+  core_free(e);
+  minex_config_destroy(cfg);
+  minex_graph_destroy(g);
+}
+END_TEST
+
+/* Columns of uneven widths on a grid: after the moves every processor is
+ * within two vertices of its target, and the same input gives the same
+ * owners. */
+START_TEST(moves_balance_a_grid) {
+  enum { NX = 24, NY = 10, P = 4 };
+  minex_graph *g = grid_n(NX, NY);
+  minex_config *cfg = NULL;
+  ck_assert_int_eq(minex_config_create_uniform(P, &cfg), MINEX_OK);
+  int32_t cut[P + 1] = {0, 12, 16, 18, NX}, part[NX * NY], again[NX * NY];
+  for (int32_t y = 0; y < NY; y++)
+    for (int32_t x = 0; x < NX; x++) {
+      int32_t p = 0;
+      while (x >= cut[p + 1])
+        p++;
+      part[y * NX + x] = p;
+    }
+  for (int run = 0; run < 2; run++) {
+    int32_t *q = run ? again : part, before[NX * NY];
+    if (run)
+      for (int32_t y = 0; y < NY; y++)
+        for (int32_t x = 0; x < NX; x++) {
+          int32_t p = 0;
+          while (x >= cut[p + 1])
+            p++;
+          again[y * NX + x] = p;
+        }
+    memcpy(before, q, sizeof before);
+    partition_qedge *e = NULL;
+    int64_t ne = 0, moved = 0;
+    double ex[P], flow[P * P], after[P];
+    ck_assert_int_eq(partition_quotient(g, q, P, &e, &ne), MINEX_OK);
+    ck_assert_int_eq(partition_excess(g, cfg, q, ex), MINEX_OK);
+    ck_assert_int_eq(partition_flow(P, e, ne, ex, flow, NULL), MINEX_OK);
+    ck_assert_int_eq(partition_flow_moves(g, P, q, e, ne, flow, &moved),
+                     MINEX_OK);
+    ck_assert_int_eq(partition_excess(g, cfg, q, after), MINEX_OK);
+    for (int32_t p = 0; p < P; p++)
+      ck_assert_msg(fabs(after[p]) <= 2, "processor %d excess %g (before %g)",
+                    (int)p, after[p], ex[p]);
+    /* a vertex forwarded along two arcs counts twice */
+    int64_t changed = 0;
+    for (int32_t v = 0; v < NX * NY; v++)
+      changed += q[v] != before[v];
+    ck_assert(changed > 0 && changed <= moved);
+    core_free(e);
+  }
+  ck_assert(memcmp(part, again, sizeof part) == 0);
+  minex_config_destroy(cfg);
+  minex_graph_destroy(g);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("flow");
   TCase *tc = tcase_create("flow");
@@ -201,6 +299,8 @@ int main(void) {
   tcase_add_test(tc, malformed_input_is_refused_naming_it);
   tcase_add_test(tc, quotient_of_a_grid);
   tcase_add_test(tc, excess_against_the_speeds);
+  tcase_add_test(tc, moves_along_a_path);
+  tcase_add_test(tc, moves_balance_a_grid);
   suite_add_tcase(s, tc);
   return test_run_suite(s);
 }

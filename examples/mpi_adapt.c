@@ -53,6 +53,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* --flops: the operations of one leaf's update per iteration; the default
+ * is the order of an explicit high-order element's update (a few thousand
+ * flops), where a step's work, not the repartitioning, sets the pace */
+#define MPI_ADAPT_FLOPS 2000
+
 static int rank, size;
 static int rounds = MINEX_ROUNDS_AUTO; /* --rounds: options.rounds */
 
@@ -901,7 +906,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int box = 8, steps = 4, iters = 10, flops = 20, check = 0;
+  int box = 8, steps = 4, iters = 10, flops = MPI_ADAPT_FLOPS, check = 0;
   const char *csv = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--box") && i + 1 < argc)
@@ -958,6 +963,18 @@ int main(int argc, char **argv) {
     printf("total seconds: none %.3f, blocking %.3f, lt %.3f; the same "
            "numbers in all three: %s (sum %.17g)\n",
            tot[NONE], tot[BLOCKING], tot[LT], same ? "yes" : "NO", sum[NONE]);
+    /* what the repartitioning costs against what it saves */
+    for (int w = BLOCKING; w <= LT; w++) {
+      double rp = 0, mg = 0;
+      for (int s = 0; s < steps; s++) {
+        rp += res[w][s].repart;
+        mg += res[w][s].migrate;
+      }
+      printf("%s: repartitioning %.3f s and migration %.3f s, %.1f%% of its "
+             "%.3f s; %.3f of the time without repartitioning\n",
+             way_name[w], rp, mg, tot[w] > 0 ? 100 * (rp + mg) / tot[w] : 0,
+             tot[w], tot[NONE] > 0 ? tot[w] / tot[NONE] : 0);
+    }
     if (check)
       printf("--check: every root's tree and the rows' weights equal the "
              "whole-mesh model's after every adaptation of the three ways: "

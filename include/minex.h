@@ -639,17 +639,30 @@ MINEX_API int minex_workspace_get_stats(const minex_workspace *ws,
 
 /* ATOP-grid cost/benefit rule (Gupta 2006, §6.5), in SPEC §2's figures
  * (SPEC §5): repartition iff
- * (SteadyMax_old - SteadyMax_new) * steps * (1 - delta) > remap_cost,
- * i.e. at delta = 0 iff T_steps(new) < T_steps(old). A step is one solver
- * iteration, the unit of the horizon k (options.iterations). */
+ * (SteadyMax_old - SteadyMax_new) * steps * (1 - delta) > remap_cost +
+ * call_cost, i.e. at delta = 0 and no call cost iff T_steps(new) <
+ * T_steps(old). A step is one solver iteration, the unit of the horizon k
+ * (options.iterations); call_cost is the repartitioner's own time, in the
+ * same units (minex_decision_add_call). */
 typedef struct minex_decision {
-  int repartition;         /* 1: the saving over `steps` pays for the remap */
-  double saving_per_step;  /* SteadyMax_old - SteadyMax_new (may be < 0)    */
+  int repartition;         /* 1: the saving over `steps` pays for the remap
+                              and the call                                 */
+  double saving_per_step;  /* SteadyMax_old - SteadyMax_new (may be < 0);
+                              minex_decide_before: the most any partition
+                              saves, SteadyMax_old - LB                    */
   double gain;             /* saving_per_step * steps * (1 - delta)         */
-  double remap_cost;       /* the one-off cost compared against gain        */
-  double break_even_steps; /* remap_cost / (saving_per_step * (1 - delta)):
-                              the steps after which repartitioning has paid
-                              off; INFINITY when saving_per_step <= 0       */
+  double remap_cost;       /* the one-off cost of moving compared against
+                              gain (0 in minex_decide_before)              */
+  double break_even_steps; /* (remap_cost + call_cost) / (saving_per_step *
+                              (1 - delta)): the steps after which
+                              repartitioning has paid off; INFINITY when
+                              saving_per_step <= 0                         */
+  double call_cost;        /* the call's own cost counted
+                              (minex_decision_add_call), else 0            */
+  double steps, delta;     /* the rule's steps and tolerance               */
+  int forced;              /* 1: old has vertices on unavailable processors
+                              (and the candidate none): repartition
+                              whatever it costs                            */
 } minex_decision;
 
 /* steady_old: cost per step (solver iteration) of the current partition;
@@ -677,6 +690,50 @@ MINEX_API int minex_decide(const minex_graph *graph, const minex_config *config,
                            const int32_t *old, const int32_t *new_part,
                            const minex_options *options, double steps,
                            double delta, minex_decision *out);
+
+/* The same rule before the call, for whether to call at all (SPEC §5):
+ * no partition has SteadyMax below the lower bound LB (SPEC §2; 0 under a
+ * user Qwgt function, which need not exceed Wgt), so a call saves at most
+ * SteadyMax(old) - LB per step, the decision's saving_per_step; remap_cost
+ * is 0 (what the call will move is not known yet: it only adds to the
+ * cost). Count the call's cost with minex_decision_add_call. When old has
+ * vertices on unavailable processors the answer is always to repartition.
+ * options may be NULL. Codes of minex_evaluate and of
+ * minex_should_repartition; on error *out is unchanged. */
+MINEX_API int minex_decide_before(const minex_graph *graph,
+                                  const minex_config *config,
+                                  const int32_t *old,
+                                  const minex_options *options, double steps,
+                                  double delta, minex_decision *out);
+/* Counts the repartitioner's own time in a decision of minex_decide,
+ * minex_decide_before or minex_should_repartition (SPEC §5): call_cost
+ * (finite, >= 0, in the units of the figures) joins the one-off costs, and
+ * d->repartition, d->break_even_steps follow, so that a call that does not
+ * pay for itself keeps old (unless old strands vertices on unavailable
+ * processors). A call's seconds become units by the application's own
+ * clock: the measured seconds of one step on old divided by old's
+ * SteadyMax are the seconds per unit (docs/api.md "Does a repartition
+ * pay?"). call_cost is the measured time of the call (metrics.seconds,
+ * after it) or a prediction (minex_predict_seconds, before). MINEX_EINVAL
+ * naming the argument at fault; on error *d is unchanged. */
+MINEX_API int minex_decision_add_call(minex_decision *d, double call_cost);
+/* The predicted wall time in seconds of minex_repartition(graph, config,
+ * ..., options) (SPEC §5 "predicted from the graph's size and the previous
+ * call"): last_seconds, the metrics.seconds of an earlier call with the same
+ * options on this machine, scaled by the size -- vertices plus edge ends --
+ * against last_size, that call's graph's; without an earlier call
+ * (last_seconds = 0), MINEX_PREDICT_NS_PER_ENTRY nanoseconds per vertex and
+ * edge end for each candidate the options make (the multilevel run, the
+ * horizon ladder's rungs and the from-scratch candidate), about what one
+ * thread takes on the reference machine (docs/api.md). MINEX_EINVAL when a
+ * pointer is NULL, last_seconds is not finite and >= 0, or last_size < 1
+ * with last_seconds > 0; the codes of the options' check. */
+#define MINEX_PREDICT_NS_PER_ENTRY 200.0
+MINEX_API int minex_predict_seconds(const minex_graph *graph,
+                                    const minex_config *config,
+                                    const minex_options *options,
+                                    double last_seconds, int64_t last_size,
+                                    double *seconds);
 
 /* Proportional allocation of `total` partitions to n weights by the
  * largest-remainder rule (quota total*w_i/sum w; floors, then one more to

@@ -20,7 +20,8 @@ static void help(void) {
       "[--remap receiver|sender|both]\n"
       "                    [--iters K] [--seed S] [--coarse-per-proc N] "
       "[--no-global]\n"
-      "                    [--threads N] [--steps N [--tolerance D]]\n"
+      "                    [--threads N]\n"
+      "                    [--steps N [--step-seconds S] [--tolerance D]]\n"
       "                    [-o NEW.part] [--write-old OLD.part] [--vtk "
       "OUT.vtk]\n"
       "                    [--kind K] [--ncommon N] [--json] [-v]\n"
@@ -112,6 +113,18 @@ static void help(void) {
       "                       is made for and N what it is judged over (they "
       "never\n"
       "                       multiply)\n"
+      "  --step-seconds S     with --steps: the measured seconds of one "
+      "solver\n"
+      "                       iteration on the old partition; the call's own "
+      "time\n"
+      "                       counts too (SPEC section 5): before the call, "
+      "its\n"
+      "                       predicted time against the most any partition "
+      "saves\n"
+      "                       (SteadyMax - LB per iteration; no call when it "
+      "cannot\n"
+      "                       pay), after it, its measured time beside the "
+      "remap\n"
       "  --tolerance D        discount in [0,1) of the predicted saving\n"
       "                       (default 0)\n"
       "  --threads N          OpenMP threads of the repartitioner (default 0:\n"
@@ -152,7 +165,7 @@ int cmd_repart(int argc, char **argv) {
   int kind = 0;
   int json = 0, verbose = 0;
   int64_t steps = -1;
-  double tolerance = 0;
+  double tolerance = 0, step_seconds = 0;
   minex_options opt;
   minex_options_init(&opt);
   opt.nthreads = 0;   /* the tools use every core (--threads) */
@@ -199,6 +212,11 @@ int cmd_repart(int argc, char **argv) {
         return TOOL_EXIT_USAGE;
       if (steps > (int64_t)1e15)
         return tool_usage_error(cmd, "--steps: %s is above 10^15", v);
+    } else if (tool_args_is(&a, NULL, "--step-seconds")) {
+      if ((v = tool_args_value(&a)) == NULL ||
+          tool_parse_double(cmd, "--step-seconds", v, 1e-300, 1e300, 0,
+                            &step_seconds) != 0)
+        return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--tolerance")) {
       if ((v = tool_args_value(&a)) == NULL ||
           tool_parse_double(cmd, "--tolerance", v, 0, 0.999999, 0,
@@ -240,6 +258,8 @@ int cmd_repart(int argc, char **argv) {
     return tool_usage_error(cmd, "missing GRAPH (or --mesh MESH)");
   if (vtk_path != NULL && mesh_path == NULL)
     return tool_usage_error(cmd, "--vtk needs --mesh MESH");
+  if (step_seconds > 0 && steps < 0)
+    return tool_usage_error(cmd, "--step-seconds needs --steps N");
   if ((kind != 0 || ncommon != 0) && mesh_path == NULL)
     return tool_usage_error(cmd, "--kind and --ncommon need --mesh MESH");
   /* --steps N and --iters K count the same solver iterations (SPEC §5):
@@ -396,28 +416,49 @@ int cmd_repart(int argc, char **argv) {
     fprintf(stderr, "minex repart: out of memory\n");
     goto done;
   }
-  t = tool_wtime();
-  tool_progress(
-      "repartitioning %" PRId32 " vertices for %" PRId32 " processors", n, P);
-  rc = minex_repartition(g, cfg, old, &opt, new_part, &mr);
-  double seconds = tool_wtime() - t;
-  if (rc != MINEX_OK) {
-    status = tool_fail(cmd, rc);
-    goto done;
+  /* the call's own time in the figures' units: seconds x SteadyMax(old)
+     / the seconds of one iteration on old (SPEC section 5) */
+  double unit_per_second = step_seconds > 0 ? mo.steady_max / step_seconds : 0;
+  minex_decision dec;
+  memset(&dec, 0, sizeof dec);
+  int skipped = 0;
+  double predicted = 0;
+  if (step_seconds > 0) {
+    if ((rc = minex_predict_seconds(g, cfg, &opt, 0, 0, &predicted)) ||
+        (rc = minex_decide_before(g, cfg, old, &opt, (double)steps, tolerance,
+                                  &dec)) ||
+        (rc = minex_decision_add_call(&dec, predicted * unit_per_second))) {
+      status = tool_fail(cmd, rc);
+      goto done;
+    }
+    skipped = !dec.repartition;
   }
-  seconds = mr.seconds; /* the call's own clock: its phases add up to it */
+  double seconds = 0;
+  if (skipped) {
+    memset(&mr, 0, sizeof mr);
+    memcpy(new_part, old, sizeof *new_part * (size_t)n);
+  } else {
+    t = tool_wtime();
+    tool_progress(
+        "repartitioning %" PRId32 " vertices for %" PRId32 " processors", n, P);
+    rc = minex_repartition(g, cfg, old, &opt, new_part, &mr);
+    if (rc != MINEX_OK) {
+      status = tool_fail(cmd, rc);
+      goto done;
+    }
+    seconds = mr.seconds; /* the call's own clock: its phases add up to it */
+  }
   /* Score the result with the evaluator, the same code `minex eval` runs,
    * so that both commands print identical figures for one partition. */
   if ((rc = minex_evaluate(g, cfg, old, new_part, &opt, &mn)) != MINEX_OK) {
     status = tool_fail(cmd, rc);
     goto done;
   }
-  minex_decision dec;
-  memset(&dec, 0, sizeof dec);
-  int kept_old = 0;
-  if (steps >= 0) {
+  int kept_old = skipped;
+  if (steps >= 0 && !skipped) {
     if ((rc = minex_decide(g, cfg, old, new_part, &opt, (double)steps,
-                           tolerance, &dec)) != MINEX_OK) {
+                           tolerance, &dec)) != MINEX_OK ||
+        (rc = minex_decision_add_call(&dec, seconds * unit_per_second))) {
       status = tool_fail(cmd, rc);
       goto done;
     }
@@ -518,6 +559,15 @@ int cmd_repart(int argc, char **argv) {
       /* JSON has no infinity: never breaking even is null */
       printf(", \"break_even_steps\": ");
       tool_json_double(stdout, dec.break_even_steps);
+      if (step_seconds > 0) {
+        printf(", \"step_seconds\": ");
+        tool_json_double(stdout, step_seconds);
+        printf(", \"call_seconds\": ");
+        tool_json_double(stdout, skipped ? predicted : seconds);
+        printf(", \"call_cost\": ");
+        tool_json_double(stdout, dec.call_cost);
+        printf(", \"called\": %s", skipped ? "false" : "true");
+      }
       printf("}");
     }
     printf(",\n  \"old\": {\n");
@@ -602,6 +652,18 @@ int cmd_repart(int argc, char **argv) {
              "repartition?", dec.repartition ? "yes" : "no", steps, t_old,
              t_new, mn.max_remap, steps, mn.steady_max, dec.saving_per_step,
              steps, tolerance, dec.gain, dec.remap_cost, dec.break_even_steps);
+      if (skipped)
+        printf("  %-22s %16s (predicted %.3g s = %g; at most %g saved per "
+               "iteration, SteadyMax %g - LB %g, x %" PRId64
+               " x (1 - %g) = %g: not called)\n",
+               "call pays?", "no", predicted, dec.call_cost,
+               dec.saving_per_step, mo.steady_max,
+               mo.steady_max - dec.saving_per_step, steps, tolerance, dec.gain);
+      else if (step_seconds > 0)
+        printf("  %-22s %16.4g (%.3g s x SteadyMax %g / %g s per iteration, "
+               "beside the remap)\n",
+               "call cost", dec.call_cost, seconds, mo.steady_max,
+               step_seconds);
     }
     if (out_path != NULL)
       printf("  %s partition written to %s\n", kept_old ? "old" : "new",

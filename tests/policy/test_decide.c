@@ -181,6 +181,147 @@ START_TEST(decide_moves_off_unavailable_processors) {
 }
 END_TEST
 
+/* SPEC §5 "the repartitioner's own time": the call's cost joins the
+ * one-off costs and turns a paying repartition into one that does not. */
+START_TEST(call_cost_arithmetic) {
+  minex_decision d;
+  /* saving 20 per step over 10 steps: gain 200 against 150 */
+  ck_assert_int_eq(minex_should_repartition(100, 80, 150, 10, 0, &d), MINEX_OK);
+  ck_assert(d.call_cost == 0 && d.steps == 10 && d.delta == 0);
+  ck_assert_int_eq(minex_decision_add_call(&d, 40), MINEX_OK);
+  ck_assert_int_eq(d.repartition, 1); /* 190 < 200 */
+  ck_assert(fabs(d.break_even_steps - 9.5) < 1e-12);
+  ck_assert_int_eq(minex_decision_add_call(&d, 20), MINEX_OK);
+  ck_assert_int_eq(d.repartition, 0); /* 210 > 200 */
+  ck_assert(fabs(d.call_cost - 60) < 1e-12);
+  ck_assert(fabs(d.break_even_steps - 10.5) < 1e-12);
+  ck_assert(fabs(d.gain - 200) < 1e-12 && fabs(d.remap_cost - 150) < 1e-12);
+  /* the tolerance stays in the break-even: (150 + 10) / (20 * 0.5) */
+  ck_assert_int_eq(minex_should_repartition(100, 80, 150, 10, 0.5, &d),
+                   MINEX_OK);
+  ck_assert_int_eq(minex_decision_add_call(&d, 10), MINEX_OK);
+  ck_assert_int_eq(d.repartition, 0);
+  ck_assert(fabs(d.break_even_steps - 16) < 1e-12);
+  /* nothing saved: never, whatever the call costs */
+  ck_assert_int_eq(minex_should_repartition(80, 80, 0, 10, 0, &d), MINEX_OK);
+  ck_assert_int_eq(minex_decision_add_call(&d, 0), MINEX_OK);
+  ck_assert_int_eq(d.repartition, 0);
+  ck_assert(isinf(d.break_even_steps));
+  /* bad arguments leave d as it was */
+  minex_decision before = d;
+  ck_assert_int_eq(minex_decision_add_call(&d, -1), MINEX_EINVAL);
+  ck_assert(strstr(minex_last_error(), "call_cost") != NULL);
+  ck_assert_int_eq(minex_decision_add_call(&d, NAN), MINEX_EINVAL);
+  ck_assert_int_eq(minex_decision_add_call(&d, INFINITY), MINEX_EINVAL);
+  ck_assert_int_eq(memcmp(&d, &before, sizeof d), 0);
+  ck_assert_int_eq(minex_decision_add_call(NULL, 1), MINEX_EINVAL);
+}
+END_TEST
+
+/* minex_decide_before bounds every partition's saving: SteadyMax(old) -
+ * LB (LB recomputed from scratch) is at least the saving of MinEX's
+ * answer and of random partitions, so a "no" before the call is a "no"
+ * after it for the same call cost. */
+START_TEST(decide_before_bounds_every_partition) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 55);
+  int no_before = 0;
+  for (int trial = 0; trial < 30; trial++) {
+    int32_t n = 30 + (int32_t)gsl_rng_uniform_int(rng, 200);
+    minex_graph *g = test_random_graph(rng, n, 5.0, 1);
+    minex_config *cf = test_random_config(rng, 3, 4);
+    int32_t *old = malloc(sizeof(int32_t) * (size_t)n);
+    int32_t *nw = malloc(sizeof(int32_t) * (size_t)n);
+    test_random_part(rng, cf, n, old);
+    minex_options opt;
+    minex_options_init(&opt);
+    opt.alpha = trial % 3 == 0 ? 1.0 : trial % 3 == 1 ? 0.5 : 0.0;
+    double steps = 1 + (double)gsl_rng_uniform_int(rng, 50);
+    minex_decision db, da;
+    ck_assert_int_eq(minex_decide_before(g, cf, old, &opt, steps, 0, &db),
+                     MINEX_OK);
+    minex_metrics kept;
+    test_brute_metrics_k(g, cf, old, old, opt.alpha, opt.remap_mode, 1, &kept,
+                         NULL);
+    double psum = 0, speed = 0;
+    for (int32_t v = 0; v < n; v++)
+      psum += minex_graph_pwgt(g)[v];
+    for (int32_t p = 0; p < minex_config_nprocs(cf); p++)
+      if (minex_config_is_available(cf, p))
+        speed +=
+            1 / minex_config_proc_slowdown(cf, minex_config_cluster_of(cf, p));
+    double lb = fmin(psum / speed, kept.steady_max);
+    ck_assert(test_close(db.saving_per_step, kept.steady_max - lb, 1e-9));
+    ck_assert(db.remap_cost == 0);
+    /* half the bound's gain as the call's cost */
+    double call = 0.5 * db.gain + (trial % 5 == 0 ? db.gain : 0);
+    ck_assert_int_eq(minex_decision_add_call(&db, call), MINEX_OK);
+    for (int w = 0; w < 2; w++) {
+      if (w == 0)
+        ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, NULL),
+                         MINEX_OK);
+      else
+        test_random_part(rng, cf, n, nw);
+      ck_assert_int_eq(minex_decide(g, cf, old, nw, &opt, steps, 0, &da),
+                       MINEX_OK);
+      ck_assert(da.saving_per_step <=
+                db.saving_per_step + 1e-9 * (1 + kept.steady_max));
+      ck_assert_int_eq(minex_decision_add_call(&da, call), MINEX_OK);
+      if (!db.repartition)
+        ck_assert_int_eq(da.repartition, 0);
+    }
+    no_before += !db.repartition;
+    free(old), free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  ck_assert_int_gt(no_before, 0); /* the implication was exercised */
+  gsl_rng_free(rng);
+}
+END_TEST
+
+/* The prediction scales the last call by the size, or counts the
+ * candidates the options make at MINEX_PREDICT_NS_PER_ENTRY. */
+START_TEST(predict_seconds) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 3);
+  minex_graph *g = test_random_graph(rng, 300, 5.0, 1);
+  minex_config *cf = test_random_config(rng, 2, 4);
+  double size = 300 + (double)minex_graph_nedges(g) * 2, s1, s100, s;
+  ck_assert_int_eq(minex_predict_seconds(g, cf, NULL, 0, 0, &s1), MINEX_OK);
+  ck_assert(test_close(s1, 1e-9 * MINEX_PREDICT_NS_PER_ENTRY * size, 1e-12));
+  minex_options opt;
+  minex_options_init(&opt);
+  opt.iterations = 100; /* the ladder's rungs and the from-scratch candidate */
+  ck_assert_int_eq(minex_predict_seconds(g, cf, &opt, 0, 0, &s100), MINEX_OK);
+  ck_assert(test_close(s100, s1 * (2 + MINEX_LADDER_MAX), 1e-12));
+  opt.paper_exact = 1;
+  ck_assert_int_eq(minex_predict_seconds(g, cf, &opt, 0, 0, &s), MINEX_OK);
+  ck_assert(test_close(s, s1, 1e-12));
+  /* the last call's 0.5 s on a graph of twice the size */
+  ck_assert_int_eq(
+      minex_predict_seconds(g, cf, NULL, 0.5, (int64_t)(2 * size), &s),
+      MINEX_OK);
+  ck_assert(test_close(s, 0.25, 1e-12));
+  ck_assert_int_eq(minex_predict_seconds(g, cf, NULL, 0.5, 0, &s),
+                   MINEX_EINVAL);
+  ck_assert(strstr(minex_last_error(), "last_size") != NULL);
+  ck_assert_int_eq(minex_predict_seconds(g, cf, NULL, -1, 10, &s),
+                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_predict_seconds(g, cf, NULL, NAN, 10, &s),
+                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_predict_seconds(NULL, cf, NULL, 0, 0, &s),
+                   MINEX_EINVAL);
+  ck_assert_int_eq(minex_predict_seconds(g, cf, NULL, 0, 0, NULL),
+                   MINEX_EINVAL);
+  opt.alpha = 2;
+  ck_assert_int_eq(minex_predict_seconds(g, cf, &opt, 0, 0, &s), MINEX_EINVAL);
+  minex_graph_destroy(g);
+  minex_config_destroy(cf);
+  gsl_rng_free(rng);
+}
+END_TEST
+
 /* Gupta 2006, §5.5.1: site 1 measures ARM {1,1,1,1,1,1,1.5,1.5}, so
  * AWVec_local = {1,1,1,1,1,1,0.66,0.66}; 64 partitions give
  * {9,9,9,9,8,8,6,6} (the thesis prints a 9-entry vector
@@ -305,6 +446,9 @@ int main(void) {
   tcase_add_test(tc, decide_matches_cost_model);
   tcase_add_test(tc, decide_agrees_with_horizon_time);
   tcase_add_test(tc, decide_moves_off_unavailable_processors);
+  tcase_add_test(tc, call_cost_arithmetic);
+  tcase_add_test(tc, decide_before_bounds_every_partition);
+  tcase_add_test(tc, predict_seconds);
   tcase_add_test(tc, atop_worked_example);
   tcase_add_test(tc, allocation_properties);
   suite_add_tcase(s, tc);

@@ -827,6 +827,38 @@ START_TEST(repart_steps_decides_whether_to_move) {
   a = slurp(dp), b = slurp(np);
   ck_assert_str_eq(a, b);
   free(a), free(b);
+  /* --step-seconds: the call's own time counts (SPEC section 5). One
+     iteration of a microsecond: the predicted call cannot pay, so there is
+     no call and -o writes the old partition; of ten seconds: the call pays
+     and its measured cost is SteadyMax x seconds / 10 */
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--steps",
+                       "1000", "--step-seconds", "1e-6", "-o", dp, "--json",
+                       NULL),
+                   0);
+  check_json("call0.json");
+  d = strstr(out_text, "\"decision\"");
+  ck_assert_ptr_nonnull(d);
+  ck_assert_ptr_nonnull(strstr(d, "\"repartition\": false"));
+  ck_assert_ptr_nonnull(strstr(d, "\"called\": false"));
+  ck_assert(json_number(d, "call_cost") > json_number(d, "gain"));
+  a = slurp(dp), b = slurp(old);
+  ck_assert_str_eq(a, b);
+  free(a), free(b);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg, "--steps",
+                       "1000", "--step-seconds", "10", "-o", dp, "--json",
+                       NULL),
+                   0);
+  check_json("call1.json");
+  d = strstr(out_text, "\"decision\"");
+  ck_assert_ptr_nonnull(strstr(d, "\"called\": true"));
+  ck_assert_ptr_nonnull(strstr(d, "\"repartition\": true"));
+  double old_steady = json_number(strstr(out_text, "\"old\""), "steady_max");
+  ck_assert(fabs(json_number(d, "call_cost") -
+                 json_number(d, "call_seconds") * old_steady / 10) <
+            1e-9 * (1 + json_number(d, "call_cost")));
+  ck_assert_int_eq(run("repart", g, "--old", old, "--config", cfg,
+                       "--step-seconds", "1", NULL),
+                   2);
   ck_assert_int_eq(
       run("repart", g, "--old", old, "--config", cfg, "--tolerance", "1", NULL),
       2);

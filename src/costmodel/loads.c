@@ -197,32 +197,27 @@ static int proc_cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-int costmodel_run_partials(const costmodel_problem *pb, const int32_t *part,
-                           costmodel_partial **out, int64_t *nout) {
-  const minex_graph *g = pb->g;
-  const minex_config *cfg = pb->cfg;
+/* The partials of the runs of vertices v in [lo, hi) (lo starts a run,
+ * hi ends one) into *out (*len entries, *cap allocated; grown here). */
+static int run_partials_range(const costmodel_problem *pb, const int32_t *part,
+                              int32_t lo, int32_t hi, costmodel_partial **out,
+                              int64_t *len, int64_t *cap) {
   const int32_t *old = pb->old;
-  int32_t P = cfg->nprocs, n = g->nvtxs;
-  *out = NULL;
-  *nout = 0;
+  int32_t P = pb->cfg->nprocs;
   double *acc = core_calloc(3 * (size_t)P + 1, sizeof *acc);
   int32_t *seen = core_calloc((size_t)P + 1, sizeof *seen);
   int32_t *touched = core_malloc(sizeof *touched * ((size_t)P + 1));
-  int64_t cap = 16, len = 0;
-  costmodel_partial *pt = core_malloc(sizeof *pt * (size_t)cap);
-  if (!acc || !seen || !touched || !pt) {
-    core_free(acc), core_free(seen), core_free(touched), core_free(pt);
-    return core_error(MINEX_ENOMEM,
-                      "cost model: out of memory for the loads "
-                      "of %d processors",
-                      (int)P);
+  if (!acc || !seen || !touched) {
+    core_free(acc), core_free(seen), core_free(touched);
+    return MINEX_ENOMEM;
   }
   double *w = acc, *c = acc + P, *r = acc + 2 * (size_t)P;
   int32_t stamp = 0;
-  for (int32_t v = 0; v < n;) {
+  int rc = MINEX_OK;
+  for (int32_t v = lo; v < hi && rc == MINEX_OK;) {
     /* one run of vertices of the same old owner */
     int32_t e = v + 1;
-    while (e < n && old[e] == old[v])
+    while (e < hi && old[e] == old[v])
       e++;
     stamp++;
     int32_t nt = 0;
@@ -235,28 +230,94 @@ int costmodel_run_partials(const costmodel_problem *pb, const int32_t *part,
       vertex_loads(pb, part, x, w, c, r);
     }
     qsort(touched, (size_t)nt, sizeof *touched, proc_cmp);
-    if (len + nt > cap) {
-      while (len + nt > cap)
-        cap *= 2;
-      costmodel_partial *b = core_realloc(pt, sizeof *pt * (size_t)cap);
+    if (*len + nt > *cap) {
+      int64_t k = *cap > 0 ? *cap : 16;
+      while (*len + nt > k)
+        k *= 2;
+      costmodel_partial *b = core_realloc(*out, sizeof **out * (size_t)k);
       if (b == NULL) {
-        core_free(acc), core_free(seen), core_free(touched), core_free(pt);
-        return core_error(MINEX_ENOMEM,
-                          "cost model: out of memory for %lld partial loads",
-                          (long long)cap);
+        rc = MINEX_ENOMEM;
+        break;
       }
-      pt = b;
+      *out = b;
+      *cap = k;
     }
     for (int32_t i = 0; i < nt; i++) {
       int32_t p = touched[i];
-      pt[len++] = (costmodel_partial){p, 0, {w[p], c[p], r[p]}};
+      (*out)[(*len)++] = (costmodel_partial){p, 0, {w[p], c[p], r[p]}};
       w[p] = c[p] = r[p] = 0;
     }
     v = e;
   }
   core_free(acc), core_free(seen), core_free(touched);
-  *out = pt;
-  *nout = len;
+  return rc;
+}
+
+/* Vertices per chunk of runs summed on one thread: a run's partials do not
+ * depend on the chunk it is in, so the result is the same on any number
+ * of threads. */
+#define RUN_CHUNK 65536
+
+int costmodel_run_partials(const costmodel_problem *pb, const int32_t *part,
+                           costmodel_partial **out, int64_t *nout) {
+  const int32_t *old = pb->old;
+  int32_t n = pb->g->nvtxs;
+  int nt = pb->opt != NULL && pb->opt->nthreads > 1 ? pb->opt->nthreads : 1;
+  *out = NULL;
+  *nout = 0;
+  /* chunk boundaries at the first run start at or after each multiple of
+     RUN_CHUNK */
+  int32_t nch = n / RUN_CHUNK + 1;
+  int32_t *lo = core_malloc(sizeof *lo * ((size_t)nch + 1));
+  costmodel_partial **pt = core_calloc((size_t)nch, sizeof *pt);
+  int64_t *len = core_calloc((size_t)nch, sizeof *len);
+  int64_t *cap = core_calloc((size_t)nch, sizeof *cap);
+  int rc = lo && pt && len && cap ? MINEX_OK : MINEX_ENOMEM;
+  int32_t k = 0;
+  if (rc == MINEX_OK) {
+    for (int32_t i = 0; i < nch; i++) {
+      int32_t v = (int32_t)((int64_t)i * RUN_CHUNK);
+      if (v > n)
+        v = n;
+      while (v > 0 && v < n && old[v] == old[v - 1])
+        v++;
+      if (k == 0 || v > lo[k - 1])
+        lo[k++] = v;
+    }
+    if (lo[k - 1] < n)
+      lo[k++] = n;
+  }
+  int32_t nrange = rc == MINEX_OK ? k - 1 : 0;
+  int failed = 0;
+#pragma omp parallel for schedule(dynamic, 1)                                  \
+    num_threads(nt) if (nt > 1 && nrange > 1) reduction(|                      \
+                                                        : failed)
+  for (int32_t i = 0; i < nrange; i++)
+    failed |= run_partials_range(pb, part, lo[i], lo[i + 1], &pt[i], &len[i],
+                                 &cap[i]) != MINEX_OK;
+  int64_t total = 0;
+  for (int32_t i = 0; i < nrange; i++)
+    total += len[i];
+  costmodel_partial *all = NULL;
+  if (rc == MINEX_OK && !failed &&
+      (all = core_malloc(sizeof *all * ((size_t)total + 1))) != NULL) {
+    int64_t at = 0;
+    for (int32_t i = 0; i < nrange; i++) {
+      if (len[i] > 0)
+        memcpy(all + at, pt[i], sizeof *all * (size_t)len[i]);
+      at += len[i];
+    }
+  }
+  for (int32_t i = 0; pt != NULL && i < nrange; i++)
+    core_free(pt[i]);
+  core_free(lo), core_free(pt), core_free(len), core_free(cap);
+  if (all == NULL)
+    return core_error(MINEX_ENOMEM,
+                      "cost model: out of memory for the partial loads of "
+                      "%d processors",
+                      (int)pb->cfg->nprocs);
+  *out = all;
+  *nout = total;
   return MINEX_OK;
 }
 
@@ -347,8 +408,12 @@ void costmodel_unit_sums(const minex_graph *g, const int32_t *part,
 
 int costmodel_unit(const minex_graph *g, const minex_config *cfg,
                    const int32_t *old, const minex_options *opt, double *unit) {
+  /* old's loads run by run (one run per part in the call's layout: the
+     sums of costmodel_loads_create, on the call's threads) */
   costmodel_loads ld;
-  int rc = costmodel_loads_create(&ld, g, cfg, old, old, opt);
+  costmodel_problem pb = {g, cfg, old, opt, 1.0};
+  int rc = costmodel_loads_create_runs(
+      &ld, &pb, old, opt->iterations > 1 ? (double)opt->iterations : 1.0);
   if (rc != MINEX_OK)
     return rc;
   double *sums = core_calloc(3 * (size_t)cfg->nprocs + 1, sizeof *sums);

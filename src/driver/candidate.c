@@ -221,8 +221,7 @@ done:
 static int serial_loads(void *ctx, const int32_t *start, double h,
                         costmodel_loads *ld) {
   const driver_serial *s = ctx;
-  return start ? costmodel_loads_create_runs(ld, s, start, h)
-               : costmodel_loads_create_k(ld, s, s->old, h);
+  return costmodel_loads_create_runs(ld, s, start ? start : s->old, h);
 }
 
 void driver_serial_layout(driver_serial *s, cand_layout *lay) {

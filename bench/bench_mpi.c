@@ -315,6 +315,19 @@ int main(int argc, char **argv) {
            (long long)st.gather_bytes, (long long)st.gather_messages,
            (long long)st.scatter_bytes, (long long)st.scatter_messages,
            (long long)st.collective_calls);
+    /* what the collectives alone would cost on a large machine: a tree
+       collective takes about log2(R) message latencies, 1 us each (10 us
+       per collective at 1,024 ranks); the counts do not depend on R much
+       (rounds and levels are the algorithm's, not the machine's) */
+    printf("bench_mpi: latency model (1 us x log2(R) per collective): "
+           "%lld collectives cost",
+           (long long)st.collective_calls);
+    for (int lr = 6; lr <= 10; lr += 2)
+      printf(" %.3f s at %d ranks%s", 1e-6 * lr * (double)st.collective_calls,
+             1 << lr, lr < 10 ? "," : "\n");
+    long long goal = iters >= 100 ? 3000 : 1000;
+    printf("bench_mpi: target collectives per call <= %lld at k = %d: %s\n",
+           goal, iters, st.collective_calls <= goal ? "met" : "MISSED");
     if (st.solver < 0)
       printf("bench_mpi: the most one rank received in stage 2: %lld bytes "
              "(rank %d)\n",

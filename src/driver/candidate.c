@@ -179,14 +179,15 @@ int candidate_run(const run_ctx *run, const cand_layout *lay,
   if ((rc = partition_checks(coarse, &ld, &pcc, "after the coarse partition")))
     goto done;
   cd->coarse_moves = pcc.moves;
+  cd->coarse_time = costmodel_horizon_time(&ld, k) * ld.inv_unit;
   double t1 = core_wtime();
   cd->seconds_partition = t1 - t0;
   if (lay->log)
     driver_log(opt,
                "partition (k = %g): %lld moves on %lld coarse vertices in "
-               "%.3f s",
+               "%.3f s, T_k %.6g",
                cd->horizon, (long long)cd->coarse_moves,
-               (long long)cd->coarse_nvtxs, t1 - t0);
+               (long long)cd->coarse_nvtxs, t1 - t0, cd->coarse_time);
   partition_ctx *pf = &pcc;
   if (split) {
     lay->from_coarse(lay->ctx);

@@ -31,6 +31,8 @@ typedef struct candidate {
   double horizon;               /* the horizon the candidate was run under    */
   int64_t coarse_nvtxs;         /* vertices its rule started from             */
   int64_t coarse_moves;         /* moves on the contracted graph              */
+  double coarse_time;           /* T_k (the call's k) after them: the fine
+                                   phases start from this partition         */
   int64_t expand_moves;         /* moves during expansion and fine refinement */
   int64_t rounds, tries, rank0; /* partition_ctx's dist_ counts          */
   double seconds_partition;     /* phase wall times (the contraction is

@@ -123,8 +123,9 @@ static void run_job(cand_job *j, const run_ctx *run_in, driver_serial sp,
     memcpy(j->part, ws->owner, sizeof(int32_t) * (size_t)sp.g->nvtxs);
   if (j->rc != MINEX_OK)
     snprintf(j->msg, sizeof j->msg, "%s", minex_last_error());
-  else if (j->kind == JOB_LADDER)
-    driver_log(&run.opt, "ladder: k = %g: T_k %.6g, MaxQwgt %.6g", j->horizon,
+  else if (j->kind != JOB_SCRATCH)
+    driver_log(&run.opt, "%s: k = %g: T_k %.6g, MaxQwgt %.6g",
+               j->kind == JOB_LADDER ? "ladder" : "diffusive", j->horizon,
                j->cd.end_time, j->cd.end_max);
   j->seconds = core_wtime() - t;
 }

@@ -58,6 +58,7 @@
 #include "io/xml_capture.h"
 
 #include "core/hash.h"
+#include <errno.h>
 #include <float.h>
 #include <libxml/SAX2.h>
 #include <libxml/parser.h>
@@ -532,8 +533,11 @@ int minex_drum_model_load(const char *path, minex_drum_model **out) {
   if (out == NULL || path == NULL)
     return core_error(MINEX_EINVAL, "minex_drum_model_load: NULL path or out");
   *out = NULL;
-  if (access(path, R_OK) != 0)
-    return core_error(MINEX_EIO, "%s: cannot open for reading", path);
+  if (access(path, R_OK) != 0) {
+    char why[128] = "";
+    strerror_r(errno, why, sizeof why);
+    return core_error(MINEX_EIO, "%s: cannot open for reading: %s", path, why);
+  }
   xmlInitParser();
   /* capture what libxml2 reports and restore the caller's handler after */
   io_xml_capture cap;

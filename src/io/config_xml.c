@@ -9,6 +9,7 @@
 #include "io/xml_capture.h"
 
 #include "core/hash.h"
+#include <errno.h>
 #include <float.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -301,8 +302,11 @@ static void build_free(config_build *b) {
 static int load_document(const char *path, io_xml_capture *cap,
                          xmlDocPtr *doc) {
   const char *xsd = minex_config_schema_path(); /* NULL: the built-in one */
-  if (access(path, R_OK) != 0)
-    return core_error(MINEX_EIO, "%s: cannot open for reading", path);
+  if (access(path, R_OK) != 0) {
+    char why[128] = "";
+    strerror_r(errno, why, sizeof why);
+    return core_error(MINEX_EIO, "%s: cannot open for reading: %s", path, why);
+  }
   xmlParserCtxtPtr pctx = xmlNewParserCtxt();
   if (pctx == NULL)
     return core_error(MINEX_ENOMEM, "%s: out of memory", path);

@@ -168,16 +168,40 @@ static int grow_adjacency(metis_reader *mr, int64_t want) {
   return MINEX_OK;
 }
 
+/* The mesh format a first line starts with (a common mistake: a mesh
+ * where a graph is expected), or NULL. */
+static const char *mesh_kind(const char *s) {
+  static const struct {
+    const char *prefix, *kind;
+  } known[] = {{"MeshVersionFormatted", "MEDIT"},
+               {"$MeshFormat", "Gmsh"},
+               {"# vtk DataFile", "legacy VTK"},
+               {"<?xml", "XML (VTU?)"},
+               {"<VTKFile", "VTU"}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    if (strncmp(s, known[i].prefix, strlen(known[i].prefix)) == 0)
+      return known[i].kind;
+  return NULL;
+}
+
 /* Header "n m [fmt [ncon]]" at s (line already known to be non-blank). */
 static int parse_header(metis_reader *mr, const char *s) {
   int64_t n, m, ncon = 1;
   char *end;
   mr->hline = mr->r.lineno;
-  if (io_parse_i64(s, &end, &n) != 0 || n < 0 || n >= INT32_MAX)
+  if (io_parse_i64(s, &end, &n) != 0 || n < 0 || n >= INT32_MAX) {
+    const char *kind = mesh_kind(skip_blank(s));
+    if (kind != NULL)
+      return core_error(MINEX_EPARSE,
+                        "%s:%lld: a %s mesh, not a METIS graph: read it as "
+                        "a mesh (minex_mesh_read; --mesh on the command "
+                        "line)",
+                        mr->r.path, (long long)mr->r.lineno, kind);
     return read_error(mr, MINEX_EPARSE,
                       "header: vertex count must be an "
                       "integer in 0..2^31-2, got",
                       skip_blank(s));
+  }
   s = end;
   if (io_parse_i64(s, &end, &m) != 0 || m < 0 || m > INT64_MAX / 4)
     return read_error(mr, MINEX_EPARSE,

@@ -7,6 +7,7 @@
 #include "io_test_util.h"
 #include "test_util.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <libxml/globals.h>
 #include <libxml/xmlerror.h>
@@ -347,8 +348,11 @@ END_TEST
 
 START_TEST(config_load_of_missing_file_is_eio) {
   minex_config *cf = NULL;
+  /* the system's reason too */
+  char why[128] = "";
+  strerror_r(ENOENT, why, sizeof why);
   io_expect_error(minex_config_load("/nonexistent/c.xml", &cf), MINEX_EIO,
-                  "/nonexistent/c.xml", NULL);
+                  "/nonexistent/c.xml", why);
   cf = (minex_config *)&cf; /* a NULL path also sets *out to NULL */
   ck_assert_int_eq(minex_config_load(NULL, &cf), MINEX_EINVAL);
   ck_assert_ptr_null(cf);

@@ -317,6 +317,29 @@ START_TEST(metis_read_rejects_malformed_headers_naming_line) {
 }
 END_TEST
 
+/* A mesh given where a graph is expected is named as a mesh, with where
+ * to read it instead. */
+START_TEST(metis_read_names_a_mesh_file_as_a_mesh) {
+  static const struct {
+    const char *text, *kind;
+  } mesh[] = {{"MeshVersionFormatted 2\nDimension 3\n", "MEDIT"},
+              {"$MeshFormat\n4.1 0 8\n$EndMeshFormat\n", "Gmsh"},
+              {"# vtk DataFile Version 3.0\nx\nASCII\n", "legacy VTK"},
+              {"<VTKFile type=\"UnstructuredGrid\">\n", "VTU"}};
+  char dir[256], path[512];
+  io_tmpdir(dir);
+  io_join(path, dir, "m.graph");
+  for (size_t i = 0; i < sizeof mesh / sizeof *mesh; i++) {
+    io_write_text(path, mesh[i].text);
+    minex_graph *g = NULL;
+    io_expect_error(minex_graph_read_metis(path, &g), MINEX_EPARSE,
+                    "m.graph:1: a", mesh[i].kind);
+    ck_assert_ptr_nonnull(strstr(minex_last_error(), "--mesh"));
+  }
+  io_rmdir(dir);
+}
+END_TEST
+
 START_TEST(metis_read_of_missing_file_is_eio) {
   minex_graph *g = NULL;
   io_expect_error(minex_graph_read_metis("/nonexistent/x.graph", &g), MINEX_EIO,
@@ -421,6 +444,7 @@ int main(void) {
   tcase_add_test(tc,
                  metis_read_rejects_duplicate_edge_and_self_loop_naming_line);
   tcase_add_test(tc, metis_read_rejects_multiconstraint_as_unsupported);
+  tcase_add_test(tc, metis_read_names_a_mesh_file_as_a_mesh);
   tcase_add_test(tc, metis_read_rejects_malformed_headers_naming_line);
   tcase_add_test(tc, metis_read_of_missing_file_is_eio);
   tcase_add_test(tc,

@@ -151,7 +151,8 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   # third-party leak is suppressed (tests/valgrind-mpi.supp)
   for t in "$root"/build-test/tests/mpi/test_mpi \
     "$root"/build-test/tests/mpi/test_migrate \
-    "$root"/build-test/tests/mpi/test_dist; do
+    "$root"/build-test/tests/mpi/test_dist \
+    "$root"/build-test/tests/mpi/test_mpi_nomem; do
     [ -x "$t" ] || continue
     rc=0
     log="$root/build-test/valgrind-$(basename "$t").log"

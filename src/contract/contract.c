@@ -575,34 +575,34 @@ static int assemble(contract_ws *ws, const level_job *j) {
   o.aoff = core_malloc(sizeof(int32_t) * ((size_t)nch + 1));
   o.soff = core_malloc(sizeof(int64_t) * ((size_t)nch + 1));
   o.roff = core_malloc(sizeof(int64_t) * ((size_t)nch + 1));
-  if (!o.moff || !o.aoff || !o.soff || !o.roff) {
-    level_offsets_free(&o);
-    int rc = core_error(MINEX_ENOMEM, "contraction: out of memory");
-    return dist_agree_or(ws->comm, rc);
+  int rc = o.moff && o.aoff && o.soff && o.roff
+               ? MINEX_OK
+               : core_error(MINEX_ENOMEM, "contraction: out of memory");
+  int32_t K = 0, A = 0;
+  int64_t S = 0;
+  if (rc == MINEX_OK) {
+    o.moff[0] = o.aoff[0] = 0;
+    o.soff[0] = 0;
+    for (int32_t c = 0; c < nch; c++) {
+      o.moff[c + 1] = o.moff[c] + ch[c].nmerge;
+      o.aoff[c + 1] = o.aoff[c] + ch[c].nactive;
+      o.soff[c + 1] = o.soff[c] + ch[c].msize;
+    }
+    K = o.moff[nch], A = o.aoff[nch];
+    S = o.soff[nch];
+    rc = level_alloc(ws, K, A, S);
   }
-  o.moff[0] = o.aoff[0] = 0;
-  o.soff[0] = 0;
-  for (int32_t c = 0; c < nch; c++) {
-    o.moff[c + 1] = o.moff[c] + ch[c].nmerge;
-    o.aoff[c + 1] = o.aoff[c] + ch[c].nactive;
-    o.soff[c + 1] = o.soff[c] + ch[c].msize;
-  }
-  int32_t K = o.moff[nch], A = o.aoff[nch];
-  int64_t S = o.soff[nch];
-  int rc = level_alloc(ws, K, A, S);
-  if (rc != MINEX_OK) {
-    dist_agree_or(ws->comm, rc); /* the ranks in ghost_renumber learn it */
-  } else {
+  if (rc == MINEX_OK)
     level_merges(ws, j, &o);
-    /* the new rows, once every map entry is in (spread over ranks: the
-       ghosts' too) */
-    contract_level *L = contract_cur(ws);
-    rc = dist_ghost_renumber(ws, L, &ws->lv[ws->nlevels], K, A);
-    if (rc == MINEX_OK)
-      rc = level_rows(ws, j, &o, A);
-    if (rc == MINEX_OK)
-      level_push(ws, j, K, A, S);
-  }
+  /* the new rows, once every map entry is in (spread over ranks: the
+     ghosts' too; a failure above rides in the renumbering's first
+     collective, so that every rank makes the same ones) */
+  contract_level *L = contract_cur(ws);
+  rc = dist_ghost_renumber(ws, L, &ws->lv[ws->nlevels], K, A, rc);
+  if (rc == MINEX_OK)
+    rc = level_rows(ws, j, &o, A);
+  if (rc == MINEX_OK)
+    level_push(ws, j, K, A, S);
   /* a level left unfinished is not in the workspace: free it here */
   if (rc != MINEX_OK && ws->nlevels < ws->lvcap)
     contract_level_free(&ws->lv[ws->nlevels]);

@@ -65,8 +65,11 @@ typedef struct contract_level {
   int32_t nghost;
   int64_t *ghost_gid;
   int32_t *ghost_rank;
-  int32_t *ghost_up; /* nghost: the next level's ghost each one is in
-                        (NULL on the last level)                      */
+  int32_t *ghost_up;  /* nghost: the next level's ghost each one is in
+                         (NULL on the last level)                      */
+  int64_t *rank_goff; /* size + 1: every rank's goff (rank r's base
+                         vertices are ids rank_goff[r] ..
+                         rank_goff[r + 1] - 1); NULL on one process   */
 } contract_level;
 
 /* A slot of the edge accumulator (see contract_acc_add). */

@@ -35,6 +35,7 @@ void contract_level_free(contract_level *L) {
   core_free(L->ghost_gid);
   core_free(L->ghost_rank);
   core_free(L->ghost_up);
+  core_free(L->rank_goff);
   memset(L, 0, sizeof *L);
 }
 

@@ -59,7 +59,9 @@ int dist_allreduce(dist_ctx *c, const void *in, void *out, int count,
 
 int dist_allgather(dist_ctx *c, const void *in, int64_t bytes, void **out,
                    int64_t *count) {
-  return op_done(c, c->cm->allgather(c->cm->ctx, in, bytes, out, count));
+  if (c->rc != MINEX_OK)
+    core_error(c->rc, "%s", c->msg);
+  return op_done(c, c->cm->allgather(c->cm->ctx, c->rc, in, bytes, out, count));
 }
 
 int dist_bcast(dist_ctx *c, void *buf, int64_t bytes, int root) {
@@ -70,7 +72,9 @@ int dist_exchange(dist_ctx *c, const void *sbuf, const int64_t *scount,
                   char **rbuf, int64_t *rcount, int64_t *roff) {
   void *r = NULL;
   *rbuf = NULL;
-  int rc = c->cm->exchange(c->cm->ctx, sbuf, scount, &r, rcount);
+  if (c->rc != MINEX_OK)
+    core_error(c->rc, "%s", c->msg);
+  int rc = c->cm->exchange(c->cm->ctx, c->rc, sbuf, scount, &r, rcount);
   if (rc == MINEX_OK) {
     roff[0] = 0;
     for (int s = 0; s < c->size; s++)

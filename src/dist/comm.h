@@ -29,13 +29,18 @@ typedef struct dist_comm {
      message as every rank's last error; MINEX_OK when none failed. */
   int (*agree)(void *ctx, int rc);
   /* Every rank's `bytes` bytes, concatenated in rank order into *out
-     (core_malloc'd, freed by the caller); count[r] = rank r's bytes. */
-  int (*allgather)(void *ctx, const void *in, int64_t bytes, void **out,
+     (core_malloc'd, freed by the caller); count[r] = rank r's bytes. rc
+     is this rank's state before the call (a failure's message the last
+     error): a rank that failed gives nothing (in is not read) and every
+     rank returns the agreed failure, so that `agree` is not needed
+     before it. */
+  int (*allgather)(void *ctx, int rc, const void *in, int64_t bytes, void **out,
                    int64_t *count);
   /* scount[d] bytes to every rank d (sbuf in rank order); *rbuf gets
      (core_malloc'd, freed by the caller) rcount[s] bytes from every rank
-     s, in rank order. */
-  int (*exchange)(void *ctx, const void *sbuf, const int64_t *scount,
+     s, in rank order. rc as allgather's (sbuf and scount not read when
+     it is a failure). */
+  int (*exchange)(void *ctx, int rc, const void *sbuf, const int64_t *scount,
                   void **rbuf, int64_t *rcount);
   /* count values of type t combined by op over the ranks, in rank order
      (so that sums of doubles are the same on every rank). */

@@ -40,7 +40,8 @@ int contract_ws_create_dist(contract_ws *ws, const dist_part *d,
   if (rc == MINEX_OK) {
     L->ghost_gid = core_malloc(sizeof(int64_t) * ((size_t)nghost + 1));
     L->ghost_rank = core_malloc(sizeof(int32_t) * ((size_t)nghost + 1));
-    if (L->ghost_gid == NULL || L->ghost_rank == NULL)
+    L->rank_goff = core_malloc(sizeof(int64_t) * ((size_t)comm->size + 1));
+    if (L->ghost_gid == NULL || L->ghost_rank == NULL || L->rank_goff == NULL)
       rc = core_error(MINEX_ENOMEM, "contraction: out of memory for %d ghosts",
                       (int)nghost);
   }
@@ -57,6 +58,14 @@ int contract_ws_create_dist(contract_ws *ws, const dist_part *d,
   L->nghost = nghost;
   L->goff = d->goff;
   L->gnbase = d->gn;
+  /* every rank's first id: the parts come in part order, their home ranks
+     rise with them (dist_home_rank), so rank r's first id is that of the
+     first part homed at r or above */
+  for (int r = 0, p = 0; r <= comm->size; r++) {
+    while (p < d->nparts && dist_home_rank(p, d->nparts, comm->size) < r)
+      p++;
+    L->rank_goff[r] = d->first[p];
+  }
   contract_level0_init(ws, g, d->old);
   return MINEX_OK;
 }
@@ -209,11 +218,12 @@ static int renumber_ghosts(contract_ws *ws, contract_level *L,
 }
 
 int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
-                        int32_t K, int32_t A) {
+                        int32_t K, int32_t A, int rc0) {
   const dist_comm *cm = ws->comm;
   if (cm == NULL) {
-    N->gnbase = A;
-    return MINEX_OK;
+    if (rc0 == MINEX_OK)
+      N->gnbase = A;
+    return rc0;
   }
   int size = cm->size, rank = cm->rank;
   int64_t mine[2] = {K, A}, *all = NULL, *pairs = NULL, *recv = NULL;
@@ -221,12 +231,11 @@ int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
   int64_t *rcnt = core_calloc((size_t)size, sizeof *rcnt);
   int64_t *off = core_calloc((size_t)size + 1, sizeof *off);
   int64_t *newg = core_malloc(sizeof(int64_t) * ((size_t)L->nghost + 1));
-  int rc = cnt && rcnt && off && newg
-               ? MINEX_OK
+  int rc = rc0 != MINEX_OK || (cnt && rcnt && off && newg)
+               ? rc0
                : core_error(MINEX_ENOMEM, "contraction: out of memory");
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, mine, sizeof mine, (void **)&all, cnt)) !=
-          MINEX_OK)
+  if ((rc = cm->allgather(cm->ctx, rc, mine, sizeof mine, (void **)&all,
+                          cnt)) != MINEX_OK)
     goto out;
   int64_t moff = 0;
   for (int r = 0; r < size; r++) {
@@ -237,12 +246,15 @@ int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
   N->goff = off[rank];
   N->gnbase = off[size];
   rc = renumber_pairs(ws, L, N, &pairs, cnt);
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, pairs, cnt, (void **)&recv, rcnt)) !=
-          MINEX_OK)
+  if ((rc = cm->exchange(cm->ctx, rc, pairs, cnt, (void **)&recv, rcnt)) !=
+      MINEX_OK)
     goto out;
   if ((rc = renumber_match(ws, L, recv, rcnt, newg)) == MINEX_OK)
     rc = renumber_ghosts(ws, L, N, A, newg, off);
+  if (rc == MINEX_OK) { /* every rank's first id, for the rounds */
+    N->rank_goff = off;
+    off = NULL;
+  }
 out:
   core_free(cnt), core_free(rcnt), core_free(off), core_free(newg);
   core_free(all), core_free(pairs), core_free(recv);
@@ -257,9 +269,8 @@ int dist_sum_or(const dist_comm *cm, int64_t *v, int n) {
   int64_t *cnt = core_calloc((size_t)cm->size, sizeof *cnt);
   int rc =
       cnt ? MINEX_OK : core_error(MINEX_ENOMEM, "contraction: out of memory");
-  if ((rc = cm->agree(cm->ctx, rc)) == MINEX_OK &&
-      (rc = cm->allgather(cm->ctx, v, 8 * (int64_t)n, (void **)&all, cnt)) ==
-          MINEX_OK)
+  if ((rc = cm->allgather(cm->ctx, rc, v, 8 * (int64_t)n, (void **)&all,
+                          cnt)) == MINEX_OK)
     for (int i = 0; i < n; i++) {
       v[i] = 0;
       for (int r = 0; r < cm->size; r++)
@@ -291,8 +302,7 @@ int dist_chunk_targets(const dist_comm *cm, contract_chunk *ch, int32_t nch,
                        : core_error(MINEX_ENOMEM, "contraction: out of memory");
   for (int32_t c = 0; rc == MINEX_OK && c < nch; c++)
     mine[c] = (chunk_fig){ch[c].ce - ch[c].cs, ch[c].nelig, ch[c].wgt};
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, mine, (int64_t)sizeof *mine * nch,
+  if ((rc = cm->allgather(cm->ctx, rc, mine, (int64_t)sizeof *mine * nch,
                           (void **)&all, cnt)) != MINEX_OK)
     goto out;
   int64_t nall = 0, first = 0;

@@ -16,9 +16,11 @@ extern const contract_layout dist_layout;
 
 /* The global numbering of level L's merges (K here) and of the next level
  * N (A vertices here), and N's ghosts (map[2 nb + g]: the id in N of ghost
- * g's representative). Collective; in one process it only sets N's gnbase. */
+ * g's representative). rc: this rank's state before (a failure: nothing
+ * is renumbered, the agreed failure returned). Collective; in one process
+ * it only sets N's gnbase. */
 int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
-                        int32_t K, int32_t A);
+                        int32_t K, int32_t A, int rc);
 /* v[0..n-1] summed over the ranks (collective); nothing in one process. */
 int dist_sum_or(const dist_comm *cm, int64_t *v, int n);
 /* The targets of this rank's chunks, shared among every rank's chunks in

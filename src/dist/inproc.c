@@ -65,11 +65,13 @@ static int ip_fail(rank_ctx *r, int rc) {
   return ip_agree(r, rc);
 }
 
-static int ip_allgather(void *ctx, const void *in, int64_t bytes, void **out,
-                        int64_t *count) {
+static int ip_allgather(void *ctx, int rc0, const void *in, int64_t bytes,
+                        void **out, int64_t *count) {
   rank_ctx *r = ctx;
   shared *sh = r->sh;
   *out = NULL;
+  if ((rc0 = ip_agree(r, rc0)) != MINEX_OK)
+    return rc0;
   sh->slots[r->rank].in = in;
   sh->slots[r->rank].bytes = bytes;
   sync_all(r);
@@ -101,12 +103,14 @@ static int ip_allgather(void *ctx, const void *in, int64_t bytes, void **out,
   return MINEX_OK;
 }
 
-static int ip_exchange(void *ctx, const void *sbuf, const int64_t *scount,
-                       void **rbuf, int64_t *rcount) {
+static int ip_exchange(void *ctx, int rc0, const void *sbuf,
+                       const int64_t *scount, void **rbuf, int64_t *rcount) {
   rank_ctx *r = ctx;
   shared *sh = r->sh;
   int size = sh->size, me = r->rank;
   *rbuf = NULL;
+  if ((rc0 = ip_agree(r, rc0)) != MINEX_OK)
+    return rc0;
   sh->slots[me].in = sbuf;
   sh->slots[me].counts = scount;
   sync_all(r);

@@ -648,17 +648,18 @@ out:
  * the tuples to their processors' home ranks, the running sums made
  * there (rd_sums; fin, unless NULL, gets the home's processors' loads
  * after their tuples), the answers back (answer 0: none, R->before left
- * alone, and the error code not agreed). Collective. */
+ * alone, and the error code not agreed). rc: this rank's state before.
+ * Collective. */
 static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
                          int64_t *cnt, int64_t *rcnt, rd_before *fin,
-                         int answer) {
+                         int answer, int rc) {
   int size = cm->size;
   int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
   rd_tuple *sbuf = core_malloc(sizeof *sbuf * ((size_t)R->ntup + 1));
   rd_tuple *in = NULL;
   rd_before *ans = NULL, *back = NULL;
-  int rc = pos && sbuf ? MINEX_OK
-                       : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (rc == MINEX_OK && (pos == NULL || sbuf == NULL))
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
   if (rc == MINEX_OK) {
     for (int r = 0; r < size; r++)
       cnt[r] = 0;
@@ -671,8 +672,8 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
     for (int r = 0; r < size; r++)
       cnt[r] *= (int64_t)sizeof *sbuf;
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
+  if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)&in, rcnt)) !=
+      MINEX_OK)
     goto out;
   int64_t nin = 0;
   for (int r = 0; r < size; r++) {
@@ -686,8 +687,8 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
     rc = rd_sums(pc->ld, in, nin, ans, fin);
   if (!answer)
     goto out;
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, ans, cnt, (void **)&back, rcnt)) != MINEX_OK)
+  if ((rc = cm->exchange(cm->ctx, rc, ans, cnt, (void **)&back, rcnt)) !=
+      MINEX_OK)
     goto out;
   /* the answers come in the order the tuples were sent to each rank */
   pos[0] = 0;
@@ -737,8 +738,8 @@ static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
       cnt[r] += (int64_t)sizeof *sbuf;
     }
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
+  if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)&in, rcnt)) !=
+      MINEX_OK)
     goto out;
   for (int r = 0; r < size; r++) {
     from[r] = rcnt[r] / (int64_t)sizeof *in;
@@ -755,10 +756,10 @@ static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
     qsort(ptr, (size_t)nin, sizeof *ptr, key_pcmp);
   }
   /* every range's first key (none when it has no key) */
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, nin > 0 ? ptr[0] : NULL,
-                          nin > 0 ? (int64_t)sizeof(rd_key) : 0,
-                          (void **)&first, cnt)) != MINEX_OK)
+  int give = rc == MINEX_OK && nin > 0;
+  if ((rc = cm->allgather(cm->ctx, rc, give ? ptr[0] : NULL,
+                          give ? (int64_t)sizeof(rd_key) : 0, (void **)&first,
+                          cnt)) != MINEX_OK)
     goto out;
   rd_succ after = {0, 0, 0};
   int64_t at = 0;
@@ -776,7 +777,8 @@ static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
   /* the answers, in the order the keys came from each rank */
   for (int r = 0; r < size; r++)
     cnt[r] = from[r] * (int64_t)sizeof *ans;
-  if ((rc = cm->exchange(cm->ctx, ans, cnt, (void **)&back, rcnt)) != MINEX_OK)
+  if ((rc = cm->exchange(cm->ctx, rc, ans, cnt, (void **)&back, rcnt)) !=
+      MINEX_OK)
     goto out;
   from[0] = 0;
   for (int r = 1; r < size; r++)
@@ -874,8 +876,8 @@ static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
     for (int r = 0; r < size; r++)
       cnt[r] *= (int64_t)sizeof *sbuf;
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)&in, rcnt)) != MINEX_OK)
+  if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)&in, rcnt)) !=
+      MINEX_OK)
     goto out;
   int64_t nin = 0;
   for (int r = 0; r < size; r++)
@@ -1007,9 +1009,10 @@ static int sample_qcmp(const void *a, const void *b) {
  * for np / m keys, to every rank; every rank sorts all the samples and
  * takes as splitter r the first whose keys before it weigh r / size of
  * the total (*spl, *nspl <= size - 1; equal splitters leave a range
- * empty). Collective. */
+ * empty). rc: this rank's state before (the round's scan); the result is
+ * agreed (the buffers are made before the one allgather). Collective. */
 static int rd_count(const rd_ctx *X, const rd_round *R, int need_succ,
-                    int64_t *total, rd_key **spl, int *nspl) {
+                    int64_t *total, rd_key **spl, int *nspl, int rc) {
   partition_rounds_ws *rw = X->rw;
   const dist_comm *cm = X->cm;
   int64_t *cnt = X->cnt;
@@ -1018,8 +1021,13 @@ static int rd_count(const rd_ctx *X, const rd_round *R, int need_succ,
   int64_t ns = need_succ ? (np < RD_SAMPLES ? np : RD_SAMPLES) : 0;
   char *buf = core_malloc(sizeof(int64_t) + sizeof(rd_key) * (size_t)ns);
   char *all = NULL;
-  rd_sample *smp = NULL;
-  int rc = buf ? MINEX_OK : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  /* every rank sends at most RD_SAMPLES samples */
+  size_t maxs = need_succ ? (size_t)size * RD_SAMPLES : 0;
+  rd_sample *smp = core_malloc(sizeof *smp * (maxs + 1));
+  *spl = core_malloc(sizeof **spl * ((size_t)size + 1));
+  if (rc == MINEX_OK && (buf == NULL || smp == NULL || *spl == NULL))
+    rc =
+        core_error(MINEX_ENOMEM, "rounds: out of memory for %zu samples", maxs);
   *nspl = 0;
   if (rc == MINEX_OK) {
     int64_t head = np;
@@ -1038,8 +1046,7 @@ static int rd_count(const rd_ctx *X, const rd_round *R, int need_succ,
                &R->key[rw->mv[j * np / ns].to], sizeof(rd_key));
     }
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, buf,
+  if ((rc = cm->allgather(cm->ctx, rc, buf,
                           (int64_t)(sizeof(int64_t) + sizeof(rd_key) * ns),
                           (void **)&all, cnt)) != MINEX_OK)
     goto out;
@@ -1052,12 +1059,10 @@ static int rd_count(const rd_ctx *X, const rd_round *R, int need_succ,
     n += (cnt[r] - (int64_t)sizeof h) / (int64_t)sizeof(rd_key);
     o += cnt[r];
   }
-  smp = core_malloc(sizeof *smp * ((size_t)n + 1));
-  *spl = core_malloc(sizeof **spl * ((size_t)size + 1));
-  if (smp == NULL || *spl == NULL)
-    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld samples",
-                    (long long)n);
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK || n == 0)
+  if (n > (int64_t)maxs) /* every rank computes the same n */
+    rc = core_error(MINEX_EINTERNAL, "rounds: %lld samples, at most %zu",
+                    (long long)n, maxs);
+  if (rc != MINEX_OK || n == 0)
     goto out;
   o = 0, n = 0;
   for (int r = 0; r < size; r++) {
@@ -1216,8 +1221,8 @@ static int rd_guesses(const rd_ctx *X, const rd_round *E, const int32_t *sidx,
       sbuf[i] = (rd_gmove){E->key[sidx[i]], E->to[sidx[i]], E->state[sidx[i]]};
   for (int r = 0; r < size; r++)
     cnt[r] = scnt[r] * (int64_t)sizeof *sbuf;
-  if ((rc = cm->agree(cm->ctx, rc)) == MINEX_OK &&
-      (rc = cm->exchange(cm->ctx, sbuf, cnt, (void **)gm, rcnt)) == MINEX_OK) {
+  if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)gm, rcnt)) ==
+      MINEX_OK) {
     for (int r = 0; r < size; r++)
       *ngm += rcnt[r] / (int64_t)sizeof **gm;
     qsort(*gm, (size_t)*ngm, sizeof **gm, gmove_qcmp);
@@ -1349,11 +1354,10 @@ static int rd_speculate(const rd_ctx *X, rd_exec *S, int last, int rc,
     for (int32_t p = rank; p < P && rc == MINEX_OK; p += size)
       S->fin[p] =
           (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
-    /* (a later try starts from the agreed allgather below) */
-    if (((tally->tries == 0 || last) &&
-         (rc = cm->agree(cm->ctx, rc)) != MINEX_OK) ||
-        (rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin,
-                            check || last)) != MINEX_OK ||
+    /* rd_before_all's first exchange carries rc; without an answer its
+       result is this rank's (agreed by the caller's next collective) */
+    if ((rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin, check || last,
+                            rc)) != MINEX_OK ||
         !(check || last))
       return rc;
     tally->tries++;
@@ -1364,7 +1368,7 @@ static int rd_speculate(const rd_ctx *X, rd_exec *S, int last, int rc,
       S->pick[0] += E->state[i] != S->was[i];
     core_free(S->flips);
     S->flips = NULL;
-    if ((rc = cm->allgather(cm->ctx, S->pick, sizeof *S->pick,
+    if ((rc = cm->allgather(cm->ctx, rc, S->pick, sizeof *S->pick,
                             (void **)&S->flips, X->rcnt)) != MINEX_OK)
       return rc;
     int64_t nflip = 0;
@@ -1384,7 +1388,7 @@ static int rd_speculate(const rd_ctx *X, rd_exec *S, int last, int rc,
  * rank; every home's processors set in rank order, the totals made again.
  * *mine gets this rank's counts. Collective. */
 static int rd_share_loads(const rd_ctx *X, rd_exec *S, rd_count2 *mine,
-                          rd_tally *tally) {
+                          rd_tally *tally, int rc) {
   partition_ctx *pc = X->pc;
   const dist_comm *cm = X->cm;
   costmodel_loads *ld = pc->ld;
@@ -1394,7 +1398,7 @@ static int rd_share_loads(const rd_ctx *X, rd_exec *S, rd_count2 *mine,
   int32_t P = ld->nprocs;
   int64_t *rcnt = X->rcnt;
   char *msg = NULL, *all = NULL;
-  int rc = MINEX_OK;
+
   for (int32_t i = 0; i < E->np; i++)
     if (E->state[i] == RS_MOVE) {
       mine->executed++;
@@ -1402,7 +1406,7 @@ static int rd_share_loads(const rd_ctx *X, rd_exec *S, rd_count2 *mine,
     }
   int32_t nhome = rank < P ? (P - rank + size - 1) / size : 0;
   size_t bytes = sizeof *mine + sizeof *fin * (size_t)nhome;
-  if ((msg = core_malloc(bytes)) == NULL)
+  if (rc == MINEX_OK && (msg = core_malloc(bytes)) == NULL)
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
   if (rc == MINEX_OK) {
     memcpy(msg, mine, sizeof *mine);
@@ -1410,9 +1414,8 @@ static int rd_share_loads(const rd_ctx *X, rd_exec *S, rd_count2 *mine,
       memcpy(msg + sizeof *mine + sizeof *fin * (size_t)i,
              &fin[rank + i * size], sizeof *fin);
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, msg, (int64_t)bytes, (void **)&all, rcnt)) !=
-          MINEX_OK)
+  if ((rc = cm->allgather(cm->ctx, rc, msg, (int64_t)bytes, (void **)&all,
+                          rcnt)) != MINEX_OK)
     goto out;
   rd_count2 sum = {0, 0};
   const char *at = all;
@@ -1480,8 +1483,8 @@ static int rd_ghost_events(const rd_ctx *X, const rd_exec *S, int64_t executed,
     for (int r = 0; r < size; r++)
       cnt[r] *= (int64_t)sizeof *gbuf;
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, gbuf, cnt, (void **)&gin, rcnt)) != MINEX_OK)
+  if ((rc = cm->exchange(cm->ctx, rc, gbuf, cnt, (void **)&gin, rcnt)) !=
+      MINEX_OK)
     goto out;
   int64_t ngin = 0;
   for (int r = 0; r < size; r++)
@@ -1527,19 +1530,18 @@ static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
         S.scnt[r] = 0;
   }
   rd_count2 mine = {0, 0};
-  if ((rc = rd_speculate(X, &S, last, rc, tally)) != MINEX_OK || tally->central)
-    goto out;
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK)
-    goto out;
-  /* a failure of rd_share_loads is agreed in rd_ghost_events */
-  rc = rd_share_loads(X, &S, &mine, tally);
-  rc = rd_ghost_events(X, &S, mine.executed, ev, nev, rc);
-out:
+  /* every rank makes the same collectives whatever its own state: each
+     carries rc (tally->central is the same on every rank) */
+  rc = rd_speculate(X, &S, last, rc, tally);
+  if (!tally->central) {
+    rc = rd_share_loads(X, &S, &mine, tally, rc);
+    rc = rd_ghost_events(X, &S, mine.executed, ev, nev, rc);
+  }
   if (last)
     for (int32_t i = 0; i < E->np; i++)
       rw->pos[E->x[i]] = 0;
   rd_exec_free(&S);
-  return cm->agree(cm->ctx, rc);
+  return rc;
 }
 
 /* The buffers of a round's exchanges (freed at the next round). */
@@ -1554,23 +1556,29 @@ static void rd_bufs_free(rd_bufs *b) {
 }
 
 /* Every rank's first id of level L into goff (size + 1 entries): the ranks
- * hold consecutive ids, in rank order. Collective. */
+ * hold consecutive ids, in rank order. The level keeps them from its
+ * making (L->rank_goff), so that no call of the rounds gathers them again;
+ * a check here. The result is this rank's. */
 static int rd_level_offsets(const rd_ctx *X, const contract_level *L,
-                            int64_t *goff) {
+                            int64_t *goff, int rc) {
   const dist_comm *cm = X->cm;
-  int64_t nbase = L->nbase, *gall = NULL;
-  int rc = cm->allgather(cm->ctx, &nbase, sizeof nbase, (void **)&gall, X->cnt);
   if (rc != MINEX_OK)
     return rc;
-  goff[0] = 0;
-  for (int r = 0; r < cm->size; r++)
-    goff[r + 1] = goff[r] + gall[r];
+  if (L->rank_goff == NULL)
+    return core_error(MINEX_EINTERNAL,
+                      "rounds: rank %d: level without the "
+                      "ranks' first ids",
+                      cm->rank);
+  memcpy(goff, L->rank_goff, sizeof *goff * ((size_t)cm->size + 1));
   if (goff[cm->rank] != L->goff && L->nbase > 0)
     rc = core_error(MINEX_EINTERNAL,
                     "rounds: rank %d: level ids from %lld, %lld expected",
                     cm->rank, (long long)L->goff, (long long)goff[cm->rank]);
-  core_free(gall);
-  return cm->agree(cm->ctx, rc);
+  if (rc == MINEX_OK && goff[cm->size] != L->gnbase)
+    rc = core_error(MINEX_EINTERNAL,
+                    "rounds: rank %d: %lld level ids, %lld expected", cm->rank,
+                    (long long)goff[cm->size], (long long)L->gnbase);
+  return rc; /* agreed by the first round's count */
 }
 
 /* The accepted moves of this rank, with their edges, as records for rank
@@ -1633,18 +1641,18 @@ static int64_t rd_pack_records(const rd_ctx *X, const rd_round *R, rd_bufs *b) {
  * every rank once (an allgather to which rank 0 alone gives bytes).
  * Collective. */
 static int rd_central(const rd_ctx *X, const rd_round *R, int last, rd_bufs *b,
-                      int64_t *nev, int64_t *moves) {
+                      int64_t *nev, int64_t *moves, int rc) {
   partition_ctx *pc = X->pc;
   const dist_comm *cm = X->cm;
   int size = cm->size;
   int64_t *cnt = X->cnt, *rcnt = X->rcnt;
-  int64_t bytes = rd_pack_records(X, R, b);
-  int rc = bytes < 0 ? MINEX_ENOMEM : MINEX_OK;
+  int64_t bytes = rc == MINEX_OK ? rd_pack_records(X, R, b) : 0;
+  if (rc == MINEX_OK && bytes < 0)
+    rc = MINEX_ENOMEM;
   for (int r = 0; r < size; r++)
     cnt[r] = r == 0 && bytes > 0 ? bytes : 0;
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, b->mine, cnt, (void **)&b->all, rcnt)) !=
-          MINEX_OK)
+  if ((rc = cm->exchange(cm->ctx, rc, b->mine, cnt, (void **)&b->all, rcnt)) !=
+      MINEX_OK)
     return rc;
   for (int r = 0; r < size; r++)
     cnt[r] = 0;
@@ -1655,10 +1663,9 @@ static int rd_central(const rd_ctx *X, const rd_round *R, int last, rd_bufs *b,
       tot += rcnt[r];
     rc = execute_records(X, b->all, tot, last, &b->msg, &b->st, &nst);
   }
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = cm->exchange(cm->ctx, b->msg, cnt, (void **)&b->in, rcnt)) !=
+  if ((rc = cm->exchange(cm->ctx, rc, b->msg, cnt, (void **)&b->in, rcnt)) !=
           MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, b->st, nst, (void **)&b->stall, cnt)) !=
+      (rc = cm->allgather(cm->ctx, rc, b->st, nst, (void **)&b->stall, cnt)) !=
           MINEX_OK)
     return rc;
   *nev = rcnt[0] / (int64_t)sizeof(rec_event);
@@ -1771,9 +1778,11 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   rd_ctx X = {pc, rw, cm, goff, cnt, rcnt,
               w0, c0, r0, q0,   0.0, pc->rule->recheck};
   *moves = 0;
-  if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-      (rc = rd_level_offsets(&X, L, goff)) != MINEX_OK)
-    goto done;
+  /* Every rank makes the same collectives whatever its own state: a local
+     failure rides in the next one (each takes rc and returns it agreed),
+     and the loop leaves only on an agreed code. */
+  int agreed = 0;
+  rc = rd_level_offsets(&X, L, goff, rc);
   for (int32_t round = 0; round <= budget; round++) {
     int last = round >= budget, need_succ = defer && !last;
     /* the scan; this rank's proposals with their deltas; how many every
@@ -1789,14 +1798,14 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     if (rc == MINEX_OK)
       rc = rd_collect(pc, rw, ids, n, &R);
     int64_t total = 0;
-    if ((rc = cm->agree(cm->ctx, rc)) != MINEX_OK ||
-        (rc = rd_count(&X, &R, need_succ, &total, &spl, &nspl)) != MINEX_OK)
-      break;
-    if (total == 0)
+    agreed = 1; /* rd_count .. rd_waits return agreed codes */
+    if ((rc = rd_count(&X, &R, need_succ, &total, &spl, &nspl, rc)) !=
+            MINEX_OK ||
+        total == 0)
       break;
     /* the running sums at the processors' home ranks, the next proposals
        by the sample sort, the decisions here, the waits */
-    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, 1)) != MINEX_OK)
+    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, 1, rc)) != MINEX_OK)
       break;
     if (need_succ &&
         (rc = rd_successors(rw, cm, &R, spl, nspl, cnt, rcnt)) != MINEX_OK)
@@ -1817,30 +1826,31 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     /* the ranks execute their own moves (rank 0 only when the
        speculation does not settle) */
     rd_tally tally = {0, 0, 0};
-    if ((rc = rd_execute(&X, &R, last, &b.in, &nev, &tally)) != MINEX_OK)
-      break;
+    agreed = 0; /* from here on this rank's own codes */
+    rc = rd_execute(&X, &R, last, &b.in, &nev, &tally);
     if (!tally.central)
       *moves += tally.executed;
     pc->dist_rounds++;
     pc->dist_tries += tally.tries;
     pc->dist_rank0 += tally.central;
-    if (tally.central &&
-        (rc = rd_central(&X, &R, last, &b, &nev, moves)) != MINEX_OK)
-      break;
+    if (tally.central)
+      rc = rd_central(&X, &R, last, &b, &nev, moves, rc);
     partition_queue qu = {
         ids, 0, ++rw->stamp, set->lock, set->lockstamp, round < budget};
-    rc = rd_apply_events(&X, &R, b.in, nev, &qu);
+    if (rc == MINEX_OK)
+      rc = rd_apply_events(&X, &R, b.in, nev, &qu);
     if (rc != MINEX_OK)
-      continue; /* agreed after the next round's scan, which it skips (or
-                   at the end) */
+      continue; /* agreed by the next round's count, which skips the scan
+                   (or at the end) */
     n = partition_next_round(ids, qu.next, mark, qu.stamp);
   }
-done:
+  if (!agreed)
+    rc = cm->agree(cm->ctx, rc);
   rd_free(&R);
   core_free(spl);
   core_free(cnt), core_free(rcnt), core_free(goff), core_free(w0);
   rd_bufs_free(&b);
-  return cm->agree(cm->ctx, rc);
+  return rc;
 }
 
 /* MINEX_CHECKS' checks read the whole graph: a rank's share has none. */

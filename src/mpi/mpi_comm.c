@@ -181,18 +181,32 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
                 char **rbuf, int64_t *rcount, int64_t *roff) {
   int size = c->size, rank = c->rank;
   *rbuf = NULL;
+  /* a rank that failed before the exchange sends -1 as every count (in
+     place, from rcount): every rank learns of the failure from the
+     counts, with no agreement of its own */
+  const void *send = scount;
+  if (c->rc != MINEX_OK) {
+    for (int r = 0; r < size; r++)
+      rcount[r] = -1;
+    send = MPI_IN_PLACE;
+  }
   c->collectives++;
   MPI_Request creq;
-  int e = MPI_Ialltoall(scount, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, c->comm,
+  int e = MPI_Ialltoall(send, 1, MPI_INT64_T, rcount, 1, MPI_INT64_T, c->comm,
                         &creq);
   if (e == MPI_SUCCESS)
     e = mx_wait(c, &creq);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Alltoall (exchange counts)", e);
+  int failed = c->rc != MINEX_OK;
+  for (int r = 0; r < size && !failed; r++)
+    failed = rcount[r] < 0;
+  if (failed)
+    return mx_agree(c);
   int64_t npieces = 0;
   roff[0] = 0;
   for (int r = 0; c->rc == MINEX_OK && r < size; r++) {
-    if (rcount[r] < 0 || roff[r] > INT64_MAX - rcount[r]) {
+    if (roff[r] > INT64_MAX - rcount[r]) {
       mx_fail(c, MINEX_EINTERNAL, "exchange: bad count %lld from rank %d",
               (long long)rcount[r], r);
       break;
@@ -211,6 +225,8 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
               "out of memory receiving %lld bytes in an exchange",
               (long long)roff[size]);
   }
+  /* the receive buffers, agreed before anything is sent, so that no rank
+     waits for a message that never comes */
   int rc = mx_agree(c);
   if (rc != MINEX_OK) {
     core_free(req);
@@ -251,14 +267,16 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
   for (int64_t i = 0; i < nreq && e == MPI_SUCCESS; i++)
     e = mx_wait(c, &req[i]);
   core_free(req);
-  if (e != MPI_SUCCESS)
+  /* nothing of MinEX's own can fail past the agreement above; an MPI
+     error here leaves MPI's state undefined (MPI 4.0, 9.3) and is
+     returned on the ranks that see it */
+  if (e != MPI_SUCCESS) {
     mx_mpi_fail(c, "point-to-point exchange", e);
-  rc = mx_agree(c);
-  if (rc != MINEX_OK) {
     core_free(*rbuf);
     *rbuf = NULL;
+    return core_error(c->rc, "%s", c->msg);
   }
-  return rc;
+  return MINEX_OK;
 }
 
 int mx_check_vtxdist(mx_comm *c, const int64_t *vd) {
@@ -370,10 +388,18 @@ int mx_start(mx_comm *c, MPI_Comm comm) {
   MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
   MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
-  return MINEX_OK;
+  c->scratch = core_malloc(sizeof *c->scratch * 2 * ((size_t)c->size + 1));
+  if (c->scratch == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory");
+  int rc = mx_agree(c); /* every rank starts, or none */
+  if (rc != MINEX_OK)
+    mx_close(c);
+  return rc;
 }
 
 void mx_close(mx_comm *c) {
+  core_free(c->scratch);
+  c->scratch = NULL;
   if (c->comm != MPI_COMM_NULL)
     MPI_Comm_free(&c->comm);
 }
@@ -388,36 +414,46 @@ static int cc_agree(void *ctx, int rc) {
   return mx_agree(c);
 }
 
-/* dist_comm.allgather: the counts, then the bytes (MPI_Allgatherv's
- * int counts: at most INT_MAX bytes in all, ample for the per-chunk and
+/* dist_comm.allgather: the counts (-1 from a rank that failed before),
+ * the receive buffers agreed, then the bytes (MPI_Allgatherv's int
+ * counts: at most INT_MAX bytes in all, ample for the per-chunk and
  * per-rank figures the contraction gathers). */
-static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
-                        int64_t *count) {
+static int cc_allgather(void *ctx, int rc, const void *in, int64_t bytes,
+                        void **out, int64_t *count) {
   mx_comm *c = ctx;
   int size = c->size;
   *out = NULL;
+  if (rc != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
+  int64_t mine = c->rc != MINEX_OK ? -1 : bytes;
+  if (count == NULL) /* a failure: its caller had no array */
+    count = c->scratch;
   c->collectives++;
   MPI_Request req;
-  int e = MPI_Iallgather(&bytes, 1, MPI_INT64_T, count, 1, MPI_INT64_T, c->comm,
+  int e = MPI_Iallgather(&mine, 1, MPI_INT64_T, count, 1, MPI_INT64_T, c->comm,
                          &req);
   if (e == MPI_SUCCESS)
     e = mx_wait(c, &req);
   if (e != MPI_SUCCESS)
     mx_mpi_fail(c, "MPI_Allgather (counts)", e);
+  int failed = c->rc != MINEX_OK;
+  for (int r = 0; r < size && !failed; r++)
+    failed = count[r] < 0;
+  if (failed)
+    return mx_agree(c);
   int *cnt = core_malloc(sizeof *cnt * ((size_t)size + 1));
   int *off = core_malloc(sizeof *off * ((size_t)size + 1));
   int64_t total = 0;
-  for (int r = 0; e == MPI_SUCCESS && r < size; r++)
+  for (int r = 0; r < size; r++)
     total += count[r];
-  if (e == MPI_SUCCESS && total > INT_MAX)
+  if (total > INT_MAX)
     mx_fail(c, MINEX_EUNSUP, "allgather of %lld bytes (at most %d)",
             (long long)total, INT_MAX);
-  else if (e == MPI_SUCCESS &&
-           (cnt == NULL || off == NULL ||
-            (*out = core_malloc(total > 0 ? (size_t)total : 1)) == NULL))
+  else if (cnt == NULL || off == NULL ||
+           (*out = core_malloc(total > 0 ? (size_t)total : 1)) == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
             (long long)total);
-  int rc = mx_agree(c);
+  rc = mx_agree(c);
   if (rc == MINEX_OK) {
     int o = 0;
     for (int r = 0; r < size; r++) {
@@ -433,9 +469,11 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
                         c->comm, &req);
     if (e == MPI_SUCCESS)
       e = mx_wait(c, &req);
-    if (e != MPI_SUCCESS)
+    /* an MPI error past the agreement: returned where seen (mx_exchange) */
+    if (e != MPI_SUCCESS) {
       mx_mpi_fail(c, "MPI_Allgatherv", e);
-    rc = mx_agree(c);
+      rc = core_error(c->rc, "%s", c->msg);
+    }
   }
   core_free(cnt);
   core_free(off);
@@ -446,18 +484,16 @@ static int cc_allgather(void *ctx, const void *in, int64_t bytes, void **out,
   return rc;
 }
 
-/* dist_comm.exchange */
-static int cc_exchange(void *ctx, const void *sbuf, const int64_t *scount,
-                       void **rbuf, int64_t *rcount) {
+/* dist_comm.exchange: mx_exchange, this rank's rc carried in its
+ * counts. */
+static int cc_exchange(void *ctx, int rc, const void *sbuf,
+                       const int64_t *scount, void **rbuf, int64_t *rcount) {
   mx_comm *c = ctx;
-  int64_t *roff = core_malloc(sizeof *roff * ((size_t)c->size + 1));
-  if (roff == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory (exchange)");
-  int rc = mx_agree(c);
+  if (rc != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
   char *r = NULL;
-  if (rc == MINEX_OK)
-    rc = mx_exchange(c, sbuf, scount, &r, rcount, roff);
-  core_free(roff);
+  rc = mx_exchange(c, sbuf, scount, &r, rcount ? rcount : c->scratch,
+                   c->scratch + c->size + 1);
   *rbuf = r;
   return rc;
 }

@@ -25,6 +25,8 @@ typedef struct mx_comm {
   int64_t bytes_in; /* received from other ranks by this rank in
                        exchanges, allgathers and broadcasts (not the
                        reductions' few bytes)                        */
+  int64_t *scratch; /* 2 (size + 1) entries (mx_start): the counts of a
+                       rank whose own arrays could not be made        */
   int shared_cores; /* 1 when more ranks of comm share this node than
                        this process may run on (mx_start): mx_wait then
                        leaves the core at once instead of spinning     */
@@ -32,8 +34,9 @@ typedef struct mx_comm {
 
 /* A call's context: mx_open names the public function (first word of
  * every message); mx_start checks that MPI runs and comm is not null
- * (MINEX_EINVAL, local: nothing can be agreed then) and duplicates comm
- * with MPI errors returned; mx_close frees the duplicate. */
+ * (MINEX_EINVAL, local: nothing can be agreed then), duplicates comm
+ * with MPI errors returned and makes c->scratch (a failure agreed: the
+ * context is closed again on every rank); mx_close frees them. */
 void mx_open(mx_comm *c, const char *fn);
 int mx_start(mx_comm *c, MPI_Comm comm);
 void mx_close(mx_comm *c);
@@ -53,10 +56,12 @@ int mx_agree(mx_comm *c);
 /* Collective sparse exchange: rank r sends scount[d] bytes, at sbuf +
  * soff[d] (soff the exclusive prefix sums of scount), to every rank d, and
  * receives rcount[s] bytes from every s into *rbuf (malloc'd, at roff[s]);
- * counts of any size (messages of at most 1 GiB each). A local failure
- * (memory) is recorded in c and agreed on before anything is sent, so no
- * rank waits for a message that never comes. rcount and roff have size
- * entries; roff gets size+1. */
+ * counts of any size (messages of at most 1 GiB each). A failure recorded
+ * in c before the call goes out in the counts (sbuf, scount and roff are
+ * then not read), a local failure of the receive buffers is agreed on
+ * before anything is sent, so that no rank waits for a message that never
+ * comes: two collectives. rcount and roff have size entries; roff gets
+ * size+1. */
 int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
                 char **rbuf, int64_t *rcount, int64_t *roff);
 

@@ -43,7 +43,8 @@ static int collectives(const dist_comm *cm, void *p) {
   memset(mine, r, sizeof mine);
   void *all = NULL;
   int64_t count[MAX_RANKS];
-  EXPECT(a, cm->allgather(cm->ctx, mine, r + 1, &all, count) == MINEX_OK,
+  EXPECT(a,
+         cm->allgather(cm->ctx, MINEX_OK, mine, r + 1, &all, count) == MINEX_OK,
          "allgather");
   int64_t at = 0;
   for (int q = 0; q < R && all != NULL; q++) {
@@ -64,7 +65,9 @@ static int collectives(const dist_comm *cm, void *p) {
       sbuf[ns++] = 100 * r + d;
   }
   void *rbuf = NULL;
-  EXPECT(a, cm->exchange(cm->ctx, sbuf, scount, &rbuf, rcount) == MINEX_OK,
+  EXPECT(a,
+         cm->exchange(cm->ctx, MINEX_OK, sbuf, scount, &rbuf, rcount) ==
+             MINEX_OK,
          "exchange");
   for (int q = 0, k = 0; q < R && rbuf != NULL; q++) {
     EXPECT(a, rcount[q] == 8 * (r + 1), "exchange rcount[%d]", q);

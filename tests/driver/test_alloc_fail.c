@@ -8,7 +8,8 @@
  * allocators come here; libxml2 and GSL allocate inside their shared
  * libraries and are not reached (gsl_rng_alloc, called by the library, is).
  * Leaks are caught by the pointer set below in every build, and by LSan
- * and valgrind (scripts/test.sh). docs/reliability.md has the figures. */
+ * and valgrind (scripts/test.sh). docs/reference/reliability.md has the
+ * figures. */
 #define _GNU_SOURCE /* dladdr */
 #include "minex.h"
 #include "minex_drum.h"
@@ -90,7 +91,7 @@ static void live_reset(void) {
 }
 
 /* Distinct call sites (return addresses) seen while armed, for the
- * figures of docs/reliability.md. */
+ * figures of docs/reference/reliability.md. */
 #define SITES_MAX 1024
 static void *sites[SITES_MAX];
 static int32_t nsites;
@@ -882,7 +883,7 @@ int main(void) {
   tcase_add_test(heavy, repartition_of_a_larger_graph_fails_cleanly);
   int rc = test_run_suite(s);
   /* MINEX_ALLOC_SITES=file (with CK_FORK=no): the call sites reached, as
-     offsets in the executable for addr2line (docs/reliability.md) */
+     offsets in the executable for addr2line (docs/reference/reliability.md) */
   const char *out = getenv("MINEX_ALLOC_SITES");
   FILE *fp = out ? fopen(out, "w") : NULL;
   for (int32_t i = 0; fp != NULL && i < nsites; i++) {

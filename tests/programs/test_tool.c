@@ -1407,8 +1407,8 @@ START_TEST(table_prints_huge_and_tiny_loads_readably) {
 }
 END_TEST
 
-/* Issue 18 (docs/cli.md, sweep --rules): at --iters 1 the defaults are the
- * paper's rules only at alpha = 0, but for the expansion in rounds (issue
+/* Issue 18 (docs/guide/cli.md, sweep --rules): at --iters 1 the defaults are
+ * the paper's rules only at alpha = 0, but for the expansion in rounds (issue
  * 19; --rounds off gives the paper's). At alpha > 0 the ladder runs (1 +
  * MINEX_LADDER_MAX candidates against the paper's one); refinement and the
  * from-scratch candidate stay off at k = 1 either way. */

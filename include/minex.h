@@ -403,9 +403,8 @@ typedef struct minex_options {
                                  10^6 vertices a third faster; _ON: every
                                  level (T_k +0.7%); _OFF, paper_exact: the
                                  sampled sweep on every level (docs/reference/api.md) */
-  int32_t global_spread;      /* rounds = ON, so by default in
-                                 minex_mpi_repartition (beyond the paper,
-                                 SPEC §3):
+  int32_t global_spread;      /* rounds = ON, so by default (beyond the
+                                 paper, SPEC §3):
                                  the global candidates of a round's vertices
                                  (least-loaded-processor moves) are shared
                                  among up to this many of the least-loaded

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Allocation failure (issue 10): every public entry point that allocates
+/* Allocation failure: every public entry point that allocates
  * is called with its n-th allocation failing, for n = 1, 2, ... until the
  * call succeeds. Each failing call must return MINEX_ENOMEM, free what it
  * allocated and leave its outputs as they were (*out NULL, output arrays
@@ -675,7 +675,7 @@ START_TEST(repartition_of_a_larger_graph_fails_cleanly) {
 }
 END_TEST
 
-/* With a workspace (issue 19): its blocks made and given back inside the
+/* With a workspace: its blocks made and given back inside the
  * armed call (a trim after it), so a failure at any allocation -- a block,
  * its record, the workspace's table -- must leave every block returned. */
 static int run_big_ws(void *c) {

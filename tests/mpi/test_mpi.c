@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The MPI layer (issue 20) under mpiexec -n 1, 2, 3, 4 (ctest test_mpi_nN):
+/* The MPI layer under mpiexec -n 1, 2, 3, 4 (ctest test_mpi_nN):
  * minex_mpi_repartition on a graph spread over the ranks equals
  * minex_repartition on the whole graph (every rank computes that
  * reference itself) for several distributions (even, a rank without
@@ -1000,7 +1000,7 @@ static void test_parmetis_names(const fixture *f, int32_t P,
   local_free(&l);
 }
 
-/* options.workspace (issue 19) in both stages: the result of a call with
+/* options.workspace in both stages: the result of a call with
  * a workspace equals the one without; in stage 2 every rank's kernel
  * takes its large buffers from it, so a second call makes no new block on
  * any rank; in stage 1 rank 0's serial call uses it. */

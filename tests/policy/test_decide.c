@@ -100,7 +100,7 @@ START_TEST(decide_matches_cost_model) {
 }
 END_TEST
 
-/* Issue 18: the decision agrees with T_k (SPEC §5): at delta = 0,
+/* The decision agrees with T_k (SPEC §5): at delta = 0,
  * repartition iff T_steps(new) < T_steps(old), T scored by minex_evaluate
  * under the horizon k = steps; the remap cost is new's MaxRemap (before,
  * MaxQwgt(moving step) - MaxQwgt(new), often 0 beside a MaxRemap in the

@@ -2,7 +2,7 @@
 /* The from-scratch candidate (src/scratch, SPEC §3 "Beyond the paper" and
  * "Guarantees"): the same result whatever else runs in the process,
  * nothing printed, no signal handler touched, a result for every valid
- * input (issue 18 §1; METIS 5.1 failed each of these). */
+ * input (METIS 5.1 fails each of these). */
 #include "scratch/scratch.h"
 #include "test_util.h"
 

@@ -200,7 +200,8 @@ int main(int argc, char **argv) {
   int64_t elements = 1000000;
   int repeat = 3, threads = 1, iters = 1;
   long migrate_unit = 0; /* --migrate B: B bytes of data per unit of Rwgt */
-  int rounds = MINEX_ROUNDS_AUTO; /* off: stage 1 (docs/guide/mpi.md) */
+  int rounds =
+      MINEX_ROUNDS_AUTO; /* off: stage 1 (docs/design/distributed.md) */
   int clusters = MINEX_CLUSTER_LEVELS_AUTO;
   unsigned long long seed = 1;
   int verbose = 0; /* -v: the library's log (rank 0's lines) on stderr */

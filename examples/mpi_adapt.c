@@ -43,7 +43,7 @@
  *                 [--rounds on|off|auto]
  * --rounds: options.rounds; auto (the default) and on run the distributed
  * kernel (stage 2 of minex_mpi_repartition), off gathers the graph on rank
- * 0 (stage 1, docs/guide/mpi.md).
+ * 0 (stage 1, docs/design/distributed.md).
  */
 #include "adapt.h"
 #include "minex_mpi.h"
@@ -732,7 +732,8 @@ static double run(int way, const minex_mesh *mesh, int steps, int iters,
   minex_options opt;
   minex_options_init(&opt);
   opt.iterations = iters;
-  opt.rounds = rounds; /* OFF: stage 1, else stage 2 (docs/guide/mpi.md) */
+  opt.rounds =
+      rounds; /* OFF: stage 1, else stage 2 (docs/design/distributed.md) */
   /* the repartitioner's large buffers kept from one adaptation to the
      next (docs/reference/api.md "A workspace for the adaptive loop") */
   if (minex_workspace_create(&opt.workspace) != MINEX_OK)

@@ -81,7 +81,8 @@ MINEX_API int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
 
 /* What the layer sent and received, summed over every rank, per phase of
  * the last minex_mpi_repartition of the calling thread on this rank (the
- * figures of docs/guide/mpi.md; also printed through options.log_fn). */
+ * figures of docs/design/distributed.md; also printed through options.log_fn).
+ */
 typedef struct minex_mpi_stats {
   int64_t check_bytes, check_messages;     /* validation (reverse edges) */
   int64_t gather_bytes, gather_messages;   /* stage 1: the graph to its

@@ -669,7 +669,8 @@ static int check_args(mx_comm *c, mx_args *a) {
   return rc;
 }
 
-/* Stage 2: every rank works on its home parts (docs/guide/mpi.md); agreed. */
+/* Stage 2: every rank works on its home parts (docs/design/distributed.md);
+ * agreed. */
 static int solve_distributed(mx_comm *c, const dist_input *in, mx_args *a,
                              minex_metrics *metrics, minex_mpi_stats *st) {
   double ts = MPI_Wtime();

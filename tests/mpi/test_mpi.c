@@ -100,8 +100,9 @@ static int close_to(double a, double b) {
   return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
-/* Stage 2 (options.rounds ON or AUTO, docs/guide/mpi.md): the counts equal, the
- * sums of doubles up to rounding (added per old part, not in input order). */
+/* Stage 2 (options.rounds ON or AUTO, docs/design/distributed.md): the counts
+ * equal, the sums of doubles up to rounding (added per old part, not in input
+ * order). */
 static int metrics_close(const minex_metrics *a, const minex_metrics *b) {
   return close_to(a->max_qwgt, b->max_qwgt) &&
          close_to(a->horizon_time, b->horizon_time) &&
@@ -144,8 +145,8 @@ static void check_same(const char *what, const fixture *f,
       for (int64_t v = l.vd[r] - base; v < l.vd[r + 1] - base; v++)
         own[v] = r;
   const int32_t *old = old_all ? old_all : own;
-  /* stage 2 under rounds ON or AUTO (AUTO then means ON: docs/guide/mpi.md),
-     unless paper_exact */
+  /* stage 2 under rounds ON or AUTO (AUTO then means ON:
+     docs/design/distributed.md), unless paper_exact */
   int want2 = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
   minex_options so = *opt; /* the serial call's options */
   if (want2)

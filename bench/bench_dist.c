@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The distributed kernel of stage 2 (docs/mpi.md "Stage 2"), phase by
+/* The distributed kernel of stage 2 (docs/design/distributed.md), phase by
  * phase, on bench_mpi's case (dist_case.h: the gen case, P = 64 in 4
  * clusters, rank r holding parts [r P / size, (r+1) P / size)), under
  * options.rounds ON: the graph to its home ranks in layout ids, the unit
@@ -15,7 +15,7 @@
  *                 [--threads T]
  *
  * Links the library's internals (a static build): the kernel is not yet
- * behind minex_mpi_repartition (docs/mpi.md). */
+ * behind minex_mpi_repartition (docs/guide/mpi.md). */
 #include "contract/contract.h"
 #include "dist/dist.h"
 #include "driver/run.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench_mesh: reading a mesh file and building its dual graph, per element
- * kind (issue 22): about 10^6 tetrahedra (gen_box, the reader of before as
+ * kind: about 10^6 tetrahedra (gen_box, the reader of before as
  * the reference), 10^6 hexahedra, and a mixed mesh of about 10^6
  * hexahedra, prisms and pyramids (columns of cubes whole, cut into 2
  * prisms, or into 6 pyramids around the cube's centre: all conforming).

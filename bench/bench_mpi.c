@@ -6,7 +6,7 @@
  * rank the peak resident memory during the call (VmHWM, reset just before
  * it through /proc/self/clear_refs), and on rank 0 the best and worst wall
  * time of --repeat calls and the layer's bytes and messages per phase
- * (docs/mpi.md). Usage:
+ * (docs/guide/mpi.md). Usage:
  *   mpiexec.mpich -n R build/bench/bench_mpi [--elements N] [--repeat K]
  *                                            [--threads T] [--iters K]
  *                                            [--migrate B]
@@ -20,7 +20,7 @@
  * new rank (minex_mpi_migrate), all at once, in 1 MiB pieces and
  * split-phase beside a computation, and prints the time, throughput, peak
  * memory and the share of the migration hidden behind the computation
- * (docs/migration.md). */
+ * (docs/guide/migration.md). */
 #include "dist_case.h"
 #include "minex_mpi.h"
 
@@ -90,7 +90,7 @@ static double max_all(double x) {
   return m;
 }
 
-/* Moves the data after the repartition (docs/migration.md figures). */
+/* Moves the data after the repartition (docs/guide/migration.md figures). */
 static void bench_migrate(const int64_t *vd, const int32_t *newp,
                           const double *rw, long unit) {
   int64_t n = vd[rank + 1] - vd[rank];
@@ -200,7 +200,8 @@ int main(int argc, char **argv) {
   int64_t elements = 1000000;
   int repeat = 3, threads = 1, iters = 1;
   long migrate_unit = 0; /* --migrate B: B bytes of data per unit of Rwgt */
-  int rounds = MINEX_ROUNDS_AUTO; /* off: stage 1 (docs/mpi.md) */
+  int rounds =
+      MINEX_ROUNDS_AUTO; /* off: stage 1 (docs/design/distributed.md) */
   int clusters = MINEX_CLUSTER_LEVELS_AUTO;
   unsigned long long seed = 1;
   int verbose = 0; /* -v: the library's log (rank 0's lines) on stderr */

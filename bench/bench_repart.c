@@ -43,7 +43,7 @@
 #define TARGET_METIS_RATIO_PERTURB 0.1
 #define MAX_THREAD_COUNTS 4
 #define TARGET_RSS_MIB 1024.0
-#define TARGET_RSS_MIB_1E7 8192.0 /* 10^7 elements: < 8 GiB (issue 10) */
+#define TARGET_RSS_MIB_1E7 8192.0 /* 10^7 elements: < 8 GiB */
 #define TARGET_RATIO 12.0
 
 typedef struct bench_result {
@@ -803,7 +803,7 @@ int main(int argc, char **argv) {
            r->nvtxs > 0
                ? (r->rss_peak_mib - r->rss_base_mib) * 1048576.0 / r->nvtxs
                : 0.0);
-    /* issue 19: a projection to more cores from the first count's run:
+    /* A projection to more cores from the first count's run:
        what ran outside the parallel regions stays, the work divides, the
        largest unit of each region stays (an upper bound; the lower bound
        takes the larger of work / c and the span) */

@@ -4,8 +4,9 @@
  * graph, repartition, evaluate, write the partition), each round with all
  * objects created and destroyed. Prints the resident memory and the open
  * descriptors after the first round and after the last, so that a leak of
- * memory or of file descriptors shows as growth (docs/reliability.md).
- * Usage: bench_soak [--rounds N] [--elements E] [--config CFG.xml] */
+ * memory or of file descriptors shows as growth
+ * (docs/reference/reliability.md). Usage: bench_soak [--rounds N] [--elements
+ * E] [--config CFG.xml] */
 #include <minex.h>
 
 #include <dirent.h>

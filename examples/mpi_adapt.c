@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* An MPI application that uses MinEX between adaptations (issue 21,
- * docs/migration.md "The application"). A tetrahedral box is adapted by
+/* An MPI application that uses MinEX between adaptations
+ * (docs/guide/migration.md "The application"). A tetrahedral box is adapted by
  * the moving-cylinder model of sims/ (the paper's workload); every root
  * element carries one value per leaf of its refinement tree. Each rank
  * adapts only the roots it holds: the model decides a root's refinement
@@ -43,7 +43,7 @@
  *                 [--rounds on|off|auto]
  * --rounds: options.rounds; auto (the default) and on run the distributed
  * kernel (stage 2 of minex_mpi_repartition), off gathers the graph on rank
- * 0 (stage 1, docs/mpi.md).
+ * 0 (stage 1, docs/design/distributed.md).
  */
 #include "adapt.h"
 #include "minex_mpi.h"
@@ -732,9 +732,10 @@ static double run(int way, const minex_mesh *mesh, int steps, int iters,
   minex_options opt;
   minex_options_init(&opt);
   opt.iterations = iters;
-  opt.rounds = rounds; /* OFF: stage 1, else stage 2 (docs/mpi.md) */
+  opt.rounds =
+      rounds; /* OFF: stage 1, else stage 2 (docs/design/distributed.md) */
   /* the repartitioner's large buffers kept from one adaptation to the
-     next (docs/api.md "A workspace for the adaptive loop") */
+     next (docs/reference/api.md "A workspace for the adaptive loop") */
   if (minex_workspace_create(&opt.workspace) != MINEX_OK)
     die("minex_workspace_create", minex_last_error());
   for (int s = 0; s < steps; s++) {

@@ -209,7 +209,8 @@ typedef void (*minex_log_fn)(const char *message, void *ctx);
 #define MINEX_REFINE_ON 1
 #define MINEX_REFINE_AUTO 2
 /* MINEX_REFINE_AUTO refines from this horizon on: at k = 1 a refined step
- * left the next steps of a sequence a worse start (docs/algorithm.md §7). */
+ * left the next steps of a sequence a worse start (docs/design/algorithm.md
+ * §7). */
 #define MINEX_REFINE_AUTO_ITERATIONS 2
 /* Values of options.balance. */
 #define MINEX_BALANCE_OFF 0
@@ -341,7 +342,7 @@ typedef struct minex_options {
                             never rises; in rounds (the default) a move is
                             decided so against the round's running sums
                             and not checked again when executed
-                            (docs/algorithm.md "The execution check"), so
+                            (docs/design/algorithm.md "The execution check"), so
                             a pass can raise it; the result is still
                             never worse than the old partition (SPEC §3's
                             guarantee, kept by the driver).
@@ -366,10 +367,10 @@ typedef struct minex_options {
                             loads plus every earlier proposal's deltas,
                             an accepted one with an earlier accepted
                             neighbour waiting for the next round
-                            (docs/algorithm.md "The replay-free rule";
+                            (docs/design/algorithm.md "The replay-free rule";
                             the distributed kernel's rule, so that
                             minex_mpi_repartition's default result is
-                            this one, docs/mpi.md), the balance passes
+                            this one, docs/guide/mpi.md), the balance passes
                             twice as many under k > 1;
                             _OFF: the paper's expansion, one merge at a
                             time, and heap passes. paper_exact: off.  */
@@ -401,10 +402,9 @@ typedef struct minex_options {
                                  below; T_k unchanged on the peer benchmark,
                                  10^6 vertices a third faster; _ON: every
                                  level (T_k +0.7%); _OFF, paper_exact: the
-                                 sampled sweep on every level (docs/api.md) */
-  int32_t global_spread;      /* rounds = ON, so by default in
-                                 minex_mpi_repartition (beyond the paper,
-                                 SPEC §3):
+                                 sampled sweep on every level (docs/reference/api.md) */
+  int32_t global_spread;      /* rounds = ON, so by default (beyond the
+                                 paper, SPEC §3):
                                  the global candidates of a round's vertices
                                  (least-loaded-processor moves) are shared
                                  among up to this many of the least-loaded
@@ -420,7 +420,7 @@ typedef struct minex_options {
                                  mean, two seeds, 3 rows worse and 8 better
                                  by > 1%), a fifth of the proposals in
                                  the expansion's rounds at 10^6
-                                 (docs/algorithm.md "Spread global
+                                 (docs/design/algorithm.md "Spread global
                                  candidates")                             */
 } minex_options;
 
@@ -712,7 +712,7 @@ MINEX_API int minex_decide_before(const minex_graph *graph,
  * pay for itself keeps old (unless old strands vertices on unavailable
  * processors). A call's seconds become units by the application's own
  * clock: the measured seconds of one step on old divided by old's
- * SteadyMax are the seconds per unit (docs/api.md "Does a repartition
+ * SteadyMax are the seconds per unit (docs/reference/api.md "Does a repartition
  * pay?"). call_cost is the measured time of the call (metrics.seconds,
  * after it) or a prediction (minex_predict_seconds, before). MINEX_EINVAL
  * naming the argument at fault; on error *d is unchanged. */
@@ -725,8 +725,8 @@ MINEX_API int minex_decision_add_call(minex_decision *d, double call_cost);
  * (last_seconds = 0), MINEX_PREDICT_NS_PER_ENTRY nanoseconds per vertex and
  * edge end for each candidate the options make (the multilevel run, the
  * horizon ladder's rungs and the from-scratch candidate), about what one
- * thread takes on the reference machine (docs/api.md). MINEX_EINVAL when a
- * pointer is NULL, last_seconds is not finite and >= 0, or last_size < 1
+ * thread takes on the reference machine (docs/reference/api.md). MINEX_EINVAL
+ * when a pointer is NULL, last_seconds is not finite and >= 0, or last_size < 1
  * with last_seconds > 0; the codes of the options' check. */
 #define MINEX_PREDICT_NS_PER_ENTRY 200.0
 MINEX_API int minex_predict_seconds(const minex_graph *graph,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* MinEX from MPI codes (SPEC §6, docs/mpi.md): the repartition of a graph
+/* MinEX from MPI codes (SPEC §6, docs/guide/mpi.md): the repartition of a graph
  * distributed over the ranks of a communicator, as parallel adaptive codes
  * hold it. Link libminex_mpi, a superset of libminex (one library to
  * link); the core library libminex never uses MPI.
@@ -53,14 +53,13 @@ extern "C" {
  * options included: options.rounds = MINEX_ROUNDS_AUTO means
  * MINEX_ROUNDS_ON in both).
  *
- * How (docs/mpi.md): under options.rounds AUTO or ON (unless paper_exact),
- * every rank works on
- * the old parts it is home to (part p on rank p * size / P: the vertices of
- * other parts move there once) and no rank holds the whole graph ("stage
- * 2"); the metrics' sums over vertices are then added per old part, equal
- * to the serial ones up to rounding. Otherwise (rounds OFF, paper_exact)
- * the graph is gathered on rank 0, which runs minex_repartition ("stage
- * 1").
+ * How (docs/guide/mpi.md): under options.rounds AUTO or ON (unless
+ * paper_exact), every rank works on the old parts it is home to (part p on rank
+ * p * size / P: the vertices of other parts move there once) and no rank holds
+ * the whole graph ("stage 2"); the metrics' sums over vertices are then added
+ * per old part, equal to the serial ones up to rounding. Otherwise (rounds OFF,
+ * paper_exact) the graph is gathered on rank 0, which runs minex_repartition
+ * ("stage 1").
  *
  * Errors are collective: every rank returns the same code, and
  * minex_last_error() gives every rank the same message, which names the
@@ -82,7 +81,8 @@ MINEX_API int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
 
 /* What the layer sent and received, summed over every rank, per phase of
  * the last minex_mpi_repartition of the calling thread on this rank (the
- * figures of docs/mpi.md; also printed through options.log_fn). */
+ * figures of docs/design/distributed.md; also printed through options.log_fn).
+ */
 typedef struct minex_mpi_stats {
   int64_t check_bytes, check_messages;     /* validation (reverse edges) */
   int64_t gather_bytes, gather_messages;   /* stage 1: the graph to its
@@ -99,7 +99,7 @@ typedef struct minex_mpi_stats {
   int64_t recv_bytes_max; /* stage 2: the most bytes one rank received
                              from the others in the kernel (exchanges,
                              allgathers, broadcasts; the load of the
-                             busiest rank, docs/mpi.md). Added after
+                             busiest rank, docs/guide/mpi.md). Added after
                              0.1.0's last field: a program built against
                              an older header must be rebuilt          */
 } minex_mpi_stats;
@@ -109,7 +109,7 @@ typedef struct minex_mpi_stats {
 MINEX_API void minex_mpi_last_stats(minex_mpi_stats *stats);
 
 /* ------------------------------------------------------------- migration */
-/* Moving the data after a repartition (docs/migration.md). */
+/* Moving the data after a repartition (docs/guide/migration.md). */
 
 /* The rank that holds part p once the data have moved, for P parts on
  * size ranks: part_rank[p] when given, else the block rule p * size / P
@@ -211,7 +211,7 @@ MINEX_API int minex_mpi_migrate(const minex_mpi_lists *lists,
  * source whose vertices total 0 bytes sends none and counts as arrived)
  * and tells when all are in; end waits for the rest and frees everything.
  * Boundary data of the application's own halo exchange are its own
- * non-blocking messages, posted beside (docs/migration.md). Collective:
+ * non-blocking messages, posted beside (docs/guide/migration.md). Collective:
  * every rank calls begin, progress until done (or not at all) and end.
  * Errors as minex_mpi_migrate; after a failed begin, *out is NULL and end
  * need not be called. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* MinEX behind ParMETIS_V3_AdaptiveRepart's argument list (docs/mpi.md,
+/* MinEX behind ParMETIS_V3_AdaptiveRepart's argument list (docs/guide/mpi.md,
  * "From ParMETIS"): a ParMETIS user switches by renaming one call. Link
  * libminex_mpi. No ParMETIS header or library is needed. */
 #ifndef MINEX_PARMETIS_H

@@ -32,7 +32,7 @@ static void help(void) {
       "config: DRUM powers of every node (Faik's thesis §3.1.2) and the\n"
       "MinEX configuration: one cluster per computing node that runs\n"
       "processes, Proc = fastest rate / rate, Conn = B_ref / smallest\n"
-      "available bandwidth on the path (docs/drum.md).\n"
+      "available bandwidth on the path (docs/design/drum.md).\n"
       "  --wcomm W            communication weight in [0,1] (default 0)\n"
       "  --latency-bytes B    add link latencies for messages of B bytes\n"
       "  --intra-conn X       Conn of a node with itself (default 1)\n"

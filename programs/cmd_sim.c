@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex sim: one configuration of the MinEX paper's experiment (§4): the
- * adaptive-mesh workload (docs/workload.md) repartitioned by MinEX between
- * adaptations, beside the no-partitioning baseline; per-step table, run
+ * adaptive-mesh workload (docs/design/workload.md) repartitioned by MinEX
+ * between adaptations, beside the no-partitioning baseline; per-step table, run
  * totals, optional CSV, JSON, VTK of chosen steps and gnuplot plots. */
 #include "sim.h"
 #include "strbuf.h"

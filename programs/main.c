@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* minex: command-line front end of libminex (docs/cli.md). Dispatches to
+/* minex: command-line front end of libminex (docs/guide/cli.md). Dispatches to
  * one function per subcommand. */
 #include "tool.h"
 
@@ -34,7 +34,7 @@ static void usage(FILE *fp) {
   for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
     fprintf(fp, "  %-10s %s\n", commands[k].name, commands[k].summary);
   fprintf(fp, "\nExit status: 0 success, 1 failure (the message names the "
-              "file and line),\n2 bad command line. See docs/cli.md.\n");
+              "file and line),\n2 bad command line. See docs/guide/cli.md.\n");
 }
 
 int main(int argc, char **argv) {

@@ -5,7 +5,8 @@
  * workload itself (it is deterministic); the records, zero where a rank did
  * not run the configuration, are summed on rank 0, which writes DIR. The
  * output equals a serial run's but for the timing columns
- * (docs/sims_mpi.md). A failure on any rank ends every rank non-zero. */
+ * (docs/guide/sweeps-mpi.md). A failure on any rank ends every rank non-zero.
+ */
 #include "sweep.h"
 #include "tool_sim.h"
 

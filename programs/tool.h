@@ -153,7 +153,7 @@ void tool_json_metrics(FILE *fp, const minex_metrics *m, int indent);
 /* Human-readable comparison table of old and new metrics under the
  * horizon k = iterations (0 means 1); old may be NULL (one column). The
  * ratios to LB compare like with like: MaxQwgt and T_k against k LB,
- * SteadyMax against LB (docs/cli.md). */
+ * SteadyMax against LB (docs/guide/cli.md). */
 void tool_print_table(FILE *fp, const minex_metrics *old,
                       const minex_metrics *new_m, const char *old_title,
                       const char *new_title, int32_t iterations);

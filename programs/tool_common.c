@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Common part of the minex tool: option parsing, configuration building,
- * metrics as a table or JSON (docs/cli.md). */
+ * metrics as a table or JSON (docs/guide/cli.md). */
 #include "tool.h"
 #include "tool_progress.h"
 

@@ -98,7 +98,7 @@ void tool_workload_help(void) {
   sim_adapt_params p;
   sim_adapt_defaults(&p);
   printf(
-      "Workload (docs/workload.md):\n"
+      "Workload (docs/design/workload.md):\n"
       "  MESH                 tetrahedral MEDIT/Gmsh mesh whose elements are "
       "the roots\n"
       "                       (default: the built-in box, 50,400 "

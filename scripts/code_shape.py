@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The shape of the library's code, for docs/architecture.md: functions
+"""The shape of the library's code, for docs/design/architecture.md: functions
 with 8 or more parameters, functions over 100 lines, and the places
 outside src/dist and src/mpi that branch on a communicator (a test of
 `->comm`, `.comm` or a `cm` alias). Reads src/ as text (function definitions start in column 0 and

@@ -4,7 +4,7 @@
 # test tools: scripts/deps.sh build), builds MinEX in build-demo/,
 # installs it into a prefix (default install/ in the clone; MINEX_PREFIX
 # chooses another) and runs the default adaptive-mesh simulation (minex
-# sim, docs/experiments.md): the built-in box of 50,400 tetrahedra adapted
+# sim, docs/design/experiments.md): the built-in box of 50,400 tetrahedra adapted
 # 9 times by a moving cylinder (50,400 -> ~1.8 million leaf elements),
 # repartitioned by MinEX between adaptations for a heterogeneous machine
 # of 4 clusters (P = 32, Proc 1,1,2,2, inter-cluster Conn 10), beside the

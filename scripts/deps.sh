@@ -18,7 +18,7 @@ MINEX_BUILD_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev
   zlib1g-dev # the compressed data arrays of .vtu meshes (src/mesh/vtu.c)
   uthash-dev
   libscotch-dev # the from-scratch candidate (src/scratch); it pulls in
-  #               Open MPI: every MPI use names MPICH (docs/architecture.md)
+  #               Open MPI: every MPI use names MPICH (docs/design/architecture.md)
   gnuplot-nox)
 # the tests on top: Check, valgrind, MPICH (minex-sweep-mpi and its tests),
 # clang and its runtimes (libFuzzer, scripts/fuzz.sh; OpenMP and archer for
@@ -34,7 +34,7 @@ MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
   clang-format
   libmetis-dev
   locales) # de_DE.UTF-8 for tests/io/test_locale.c (minex_gen_locales)
-# the Python package (python/, docs/python.md) and its tests: Debian's
+# the Python package (python/, docs/guide/python.md) and its tests: Debian's
 # numpy, scipy, pytest and matplotlib for Debian's python3, and what
 # installs the package into a virtual environment that sees them (venv,
 # setuptools, wheel), with no package index (bash scripts/deps.sh python)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Runs every shell command block of README.md and docs/*.md, as a user
+"""Runs every shell command block of README.md and docs/**/*.md, as a user
 would: in a scratch copy of the source tree (a fresh clone: data/,
 docs/examples/, tests/data/ are there), block after block in the order of
 the file, with what one block exports or cd's into kept for the next.
@@ -24,8 +24,8 @@ scripts/demo.sh installs, and install/bin is put on PATH.
 
 Usage: doc_commands.py [--build DIR] [--work DIR] [--keep] [--list]
                        [--setup FILE] [FILE.md ...]
-(default files: README.md and docs/*.md of the source tree this script is
-in). Exit status 0 when every block ran and passed, 1 otherwise.
+(default files: README.md and every .md under docs/ of the source tree
+this script is in). Exit status 0 when every block ran and passed, 1 otherwise.
 """
 
 import argparse
@@ -200,7 +200,7 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", help="Markdown files (default: "
-                    "README.md docs/*.md)")
+                    "README.md and every .md under docs/)")
     ap.add_argument("--root", default=root, help="source tree (default: "
                     "the one this script is in)")
     ap.add_argument("--build", help="build tree installed for the files "
@@ -222,8 +222,8 @@ def main():
     else:
         docs = os.path.join(root, "docs")
         rels = ["README.md"] + sorted(
-            os.path.join("docs", f) for f in os.listdir(docs)
-            if f.endswith(".md"))
+            os.path.relpath(os.path.join(d, f), root)
+            for d, _, fs in os.walk(docs) for f in fs if f.endswith(".md"))
 
     per_file, errors = [], []
     for rel in rels:

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Feeds every class of bad input that the command line reaches to the
 # `minex` tool and prints a Markdown table row per case: the input, the exit
-# status and the message. docs/errors.md holds its output (the rows for
+# status and the message. docs/reference/errors.md holds its output (the rows for
 # inputs only the C API can give follow it there, each backed by a test).
 # The last column is the command's peak resident memory (GNU time).
 # Needs GNU time (Debian package time) for the memory column.

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Refreshes our side of the side-by-side tables in docs/experiments.md from
+"""Refreshes our side of the side-by-side tables in docs/design/experiments.md from
 the CSV files of `minex sweep --table all --seed S -o OUT` runs.
 
-    python3 scripts/experiments_tables.py OUT1 [OUT2 ...] docs/experiments.md
+    python3 scripts/experiments_tables.py OUT1 [OUT2 ...] docs/design/experiments.md
 
 Each "ours / paper" cell keeps the paper's value and takes ours from
 OUT*/tableN.csv (MaxQwgt summed over the adaptations, in thousands; LoadImb

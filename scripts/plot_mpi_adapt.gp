@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The plot of docs/migration.md "The application": measured seconds per
+# The plot of docs/guide/migration.md "The application": measured seconds per
 # adaptation interval (points) and the model's T_k (dashed) from the CSV
 # that examples/mpi_adapt writes with --csv.
 #   gnuplot -e "csv='docs/examples/mpi_adapt_2ranks.csv'; out='docs/img/mpi_adapt.png'" scripts/plot_mpi_adapt.gp

@@ -92,7 +92,7 @@ build_and_test() { # build-dir build-type [ctest arguments]
 build_and_test build-test Release
 took Release
 
-# the Python package (python/, docs/python.md): pytest on the source
+# the Python package (python/, docs/guide/python.md): pytest on the source
 # tree's package over the Release build's libminex.so and minex tool,
 # with Debian's python3 (the one python3-numpy and the others are for;
 # MINEX_PYTHON names another)
@@ -193,7 +193,7 @@ if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then
   # archer tool of clang's runtime tells ThreadSanitizer about OpenMP's
   # barriers, while GCC's libgomp synchronises through futexes it cannot
   # see, so every parallel region would report false races
-  # (docs/reliability.md)
+  # (docs/reference/reliability.md)
   echo "== ThreadSanitizer build in $root/build-tsan (gcc, POSIX threads)"
   export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}"
   cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=Tsan \

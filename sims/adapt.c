@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The adaptive-mesh refinement workload of the MinEX paper (§2.1, §2.2):
  * refinement trees under a moving cylinder and the weighted dual graph of
- * their roots. The model is described in docs/workload.md. This file holds
- * the forest, its queries, the trees' streams (checked, packed, dropped,
+ * their roots. The model is described in docs/design/workload.md. This file
+ * holds the forest, its queries, the trees' streams (checked, packed, dropped,
  * unpacked: a forest may hold some roots only) and the workload; the split
  * codes and one adaptation are in adapt_refine.c.
  *

@@ -6,7 +6,7 @@
  * after each adaptation the dual graph of the roots weighted by the trees:
  * Pwgt = leaves, Rwgt = all tree elements, Cwgt = leaf faces on the shared
  * root face. The model and its parameters are documented in
- * docs/workload.md. Public MinEX API only (minex.h). */
+ * docs/design/workload.md. Public MinEX API only (minex.h). */
 #ifndef MINEX_SIM_ADAPT_H
 #define MINEX_SIM_ADAPT_H
 
@@ -44,7 +44,7 @@ typedef struct sim_adapt_params {
   int32_t depth;      /* maximum refinement level of a tree, 0..MAX_DEPTH;
                          a root is level 0 (default 3, calibrated)           */
   double radius;      /* cylinder radius as a fraction of L_sweep, >= 0
-                         (default 0.143, calibrated: see docs/workload.md)  */
+                         (default 0.143, calibrated: see docs/design/workload.md)  */
   int32_t iterations; /* horizon k (SPEC §2): solver iterations each
                         adaptation's partition must last, in [1,
                         MINEX_ITERATIONS_MAX]; sim_run and the sweep hand
@@ -89,7 +89,7 @@ int sim_adapt_create(const minex_mesh *mesh, const sim_adapt_params *p,
 void sim_adapt_destroy(sim_adapt *a);
 
 /* Makes adaptation k = sim_adapt_step_count(a) + 1: coarsens, then
- * refines, for the cylinder at its k-th position (docs/workload.md), the
+ * refines, for the cylinder at its k-th position (docs/design/workload.md), the
  * trees of the roots the forest holds; the others are left alone (the
  * step count advances all the same). A root's new tree depends on its
  * old tree, its geometry and k only, so a root adapted in any forest gets

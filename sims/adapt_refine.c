@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One adaptation of the refinement forest of the MinEX paper (§2.1, §2.2):
  * the split codes and 3D_TAG's split tables, and the pass that coarsens and
- * refines every tree for the cylinder's next position (docs/workload.md).
- * An adaptation rewrites the whole forest in one preorder pass into a
- * second buffer: O(elements) time, 2 bytes per element of memory. */
+ * refines every tree for the cylinder's next position
+ * (docs/design/workload.md). An adaptation rewrites the whole forest in one
+ * preorder pass into a second buffer: O(elements) time, 2 bytes per element of
+ * memory. */
 #include "adapt_internal.h"
 
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * Zoltan_LB_Partition over --repeat calls (the slowest rank) and the
  * result's MaxQwgt and T_k (SPEC §2, scored by minex_evaluate on rank 0)
  * for k = 1 and --iters. Debian's Zoltan is built with Open MPI: run with
- * mpiexec.openmpi (docs/mpi.md, "Against Zoltan on the same ranks").
+ * mpiexec.openmpi (docs/guide/mpi.md, "Against Zoltan on the same ranks").
  *   mpiexec.openmpi -n R peer_zoltan_mpi [--elements N] [--repeat K]
  *                   [--iters K] [--mult M] */
 #include "dist_case.h"

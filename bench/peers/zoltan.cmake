@@ -55,7 +55,7 @@ if(MINEX_BUILD_TESTS AND TARGET minex_tool)
     ENVIRONMENT "LSAN_OPTIONS=detect_leaks=0")
 endif()
 
-# peer_zoltan_mpi: Zoltan PHG on R ranks beside bench_mpi (docs/mpi.md).
+# peer_zoltan_mpi: Zoltan PHG on R ranks beside bench_mpi (docs/guide/mpi.md).
 # Linked to libminex (which uses no MPI) to build and score the case; run
 # with mpiexec.openmpi.
 add_executable(peer_zoltan_mpi peer_zoltan_mpi.c ../dist_case.c)

@@ -14,7 +14,7 @@ The library is found through ``MINEX_LIBRARY``, then
 ``ctypes.util.find_library("minex")``, then the prefix the package is
 installed in; importing the package checks its binary interface
 (minex_abi_get) and refuses a library that differs. The semantics are
-those of docs/SPEC.md; docs/python.md describes the package.
+those of docs/SPEC.md; docs/guide/python.md describes the package.
 """
 
 from __future__ import annotations

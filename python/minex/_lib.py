@@ -29,7 +29,7 @@ from typing import Callable, Dict, List, Optional
 # The version of the package, that of the C library it is written for
 # (project(VERSION) of CMakeLists.txt; pyproject.toml reads it from here):
 # the library's major version must be this one, and before 1.0 the minor
-# as well (the ABI may change between 0.x minor versions, docs/api.md).
+# as well (the ABI may change between 0.x minor versions, docs/reference/api.md).
 __version__ = "0.1.0"
 PACKAGE_VERSION = tuple(int(x) for x in __version__.split("."))
 

@@ -82,7 +82,7 @@ class Machine:
 
     @classmethod
     def load(cls, path: Union[str, os.PathLike]) -> "Machine":
-        """Reads a configuration XML file (docs/formats.md), validated
+        """Reads a configuration XML file (docs/reference/formats.md), validated
         against the schema built into the library (minex_config_load)."""
         out = c_void_p()
         check(lib.minex_config_load(os.fsencode(path), ctypes.byref(out)))

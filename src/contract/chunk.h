@@ -119,7 +119,7 @@ int contract_chunk_sweep(contract_worker *wk, const contract_level *L,
                          contract_chunk *c, int32_t sample_size,
                          unsigned long seed);
 
-/* A cluster level of chunk c (cluster.c, docs/algorithm.md "Cluster
+/* A cluster level of chunk c (cluster.c, docs/design/algorithm.md "Cluster
  * levels") instead of contract_chunk_sweep, with the same results
  * (merges, lnew, order, the roots' merged lists); lists = 1 also gives
  * every other merge its list (the paper's expansion reads them). */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Cluster levels (beyond the paper; options.cluster_levels, docs/algorithm.md
- * "Cluster levels"): one pass over a chunk in which every base vertex
- * still alone joins the neighbouring cluster of the same chunk with the
- * largest Cwgt(v, C) / (Rwgt_v + Rwgt_C), SPEC §3's merge priority for the
- * pair (v, C), among the clusters of fewer than CONTRACT_CLUSTER_SIZE
- * members. Each join is one merge of the pair (C's root, v), so the level
- * is a stack of pair merges like the sampled sweep's (sweep.c) and the
- * expansion undoes it the same way; what it saves is the sampling, the
+/* Cluster levels (beyond the paper; options.cluster_levels,
+ * docs/design/algorithm.md "Cluster levels"): one pass over a chunk in which
+ * every base vertex still alone joins the neighbouring cluster of the same
+ * chunk with the largest Cwgt(v, C) / (Rwgt_v + Rwgt_C), SPEC §3's merge
+ * priority for the pair (v, C), among the clusters of fewer than
+ * CONTRACT_CLUSTER_SIZE members. Each join is one merge of the pair (C's root,
+ * v), so the level is a stack of pair merges like the sampled sweep's (sweep.c)
+ * and the expansion undoes it the same way; what it saves is the sampling, the
  * union/find and a merged list per merge: each vertex is gathered once,
  * each cluster's list built once. */
 #include "contract/chunk.h"

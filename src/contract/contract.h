@@ -271,7 +271,7 @@ static inline double contract_pair_ratio(double cwgt, double rwgt) {
 #ifndef CONTRACT_LEVEL_FRACTION
 #define CONTRACT_LEVEL_FRACTION 8
 #endif
-/* Cluster levels (contract_ws.cluster_factor; docs/algorithm.md "Cluster
+/* Cluster levels (contract_ws.cluster_factor; docs/design/algorithm.md "Cluster
  * levels"): a vertex joins a cluster of fewer than CONTRACT_CLUSTER_SIZE
  * members; under options.cluster_levels = AUTO a level is built so while it has
  * more than CONTRACT_CLUSTER_ABOVE times the target's vertices. */

@@ -14,7 +14,7 @@
  * best fit: a request never takes a block a later request of the same
  * call would need, so the second call's count of new blocks is 0 (with
  * threads, requests of concurrent candidates may interleave differently;
- * see docs/api.md).
+ * see docs/reference/api.md).
  *
  * A pooled block can be freed on any thread, with or without a workspace
  * set there: core_free finds it in one process-wide table (uthash by

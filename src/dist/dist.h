@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Stage 2 of minex_mpi_repartition (docs/mpi.md "Stage 2"): the graph
+/* Stage 2 of minex_mpi_repartition (docs/design/distributed.md): the graph
  * moved to the ranks that hold its old parts (part p on its home rank
  * p * size / nparts, the rule of minex_mpi_lists_create), in the per-part
  * layout of the serial library (src/driver/layout.h: the vertices of each

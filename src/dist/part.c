@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Stage 2 of minex_mpi_repartition (docs/mpi.md "Stage 2"): the graph on
+/* Stage 2 of minex_mpi_repartition (docs/design/distributed.md): the graph on
  * its parts' home ranks in the per-part layout, and the contraction's
  * collective operations. */
 #include "dist/dist.h"

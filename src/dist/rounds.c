@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* partition_rounds_dist: the rounds of options.rounds = ON on a
- * contraction spread over ranks (docs/mpi.md, stage 2 step 4). Each rank
- * tests its own vertices and decides its own proposals by the replay-free
- * rule (docs/algorithm.md): a proposal's decision reads, for each
- * processor its move touches, the round's load plus the deltas of every
+ * contraction spread over ranks (docs/design/distributed.md, stage 2 step 4).
+ * Each rank tests its own vertices and decides its own proposals by the
+ * replay-free rule (docs/design/algorithm.md): a proposal's decision reads, for
+ * each processor its move touches, the round's load plus the deltas of every
  * earlier proposal in the round's order (forced, Gain, global id),
  * accepted or not. Those running sums are made at the processors' home
  * ranks (each proposal's deltas sent there, sorted into the order, summed

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Stage 2 of minex_mpi_repartition (docs/mpi.md "Stage 2"): the diffusive
+/* Stage 2 of minex_mpi_repartition (docs/design/distributed.md): the diffusive
  * candidate of minex_repartition run on every rank, each holding its home
  * parts: the graph to its home ranks (dist_part_create), the contraction
  * spread over the ranks, the contracted graph's partition on every rank,
@@ -89,8 +89,8 @@ static double sums_add(const char *all, int64_t total, minex_metrics *r,
 
 /* The metrics of the result: those of the loads every rank keeps (equal
  * on every rank), the sums over vertices per old part, added in part
- * order: the same figures for any number of ranks (docs/mpi.md: equal to
- * the serial ones up to rounding, which sums in input order). */
+ * order: the same figures for any number of ranks (docs/design/distributed.md:
+ * equal to the serial ones up to rounding, which sums in input order). */
 static int dist_metrics(dist_ctx *c, const dist_part *d, const contract_ws *w,
                         const costmodel_loads *ld, minex_metrics *m) {
   const minex_config *cfg = ld->cfg;

@@ -65,7 +65,7 @@ void run_init(run_ctx *r, const minex_options *options, const minex_config *cfg,
   /* rounds: AUTO is ON, the distributed kernel's rule */
   r->rounds = !pe && o.rounds != MINEX_ROUNDS_OFF;
   /* refinement from k = 2: at k = 1 a refined step left the next steps of
-     a sequence a worse start (docs/algorithm.md §7) */
+     a sequence a worse start (docs/design/algorithm.md §7) */
   r->refine = mode_on(o.refine, MINEX_REFINE_OFF, MINEX_REFINE_ON, pe,
                       k >= MINEX_REFINE_AUTO_ITERATIONS);
   r->balance = mode_on(o.balance, MINEX_BALANCE_OFF, MINEX_BALANCE_ON, pe,

@@ -5,7 +5,7 @@
  * share; §3.1.2.2, third formulation: c_n = available bandwidth
  * C - (rx + tx)).
  *
- * Choices where the thesis is silent (docs/drum.md):
+ * Choices where the thesis is silent (docs/design/drum.md):
  * - Without a benchmark on any computing node every b_n is 1; a model with
  *   benchmarks on some computing nodes and not on others is an error.
  * - A computing node that was never measured is dedicated: u + i = 1.

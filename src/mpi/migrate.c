@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Moving the data after a repartition (minex_mpi.h "migration",
- * docs/migration.md): import/export lists, the new parts of neighbours,
+ * docs/guide/migration.md): import/export lists, the new parts of neighbours,
  * the pack/unpack migration (one exchange, or pairwise in bounded pieces)
  * and its split-phase, latency-tolerant form. */
 #include "mpi/mpi_comm.h"

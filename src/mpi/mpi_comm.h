@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The MPI layer's communication helpers (libminex_mpi only; docs/mpi.md):
+/* The MPI layer's communication helpers (libminex_mpi only; docs/guide/mpi.md):
  * a communicator with its rank and figures, collective agreement on
  * errors, and a sparse all-to-all with 64-bit byte counts. */
 #ifndef MINEX_MPI_COMM_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* minex_mpi_repartition (SPEC §6, docs/mpi.md): the graph distributed over
- * the ranks of a communicator, validated where it lies (every rank its own
+/* minex_mpi_repartition (SPEC §6, docs/guide/mpi.md): the graph distributed
+ * over the ranks of a communicator, validated where it lies (every rank its own
  * rows, the reverse of every edge that crosses ranks checked by the rank
  * that holds it), then repartitioned by the per-part kernel.
  *
@@ -669,7 +669,8 @@ static int check_args(mx_comm *c, mx_args *a) {
   return rc;
 }
 
-/* Stage 2: every rank works on its home parts (docs/mpi.md); agreed. */
+/* Stage 2: every rank works on its home parts (docs/design/distributed.md);
+ * agreed. */
 static int solve_distributed(mx_comm *c, const dist_input *in, mx_args *a,
                              minex_metrics *metrics, minex_mpi_stats *st) {
   double ts = MPI_Wtime();

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ParMETIS_V3_AdaptiveRepart's argument list onto minex_mpi_repartition
- * (minex_parmetis.h; the mapping of every argument in docs/mpi.md). */
+ * (minex_parmetis.h; the mapping of every argument in docs/guide/mpi.md). */
 #include "minex_parmetis.h"
 #include "mpi/mpi_comm.h"
 

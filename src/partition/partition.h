@@ -115,7 +115,7 @@ typedef struct partition_dblock {
  * above 1: a pass in rounds moves each vertex at most once against its
  * round's frozen state, where a heap pass moves the best vertex of the
  * moment, so it takes two of them to do a heap pass's work. Peer
- * benchmark, 96 rows, two seeds (docs/algorithm.md): with 1, T_k 0.6%
+ * benchmark, 96 rows, two seeds (docs/design/algorithm.md): with 1, T_k 0.6%
  * above the heap passes' (geometric mean; 29 rows worse by more than 1%,
  * one by 9.8%); with 2 under k > 1, 0.14% (median equal, 16 worse, 8
  * better, the worst 3.6%), no row worse than with 1. At k = 1 rounds
@@ -130,7 +130,7 @@ typedef struct partition_dblock {
 /* A move rule (SPEC §3, and the passes beyond the paper): which moves are
  * admissible and what the passes do with them. A new rule is an entry
  * here and in move_rule.c, and the driver's call of the passes under it
- * (docs/architecture.md "Adding a rule"). */
+ * (docs/design/architecture.md "Adding a rule"). */
 struct partition_ctx;
 typedef struct partition_rule {
   const char *name;
@@ -417,7 +417,7 @@ void partition_rounds_reset(partition_rounds_ws *rw, int32_t nids);
  * next round instead (as a heap pass files it again). *nmoves gets the
  * moves made; MINEX_ENOMEM with a message (the moves made so far stand).
  * Under rounds = ON (pc->rounds) the re-test is the replay-free one of
- * docs/algorithm.md (partition_round_plan below): every proposal tested
+ * docs/design/algorithm.md (partition_round_plan below): every proposal tested
  * for its own destination against the round's loads plus the deltas of
  * every earlier proposal, accepted or not -- per processor a running sum,
  * so that the decisions need no running state of the whole machine --

@@ -200,7 +200,7 @@ static int same_deltas(const costmodel_scratch *a, const costmodel_scratch *b,
  * each for its own destination against the round's loads plus the deltas
  * of every earlier proposal, accepted or not (so the loads a decision
  * sees are per processor a sum over the proposals before it, whatever was
- * decided for them: the replay-free rule of docs/algorithm.md), dMinVar
+ * decided for them: the replay-free rule of docs/design/algorithm.md), dMinVar
  * about the round's minimum; then an accepted proposal with an earlier
  * accepted neighbour waits for the next round (none in the last). The
  * loads are the round's again on return. */
@@ -269,7 +269,7 @@ static int round_decide(partition_ctx *pc, partition_rounds_ws *rw, int32_t nm,
  * (dMinVar about ref, the round's minimum), so that each refinement move
  * keeps its pass's promise (no bound raised) and no move is made on a
  * neighbourhood that changed under it. The balance passes' moves are not
- * checked again (docs/algorithm.md "The execution check"): so a round
+ * checked again (docs/design/algorithm.md "The execution check"): so a round
  * of the expansion or the balance passes, but its last, executes every
  * accepted move that does not wait, which the MPI layer's ranks do
  * without rank 0. */

@@ -4,7 +4,7 @@
  * (the clusters first, with target weights their share of the machine's
  * speed, then each cluster's processors), relabelled for the smallest
  * remapping cost against the old partition. minex_repartition gives it a
- * level of its own contraction (docs/algorithm.md §7), runs the result
+ * level of its own contraction (docs/design/algorithm.md §7), runs the result
  * through MinEX's rules and keeps it when its T_k is the lowest.
  *
  * Scotch runs in a context of its own per call (SCOTCH_Context: one
@@ -14,7 +14,7 @@
  * this file's SCOTCH_errorPrint, which keeps them for the error message
  * and never prints. METIS 5.1, used before, keeps a process-global random
  * generator, installs SIGTERM/SIGABRT handlers during each call and prints
- * on stdout (docs/algorithm.md §7). */
+ * on stdout (docs/design/algorithm.md §7). */
 #ifndef MINEX_SCRATCH_H
 #define MINEX_SCRATCH_H
 

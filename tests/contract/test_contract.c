@@ -463,10 +463,10 @@ START_TEST(accumulator_scan_and_table_agree) {
 }
 END_TEST
 
-/* contract_check compares sums of weights relative to their magnitude
- * (issue 18 §2(a)): a merged vertex whose Pwgt is one part in 10^6 off the
- * sum of its children's is caught on a graph whose weights are 1e-200 (the
- * absolute floor of 1 let any error below 1e-9 through). */
+/* contract_check compares sums of weights relative to their magnitude:
+ * a merged vertex whose Pwgt is one part in 10^6 off the
+ * sum of its children's is caught on a graph whose weights are 1e-200 (an
+ * absolute floor of 1 would let any error below 1e-9 through). */
 START_TEST(check_catches_weight_errors_at_any_scale) {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 18);
@@ -542,7 +542,7 @@ static void expand_all(contract_ws *ws) {
     ;
 }
 
-/* Issue 19: contract_rewind brings back the state of the freeze after a
+/* contract_rewind brings back the state of the freeze after a
  * partial or a full expansion (the candidates share one contraction), and
  * an expansion after it ends where an expansion of a fresh freeze does. */
 START_TEST(rewind_restores_the_frozen_state) {
@@ -594,7 +594,7 @@ START_TEST(rewind_restores_the_frozen_state) {
 }
 END_TEST
 
-/* Issue 19: contract_undo_level leaves, level after level, the state that
+/* contract_undo_level leaves, level after level, the state that
  * contract_undo one merge at a time leaves (parents, owners, interior
  * flags, counts), and names exactly the base vertices that were merged
  * away, in id order. Interior flags and owners are set at random on the
@@ -760,7 +760,7 @@ START_TEST(level_graph_is_the_quotient_of_the_fine_graph) {
 }
 END_TEST
 
-/* Issue 19: a view of a frozen workspace expands as the workspace does,
+/* A view of a frozen workspace expands as the workspace does,
  * and expanding it leaves the workspace frozen (the candidates on other
  * threads each expand their own view). */
 START_TEST(a_view_expands_like_its_workspace_and_leaves_it_alone) {

@@ -577,9 +577,9 @@ START_TEST(argmin_finds_least_loaded_available_processor) {
 END_TEST
 
 /* costmodel_loads_check's tolerances are relative to the magnitudes
- * summed (issue 18 §2(a)): a QwgtTot or a Qwgt off by one part in 10^6 is
- * caught at any scale of the weights (with the absolute floor of 1 it
- * was invisible below weights of about 1e-3), and a running QwgtTot that
+ * summed: a QwgtTot or a Qwgt off by one part in 10^6 is
+ * caught at any scale of the weights (with an absolute floor of 1 it
+ * would be invisible below weights of about 1e-3), and a running QwgtTot that
  * once held loads of 1e8 passes after they left, though its error is
  * then far above 1e-9 of the total left. */
 START_TEST(loads_check_tolerances_are_relative_to_the_magnitudes_summed) {

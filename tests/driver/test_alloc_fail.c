@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Allocation failure (issue 10): every public entry point that allocates
+/* Allocation failure: every public entry point that allocates
  * is called with its n-th allocation failing, for n = 1, 2, ... until the
  * call succeeds. Each failing call must return MINEX_ENOMEM, free what it
  * allocated and leave its outputs as they were (*out NULL, output arrays
@@ -8,7 +8,8 @@
  * allocators come here; libxml2 and GSL allocate inside their shared
  * libraries and are not reached (gsl_rng_alloc, called by the library, is).
  * Leaks are caught by the pointer set below in every build, and by LSan
- * and valgrind (scripts/test.sh). docs/reliability.md has the figures. */
+ * and valgrind (scripts/test.sh). docs/reference/reliability.md has the
+ * figures. */
 #define _GNU_SOURCE /* dladdr */
 #include "minex.h"
 #include "minex_drum.h"
@@ -90,7 +91,7 @@ static void live_reset(void) {
 }
 
 /* Distinct call sites (return addresses) seen while armed, for the
- * figures of docs/reliability.md. */
+ * figures of docs/reference/reliability.md. */
 #define SITES_MAX 1024
 static void *sites[SITES_MAX];
 static int32_t nsites;
@@ -674,7 +675,7 @@ START_TEST(repartition_of_a_larger_graph_fails_cleanly) {
 }
 END_TEST
 
-/* With a workspace (issue 19): its blocks made and given back inside the
+/* With a workspace: its blocks made and given back inside the
  * armed call (a trim after it), so a failure at any allocation -- a block,
  * its record, the workspace's table -- must leave every block returned. */
 static int run_big_ws(void *c) {
@@ -882,7 +883,7 @@ int main(void) {
   tcase_add_test(heavy, repartition_of_a_larger_graph_fails_cleanly);
   int rc = test_run_suite(s);
   /* MINEX_ALLOC_SITES=file (with CK_FORK=no): the call sites reached, as
-     offsets in the executable for addr2line (docs/reliability.md) */
+     offsets in the executable for addr2line (docs/reference/reliability.md) */
   const char *out = getenv("MINEX_ALLOC_SITES");
   FILE *fp = out ? fopen(out, "w") : NULL;
   for (int32_t i = 0; fp != NULL && i < nsites; i++) {

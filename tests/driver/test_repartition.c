@@ -516,9 +516,9 @@ static minex_graph *all_scaled(const minex_graph *g, double s) {
   return out;
 }
 
-/* Issue 18 §2(b): weights of 1e-200 were never balanced (MinVar, its
- * tolerance and the ThroTTle gate underflowed to 0: no move admissible,
- * MINEX_OK with LoadImb 1.67). The loads are now kept in a power-of-two
+/* Weights of 1e-200 are balanced: in the caller's units MinVar, its
+ * tolerance and the ThroTTle gate underflow to 0 (no move admissible,
+ * MINEX_OK with LoadImb 1.67), so the loads are kept in a power-of-two
  * unit near the mean load: a graph scaled by 2^-700, 2^-1000 or 2^400 gets
  * the owners of the graph at scale 1, its metrics scaled exactly, and a
  * decimal scale of 1e-200 is balanced as well as scale 1. (The from-scratch
@@ -586,7 +586,7 @@ START_TEST(tiny_weights_are_balanced_as_at_scale_one) {
 }
 END_TEST
 
-/* Issue 18 §2(b): the advice for weights whose squared loads overflow
+/* The advice for weights whose squared loads overflow
  * MinVar ignored the horizon ("scale them below ~1e150 / sqrt(P)", which
  * weights of 2^490 ~ 3e147 already are). The loads count Wgt and Comm k
  * times: the message names k and the factor to divide the weights by, and
@@ -625,7 +625,7 @@ START_TEST(overflow_advice_accounts_for_the_horizon) {
 }
 END_TEST
 
-/* Issue 18 §2(c): step 1 of `minex sim --box 9 8 8 --steps 2 --nprocs 8
+/* Step 1 of `minex sim --box 9 8 8 --steps 2 --nprocs 8
  * --clusters 2` (tests/data/sim_box988_c2_*: 3,456 roots, the refined
  * cylinder in cluster 0's half, I = 10). The paper's MinVar, measured from
  * the least-loaded processor (cluster 1, about 1,100), refuses moving a
@@ -651,9 +651,9 @@ START_TEST(balance_moves_relieve_the_heaviest_processor_on_two_clusters) {
   ck_assert(before.max_qwgt == 31302);
   opt.paper_exact = 1;
   ck_assert_int_eq(minex_repartition(g, cf, old, &opt, nw, &paper), MINEX_OK);
-  /* the paper's rule alone barely relieves the heaviest processor (30,852
-     with the contraction of issue 18, 31,008 with the per-part one of
-     issue 19): a move between two loaded processors raises MinVar */
+  /* the paper's rule alone barely relieves the heaviest processor (31,008
+     with the per-part contraction): a move between two loaded processors
+     raises MinVar */
   ck_assert_msg(paper.max_qwgt <= before.max_qwgt && paper.max_qwgt > 30000,
                 "paper's rule: MaxQwgt %g", paper.max_qwgt);
   opt.paper_exact = 0;
@@ -661,8 +661,8 @@ START_TEST(balance_moves_relieve_the_heaviest_processor_on_two_clusters) {
   assert_valid(cf, n, nw);
   ck_assert_int_eq(minex_evaluate(g, cf, old, nw, &opt, &check), MINEX_OK);
   ck_assert(check.max_qwgt == bal.max_qwgt);
-  /* at least 10% below the paper's rule alone (below 27,000 at issue 18, 27,028
-     with the per-part contraction of issue 19, against 30,852 and 31,008) */
+  /* at least 10% below the paper's rule alone (27,028 with the per-part
+     contraction, against 31,008) */
   ck_assert_msg(bal.max_qwgt < 0.9 * paper.max_qwgt, "MaxQwgt %g against %g",
                 bal.max_qwgt, paper.max_qwgt);
   ck_assert_double_ge(bal.max_qwgt, bal.lower_bound);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The invariant checks of MINEX_CHECKS builds are wired into
- * minex_repartition (src/driver/repartition.c, issue 10): a user Qwgt
+ * minex_repartition (src/driver/repartition.c): a user Qwgt
  * function that drifts between calls makes the running loads disagree
  * with their recomputation, which costmodel_loads_check reports at the
  * first phase boundary. Without MINEX_CHECKS the call goes through. */
@@ -48,7 +48,7 @@ START_TEST(a_failed_check_stops_the_repartition_with_its_name) {
 }
 END_TEST
 
-/* Issue 18 §2(a): a slow cluster (Proc 1e6 to 1e8) holding most of the old
+/* A slow cluster (Proc 1e6 to 1e8) holding most of the old
  * partition. Its loads leave the running QwgtTot as the vertices move
  * off, but their rounding stays: with tolerances relative to the total of
  * the moment, costmodel_loads_check refused 47 of 200 such valid inputs

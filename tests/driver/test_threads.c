@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Determinism across threads (issue 19, SPEC §3 "Parallel execution"): the
+/* Determinism across threads (SPEC §3 "Parallel execution"): the
  * same partition, bit for bit, and the same metrics for options.nthreads =
  * 1, 2, 3, 4 and 8, on graphs whose parts are cut into several contraction
  * chunks and on graphs with scattered owners, under every option set that

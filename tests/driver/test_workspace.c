@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* minex_workspace (issue 19): a call with options.workspace gives the same
+/* minex_workspace: a call with options.workspace gives the same
  * partition and metrics, bit for bit, as one without; a second call on the
  * same graph and options makes no new block (every large buffer comes from
  * the workspace) and holds no more; trim gives everything back; a

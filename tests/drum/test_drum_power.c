@@ -91,7 +91,7 @@ START_TEST(faik_table_5_4_powers) {
                     minex_drum_get(m, fast[i])->name);
     }
     for (int i = 0; i < 8; i++) {
-      /* rounded to 3 decimals, as printed: docs/drum.md counts these */
+      /* rounded to 3 decimals, as printed: docs/design/drum.md counts these */
       double g = minex_drum_get(m, i < 4 ? slow[i] : fast[i - 4])->power;
       double d = fabs(round(g * 1000) / 1000 - table54[k][i]);
       if (d < 5e-4)

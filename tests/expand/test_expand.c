@@ -142,7 +142,7 @@ START_TEST(expansion_with_zero_budget_still_restores_the_graph) {
 }
 END_TEST
 
-/* Issue 19: the expansion in synchronous rounds restores every vertex,
+/* The expansion in synchronous rounds restores every vertex,
  * keeps the running loads exact, moves only by the partition rule (so
  * MinVar does not rise), and gives the same owners, loads and move count
  * for 1, 2 and 3 threads (the tests of a round read a frozen state; the

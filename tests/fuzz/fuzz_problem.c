@@ -200,7 +200,7 @@ void fuzz_problem_make(const uint8_t *data, size_t size, fuzz_problem *p) {
      the inputs kept before these were added decode as they did). Weight
      scales: tiny (MinVar's squares underflow below ~1e-154) or huge; the
      largest load, 1e6 * 1e60 * 200 * Proc 1e12 * k 1e3 * Conn 1e6, stays
-     far below MinVar's overflow limit (docs/errors.md). */
+     far below MinVar's overflow limit (docs/reference/errors.md). */
   static const double scales[8] = {1,    1e-300, 1e-170,  1e-20,
                                    1e20, 1e60,   0x1p-60, 1e-5};
   double pscale = scales[take(&b) % 8], rscale = scales[take(&b) % 8];

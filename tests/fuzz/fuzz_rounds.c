@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fuzz harness of the parallel execution (SPEC §3 "Parallel execution";
- * docs/algorithm.md "Synchronous rounds"): the first byte chooses
+ * docs/design/algorithm.md "Synchronous rounds"): the first byte chooses
  * options.global_spread (1..8), a thread count (2, 3 or 4) and
  * options.rounds (OFF, ON or AUTO), the others a problem as for
  * `repartition` (fuzz_problem.h). It checks `repartition`'s guarantees

@@ -20,12 +20,12 @@ first="$work/prefix"
 cmake --install "$build" --prefix "$first" >/dev/null
 files=(include/minex.h include/minex_version.h
   share/minex/minex-config.xsd share/doc/minex/LICENSE share/doc/minex/NOTICE
-  share/doc/minex/api.md share/doc/minex/SPEC.md
+  share/doc/minex/reference/api.md share/doc/minex/SPEC.md share/doc/minex/README.md
   share/doc/minex/img/table1log_maxqwgt.png
   share/doc/minex/examples/hetero4.xml)
 [ "$tool" = 0 ] || files+=(bin/minex)
 [ "$mpi" = 0 ] || files+=(bin/minex-sweep-mpi include/minex_mpi.h
-  include/minex_parmetis.h share/doc/minex/mpi.md)
+  include/minex_parmetis.h share/doc/minex/guide/mpi.md)
 for f in "${files[@]}"; do
   [ -e "$first/$f" ] || { echo "missing $f"; exit 1; }
 done

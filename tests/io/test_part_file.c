@@ -236,7 +236,7 @@ static char *read_all(const char *path) {
   return s;
 }
 
-/* Issue 18: only a regular file is replaced by the temporary's rename. A
+/* Only a regular file is replaced by the temporary's rename. A
  * FIFO (or a device: /dev/null) is written in place and stays what it was;
  * a symbolic link to a regular file stays a link, its target gets the
  * content; a directory is refused. Before, the rename replaced a FIFO, a

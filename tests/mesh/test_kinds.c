@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests of every element kind and file variant (issue 22): one mixed mesh
+/* Tests of every element kind and file variant: one mixed mesh
  * of hexahedra, prisms, tetrahedra and pyramids written by Gmsh (ASCII and
  * binary v2 and 4.1, second order, partitioned, MEDIT, VTK), by meshio
  * (MEDIT with prisms and pyramids, VTK 5.1, .vtu) and by VTK 9 (.vtu raw,

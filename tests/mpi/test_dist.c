@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Stage 2 of the MPI layer (docs/mpi.md "Stage 2") under mpiexec -n 1, 2,
+/* Stage 2 of the MPI layer (docs/design/distributed.md) under mpiexec -n 1, 2,
  * 3, 4 (ctest test_dist_nN), against the serial kernel that every rank
  * also runs on the whole graph:
  * - dist_part_create: each rank holds its home parts (p * size / nparts) in

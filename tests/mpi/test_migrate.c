@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The migration layer (issue 21) under mpiexec -n 1, 2, 3, 4 (ctest
+/* The migration layer under mpiexec -n 1, 2, 3, 4 (ctest
  * test_migrate_nN): import/export lists against the new parts (computed
  * by every rank for every vertex), the new parts of neighbours, and every
  * way of moving the data -- single and multi callbacks, one exchange,

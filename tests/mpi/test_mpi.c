@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The MPI layer (issue 20) under mpiexec -n 1, 2, 3, 4 (ctest test_mpi_nN):
+/* The MPI layer under mpiexec -n 1, 2, 3, 4 (ctest test_mpi_nN):
  * minex_mpi_repartition on a graph spread over the ranks equals
  * minex_repartition on the whole graph (every rank computes that
  * reference itself) for several distributions (even, a rank without
@@ -100,8 +100,9 @@ static int close_to(double a, double b) {
   return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
-/* Stage 2 (options.rounds ON or AUTO, docs/mpi.md): the counts equal, the sums
- * of doubles up to rounding (added per old part, not in input order). */
+/* Stage 2 (options.rounds ON or AUTO, docs/design/distributed.md): the counts
+ * equal, the sums of doubles up to rounding (added per old part, not in input
+ * order). */
 static int metrics_close(const minex_metrics *a, const minex_metrics *b) {
   return close_to(a->max_qwgt, b->max_qwgt) &&
          close_to(a->horizon_time, b->horizon_time) &&
@@ -144,8 +145,8 @@ static void check_same(const char *what, const fixture *f,
       for (int64_t v = l.vd[r] - base; v < l.vd[r + 1] - base; v++)
         own[v] = r;
   const int32_t *old = old_all ? old_all : own;
-  /* stage 2 under rounds ON or AUTO (AUTO then means ON: docs/mpi.md),
-     unless paper_exact */
+  /* stage 2 under rounds ON or AUTO (AUTO then means ON:
+     docs/design/distributed.md), unless paper_exact */
   int want2 = !opt->paper_exact && opt->rounds != MINEX_ROUNDS_OFF;
   minex_options so = *opt; /* the serial call's options */
   if (want2)
@@ -1000,7 +1001,7 @@ static void test_parmetis_names(const fixture *f, int32_t P,
   local_free(&l);
 }
 
-/* options.workspace (issue 19) in both stages: the result of a call with
+/* options.workspace in both stages: the result of a call with
  * a workspace equals the one without; in stage 2 every rank's kernel
  * takes its large buffers from it, so a second call makes no new block on
  * any rank; in stage 1 rank 0's serial call uses it. */

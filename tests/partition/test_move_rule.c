@@ -106,7 +106,7 @@ START_TEST(interior_vertex_moves_to_the_least_loaded_processor) {
 }
 END_TEST
 
-/* The regression of issue 10: c's interior flag is set by a first test;
+/* A regression test: c's interior flag is set by a first test;
  * then b's gather marks its neighbours' owners {0, 2}; a second test of c
  * (interior: no gather of its own) must still see proc 2 as a candidate.
  * Before the fix the least-loaded processor was skipped when the previous

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Tests of src/partition/partition_check.c (issue 10): partition_ctx_check
+/* Tests of src/partition/partition_check.c: partition_ctx_check
  * passes along a real partition run and expansion and fails on
  * deliberately corrupted contexts; partition_check_phase names the check
  * that failed. */

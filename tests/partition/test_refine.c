@@ -4,7 +4,7 @@
  * move it makes has a Gain equal to the from-scratch difference of
  * QwgtTot, lowers QwgtTot, and never takes MaxQwgt above its value at the
  * start; the result is deterministic. The same for the passes in
- * synchronous rounds (options.rounds = MINEX_ROUNDS_ON, issue 19), whose
+ * synchronous rounds (options.rounds = MINEX_ROUNDS_ON), whose
  * moves are re-tested against the gate before they are made. */
 #include "contract/contract.h"
 #include "partition/partition.h"

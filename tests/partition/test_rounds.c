@@ -5,7 +5,7 @@
  * verdict against the loads of the round plus the deltas of every earlier
  * proposal, accepted or not (loads made afresh and advanced here: what
  * makes the decisions computable from per-processor sums alone,
- * docs/algorithm.md "The replay-free rule"), and that an accepted
+ * docs/design/algorithm.md "The replay-free rule"), and that an accepted
  * proposal waits exactly when an earlier neighbour's was accepted. */
 #include "contract/contract.h"
 #include "costmodel/costmodel.h"

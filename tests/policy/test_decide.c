@@ -100,7 +100,7 @@ START_TEST(decide_matches_cost_model) {
 }
 END_TEST
 
-/* Issue 18: the decision agrees with T_k (SPEC §5): at delta = 0,
+/* The decision agrees with T_k (SPEC §5): at delta = 0,
  * repartition iff T_steps(new) < T_steps(old), T scored by minex_evaluate
  * under the horizon k = steps; the remap cost is new's MaxRemap (before,
  * MaxQwgt(moving step) - MaxQwgt(new), often 0 beside a MaxRemap in the
@@ -360,7 +360,8 @@ START_TEST(atop_worked_example) {
   for (int i = 0; i < 8; i++)
     ck_assert_int_eq(got[i], local[i]);
   /* site 2's 60 after the global step: {6,6,6,6,9,9,9,9}, which is the
-     thesis' printed site-2 vector without its ninth entry (docs/drum.md) */
+     thesis' printed site-2 vector without its ninth entry (docs/design/drum.md)
+   */
   const int32_t want60[8] = {6, 6, 6, 6, 9, 9, 9, 9};
   for (int i = 0; i < 8; i++)
     ck_assert_int_eq(got[8 + i], want60[i]);

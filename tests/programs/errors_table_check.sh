@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Runs scripts/errors_table.sh (every class of bad input the tool reaches,
-# the table of docs/errors.md) and checks each row: an input marked
+# the table of docs/reference/errors.md) and checks each row: an input marked
 # "(legal)" or the empty graph succeeds; every other one exits non-zero
 # with a message that names the code (MINEX_E...) or the option at fault;
 # no row's peak memory exceeds 100 MB (a few bytes of input never size

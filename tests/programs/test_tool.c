@@ -1040,7 +1040,7 @@ START_TEST(sim_write_graphs_replays_the_run) {
 }
 END_TEST
 
-/* Issue 18: a flag that takes no value refuses "--flag=value" (exit 2,
+/* A flag that takes no value refuses "--flag=value" (exit 2,
  * naming it) instead of ignoring the value: --paper-exact=0 used to turn
  * paper-exact ON. Every no-value flag of every subcommand, first and last
  * on an otherwise valid command line; nothing runs, nothing is written.
@@ -1124,9 +1124,9 @@ START_TEST(flags_without_value_refuse_one) {
 }
 END_TEST
 
-/* Issue 18: -o (and sim --csv) onto a FIFO writes through it and leaves
- * the FIFO in place (the atomic rename used to replace it with a regular
- * file, and as root -o /dev/null would have replaced /dev/null); the
+/* -o (and sim --csv) onto a FIFO writes through it and leaves the FIFO
+ * in place (an atomic rename would replace it with a regular file, and as
+ * root -o /dev/null would replace /dev/null); the
  * reader gets exactly what a regular file gets. */
 START_TEST(output_onto_a_fifo_writes_through_it) {
   const char *g = tpath("box.graph"), *old = tpath("old.part");
@@ -1184,7 +1184,7 @@ static double table_value(const char *text, const char *label) {
   return strtod(q, NULL);
 }
 
-/* Issue 18: the table's ratios to LB compare like with like. LB is one
+/* The table's ratios to LB compare like with like. LB is one
  * iteration's processing: MaxQwgt and T_k under k are set against k LB,
  * SteadyMax against LB, so no ratio is below 1 (no partition beats the
  * bound) and none is inflated by k (--iters 100 printed "MaxQwgt / LB
@@ -1221,7 +1221,7 @@ START_TEST(table_ratios_compare_like_with_like) {
 }
 END_TEST
 
-/* Issue 18 (SPEC §5): --steps N prices the move as T_N does. The remap
+/* SPEC §5: --steps N prices the move as T_N does. The remap
  * cost is the new partition's MaxRemap (it printed "remap 0" beside a
  * MaxRemap of 1,990), T_N(old) = N SteadyMax(old) and T_N(new) = MaxRemap
  * + N SteadyMax(new) are reported, and the answer is T_N(new) < T_N(old).
@@ -1271,7 +1271,7 @@ START_TEST(repart_steps_agrees_with_horizon_time) {
 }
 END_TEST
 
-/* Issue 18: the printed time adds up (contraction, the diffusive run, the
+/* The printed time adds up (contraction, the diffusive run, the
  * ladder's runs, the from-scratch candidate, then checks and scoring: the
  * candidates were missing, 0.12 s of phases against 0.399 s), and
  * coarse_nvtxs is the contraction's size whichever candidate is kept (it
@@ -1297,7 +1297,7 @@ START_TEST(repart_time_adds_up_and_coarse_is_the_contraction) {
   ck_assert(json_number(j, "seconds_scratch") > 0);
   ck_assert_msg(parts <= total * (1 + 1e-9) && parts >= 0.5 * total,
                 "phases %g of %g s", parts, total);
-  /* issue 19: the candidates run concurrently on the threads; each
+  /* The candidates run concurrently on the threads; each
      kind's time is its own wall time, so they overlap on more than one
      thread and add up to the candidates' time on one */
   int threads = (int)json_number(j, "threads");
@@ -1307,7 +1307,7 @@ START_TEST(repart_time_adds_up_and_coarse_is_the_contraction) {
                 "candidates %g s, kinds %g s on %d threads", cands, kinds,
                 threads);
   ck_assert(json_number(j, "seconds_refine") <= kinds);
-  /* issue 19's projection figures: the parallel regions' wall time within
+  /* the projection figures: the parallel regions' wall time within
      the call's, their largest units within their work */
   double pw = json_number(j, "seconds_parallel");
   double work = json_number(j, "seconds_parallel_work");
@@ -1348,7 +1348,7 @@ START_TEST(repart_time_adds_up_and_coarse_is_the_contraction) {
 }
 END_TEST
 
-/* Issue 18: the table says which figure was minimised, and when T_1 rose
+/* The table says which figure was minimised, and when T_1 rose
  * at the default k = 1 (a lower MaxQwgt bought with remapping, 43,720 ->
  * 51,196 on a user's case) it says to give --iters K when the partition
  * must last. */
@@ -1407,8 +1407,8 @@ START_TEST(table_prints_huge_and_tiny_loads_readably) {
 }
 END_TEST
 
-/* Issue 18 (docs/cli.md, sweep --rules): at --iters 1 the defaults are the
- * paper's rules only at alpha = 0, but for the expansion in rounds (issue
+/* docs/guide/cli.md, sweep --rules: at --iters 1 the defaults are
+ * the paper's rules only at alpha = 0, but for the expansion in rounds (issue
  * 19; --rounds off gives the paper's). At alpha > 0 the ladder runs (1 +
  * MINEX_LADDER_MAX candidates against the paper's one); refinement and the
  * from-scratch candidate stay off at k = 1 either way. */

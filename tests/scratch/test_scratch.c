@@ -2,7 +2,7 @@
 /* The from-scratch candidate (src/scratch, SPEC §3 "Beyond the paper" and
  * "Guarantees"): the same result whatever else runs in the process,
  * nothing printed, no signal handler touched, a result for every valid
- * input (issue 18 §1; METIS 5.1 failed each of these). */
+ * input (METIS 5.1 fails each of these). */
 #include "scratch/scratch.h"
 #include "test_util.h"
 
@@ -182,7 +182,8 @@ START_TEST(extreme_machines_and_weights_print_nothing_touch_no_signal) {
   for (int r = 0; r < 6; r++)
     for (int s = 0; s < 6; s++) {
       /* loads above ~1e150 are refused as an overflow of MinVar (the
-         sum of squared loads, docs/errors.md): not the candidate's case */
+         sum of squared loads, docs/reference/errors.md): not the candidate's
+         case */
       if (ratios[r] * scales[s] > 1e140)
         continue;
       int32_t n = 200 + (int32_t)gsl_rng_uniform_int(rng, 300);

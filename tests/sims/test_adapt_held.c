@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Tests of the forests that hold some roots only (sims/adapt.h, "The roots
- * a forest holds"; issue 21, examples/mpi_adapt.c): the roots split over
+ * a forest holds"; examples/mpi_adapt.c): the roots split over
  * three forests, each adapting its own, the trees moving between them by
  * pack / drop / unpack after every adaptation, give every root the tree,
  * the counts and in the end the graph of the forest holding every root;

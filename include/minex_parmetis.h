@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* MinEX behind ParMETIS_V3_AdaptiveRepart's argument list (docs/mpi.md,
+/** @file
+ * MinEX behind ParMETIS_V3_AdaptiveRepart's argument list (docs/mpi.md,
  * "From ParMETIS"): a ParMETIS user switches by renaming one call. Link
  * libminex_mpi. No ParMETIS header or library is needed. */
 #ifndef MINEX_PARMETIS_H
@@ -13,21 +14,21 @@
 extern "C" {
 #endif
 
-/* Return codes, with METIS's values (METIS_OK, METIS_ERROR_INPUT, ...);
+/** Return codes, with METIS's values (METIS_OK, METIS_ERROR_INPUT, ...);
  * the MinEX error and its message stay readable through
  * minex_parmetis_last_error() and minex_last_error(). */
 #define MINEX_PARMETIS_OK 1
-#define MINEX_PARMETIS_ERROR_INPUT (-2)
-#define MINEX_PARMETIS_ERROR_MEMORY (-3)
-#define MINEX_PARMETIS_ERROR (-4)
+#define MINEX_PARMETIS_ERROR_INPUT (-2)  /**< METIS_ERROR_INPUT: bad input */
+#define MINEX_PARMETIS_ERROR_MEMORY (-3) /**< METIS_ERROR_MEMORY */
+#define MINEX_PARMETIS_ERROR (-4)        /**< METIS_ERROR: any other error */
 
-/* options[3] (options[0] = 1) as ParMETIS's PARMETIS_PSR_*: coupled, the
+/** options[3] (options[0] = 1) as ParMETIS's PARMETIS_PSR_*: coupled, the
  * vertices' current owner is their rank (only when nparts equals the
  * number of ranks); uncoupled, part[] holds the current owners on input. */
 #define MINEX_PARMETIS_PSR_COUPLED 1
-#define MINEX_PARMETIS_PSR_UNCOUPLED 2
+#define MINEX_PARMETIS_PSR_UNCOUPLED 2 /**< part[] holds the owners */
 
-/* ParMETIS_V3_AdaptiveRepart with ParMETIS's default types (idx_t =
+/** ParMETIS_V3_AdaptiveRepart with ParMETIS's default types (idx_t =
  * int32_t, real_t = float), same order and meaning of the arguments:
  *   vtxdist, xadj, adjncy  the distributed graph (numflag 0: C numbering,
  *                          1: Fortran numbering of all three and of part)
@@ -73,7 +74,7 @@ MINEX_API int minex_parmetis_adaptive_repart(
     int32_t *ncon, int32_t *nparts, float *tpwgts, float *ubvec, float *itr,
     int32_t *options, int32_t *edgecut, int32_t *part, MPI_Comm *comm);
 
-/* The same with 64-bit ids and double weights (ParMETIS built with
+/** The same with 64-bit ids and double weights (ParMETIS built with
  * IDXTYPEWIDTH 64, REALTYPEWIDTH 64). */
 MINEX_API int minex_parmetis_adaptive_repart64(
     int64_t *vtxdist, int64_t *xadj, int64_t *adjncy, int64_t *vwgt,
@@ -81,7 +82,7 @@ MINEX_API int minex_parmetis_adaptive_repart64(
     int64_t *ncon, int64_t *nparts, double *tpwgts, double *ubvec, double *itr,
     int64_t *options, int64_t *edgecut, int64_t *part, MPI_Comm *comm);
 
-/* The MinEX code (MINEX_OK, MINEX_EGRAPH, ...) of the calling thread's
+/** The MinEX code (MINEX_OK, MINEX_EGRAPH, ...) of the calling thread's
  * last minex_parmetis_adaptive_repart*; its message is minex_last_error(). */
 MINEX_API int minex_parmetis_last_error(void);
 

@@ -27,10 +27,12 @@ extern "C" {
 #endif
 
 /** The version of the library actually linked (MINEX_VERSION_STRING and
- * MINEX_VERSION_HEX are those of the headers compiled against). */
+ * MINEX_VERSION_HEX are those of the headers compiled against).
+ * @return The version string, "major.minor.patch"; never NULL. */
 MINEX_API const char *minex_version(void);
 /** The version of the library actually linked as
- * (major << 16) | (minor << 8) | patch, like MINEX_VERSION_HEX. */
+ * (major << 16) | (minor << 8) | patch, like MINEX_VERSION_HEX.
+ * @return The version as a number. */
 MINEX_API unsigned minex_version_hex(void);
 
 /** The binary interface of the library as built, for bindings that call it
@@ -46,11 +48,15 @@ MINEX_API unsigned minex_version_hex(void);
  *   options_size  sizeof(minex_options), in bytes
  *   metrics_size  sizeof(minex_metrics), in bytes
  *   version_hex   minex_version_hex()
- * Returns MINEX_OK or MINEX_EINVAL (NULL argument, an unknown name, naming
- * it); on error *value is unchanged. */
+ * @return MINEX_OK or MINEX_EINVAL (NULL argument, an unknown name, naming
+ * it); on error *value is unchanged.
+ * @param[in] name the entry, e.g. "xadj_bits"
+ * @param[out] value receives its value */
 MINEX_API int minex_abi_get(const char *name, int64_t *value);
 /** Name of the i-th entry of minex_abi_get (i = 0, 1, ...), NULL past the
- * last. */
+ * last.
+ * @param[in] i index of the entry, from 0
+ * @return The name, or NULL when i is out of range. */
 MINEX_API const char *minex_abi_name(int i);
 
 /* ---------------------------------------------------------------- errors */
@@ -80,13 +86,19 @@ typedef enum minex_errno {
 #undef MINEX_ERRNO_ENUM_
 } minex_errno;
 
-/** Static description of an error code ("invalid graph"); never NULL. */
+/** Static description of an error code ("invalid graph"); never NULL.
+ * @param[in] err an error code (minex_errno)
+ * @return A static string. */
 MINEX_API const char *minex_strerror(int err);
-/** Symbolic name of an error code ("MINEX_EGRAPH"); never NULL. */
+/** Symbolic name of an error code ("MINEX_EGRAPH"); never NULL.
+ * @param[in] err an error code (minex_errno)
+ * @return A static string. */
 MINEX_API const char *minex_err_name(int err);
 /** Message of the last failure in this thread, naming the argument, file and
  * line at fault ("mesh.graph:12: edge 5-9 has no reverse edge"). Empty
- * string when the last call succeeded or set no message. */
+ * string when the last call succeeded or set no message.
+ * @return The message, owned by the library, valid until the next call of
+ *     this thread. */
 MINEX_API const char *minex_last_error(void);
 
 /* ----------------------------------------------------------------- graph */
@@ -102,29 +114,51 @@ typedef struct minex_graph minex_graph;
  * entry) may each be NULL, meaning 1. Every edge must appear in both
  * directions with the same cwgt, without self loops or duplicates; weights
  * finite and >= 0. Neighbour lists are stored sorted by id.
- * Returns MINEX_OK, MINEX_EINVAL (out or arrays NULL, nvtxs < 0),
+ * @return MINEX_OK, MINEX_EINVAL (out or arrays NULL, nvtxs < 0),
  * MINEX_EGRAPH (the message names the vertex and edge at fault) or
- * MINEX_ENOMEM. On error *out is NULL. */
+ * MINEX_ENOMEM. On error *out is NULL.
+ * @param[in] nvtxs number of vertices, >= 0
+ * @param[in] xadj nvtxs + 1 edge offsets
+ * @param[in] adjncy xadj[nvtxs] neighbour ids
+ * @param[in] pwgt processing weight per vertex, or NULL
+ * @param[in] rwgt remapping weight per vertex, or NULL
+ * @param[in] cwgt communication weight per adjncy entry, or NULL
+ * @param[out] out receives the new graph */
 MINEX_API int minex_graph_create(int32_t nvtxs, const int64_t *xadj,
                                  const int32_t *adjncy, const double *pwgt,
                                  const double *rwgt, const double *cwgt,
                                  minex_graph **out);
-/** Frees the graph; NULL is a no-op. */
+/** Frees the graph; NULL is a no-op.
+ * @param[in] graph the graph to free, or NULL */
 MINEX_API void minex_graph_destroy(minex_graph *graph);
 /** Accessors; the arrays belong to the graph (cwgt in the stored, sorted
- * order of adjncy). A NULL graph gives 0 or NULL. */
+ * order of adjncy). A NULL graph gives 0 or NULL.
+ * @param[in] graph the graph
+ * @return The number of vertices. */
 MINEX_API int32_t minex_graph_nvtxs(const minex_graph *graph);
-/** Number of undirected edges (xadj[nvtxs] / 2). */
+/** Number of undirected edges (xadj[nvtxs] / 2).
+ * @param[in] graph the graph
+ * @return The number of undirected edges. */
 MINEX_API int64_t minex_graph_nedges(const minex_graph *graph);
-/** Edge offsets, nvtxs + 1 entries (CSR). */
+/** Edge offsets, nvtxs + 1 entries (CSR).
+ * @param[in] graph the graph
+ * @return The array, owned by the graph. */
 MINEX_API const int64_t *minex_graph_xadj(const minex_graph *graph);
-/** Neighbour ids, xadj[nvtxs] entries, each list sorted by id. */
+/** Neighbour ids, xadj[nvtxs] entries, each list sorted by id.
+ * @param[in] graph the graph
+ * @return The array, owned by the graph. */
 MINEX_API const int32_t *minex_graph_adjncy(const minex_graph *graph);
-/** Processing weights Pwgt, nvtxs entries. */
+/** Processing weights Pwgt, nvtxs entries.
+ * @param[in] graph the graph
+ * @return The array, owned by the graph. */
 MINEX_API const double *minex_graph_pwgt(const minex_graph *graph);
-/** Remapping weights Rwgt (the data that moves), nvtxs entries. */
+/** Remapping weights Rwgt (the data that moves), nvtxs entries.
+ * @param[in] graph the graph
+ * @return The array, owned by the graph. */
 MINEX_API const double *minex_graph_rwgt(const minex_graph *graph);
-/** Communication weights Cwgt, one per adjncy entry. */
+/** Communication weights Cwgt, one per adjncy entry.
+ * @param[in] graph the graph
+ * @return The array, owned by the graph. */
 MINEX_API const double *minex_graph_cwgt(const minex_graph *graph);
 /** Replaces the weights, keeping the topology: for a mesh whose refinement
  * changes the weights but not the dual graph, without the re-sort and
@@ -133,10 +167,14 @@ MINEX_API const double *minex_graph_cwgt(const minex_graph *graph);
  * minex_graph_adjncy; each may be NULL, leaving those weights as they are.
  * Checks only the weights (finite, >= 0, Cwgt equal both ways), O(V + E).
  * Not safe while another thread reads the graph.
- * Returns MINEX_OK, MINEX_EINVAL (graph NULL), MINEX_EGRAPH (the message
+ * @return MINEX_OK, MINEX_EINVAL (graph NULL), MINEX_EGRAPH (the message
  * names the array entry, and for Cwgt the edge) or MINEX_ENOMEM (cwgt set:
  * nvtxs cursors). On error the graph is unchanged. The arrays the
- * accessors returned stay valid and hold the new weights. */
+ * accessors returned stay valid and hold the new weights.
+ * @param[in,out] graph the graph
+ * @param[in] pwgt new Pwgt (nvtxs), or NULL to keep
+ * @param[in] rwgt new Rwgt (nvtxs), or NULL to keep
+ * @param[in] cwgt new Cwgt (xadj[nvtxs]), or NULL to keep */
 MINEX_API int minex_graph_set_weights(minex_graph *graph, const double *pwgt,
                                       const double *rwgt, const double *cwgt);
 
@@ -161,45 +199,78 @@ typedef struct minex_config minex_config;
 /** nprocs[c] >= 0 processors in cluster c, proc_slowdown[c] > 0 (NULL: all 1),
  * conn: nclusters*nclusters row-major, symmetric, > 0, diagonal is the
  * intra-cluster slowdown (NULL: all 1). Everything is copied.
- * Returns MINEX_OK, MINEX_EINVAL (out or nprocs NULL, nclusters < 1),
+ * @return MINEX_OK, MINEX_EINVAL (out or nprocs NULL, nclusters < 1),
  * MINEX_ECONFIG (beyond MINEX_NCLUSTERS_MAX or MINEX_NPROCS_MAX, no
  * processor, a count < 0, a slowdown not finite and > 0, Conn asymmetric;
- * the message names the entry) or MINEX_ENOMEM. On error *out is NULL. */
+ * the message names the entry) or MINEX_ENOMEM. On error *out is NULL.
+ * @param[in] nclusters number of clusters, >= 1
+ * @param[in] nprocs processors per cluster (nclusters)
+ * @param[in] proc_slowdown Proc_c per cluster, or NULL
+ * @param[in] conn Conn, nclusters x nclusters row-major, or NULL
+ * @param[out] out receives the configuration */
 MINEX_API int minex_config_create(int32_t nclusters, const int32_t *nprocs,
                                   const double *proc_slowdown,
                                   const double *conn, minex_config **out);
 /** One cluster of nparts processors, Proc = Conn = 1 (homogeneous).
- * Returns MINEX_OK, MINEX_EINVAL (out NULL, nparts < 1), MINEX_ECONFIG
- * (nparts > MINEX_NPROCS_MAX) or MINEX_ENOMEM. On error *out is NULL. */
+ * @return MINEX_OK, MINEX_EINVAL (out NULL, nparts < 1), MINEX_ECONFIG
+ * (nparts > MINEX_NPROCS_MAX) or MINEX_ENOMEM. On error *out is NULL.
+ * @param[in] nparts number of processors, >= 1
+ * @param[out] out receives the configuration */
 MINEX_API int minex_config_create_uniform(int32_t nparts, minex_config **out);
-/** Frees the configuration; NULL is a no-op. */
+/** Frees the configuration; NULL is a no-op.
+ * @param[in] config the configuration to free, or NULL */
 MINEX_API void minex_config_destroy(minex_config *config);
 /** Marks processor proc (un)available: an unavailable one owns nothing in
- * the new partition (a resource that left). Returns MINEX_OK or
+ * the new partition (a resource that left). @return MINEX_OK or
  * MINEX_EINVAL (config NULL, proc outside [0, P)); on error nothing
- * changes. */
+ * changes.
+ * @param[in,out] config the configuration
+ * @param[in] proc processor id in [0, P)
+ * @param[in] available 1: available, 0: unavailable */
 MINEX_API int minex_config_set_available(minex_config *config, int32_t proc,
                                          int available);
 /** Accessors below: a NULL config or an index out of range gives 0 (-1 for
- * cluster_of, NaN for the slowdowns). */
+ * cluster_of, NaN for the slowdowns).
+ * @param[in] config the configuration
+ * @return The number of clusters. */
 MINEX_API int32_t minex_config_nclusters(const minex_config *config);
-/** P, the total processor count (available or not). */
+/** P, the total processor count (available or not).
+ * @param[in] config the configuration
+ * @return P. */
 MINEX_API int32_t minex_config_nprocs(const minex_config *config);
-/** Processors marked available. */
+/** Processors marked available.
+ * @param[in] config the configuration
+ * @return The number of available processors. */
 MINEX_API int32_t minex_config_navailable(const minex_config *config);
-/** Processors of cluster cluster. */
+/** Processors of cluster cluster.
+ * @param[in] config the configuration
+ * @param[in] cluster cluster index
+ * @return Its processor count. */
 MINEX_API int32_t minex_config_cluster_nprocs(const minex_config *config,
                                               int32_t cluster);
-/** Cluster of processor proc, or -1 when proc is out of range. */
+/** Cluster of processor proc, or -1 when proc is out of range.
+ * @param[in] config the configuration
+ * @param[in] proc processor id
+ * @return The cluster index, or -1. */
 MINEX_API int32_t minex_config_cluster_of(const minex_config *config,
                                           int32_t proc);
-/** Processing slowdown Proc_c of cluster cluster. */
+/** Processing slowdown Proc_c of cluster cluster.
+ * @param[in] config the configuration
+ * @param[in] cluster cluster index
+ * @return Proc_c, or NaN. */
 MINEX_API double minex_config_proc_slowdown(const minex_config *config,
                                             int32_t cluster);
-/** Link slowdown Conn(c,d) between clusters c and d. */
+/** Link slowdown Conn(c,d) between clusters c and d.
+ * @param[in] config the configuration
+ * @param[in] c first cluster
+ * @param[in] d second cluster
+ * @return Conn(c,d), or NaN. */
 MINEX_API double minex_config_conn(const minex_config *config, int32_t c,
                                    int32_t d);
-/** 1 when processor proc is available, else 0. */
+/** 1 when processor proc is available, else 0.
+ * @param[in] config the configuration
+ * @param[in] proc processor id
+ * @return 1 or 0. */
 MINEX_API int minex_config_is_available(const minex_config *config,
                                         int32_t proc);
 
@@ -470,7 +541,8 @@ typedef struct minex_options {
 
 /** Fills the defaults: throttle = INFINITY, alpha = 0, receiver pays,
  * coarse_per_proc = 64, sample_size = 4, seed = 1, global candidates on,
- * nthreads = 1. */
+ * nthreads = 1.
+ * @param[out] options the options to fill */
 MINEX_API void minex_options_init(minex_options *options);
 
 /** The value options by name (the field's name: "iterations", "alpha",
@@ -482,13 +554,23 @@ MINEX_API void minex_options_init(minex_options *options);
  * reads a field (a seed above 2^53 rounded to a double).
  * minex_options_name(i) is the i-th name for i = 0, 1, ... and NULL past
  * the last. The callbacks, their contexts, throttle_candidates and the
- * workspace are set as fields only. */
+ * workspace are set as fields only.
+ * @param[in,out] options the options
+ * @param[in] name the field's name
+ * @param[in] value its new value
+ * @return MINEX_OK or MINEX_EINVAL. */
 MINEX_API int minex_options_set(minex_options *options, const char *name,
                                 double value);
-/** Reads the field named name into *value (see minex_options_set). */
+/** Reads the field named name into *value (see minex_options_set).
+ * @param[in] options the options
+ * @param[in] name the field's name
+ * @param[out] value receives its value
+ * @return MINEX_OK or MINEX_EINVAL (NULL argument, unknown name). */
 MINEX_API int minex_options_get(const minex_options *options, const char *name,
                                 double *value);
-/** The i-th option name (i = 0, 1, ...), NULL past the last. */
+/** The i-th option name (i = 0, 1, ...), NULL past the last.
+ * @param[in] i index, from 0
+ * @return The name, or NULL past the last. */
 MINEX_API const char *minex_options_name(int i);
 
 /* --------------------------------------------------------------- metrics */
@@ -581,10 +663,16 @@ typedef struct minex_metrics {
  * [0, P); options may be NULL (defaults: alpha, remap mode, qwgt_fn are
  * read). metrics must not be NULL. Owners on unavailable processors are
  * allowed and counted in metrics->stranded.
- * Returns MINEX_OK, MINEX_EINVAL (NULL argument, an option out of range,
+ * @return MINEX_OK, MINEX_EINVAL (NULL argument, an option out of range,
  * qwgt_fn returning a bad value, sums that overflow), MINEX_EPART (an
  * owner out of range, naming the vertex) or MINEX_ENOMEM. On error
- * *metrics is unchanged. */
+ * *metrics is unchanged.
+ * @param[in] graph the graph
+ * @param[in] config the machine
+ * @param[in] old old owner per vertex (nvtxs)
+ * @param[in] new_part new owner per vertex (nvtxs)
+ * @param[in] options the options, or NULL
+ * @param[out] metrics receives the scores */
 MINEX_API int minex_evaluate(const minex_graph *graph,
                              const minex_config *config, const int32_t *old,
                              const int32_t *new_part,
@@ -593,8 +681,17 @@ MINEX_API int minex_evaluate(const minex_graph *graph,
 
 /** Per-processor loads of new (old gives the remapping): each output array
  * has P entries and may be NULL. Unavailable processors get their loads
- * too. Returns the codes of minex_evaluate; on error the arrays are
- * unchanged. */
+ * too. @return the codes of minex_evaluate; on error the arrays are
+ * unchanged.
+ * @param[in] graph the graph
+ * @param[in] config the machine
+ * @param[in] old old owner per vertex
+ * @param[in] new_part new owner per vertex
+ * @param[in] options the options, or NULL
+ * @param[out] wgt Wgt^p per processor (P), or NULL
+ * @param[out] comm Comm^p per processor, or NULL
+ * @param[out] remap Remap^p per processor, or NULL
+ * @param[out] qwgt Qwgt^p per processor, or NULL */
 MINEX_API int minex_evaluate_procs(const minex_graph *graph,
                                    const minex_config *config,
                                    const int32_t *old, const int32_t *new_part,
@@ -619,12 +716,18 @@ MINEX_API int minex_evaluate_procs(const minex_graph *graph,
  * the graph, configuration and old partition are only read and may be
  * shared by concurrent calls. The per-thread last-error message is set on
  * the calling thread.
- * Returns MINEX_OK, MINEX_EINVAL (NULL argument, an option out of range,
+ * @return MINEX_OK, MINEX_EINVAL (NULL argument, an option out of range,
  * qwgt_fn returning a bad value, sums that overflow), MINEX_EPART (an old
  * owner out of range), MINEX_ENOPROC (no available processor),
  * MINEX_ENOMEM or MINEX_EINTERNAL (an internal consistency check failed,
  * naming it: a library bug; a MINEX_CHECKS build checks every structure at
- * each phase). On error new_part and *metrics are unchanged. */
+ * each phase). On error new_part and *metrics are unchanged.
+ * @param[in] graph the graph
+ * @param[in] config the machine
+ * @param[in] old current owner per vertex (nvtxs)
+ * @param[in] options the options, or NULL (defaults)
+ * @param[out] new_part receives the new owner per vertex (nvtxs)
+ * @param[out] metrics receives the scores of the result, or NULL */
 MINEX_API int minex_repartition(const minex_graph *graph,
                                 const minex_config *config, const int32_t *old,
                                 const minex_options *options, int32_t *new_part,
@@ -657,16 +760,24 @@ typedef struct minex_workspace_stats {
   int64_t calls;         /**< calls made with the workspace                  */
 } minex_workspace_stats;
 
-/** Returns MINEX_OK or MINEX_EINVAL (out NULL) / MINEX_ENOMEM. */
+/** Creates an empty workspace.
+ * @return MINEX_OK or MINEX_EINVAL (out NULL) / MINEX_ENOMEM.
+ * @param[out] out receives the workspace */
 MINEX_API int minex_workspace_create(minex_workspace **out);
 /** Frees the workspace and its blocks (not during a call using it). NULL is
- * allowed. */
+ * allowed.
+ * @param[in] ws the workspace, or NULL */
 MINEX_API void minex_workspace_destroy(minex_workspace *ws);
 /** Gives every block back to the system; the workspace stays usable.
- * MINEX_EINVAL when ws is NULL or a call is using it. */
+ * MINEX_EINVAL when ws is NULL or a call is using it.
+ * @param[in,out] ws the workspace
+ * @return MINEX_OK or MINEX_EINVAL. */
 MINEX_API int minex_workspace_trim(minex_workspace *ws);
 /** What the workspace holds and what its last call took (MINEX_EINVAL when
- * an argument is NULL). */
+ * an argument is NULL).
+ * @param[in] ws the workspace
+ * @param[out] out receives the figures
+ * @return MINEX_OK or MINEX_EINVAL. */
 MINEX_API int minex_workspace_get_stats(const minex_workspace *ws,
                                         minex_workspace_stats *out);
 
@@ -707,8 +818,14 @@ typedef struct minex_decision {
  * steps until the next adaptation (>= 0); delta: tolerance in [0,1) for
  * the error of the prediction. All finite and >= 0. Any figures of one
  * unit will do (measured step times, for instance).
- * Returns MINEX_OK or MINEX_EINVAL (out NULL, a value out of range,
- * naming it); on error *out is unchanged. */
+ * @return MINEX_OK or MINEX_EINVAL (out NULL, a value out of range,
+ * naming it); on error *out is unchanged.
+ * @param[in] steady_old cost per step of the current partition
+ * @param[in] steady_new cost per step of the candidate
+ * @param[in] remap_cost one-off cost of moving
+ * @param[in] steps steps until the next adaptation
+ * @param[in] delta tolerance in [0,1)
+ * @param[out] out receives the decision */
 MINEX_API int minex_should_repartition(double steady_old, double steady_new,
                                        double remap_cost, double steps,
                                        double delta, minex_decision *out);
@@ -720,8 +837,16 @@ MINEX_API int minex_should_repartition(double steady_old, double steady_new,
  * horizon a partition was made for does not multiply steps. When old has
  * vertices on unavailable processors (and new_part none) the answer is
  * always to repartition. options may be NULL (defaults).
- * Returns the codes of minex_evaluate (for old and for new_part) and of
- * minex_should_repartition; on error *out is unchanged. */
+ * @return the codes of minex_evaluate (for old and for new_part) and of
+ * minex_should_repartition; on error *out is unchanged.
+ * @param[in] graph the graph
+ * @param[in] config the machine
+ * @param[in] old current owner per vertex
+ * @param[in] new_part candidate owner per vertex
+ * @param[in] options the options, or NULL
+ * @param[in] steps steps until the next adaptation
+ * @param[in] delta tolerance in [0,1)
+ * @param[out] out receives the decision */
 MINEX_API int minex_decide(const minex_graph *graph, const minex_config *config,
                            const int32_t *old, const int32_t *new_part,
                            const minex_options *options, double steps,
@@ -735,7 +860,15 @@ MINEX_API int minex_decide(const minex_graph *graph, const minex_config *config,
  * cost). Count the call's cost with minex_decision_add_call. When old has
  * vertices on unavailable processors the answer is always to repartition.
  * options may be NULL. Codes of minex_evaluate and of
- * minex_should_repartition; on error *out is unchanged. */
+ * minex_should_repartition; on error *out is unchanged.
+ * @param[in] graph the graph
+ * @param[in] config the machine
+ * @param[in] old current owner per vertex
+ * @param[in] options the options, or NULL
+ * @param[in] steps steps until the next adaptation
+ * @param[in] delta tolerance in [0,1)
+ * @param[out] out receives the decision
+ * @return The codes of minex_evaluate and of minex_should_repartition. */
 MINEX_API int minex_decide_before(const minex_graph *graph,
                                   const minex_config *config,
                                   const int32_t *old,
@@ -751,7 +884,10 @@ MINEX_API int minex_decide_before(const minex_graph *graph,
  * SteadyMax are the seconds per unit (docs/api.md "Does a repartition
  * pay?"). call_cost is the measured time of the call (metrics.seconds,
  * after it) or a prediction (minex_predict_seconds, before). MINEX_EINVAL
- * naming the argument at fault; on error *d is unchanged. */
+ * naming the argument at fault; on error *d is unchanged.
+ * @param[in,out] d the decision
+ * @param[in] call_cost the call's cost, finite and >= 0
+ * @return MINEX_OK or MINEX_EINVAL. */
 MINEX_API int minex_decision_add_call(minex_decision *d, double call_cost);
 /** The predicted wall time in seconds of minex_repartition(graph, config,
  * ..., options) (SPEC §5 "predicted from the graph's size and the previous
@@ -766,7 +902,14 @@ MINEX_API int minex_decision_add_call(minex_decision *d, double call_cost);
  * with last_seconds > 0; the codes of the options' check. */
 #define MINEX_PREDICT_NS_PER_ENTRY 200.0
 /** The predicted wall time of minex_repartition: see
- * MINEX_PREDICT_NS_PER_ENTRY. Stores it in *seconds. */
+ * MINEX_PREDICT_NS_PER_ENTRY. Stores it in *seconds.
+ * @param[in] graph the graph
+ * @param[in] config the machine
+ * @param[in] options the options, or NULL
+ * @param[in] last_seconds metrics.seconds of an earlier call, or 0
+ * @param[in] last_size vertices plus edge ends of that call's graph
+ * @param[out] seconds receives the prediction
+ * @return MINEX_OK or MINEX_EINVAL. */
 MINEX_API int minex_predict_seconds(const minex_graph *graph,
                                     const minex_config *config,
                                     const minex_options *options,
@@ -777,18 +920,29 @@ MINEX_API int minex_predict_seconds(const minex_graph *graph,
  * largest-remainder rule (quota total*w_i/sum w; floors, then one more to
  * the largest remainders, ties to the lower index). weights >= 0, finite,
  * with a positive sum; total >= 0. counts[i] sums to total.
- * Returns MINEX_OK, MINEX_EINVAL (n < 1, NULL array, total < 0, a weight
+ * @return MINEX_OK, MINEX_EINVAL (n < 1, NULL array, total < 0, a weight
  * out of range or a zero sum, naming it) or MINEX_ENOMEM; on error counts
- * is unchanged. */
+ * is unchanged.
+ * @param[in] n number of weights, >= 1
+ * @param[in] weights the n weights
+ * @param[in] total partitions to allocate, >= 0
+ * @param[out] counts receives the n counts */
 MINEX_API int minex_allocate(int32_t n, const double *weights, int32_t total,
                              int32_t *counts);
 /** Two levels (ATOP-grid §5.5): sites get `total` in proportion to the sum
  * of their nodes' weights times site_factor (NULL: 1; ATOP's
  * (1 - FracComm_site) / (1 - avg FracComm)), then each site's share goes to
  * its nodes. Site s owns the next site_size[s] entries of node_weights.
- * Returns MINEX_OK, MINEX_EINVAL (nsites < 1, NULL array, total < 0, a
+ * @return MINEX_OK, MINEX_EINVAL (nsites < 1, NULL array, total < 0, a
  * site_size < 1, a weight or factor out of range, every site of weight 0)
- * or MINEX_ENOMEM; on error site_counts and node_counts are unchanged. */
+ * or MINEX_ENOMEM; on error site_counts and node_counts are unchanged.
+ * @param[in] nsites number of sites, >= 1
+ * @param[in] site_size nodes per site (nsites)
+ * @param[in] node_weights weight per node, site by site
+ * @param[in] site_factor factor per site, or NULL
+ * @param[in] total partitions to allocate, >= 0
+ * @param[out] site_counts receives the count per site (nsites)
+ * @param[out] node_counts receives the count per node */
 MINEX_API int minex_allocate_sites(int32_t nsites, const int32_t *site_size,
                                    const double *node_weights,
                                    const double *site_factor, int32_t total,
@@ -809,30 +963,43 @@ typedef enum minex_feedback_estimator {
                                 (time-weighted mean)                       */
 } minex_feedback_estimator;
 
-/** nprocs processors, window >= 1 steps remembered. Returns MINEX_OK,
+/** nprocs processors, window >= 1 steps remembered. @return MINEX_OK,
  * MINEX_EINVAL (out NULL, nprocs < 1, window outside [1, 2^20], unknown
- * estimator) or MINEX_ENOMEM. On error *out is NULL. */
+ * estimator) or MINEX_ENOMEM. On error *out is NULL.
+ * @param[in] nprocs number of processors, >= 1
+ * @param[in] window steps remembered, in [1, 2^20]
+ * @param[in] estimator how the window is smoothed
+ * @param[out] out receives the record */
 MINEX_API int minex_feedback_create(int32_t nprocs, int32_t window,
                                     minex_feedback_estimator estimator,
                                     minex_feedback **out);
-/** Frees the record; NULL is a no-op. */
+/** Frees the record; NULL is a no-op.
+ * @param[in] feedback the record, or NULL */
 MINEX_API void minex_feedback_destroy(minex_feedback *feedback);
 /** One step: load[p] processed (e.g. the Pwgt it owned) in seconds[p] of
  * computation. A processor with load <= 0 or seconds <= 0 has no sample
  * this step; negative or non-finite values are errors.
- * Returns MINEX_OK, MINEX_EINVAL (NULL argument; a value, or a capacity
+ * @return MINEX_OK, MINEX_EINVAL (NULL argument; a value, or a capacity
  * load/seconds, that is negative or not finite, naming the processor:
  * nothing is recorded) or, in a MINEX_CHECKS build, MINEX_EINTERNAL (the
- * record failed its check after the step was added). */
+ * record failed its check after the step was added).
+ * @param[in,out] feedback the record
+ * @param[in] load load per processor (nprocs)
+ * @param[in] seconds computation seconds per processor (nprocs) */
 MINEX_API int minex_feedback_add(minex_feedback *feedback, const double *load,
                                  const double *seconds);
 /** Per processor (each array nprocs, any may be NULL): capacity, slowdown
  * (>= 1, the fastest is 1), sd (standard deviation of the window's
  * capacities, 0 with fewer than 2), samples in the window. A processor
  * without samples gets the median capacity of those with samples.
- * Returns MINEX_OK, MINEX_EINVAL (feedback NULL, no processor has a
+ * @return MINEX_OK, MINEX_EINVAL (feedback NULL, no processor has a
  * sample, a slowdown or deviation that overflows) or MINEX_ENOMEM; on
- * error the arrays are unchanged. */
+ * error the arrays are unchanged.
+ * @param[in] feedback the record
+ * @param[out] capacity capacity per processor, or NULL
+ * @param[out] slowdown slowdown per processor, or NULL
+ * @param[out] sd deviation per processor, or NULL
+ * @param[out] samples samples per processor, or NULL */
 MINEX_API int minex_feedback_estimate(const minex_feedback *feedback,
                                       double *capacity, double *slowdown,
                                       double *sd, int32_t *samples);
@@ -840,9 +1007,13 @@ MINEX_API int minex_feedback_estimate(const minex_feedback *feedback,
  * per processor of base (Proc from its own capacity, Conn from base's
  * clusters, availability kept); 0: base's clusters, Proc_c from the median
  * capacity of the cluster's processors. base must have nprocs processors.
- * Returns MINEX_OK, MINEX_EINVAL (NULL argument, base's processor count,
+ * @return MINEX_OK, MINEX_EINVAL (NULL argument, base's processor count,
  * no processor has a sample), MINEX_ECONFIG (the measured slowdowns make
- * no valid configuration) or MINEX_ENOMEM. On error *out is NULL. */
+ * no valid configuration) or MINEX_ENOMEM. On error *out is NULL.
+ * @param[in] feedback the record
+ * @param[in] base the machine measured
+ * @param[in] per_processor 1: one cluster per processor; 0: base's clusters
+ * @param[out] out receives the configuration */
 MINEX_API int minex_feedback_config(const minex_feedback *feedback,
                                     const minex_config *base, int per_processor,
                                     minex_config **out);
@@ -858,8 +1029,12 @@ typedef enum minex_init_method {
 
 /** A simple starting partition into nparts (weights ignored: it stands for
  * the partition the mesh had before refinement). part has nvtxs entries.
- * Returns MINEX_OK, MINEX_EINVAL (graph or part NULL, nparts < 1, unknown
- * method) or MINEX_ENOMEM (BFS); on error part is unchanged. */
+ * @return MINEX_OK, MINEX_EINVAL (graph or part NULL, nparts < 1, unknown
+ * method) or MINEX_ENOMEM (BFS); on error part is unchanged.
+ * @param[in] graph the graph
+ * @param[in] nparts number of parts, >= 1
+ * @param[in] method the layout
+ * @param[out] part receives the part per vertex (nvtxs) */
 MINEX_API int minex_partition_initial(const minex_graph *graph, int32_t nparts,
                                       minex_init_method method, int32_t *part);
 
@@ -868,11 +1043,15 @@ MINEX_API int minex_partition_initial(const minex_graph *graph, int32_t nparts,
  * Cwgt: Scotch 7 maps the graph onto the clusters (targets their share of
  * the machine's speed), then each cluster's part onto its processors (the
  * from-scratch candidate of minex_repartition, with no old partition to
- * keep). Deterministic for a seed. part has nvtxs entries. Returns
+ * keep). Deterministic for a seed. part has nvtxs entries. @return
  * MINEX_OK, MINEX_EINVAL (NULL argument), MINEX_ENOPROC (no available
  * processor), MINEX_EUNSUP (more than 2^31 adjacency entries), MINEX_EINTERNAL
  * (Scotch failed, its message kept) or MINEX_ENOMEM; on error part is
- * unchanged. */
+ * unchanged.
+ * @param[in] graph the graph
+ * @param[in] config the machine
+ * @param[in] seed random seed
+ * @param[out] part receives the owner per vertex (nvtxs) */
 MINEX_API int minex_partition_graph(const minex_graph *graph,
                                     const minex_config *config, uint64_t seed,
                                     int32_t *part);
@@ -890,9 +1069,15 @@ MINEX_API int minex_partition_graph(const minex_graph *graph,
  * MINEX_EPARSE (syntax, counts, ids, weights), MINEX_EUNSUP (ncon > 1),
  * MINEX_EGRAPH (self loop, duplicate or one-way edge, unequal ewgt) or
  * MINEX_ENOMEM; on error *out is NULL. Writing returns MINEX_OK,
- * MINEX_EINVAL (NULL argument, empty path), MINEX_EIO or MINEX_ENOMEM. */
+ * MINEX_EINVAL (NULL argument, empty path), MINEX_EIO or MINEX_ENOMEM.
+ * @param[in] path the file
+ * @param[out] out receives the graph
+ * @return See above. */
 MINEX_API int minex_graph_read_metis(const char *path, minex_graph **out);
-/** Writes graph in METIS format (see minex_graph_read_metis). */
+/** Writes graph in METIS format (see minex_graph_read_metis).
+ * @param[in] graph the graph
+ * @param[in] path the file
+ * @return See minex_graph_read_metis. */
 MINEX_API int minex_graph_write_metis(const minex_graph *graph,
                                       const char *path);
 
@@ -901,11 +1086,20 @@ MINEX_API int minex_graph_write_metis(const minex_graph *graph,
  * [0, MINEX_NPROCS_MAX)). *part_out is malloc'ed; free() it. Errors:
  * MINEX_EINVAL, MINEX_EIO, MINEX_EPARSE (not one decimal integer per line,
  * a NUL byte), MINEX_EPART (count or range, naming the line), MINEX_ENOMEM;
- * *part_out is NULL on failure. */
+ * *part_out is NULL on failure.
+ * @param[in] path the file
+ * @param[in] nvtxs ids expected
+ * @param[in] nparts bound of the ids, or <= 0
+ * @param[out] part_out receives the malloc'ed ids
+ * @return MINEX_OK or an error code above. */
 MINEX_API int minex_part_read(const char *path, int32_t nvtxs, int32_t nparts,
                               int32_t **part_out);
-/** Returns MINEX_OK, MINEX_EINVAL (NULL argument, nvtxs < 0, empty path),
- * MINEX_EPART (a negative id, naming it), MINEX_EIO or MINEX_ENOMEM. */
+/** Writes a partition file, one id per line.
+ * @return MINEX_OK, MINEX_EINVAL (NULL argument, nvtxs < 0, empty path),
+ * MINEX_EPART (a negative id, naming it), MINEX_EIO or MINEX_ENOMEM.
+ * @param[in] path the file
+ * @param[in] nvtxs number of ids
+ * @param[in] part the nvtxs ids */
 MINEX_API int minex_part_write(const char *path, int32_t nvtxs,
                                const int32_t *part);
 
@@ -917,14 +1111,21 @@ MINEX_API int minex_part_write(const char *path, int32_t nvtxs,
  * cluster, bad slowdown, contradicting or missing link, limits, unavailable
  * processor >= P), MINEX_ENOMEM or MINEX_EINTERNAL (libxml2 failed inside
  * the validation); on error *out is NULL. Saving returns MINEX_OK,
- * MINEX_EINVAL (NULL argument, empty path), MINEX_EIO or MINEX_ENOMEM. */
+ * MINEX_EINVAL (NULL argument, empty path), MINEX_EIO or MINEX_ENOMEM.
+ * @param[in] path the XML file
+ * @param[out] out receives the configuration
+ * @return See above. */
 MINEX_API int minex_config_load(const char *path, minex_config **out);
-/** Saves config as configuration XML (see minex_config_load). */
+/** Saves config as configuration XML (see minex_config_load).
+ * @param[in] config the configuration
+ * @param[in] path the XML file
+ * @return See minex_config_load. */
 MINEX_API int minex_config_save(const minex_config *config, const char *path);
 /** Path of the schema file that replaces the built-in one
  * ($MINEX_SCHEMA_DIR/minex-config.xsd when readable; minex_config_load
  * fails with MINEX_EIO when it is not a valid schema), or NULL when the
- * loader uses the built-in copy (the usual case). */
+ * loader uses the built-in copy (the usual case).
+ * @return The path, or NULL. */
 MINEX_API const char *minex_config_schema_path(void);
 
 /* ----------------------------------------------------------------- meshes */
@@ -962,12 +1163,18 @@ typedef enum minex_elem_type {
 } minex_elem_type;
 
 /** Corner nodes of an element kind (3, 4, 4, 8, 6, 5); 0 for any other
- * value (MINEX_ELEM_MIXED included). */
+ * value (MINEX_ELEM_MIXED included).
+ * @param[in] type the element kind
+ * @return The corner count. */
 MINEX_API int minex_elem_nnodes(minex_elem_type type);
 /** 3 for tetrahedra, hexahedra, prisms and pyramids, 2 for triangles and
- * quadrilaterals, 0 for any other value. */
+ * quadrilaterals, 0 for any other value.
+ * @param[in] type the element kind
+ * @return The dimension. */
 MINEX_API int minex_elem_dim(minex_elem_type type);
-/** "tetrahedron", "hexahedron", ...; "unknown" for any other value. */
+/** "tetrahedron", "hexahedron", ...; "unknown" for any other value.
+ * @param[in] type the element kind
+ * @return A static string. */
 MINEX_API const char *minex_elem_name(minex_elem_type type);
 
 /** Reads a mesh file, its format chosen by content: MEDIT .mesh and .meshb,
@@ -985,62 +1192,107 @@ MINEX_API const char *minex_elem_name(minex_elem_type type);
  * partitioned entities; an integer cell array "partition" of a VTK file,
  * as minex_mesh_write_vtk writes) is kept (minex_mesh_file_partition).
  * Errors: MINEX_EINVAL (NULL argument), MINEX_EIO, MINEX_EPARSE (message
- * "path:line: what"), MINEX_EUNSUP, MINEX_ENOMEM; *out is NULL on failure. */
+ * "path:line: what"), MINEX_EUNSUP, MINEX_ENOMEM; *out is NULL on failure.
+ * @param[in] path the mesh file
+ * @param[out] out receives the mesh
+ * @return See above. */
 MINEX_API int minex_mesh_read(const char *path, minex_mesh **out);
 /** minex_mesh_read keeping only the elements of one kind (a
  * minex_elem_type other than MINEX_ELEM_MIXED) and dropping every other
  * one knowingly (they count as ignored); MINEX_EPARSE when the file has
  * none of it. 0 is minex_mesh_read. Other values: MINEX_EINVAL. Otherwise
- * the codes of minex_mesh_read; on error *out is NULL. */
+ * the codes of minex_mesh_read; on error *out is NULL.
+ * @param[in] path the mesh file
+ * @param[in] kind the minex_elem_type to keep, or 0
+ * @param[out] out receives the mesh
+ * @return See above. */
 MINEX_API int minex_mesh_read_kind(const char *path, int kind,
                                    minex_mesh **out);
 /** nodes: nnodes*3 coordinates; elems: nelems*n node ids (0-based), n =
  * minex_elem_nnodes(type), type not MINEX_ELEM_MIXED.
- * Returns MINEX_OK, MINEX_EINVAL (out or an array NULL, a count < 0, an
+ * @return MINEX_OK, MINEX_EINVAL (out or an array NULL, a count < 0, an
  * unknown type, a node id out of range or repeated in an element, a
  * coordinate not finite; naming it) or MINEX_ENOMEM. On error *out is
- * NULL. */
+ * NULL.
+ * @param[in] nnodes number of nodes
+ * @param[in] coords nnodes * 3 coordinates
+ * @param[in] nelems number of elements
+ * @param[in] type the kind of every element
+ * @param[in] elems nelems * minex_elem_nnodes(type) node ids
+ * @param[out] out receives the mesh */
 MINEX_API int minex_mesh_create(int32_t nnodes, const double *coords,
                                 int32_t nelems, minex_elem_type type,
                                 const int32_t *elems, minex_mesh **out);
 /** A mesh of several kinds: types[e] is element e's kind, elems holds the
  * elements' corner nodes one after the other (minex_elem_nnodes(types[e])
  * each). All kinds of one dimension. Errors as minex_mesh_create, and
- * MINEX_EINVAL for kinds of two dimensions. */
+ * MINEX_EINVAL for kinds of two dimensions.
+ * @param[in] nnodes number of nodes
+ * @param[in] coords nnodes * 3 coordinates
+ * @param[in] nelems number of elements
+ * @param[in] types kind per element (nelems)
+ * @param[in] elems the elements' corner nodes
+ * @param[out] out receives the mesh
+ * @return The codes of minex_mesh_create. */
 MINEX_API int minex_mesh_create_mixed(int32_t nnodes, const double *coords,
                                       int32_t nelems,
                                       const minex_elem_type *types,
                                       const int32_t *elems, minex_mesh **out);
-/** Frees the mesh; NULL is a no-op. */
+/** Frees the mesh; NULL is a no-op.
+ * @param[in] mesh the mesh, or NULL */
 MINEX_API void minex_mesh_destroy(minex_mesh *mesh);
 /** Accessors; the arrays belong to the mesh. minex_mesh_elem_type is the
  * kind of every element or MINEX_ELEM_MIXED; minex_mesh_elems holds the
- * corner nodes of all elements one after the other. */
+ * corner nodes of all elements one after the other.
+ * @param[in] mesh the mesh
+ * @return The number of nodes. */
 MINEX_API int32_t minex_mesh_nnodes(const minex_mesh *mesh);
-/** Number of elements. */
+/** Number of elements.
+ * @param[in] mesh the mesh
+ * @return The number of elements. */
 MINEX_API int32_t minex_mesh_nelems(const minex_mesh *mesh);
-/** Kind of every element, or MINEX_ELEM_MIXED. */
+/** Kind of every element, or MINEX_ELEM_MIXED.
+ * @param[in] mesh the mesh
+ * @return The kind. */
 MINEX_API minex_elem_type minex_mesh_elem_type(const minex_mesh *mesh);
-/** Node coordinates, nnodes * 3 (x, y, z). */
+/** Node coordinates, nnodes * 3 (x, y, z).
+ * @param[in] mesh the mesh
+ * @return The array, owned by the mesh. */
 MINEX_API const double *minex_mesh_coords(const minex_mesh *mesh);
-/** Corner nodes of all elements, one after the other. */
+/** Corner nodes of all elements, one after the other.
+ * @param[in] mesh the mesh
+ * @return The array, owned by the mesh. */
 MINEX_API const int32_t *minex_mesh_elems(const minex_mesh *mesh);
-/** Element centroid (mean of its corners), xyz[3]. */
+/** Element centroid (mean of its corners), xyz[3].
+ * @param[in] mesh the mesh
+ * @param[in] elem element index
+ * @param[out] xyz receives the centroid */
 MINEX_API void minex_mesh_centroid(const minex_mesh *mesh, int32_t elem,
                                    double xyz[3]);
-/** Kind of element elem (MINEX_ELEM_MIXED when out of range). */
+/** Kind of element elem (MINEX_ELEM_MIXED when out of range).
+ * @param[in] mesh the mesh
+ * @param[in] elem element index
+ * @return The kind. */
 MINEX_API minex_elem_type minex_mesh_elem_kind(const minex_mesh *mesh,
                                                int32_t elem);
 /** Corner nodes of element elem; *nnodes (may be NULL) receives their
- * count. NULL (and 0) when elem is out of range. */
+ * count. NULL (and 0) when elem is out of range.
+ * @param[in] mesh the mesh
+ * @param[in] elem element index
+ * @param[out] nnodes receives the count, or NULL
+ * @return The node ids, owned by the mesh, or NULL. */
 MINEX_API const int32_t *minex_mesh_elem_nodes(const minex_mesh *mesh,
                                                int32_t elem, int *nnodes);
 /** Elements of the file the reader ignored: lower-dimensional elements
  * (boundary faces, lines, points) and, with minex_mesh_read_kind, those
- * of the other kinds. 0 for a mesh not read from a file. */
+ * of the other kinds. 0 for a mesh not read from a file.
+ * @param[in] mesh the mesh
+ * @return The count. */
 MINEX_API int64_t minex_mesh_ignored(const minex_mesh *mesh);
 /** The partition stored in the file (0-based part per element), or NULL
- * when the file holds none. */
+ * when the file holds none.
+ * @param[in] mesh the mesh
+ * @return The array, owned by the mesh, or NULL. */
 MINEX_API const int32_t *minex_mesh_file_partition(const minex_mesh *mesh);
 /** Dual graph: elements sharing a face (3D: a triangle face meets only a
  * triangle face, a quadrilateral face a quadrilateral face) or an edge
@@ -1051,14 +1303,28 @@ MINEX_API const int32_t *minex_mesh_file_partition(const minex_mesh *mesh);
  * MINEX_EGRAPH (a weight or cwgt_fn value not finite and >= 0) or
  * MINEX_ENOMEM. On error *out is NULL. */
 typedef double (*minex_cwgt_fn)(int32_t e1, int32_t e2, void *ctx);
-/** Dual graph of mesh (see minex_cwgt_fn for the rule and the codes). */
+/** Dual graph of mesh (see minex_cwgt_fn for the rule and the codes).
+ * @param[in] mesh the mesh
+ * @param[in] pwgt Pwgt per element, or NULL
+ * @param[in] rwgt Rwgt per element, or NULL
+ * @param[in] cwgt_fn Cwgt per edge, or NULL
+ * @param[in] cwgt_ctx passed to cwgt_fn
+ * @param[out] out receives the graph
+ * @return The codes given at minex_cwgt_fn. */
 MINEX_API int minex_mesh_dual(const minex_mesh *mesh, const double *pwgt,
                               const double *rwgt, minex_cwgt_fn cwgt_fn,
                               void *cwgt_ctx, minex_graph **out);
 /** minex_mesh_dual with METIS's ncommon (mpmetis -ncommon): ncommon >= 1
  * joins elements sharing at least ncommon corner nodes (no face test, no
- * non-manifold check); 0 is minex_mesh_dual's face (edge) rule. Returns
- * the codes of minex_mesh_dual, and MINEX_EINVAL for ncommon < 0. */
+ * non-manifold check); 0 is minex_mesh_dual's face (edge) rule. @return
+ * the codes of minex_mesh_dual, and MINEX_EINVAL for ncommon < 0.
+ * @param[in] mesh the mesh
+ * @param[in] ncommon shared corners that join two elements, or 0
+ * @param[in] pwgt Pwgt per element, or NULL
+ * @param[in] rwgt Rwgt per element, or NULL
+ * @param[in] cwgt_fn Cwgt per edge, or NULL
+ * @param[in] cwgt_ctx passed to cwgt_fn
+ * @param[out] out receives the graph */
 MINEX_API int minex_mesh_dual_ncommon(const minex_mesh *mesh, int ncommon,
                                       const double *pwgt, const double *rwgt,
                                       minex_cwgt_fn cwgt_fn, void *cwgt_ctx,
@@ -1066,8 +1332,11 @@ MINEX_API int minex_mesh_dual_ncommon(const minex_mesh *mesh, int ncommon,
 
 /** Recursive coordinate bisection of element centroids into nparts parts of
  * equal element count (weights ignored). part has nelems entries.
- * Returns MINEX_OK, MINEX_EINVAL (NULL argument, nparts < 1) or
- * MINEX_ENOMEM; on error part is unchanged. */
+ * @return MINEX_OK, MINEX_EINVAL (NULL argument, nparts < 1) or
+ * MINEX_ENOMEM; on error part is unchanged.
+ * @param[in] mesh the mesh
+ * @param[in] nparts number of parts, >= 1
+ * @param[out] part receives the part per element */
 MINEX_API int minex_mesh_partition_rcb(const minex_mesh *mesh, int32_t nparts,
                                        int32_t *part);
 
@@ -1085,9 +1354,15 @@ typedef enum minex_geom_method {
  * proportion to their targets. Parts that are neighbours in numbering end
  * up neighbours in space, so a cluster's consecutive processors get one
  * region. With wgt and target NULL and method RCB the result is
- * minex_mesh_partition_rcb's. Returns MINEX_OK, MINEX_EINVAL (NULL mesh or
+ * minex_mesh_partition_rcb's. @return MINEX_OK, MINEX_EINVAL (NULL mesh or
  * part, nparts < 1, unknown method, a weight or target out of range,
- * naming it) or MINEX_ENOMEM; on error part is unchanged. */
+ * naming it) or MINEX_ENOMEM; on error part is unchanged.
+ * @param[in] mesh the mesh
+ * @param[in] nparts number of parts, >= 1
+ * @param[in] method RCB or RIB
+ * @param[in] wgt weight per element, or NULL
+ * @param[in] target share per part, or NULL
+ * @param[out] part receives the part per element */
 MINEX_API int minex_mesh_partition_geom(const minex_mesh *mesh, int32_t nparts,
                                         minex_geom_method method,
                                         const double *wgt, const double *target,
@@ -1096,9 +1371,14 @@ MINEX_API int minex_mesh_partition_geom(const minex_mesh *mesh, int32_t nparts,
 /** VTK legacy unstructured grid (ParaView), every element kind, with cell
  * data: partition (new), old, moved (0/1), pwgt, rwgt. Any of
  * old/new/graph may be NULL. Written
- * atomically. Returns MINEX_OK, MINEX_EINVAL (mesh or path NULL, empty
+ * atomically. @return MINEX_OK, MINEX_EINVAL (mesh or path NULL, empty
  * path, graph's vertex count not the mesh's element count), MINEX_EIO or
- * MINEX_ENOMEM; on error no file is left behind. */
+ * MINEX_ENOMEM; on error no file is left behind.
+ * @param[in] mesh the mesh
+ * @param[in] graph its dual graph (the weights written), or NULL
+ * @param[in] old old part per element, or NULL
+ * @param[in] new_part new part per element, or NULL
+ * @param[in] path the file */
 MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
                                    const minex_graph *graph, const int32_t *old,
                                    const int32_t *new_part, const char *path);
@@ -1106,9 +1386,13 @@ MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
 /* ------------------------------------------------------------- generator */
 
 /** Structured tetrahedral box (each of nx*ny*nz cubes cut into 6 tetrahedra,
- * the Kuhn subdivision) over the unit cube. Returns MINEX_OK, MINEX_EINVAL
+ * the Kuhn subdivision) over the unit cube. @return MINEX_OK, MINEX_EINVAL
  * (out NULL, a count < 1, more than 2^31 - 1 elements or nodes) or
- * MINEX_ENOMEM. On error *out is NULL. */
+ * MINEX_ENOMEM. On error *out is NULL.
+ * @param[in] nx cubes along x
+ * @param[in] ny cubes along y
+ * @param[in] nz cubes along z
+ * @param[out] out receives the mesh */
 MINEX_API int minex_gen_box(int32_t nx, int32_t ny, int32_t nz,
                             minex_mesh **out);
 
@@ -1125,11 +1409,20 @@ typedef struct minex_ball {
   double factor;       /**< Pwgt inside (e.g. 8 for one 1:8 refinement)  */
   double cwgt_refined; /**< Cwgt of an edge with a refined end (e.g. 4)  */
 } minex_ball;
-/** Fills the ball's weights (see minex_ball). */
+/** Fills the ball's weights (see minex_ball).
+ * @param[in] mesh the mesh
+ * @param[in] ball the refined ball
+ * @param[out] pwgt receives Pwgt per element
+ * @param[out] rwgt receives Rwgt per element
+ * @param[out] nrefined receives the refined count, or NULL
+ * @return MINEX_OK or MINEX_EINVAL. */
 MINEX_API int minex_ball_weights(const minex_mesh *mesh, const minex_ball *ball,
                                  double *pwgt, double *rwgt, int32_t *nrefined);
-/** Dual graph of mesh weighted by ball (NULL: all weights 1). Returns the
- * codes of minex_ball_weights and minex_mesh_dual; on error *out is NULL. */
+/** Dual graph of mesh weighted by ball (NULL: all weights 1). @return the
+ * codes of minex_ball_weights and minex_mesh_dual; on error *out is NULL.
+ * @param[in] mesh the mesh
+ * @param[in] ball the refined ball, or NULL
+ * @param[out] out receives the graph */
 MINEX_API int minex_mesh_dual_ball(const minex_mesh *mesh,
                                    const minex_ball *ball, minex_graph **out);
 

@@ -1137,10 +1137,11 @@ MINEX_API const char *minex_config_schema_path(void);
  * Opaque. */
 typedef struct minex_mesh minex_mesh;
 
-/** Element kinds; the values are VTK's cell types except the first two,
- * kept from earlier versions. Corner nodes are in VTK's order (VTK_TETRA,
- * VTK_HEXAHEDRON, VTK_WEDGE, VTK_PYRAMID, VTK_TRIANGLE, VTK_QUAD), the
- * order of minex_mesh_create's elems, of every mesh read and of
+/** Element kinds; the values of quadrilaterals, hexahedra, prisms and
+ * pyramids are VTK's cell types, those of triangles (3) and tetrahedra (4)
+ * are not (VTK_TRIANGLE is 5, VTK_TETRA 10). Corner nodes are in VTK's order
+ * (VTK_TETRA, VTK_HEXAHEDRON, VTK_WEDGE, VTK_PYRAMID, VTK_TRIANGLE, VTK_QUAD),
+ * the order of minex_mesh_create's elems, of every mesh read and of
  * minex_mesh_write_vtk. An element of positive volume has: a
  * tetrahedron's triangle 0-2 counter-clockwise seen from node 3; a
  * hexahedron's face 0-3 counter-clockwise seen from the opposite face

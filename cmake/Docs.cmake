@@ -18,7 +18,8 @@ set(MINEX_DOCS_HEADERS
   ${PROJECT_SOURCE_DIR}/include/minex_mpi.h
   ${PROJECT_SOURCE_DIR}/include/minex_parmetis.h
   ${PROJECT_BINARY_DIR}/include/minex_version.h)
-string(REPLACE ";" " " MINEX_DOCS_INPUT "${MINEX_DOCS_HEADERS}")
+string(REPLACE ";" " " MINEX_DOCS_INPUT
+       "${PROJECT_SOURCE_DIR}/docs/reference/api-index.md;${MINEX_DOCS_HEADERS}")
 set(MINEX_DOCS_FILTER "awk -f ${PROJECT_SOURCE_DIR}/cmake/doxygen_filter.awk")
 if(DOXYGEN_FOUND)
   configure_file(${PROJECT_SOURCE_DIR}/docs/Doxyfile.in
@@ -38,6 +39,7 @@ if(DOXYGEN_FOUND)
     COMMAND ${CMAKE_COMMAND} -E echo
             "API reference: ${MINEX_DOCS_OUTPUT}/html/index.html"
     DEPENDS ${MINEX_DOCS_HEADERS} ${PROJECT_SOURCE_DIR}/docs/Doxyfile.in
+            ${PROJECT_SOURCE_DIR}/docs/reference/api-index.md
             ${PROJECT_SOURCE_DIR}/cmake/doxygen_filter.awk
     WORKING_DIRECTORY ${PROJECT_BINARY_DIR}
     COMMENT "Doxygen: the C API reference (warnings are errors)"

@@ -4,9 +4,9 @@
 #    Doxygen warning an error: the `docs` target (not part of ALL), its
 #    output in build/docs/api/html, installed to ${CMAKE_INSTALL_DOCDIR}/api
 #    when it was built;
-#  - the man pages minex(1) and minex-COMMAND(1), made from the tool's own
-#    --help output at build time (cmake/gen_man.sh), so they say what
-#    --help says; installed to ${CMAKE_INSTALL_MANDIR}/man1.
+#  - the man pages minex(1), minex-COMMAND(1) and minex-sweep-mpi(1), made
+#    from the programs' own --help output at build time (cmake/gen_man.sh),
+#    so they say what --help says; installed to ${CMAKE_INSTALL_MANDIR}/man1.
 # Included from the top-level CMakeLists.txt after the programs.
 
 # ---- the C API reference (Doxygen)
@@ -58,11 +58,22 @@ install(DIRECTORY ${MINEX_DOCS_OUTPUT}/html/
 if(TARGET minex_tool)
   set(MINEX_MAN_DIR ${PROJECT_BINARY_DIR}/man/man1)
   set(MINEX_MAN_STAMP ${PROJECT_BINARY_DIR}/man/pages.stamp)
+  # minex-sweep-mpi(1) too when the program is built, outside the
+  # sanitizer builds (whose MPI program would run at build time under the
+  # sanitizers' runtime and MPI_Init's third-party leaks, tests/lsan.supp)
+  set(MINEX_MAN_MPI "")
+  set(MINEX_MAN_MPI_FILE "")
+  if(TARGET minex_sweep_mpi AND NOT CMAKE_BUILD_TYPE MATCHES "^(Asan|Tsan)$")
+    set(MINEX_MAN_MPI minex_sweep_mpi)
+    set(MINEX_MAN_MPI_FILE $<TARGET_FILE:minex_sweep_mpi>)
+  endif()
   add_custom_command(OUTPUT ${MINEX_MAN_STAMP}
-    COMMAND bash ${PROJECT_SOURCE_DIR}/cmake/gen_man.sh
+    COMMAND ${CMAKE_COMMAND} -E env HWLOC_COMPONENTS=-pci
+            bash ${PROJECT_SOURCE_DIR}/cmake/gen_man.sh
             $<TARGET_FILE:minex_tool> ${MINEX_MAN_DIR} ${PROJECT_VERSION}
+            "${MINEX_MAN_MPI_FILE}"
     COMMAND ${CMAKE_COMMAND} -E touch ${MINEX_MAN_STAMP}
-    DEPENDS minex_tool ${PROJECT_SOURCE_DIR}/cmake/gen_man.sh
+    DEPENDS minex_tool ${MINEX_MAN_MPI} ${PROJECT_SOURCE_DIR}/cmake/gen_man.sh
     COMMENT "Man pages minex(1), minex-COMMAND(1) from minex --help"
     VERBATIM)
   add_custom_target(man ALL DEPENDS ${MINEX_MAN_STAMP})
@@ -97,7 +108,9 @@ if(MINEX_BUILD_TESTS)
   if(TARGET minex_tool)
     add_test(NAME man_pages
       COMMAND bash ${PROJECT_SOURCE_DIR}/tests/docs/test_man.sh
-              $<TARGET_FILE:minex_tool> ${MINEX_MAN_DIR})
+              $<TARGET_FILE:minex_tool> ${MINEX_MAN_DIR}
+              "${MINEX_MAN_MPI_FILE}")
+    set_tests_properties(man_pages PROPERTIES ENVIRONMENT HWLOC_COMPONENTS=-pci)
     set_tests_properties(man_pages PROPERTIES TIMEOUT 120)
   endif()
 endif()

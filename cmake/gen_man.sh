@@ -10,9 +10,11 @@
 # an entry (its term, then two or more spaces and the description, which
 # the more deeply indented lines after it continue), other lines running
 # text, and blank lines paragraph breaks.
-# Usage: gen_man.sh MINEX OUTDIR VERSION
+# With SWEEP_MPI (the minex-sweep-mpi program) it also makes
+# minex-sweep-mpi(1) from `minex-sweep-mpi --help` (run as one MPI process).
+# Usage: gen_man.sh MINEX OUTDIR VERSION [SWEEP_MPI]
 set -euo pipefail
-exe="$1" out="$2" version="$3"
+exe="$1" out="$2" version="$3" sweep_mpi="${4:-}"
 mkdir -p "$out"
 rm -f "$out"/minex.1 "$out"/minex-*.1
 
@@ -132,3 +134,13 @@ for c in $commands; do
   "$exe" "$c" --help |
     help2roff "minex-$c" "$s" ".BR minex (1)" >"$out/minex-$c.1"
 done
+if [ -n "$sweep_mpi" ]; then
+  # NAME: the sweep command's summary, spread over MPI ranks
+  s="$(printf '%s\n' "$top" |
+    awk '$1 == "sweep" && /^  / { $1 = ""; sub(/^ +/, ""); print; exit }')"
+  help="$(timeout 120 "$sweep_mpi" --help)"
+  printf '%s\n' "$help" |
+    help2roff minex-sweep-mpi "$s, over MPI ranks" \
+      ".BR minex\\-sweep (1),
+.BR minex (1)" >"$out/minex-sweep-mpi.1"
+fi

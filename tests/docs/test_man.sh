@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The man pages made by cmake/gen_man.sh: there is one page per command
-# of `minex --help` and minex(1), and no other; each renders with groff
+# of `minex --help`, minex(1) and minex-sweep-mpi(1) when given, and no
+# other; each renders with groff
 # without a warning (-ww) and through man -l; and each holds, in its
 # rendered text, every option (-x, --xyz) printed by the --help it was made
 # from, and minex(1) every command. The check is then run on a page with
 # one option line removed, which it must refuse (the test can fail).
-# Usage: test_man.sh MINEX MANDIR
+# With SWEEP_MPI, minex-sweep-mpi(1) is checked alike against
+# `minex-sweep-mpi --help`.
+# Usage: test_man.sh MINEX MANDIR [SWEEP_MPI]
 set -euo pipefail
-exe="$1" dir="$2"
+exe="$1" dir="$2" sweep_mpi="${3:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export MANWIDTH=80 LC_ALL=C.UTF-8
@@ -65,6 +68,12 @@ for c in $commands; do
   check "$dir/minex-$c.1" "$work/$c.help" "minex-$c" || fail=1
   n=$((n + 1))
 done
+if [ -n "$sweep_mpi" ]; then
+  timeout 120 "$sweep_mpi" --help >"$work/sweep-mpi.help"
+  check "$dir/minex-sweep-mpi.1" "$work/sweep-mpi.help" minex-sweep-mpi ||
+    fail=1
+  n=$((n + 1))
+fi
 pages=("$dir"/*.1)
 if [ "${#pages[@]}" -ne "$n" ]; then
   echo "$dir holds ${#pages[@]} pages, expected $n:" "${pages[@]}"

@@ -64,6 +64,13 @@ if [ "$tool" != 0 ]; then
   cmds="$("$prefix/bin/minex" --help | awk '/^Commands:$/ { on = 1; next }
     on && /^$/ { exit }
     on && /^  [a-z0-9-]+  +/ { print $1 }')"
+  # every page the build made (minex-sweep-mpi.1 too, when made) is
+  # installed as made
+  for f in "$build"/man/man1/*.1; do
+    cmp -s "$f" "$mandir/$(basename "$f")" ||
+      { echo "man page $(basename "$f") not installed as built"; exit 1; }
+  done
+  # shellcheck disable=SC2046,SC2086  # one word per command
   for page in minex $(printf 'minex-%s ' $cmds); do
     [ -f "$mandir/$page.1" ] || { echo "missing man page $page.1"; exit 1; }
     shown="$(MANWIDTH=80 man -l "$mandir/$page.1" 2>/dev/null)"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* MinEX behind ParMETIS_V3_AdaptiveRepart's argument list (docs/guide/mpi.md,
+/** @file
+ * MinEX behind ParMETIS_V3_AdaptiveRepart's argument list (docs/guide/mpi.md,
  * "From ParMETIS"): a ParMETIS user switches by renaming one call. Link
  * libminex_mpi. No ParMETIS header or library is needed. */
 #ifndef MINEX_PARMETIS_H
@@ -13,29 +14,30 @@
 extern "C" {
 #endif
 
-/* Return codes, with METIS's values (METIS_OK, METIS_ERROR_INPUT, ...);
+/** Return codes, with METIS's values (METIS_OK, METIS_ERROR_INPUT, ...);
  * the MinEX error and its message stay readable through
  * minex_parmetis_last_error() and minex_last_error(). */
 #define MINEX_PARMETIS_OK 1
-#define MINEX_PARMETIS_ERROR_INPUT (-2)
-#define MINEX_PARMETIS_ERROR_MEMORY (-3)
-#define MINEX_PARMETIS_ERROR (-4)
+#define MINEX_PARMETIS_ERROR_INPUT (-2)  /**< METIS_ERROR_INPUT: bad input */
+#define MINEX_PARMETIS_ERROR_MEMORY (-3) /**< METIS_ERROR_MEMORY */
+#define MINEX_PARMETIS_ERROR (-4)        /**< METIS_ERROR: any other error */
 
-/* options[3] (options[0] = 1) as ParMETIS's PARMETIS_PSR_*: coupled, the
+/** options[3] (options[0] = 1) as ParMETIS's PARMETIS_PSR_*: coupled, the
  * vertices' current owner is their rank (only when nparts equals the
  * number of ranks); uncoupled, part[] holds the current owners on input. */
 #define MINEX_PARMETIS_PSR_COUPLED 1
-#define MINEX_PARMETIS_PSR_UNCOUPLED 2
+#define MINEX_PARMETIS_PSR_UNCOUPLED 2 /**< part[] holds the owners */
 
-/* ParMETIS_V3_AdaptiveRepart with ParMETIS's default types (idx_t =
+/** ParMETIS_V3_AdaptiveRepart with ParMETIS's default types (idx_t =
  * int32_t, real_t = float), same order and meaning of the arguments:
- *   vtxdist, xadj, adjncy  the distributed graph (numflag 0: C numbering,
- *                          1: Fortran numbering of all three and of part)
- *   vwgt, adjwgt, wgtflag  Pwgt and Cwgt (wgtflag 0 none, 1 adjwgt only,
+ * @param[in] vtxdist,xadj,adjncy the distributed graph
+ * @param[in] numflag        0: C numbering, 1: Fortran numbering of
+ *                          vtxdist, xadj, adjncy and part
+ * @param[in] vwgt,adjwgt,wgtflag Pwgt and Cwgt (wgtflag 0 none, 1 adjwgt only,
  *                          2 vwgt only, 3 both; a missing one means 1)
- *   vsize                  Rwgt, the data that moves (NULL: 1)
- *   ncon                   must be 1 (MinEX has one processing weight)
- *   nparts, tpwgts         P processors; tpwgts[p] (ncon = 1, so nparts
+ * @param[in] vsize          Rwgt, the data that moves (NULL: 1)
+ * @param[in] ncon           must be 1 (MinEX has one processing weight)
+ * @param[in] nparts,tpwgts P processors; tpwgts[p] (ncon = 1, so nparts
  *                          entries; NULL: equal) the share of processor p:
  *                          MinEX models a processor of share s as a
  *                          processing slowdown (1/nparts)/s (normalised to
@@ -43,28 +45,28 @@ extern "C" {
  *                          equal share forming a cluster, every link Conn
  *                          = 1; a share of 0 makes p unavailable (it gets
  *                          nothing)
- *   ubvec                  ignored (MinEX minimises the slowest processor's
+ * @param[in] ubvec          ignored (MinEX minimises the slowest processor's
  *                          time instead of bounding the imbalance); may be
  *                          NULL
- *   itr                    communication vs redistribution, in [1e-6, 1e6]:
+ * @param[in] itr            communication vs redistribution, in [1e-6, 1e6]:
  *                          itr >= 1 is the horizon k = round(itr) solver
  *                          iterations (SPEC §2, T_k = MaxRemap + k
  *                          SteadyMax); itr < 1 is k = 1 with every vsize
  *                          divided by itr (T_itr up to a factor, exactly
  *                          when alpha = 0)
- *   options                NULL or options[0] = 0: defaults; options[0] = 1:
+ * @param[in] options        NULL or options[0] = 0: defaults; options[0] = 1:
  *                          options[1] (debug level) ignored, options[2] the
  *                          seed, options[3] MINEX_PARMETIS_PSR_*
- *   edgecut                out: the weighted cut of the new partition (sum
+ * @param[out] edgecut       the weighted cut of the new partition (sum
  *                          of adjwgt over cut edges, each counted once); a
  *                          cut that does not fit idx_t fails the call
  *                          (MINEX_PARMETIS_ERROR_INPUT, MINEX_EUNSUP)
- *   part                   out: the new owner of each local vertex (in,
+ * @param[in,out] part      the new owner of each local vertex (in,
  *                          uncoupled: the current owner)
- *   comm                   the communicator, the same valid one on every
+ * @param[in] comm           the communicator, the same valid one on every
  *                          rank (a rank with MPI_COMM_NULL returns at once
  *                          while the others wait in MPI_Comm_dup)
- * Returns MINEX_PARMETIS_OK or one of the errors above (collectively:
+ * @return MINEX_PARMETIS_OK or one of the errors above (collectively:
  * every rank the same; the message names these arguments, in numflag's
  * numbering). */
 MINEX_API int minex_parmetis_adaptive_repart(
@@ -73,16 +75,23 @@ MINEX_API int minex_parmetis_adaptive_repart(
     int32_t *ncon, int32_t *nparts, float *tpwgts, float *ubvec, float *itr,
     int32_t *options, int32_t *edgecut, int32_t *part, MPI_Comm *comm);
 
-/* The same with 64-bit ids and double weights (ParMETIS built with
- * IDXTYPEWIDTH 64, REALTYPEWIDTH 64). */
+/** The same with 64-bit ids and double weights (ParMETIS built with
+ * IDXTYPEWIDTH 64, REALTYPEWIDTH 64).
+ * @param[in]
+ *     vtxdist,xadj,adjncy,vwgt,vsize,adjwgt,wgtflag,numflag,ncon,nparts,tpwgts,ubvec,itr,options
+ *     as minex_parmetis_adaptive_repart
+ * @param[out] edgecut,part as minex_parmetis_adaptive_repart
+ * @param[in] comm as minex_parmetis_adaptive_repart
+ * @return The codes of minex_parmetis_adaptive_repart. */
 MINEX_API int minex_parmetis_adaptive_repart64(
     int64_t *vtxdist, int64_t *xadj, int64_t *adjncy, int64_t *vwgt,
     int64_t *vsize, int64_t *adjwgt, int64_t *wgtflag, int64_t *numflag,
     int64_t *ncon, int64_t *nparts, double *tpwgts, double *ubvec, double *itr,
     int64_t *options, int64_t *edgecut, int64_t *part, MPI_Comm *comm);
 
-/* The MinEX code (MINEX_OK, MINEX_EGRAPH, ...) of the calling thread's
- * last minex_parmetis_adaptive_repart*; its message is minex_last_error(). */
+/** The MinEX code (MINEX_OK, MINEX_EGRAPH, ...) of the calling thread's
+ * last minex_parmetis_adaptive_repart*; its message is minex_last_error().
+ * @return The code. */
 MINEX_API int minex_parmetis_last_error(void);
 
 #ifdef __cplusplus

@@ -25,7 +25,8 @@ MINEX_BUILD_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev
 # the ThreadSanitizer stage), clang-format
 # (scripts/format_check.sh), xmllint and GNU time (scripts/errors_table.sh),
 # python3 (the docs test, scripts/doc_commands.py), METIS (the peer
-# benchmark's METIS driver, bench/peers; not the library), locales
+# benchmark's METIS driver, bench/peers; not the library), Doxygen and the
+# man-page tools (the reference, docs/reference/build-reference.md), locales
 MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
   mpich libmpich-dev time
   clang libclang-rt-14-dev
@@ -33,6 +34,8 @@ MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
   #               (libarcher): the TSan stage of scripts/test.sh
   clang-format
   libmetis-dev
+  doxygen # the C API reference, the docs target (cmake/Docs.cmake)
+  man-db groff-base # man -l and groff -ww: the man_pages test
   locales) # de_DE.UTF-8 for tests/io/test_locale.c (minex_gen_locales)
 # the Python package (python/, docs/guide/python.md) and its tests: Debian's
 # numpy, scipy, pytest and matplotlib for Debian's python3, and what

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the build tree into a temporary prefix and checks what a user
-# gets: headers, libraries, the tool, the schema, the docs, the pkg-config
+# gets: headers, libraries, the tool and its man pages, the schema, the
+# docs (the API reference when built), the pkg-config
 # file, and a CMake package that find_package(minex) finds and links
 # (shared and static; GSL and libxml2 are private dependencies of the
 # shared library, link-only ones of the static library). The prefix is then MOVED before anything is built
@@ -23,7 +24,11 @@ files=(include/minex.h include/minex_version.h
   share/doc/minex/reference/api.md share/doc/minex/SPEC.md share/doc/minex/README.md
   share/doc/minex/img/table1log_maxqwgt.png
   share/doc/minex/examples/hetero4.xml)
-[ "$tool" = 0 ] || files+=(bin/minex)
+[ "$tool" = 0 ] || files+=(bin/minex share/man/man1/minex.1
+  share/man/man1/minex-repart.1)
+# the API reference, when the docs target built it
+[ ! -f "$build/docs/api/html/index.html" ] ||
+  files+=(share/doc/minex/api/index.html)
 [ "$mpi" = 0 ] || files+=(bin/minex-sweep-mpi include/minex_mpi.h
   include/minex_parmetis.h share/doc/minex/guide/mpi.md)
 for f in "${files[@]}"; do
@@ -52,6 +57,32 @@ lib="$prefix/$libdir"
 # no schema on disk may help: not the build tree's, not the installed one
 unset MINEX_SCHEMA_DIR
 [ "$tool" = 0 ] || "$prefix/bin/minex" --version
+# a man page per command of the installed tool, and minex(1), each shown
+# by man -l (MANPATH: man finds them by name in the moved prefix too)
+if [ "$tool" != 0 ]; then
+  mandir="$prefix/share/man/man1"
+  cmds="$("$prefix/bin/minex" --help | awk '/^Commands:$/ { on = 1; next }
+    on && /^$/ { exit }
+    on && /^  [a-z0-9-]+  +/ { print $1 }')"
+  # every page the build made (minex-sweep-mpi.1 too, when made) is
+  # installed as made
+  for f in "$build"/man/man1/*.1; do
+    cmp -s "$f" "$mandir/$(basename "$f")" ||
+      { echo "man page $(basename "$f") not installed as built"; exit 1; }
+  done
+  # shellcheck disable=SC2046,SC2086  # one word per command
+  for page in minex $(printf 'minex-%s ' $cmds); do
+    [ -f "$mandir/$page.1" ] || { echo "missing man page $page.1"; exit 1; }
+    shown="$(MANWIDTH=80 man -l "$mandir/$page.1" 2>/dev/null)"
+    case "$shown" in
+    *NAME*"$page "*) ;;
+    *) echo "man -l shows no $page.1"; exit 1 ;;
+    esac
+  done
+  found="$(MANPATH="$prefix/share/man" man -w minex-repart)"
+  [ "$found" = "$mandir/minex-repart.1" ] ||
+    { echo "man finds minex-repart at '$found', not in $mandir"; exit 1; }
+fi
 examples=("$prefix"/share/doc/minex/examples/*.xml)
 [ "${#examples[@]}" -ge 1 ]
 # pkg-config: compile and link the consumer by hand

@@ -44,8 +44,16 @@
  * --rounds: options.rounds; auto (the default) and on run the distributed
  * kernel (stage 2 of minex_mpi_repartition), off gathers the graph on rank
  * 0 (stage 1, docs/design/distributed.md).
+ *
+ * Uses the public headers of MinEX only (minex_mpi.h); adapt.h is the
+ * workload model (sims/adapt.h, adapt.c, adapt_refine.c: public API only),
+ * installed beside this file in share/doc/minex/examples/mpi/ with a CMake
+ * project, so the example builds from an installed MinEX
+ * (docs/guide/install-mpi.md):
+ *   cc -D_POSIX_C_SOURCE=200809L mpi_adapt.c adapt.c adapt_refine.c \
+ *      $(pkg-config --cflags --libs minex_mpi) -lm -o mpi_adapt
  */
-#include "adapt.h"
+#include "adapt.h" /* the workload model, shipped with the example */
 #include "minex_mpi.h"
 
 #include <math.h>

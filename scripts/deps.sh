@@ -12,23 +12,27 @@
 # what to install and carries on (the build then tells).
 set -euo pipefail
 
-# build, install and the demo: compiler, CMake, the libraries, gnuplot
-# (the demo's plots)
+# build, install and the demo: compiler, CMake, the libraries, MPICH (the
+# MPI layer, libminex_mpi, and minex-sweep-mpi: built and installed
+# whenever MPICH is found), gnuplot (the demo's plots)
 MINEX_BUILD_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev
+  mpich libmpich-dev
   zlib1g-dev # the compressed data arrays of .vtu meshes (src/mesh/vtu.c)
   uthash-dev
   libscotch-dev # the from-scratch candidate (src/scratch); it pulls in
   #               Open MPI: every MPI use names MPICH (docs/design/architecture.md)
+  #               and libminex_mpi_openmpi is built on it
+  libopenmpi-dev openmpi-bin
   gnuplot-nox)
-# the tests on top: Check, valgrind, MPICH (minex-sweep-mpi and its tests),
-# clang and its runtimes (libFuzzer, scripts/fuzz.sh; OpenMP and archer for
-# the ThreadSanitizer stage), clang-format
+# the tests on top: Check, valgrind, clang and its runtimes (libFuzzer,
+# scripts/fuzz.sh; OpenMP and archer for the ThreadSanitizer stage),
+# clang-format
 # (scripts/format_check.sh), xmllint and GNU time (scripts/errors_table.sh),
 # python3 (the docs test, scripts/doc_commands.py), METIS (the peer
 # benchmark's METIS driver, bench/peers; not the library), Doxygen and the
 # man-page tools (the reference, docs/reference/build-reference.md), locales
 MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
-  mpich libmpich-dev time
+  time
   clang libclang-rt-14-dev
   libomp-14-dev # clang's OpenMP runtime and its ThreadSanitizer tool
   #               (libarcher): the TSan stage of scripts/test.sh

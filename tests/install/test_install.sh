@@ -10,11 +10,20 @@
 # load the installed example configurations through the installed library,
 # which proves the install relocatable (no path of the build tree or of the
 # first prefix is needed).
-# Usage: test_install.sh BUILD_DIR SOURCE_DIR [EXTRA_C_FLAGS [TOOL [MPI]]]
+# The MPI layer, when built: the installed MPI examples (mpi_quickstart,
+# mpi_adapt with its workload model) are built from the moved prefix with
+# pkg-config (minex_mpi) and with the installed CMake project
+# (find_package), each run on 2 ranks of MPICH; the Open MPI flavour
+# (libminex_mpi_openmpi) builds mpi_quickstart both ways and runs it on 2
+# ranks of Open MPI.
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR [EXTRA_C_FLAGS [TOOL [MPI
+#                        [MPILIB [OPENMPI]]]]]
 # (TOOL 0: built with -DMINEX_BUILD_TOOLS=OFF, no bin/minex expected;
-# MPI 1: minex-sweep-mpi was built, bin/minex-sweep-mpi expected)
+# MPI 1: minex-sweep-mpi was built, bin/minex-sweep-mpi expected;
+# MPILIB 1: libminex_mpi was built; OPENMPI 1: libminex_mpi_openmpi was)
 set -euo pipefail
 build="$1" src="$2" extra="${3:-}" tool="${4:-1}" mpi="${5:-0}"
+mpilib="${6:-$mpi}" openmpi="${7:-0}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 first="$work/prefix"
@@ -29,14 +38,20 @@ files=(include/minex.h include/minex_version.h
 # the API reference, when the docs target built it
 [ ! -f "$build/docs/api/html/index.html" ] ||
   files+=(share/doc/minex/api/index.html)
-[ "$mpi" = 0 ] || files+=(bin/minex-sweep-mpi include/minex_mpi.h
-  include/minex_parmetis.h share/doc/minex/guide/mpi.md)
+[ "$mpi" = 0 ] || files+=(bin/minex-sweep-mpi)
+mpiex=share/doc/minex/examples/mpi
+[ "$mpilib" = 0 ] || files+=(include/minex_mpi.h include/minex_parmetis.h
+  share/doc/minex/guide/mpi.md "$mpiex/CMakeLists.txt" "$mpiex/mpi_quickstart.c"
+  "$mpiex/mpi_adapt.c" "$mpiex/adapt.h" "$mpiex/adapt.c")
 for f in "${files[@]}"; do
   [ -e "$first/$f" ] || { echo "missing $f"; exit 1; }
 done
 libdir="$(basename "$(find "$first" -maxdepth 1 -name 'lib*' | head -n 1)")"
 libs=(libminex.so libminex.a pkgconfig/minex.pc cmake/minex/minexConfig.cmake)
-[ "$mpi" = 0 ] || libs+=(libminex_mpi.so cmake/minex/minexMpiTargets.cmake)
+[ "$mpilib" = 0 ] || libs+=(libminex_mpi.so cmake/minex/minexMpiTargets.cmake
+  pkgconfig/minex_mpi.pc)
+[ "$openmpi" = 0 ] || libs+=(libminex_mpi_openmpi.so
+  cmake/minex/minexMpiOpenmpiTargets.cmake pkgconfig/minex_mpi_openmpi.pc)
 for f in "${libs[@]}"; do
   [ -e "$first/$libdir/$f" ] || { echo "missing $libdir/$f"; exit 1; }
 done
@@ -106,15 +121,70 @@ cmake -S "$src/tests/install/consumer" -B "$work/consumer" \
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer" "${examples[0]}"
 "$work/consumer/consumer_static" "${examples[0]}"
-# libminex_mpi: the README's MPI example built against the moved prefix
-# with MPICH's wrapper, run on 2 ranks (MPI_Init's third-party leak
-# suppressed in the sanitizer build, tests/lsan.supp)
-if [ "$mpi" != 0 ]; then
-  # shellcheck disable=SC2086
-  mpicc.mpich $extra -I"$prefix/include" "$src/examples/mpi_quickstart.c" \
-    -o "$work/mpi_consumer" -L"$lib" -lminex_mpi -Wl,-rpath,"$lib"
+# libminex_mpi: the installed MPI examples built against the moved prefix,
+# run on 2 ranks of MPICH, named explicitly (Debian's Open MPI may own
+# mpicc and mpiexec); MPI_Init's third-party leak suppressed in the
+# sanitizer build (tests/lsan.supp)
+mpirun_mpich() {
   LSAN_OPTIONS="suppressions=$src/tests/lsan.supp" HWLOC_COMPONENTS=-pci \
-    timeout 120 mpiexec.mpich -n 2 "$work/mpi_consumer" >/dev/null
+    timeout 60 mpiexec.mpich -n 2 "$@"
+}
+# the smallest mpi_adapt run that still repartitions and migrates, with
+# every rank's trees checked against the whole-mesh model
+adapt_args=(--box 3 --steps 2 --iters 2 --flops 10 --check)
+if [ "$mpilib" != 0 ]; then
+  ex="$prefix/$mpiex"
+  pkg-config --exists minex_mpi
+  # pkg-config with the plain compiler: minex_mpi.pc requires mpich.pc
+  # shellcheck disable=SC2046,SC2086
+  cc $extra "$ex/mpi_quickstart.c" -o "$work/mpi_quickstart_pc" \
+    $(pkg-config --cflags --libs minex_mpi) -Wl,-rpath,"$lib"
+  mpirun_mpich "$work/mpi_quickstart_pc" >/dev/null
+  # and with MPICH's wrapper
+  # shellcheck disable=SC2046,SC2086
+  mpicc.mpich $extra -D_POSIX_C_SOURCE=200809L "$ex/mpi_adapt.c" \
+    "$ex/adapt.c" "$ex/adapt_refine.c" -o "$work/mpi_adapt_pc" \
+    $(pkg-config --cflags --libs minex_mpi) -lm -Wl,-rpath,"$lib"
+  mpirun_mpich "$work/mpi_adapt_pc" "${adapt_args[@]}" >/dev/null
+  # find_package(minex): the installed CMake project of the examples
+  cmake -S "$ex" -B "$work/mpi_cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_BUILD_RPATH="$lib" -DCMAKE_C_FLAGS="$extra" >/dev/null
+  cmake --build "$work/mpi_cmake" >/dev/null
+  mpirun_mpich "$work/mpi_cmake/mpi_quickstart" >/dev/null
+  mpirun_mpich "$work/mpi_cmake/mpi_adapt" "${adapt_args[@]}" >/dev/null
+  # the MPICH flavour links MPICH, not Open MPI
+  if readelf -d "$work/mpi_quickstart_pc" | grep -q 'NEEDED.*libmpi\.so'; then
+    echo "the minex_mpi consumer links Open MPI"
+    exit 1
+  fi
+fi
+# libminex_mpi_openmpi: mpi_quickstart with Open MPI's wrapper and
+# pkg-config, and with the CMake project (MINEX_MPI_FLAVOUR=openmpi), on 2
+# ranks of Open MPI (allowed to run as root, oversubscribing the cores;
+# Open MPI's own allocations at exit are not checked for leaks)
+if [ "$openmpi" != 0 ]; then
+  ex="$prefix/$mpiex"
+  mpirun_openmpi() {
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_rmaps_base_oversubscribe=1 ASAN_OPTIONS=detect_leaks=0 \
+      timeout 60 mpiexec.openmpi -n 2 "$@"
+  }
+  # shellcheck disable=SC2046,SC2086
+  mpicc.openmpi $extra "$ex/mpi_quickstart.c" -o "$work/mpi_quickstart_ompi" \
+    $(pkg-config --cflags --libs minex_mpi_openmpi) -Wl,-rpath,"$lib"
+  mpirun_openmpi "$work/mpi_quickstart_ompi" >/dev/null
+  cmake -S "$ex" -B "$work/mpi_cmake_ompi" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_BUILD_RPATH="$lib" -DCMAKE_C_FLAGS="$extra" \
+    -DMINEX_MPI_FLAVOUR=openmpi >/dev/null
+  cmake --build "$work/mpi_cmake_ompi" --target mpi_quickstart >/dev/null
+  mpirun_openmpi "$work/mpi_cmake_ompi/mpi_quickstart" >/dev/null
+  for exe in "$work/mpi_quickstart_ompi" "$work/mpi_cmake_ompi/mpi_quickstart"; do
+    if ! readelf -d "$exe" | grep -q 'NEEDED.*libminex_mpi_openmpi' ||
+      readelf -d "$exe" | grep -q 'NEEDED.*libmpich'; then
+      echo "$exe does not link libminex_mpi_openmpi alone (MPICH linked?)"
+      exit 1
+    fi
+  done
 fi
 # GSL, libxml2 and threads are private dependencies of the shared library:
 # its users do not link them (pkg-config --libs, find_package)

@@ -61,7 +61,8 @@ int dist_allgather(dist_ctx *c, const void *in, int64_t bytes, void **out,
                    int64_t *count) {
   if (c->rc != MINEX_OK)
     core_error(c->rc, "%s", c->msg);
-  return op_done(c, c->cm->allgather(c->cm->ctx, c->rc, in, bytes, out, count));
+  return op_done(
+      c, c->cm->allgather(c->cm->ctx, c->rc, in, bytes, -1, out, count));
 }
 
 int dist_bcast(dist_ctx *c, void *buf, int64_t bytes, int root) {

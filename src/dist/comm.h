@@ -33,9 +33,12 @@ typedef struct dist_comm {
      is this rank's state before the call (a failure's message the last
      error): a rank that failed gives nothing (in is not read) and every
      rank returns the agreed failure, so that `agree` is not needed
-     before it. */
-  int (*allgather)(void *ctx, int rc, const void *in, int64_t bytes, void **out,
-                   int64_t *count);
+     before it. cap >= 0: no rank gives more than cap bytes (the same cap
+     on every rank), so that the receive buffer is made before the counts
+     and no agreement is needed between them and the bytes; -1: no
+     bound. */
+  int (*allgather)(void *ctx, int rc, const void *in, int64_t bytes,
+                   int64_t cap, void **out, int64_t *count);
   /* scount[d] bytes to every rank d (sbuf in rank order); *rbuf gets
      (core_malloc'd, freed by the caller) rcount[s] bytes from every rank
      s, in rank order. rc as allgather's (sbuf and scount not read when

@@ -234,8 +234,8 @@ int dist_ghost_renumber(contract_ws *ws, contract_level *L, contract_level *N,
   int rc = rc0 != MINEX_OK || (cnt && rcnt && off && newg)
                ? rc0
                : core_error(MINEX_ENOMEM, "contraction: out of memory");
-  if ((rc = cm->allgather(cm->ctx, rc, mine, sizeof mine, (void **)&all,
-                          cnt)) != MINEX_OK)
+  if ((rc = cm->allgather(cm->ctx, rc, mine, sizeof mine, sizeof mine,
+                          (void **)&all, cnt)) != MINEX_OK)
     goto out;
   int64_t moff = 0;
   for (int r = 0; r < size; r++) {
@@ -269,8 +269,8 @@ int dist_sum_or(const dist_comm *cm, int64_t *v, int n) {
   int64_t *cnt = core_calloc((size_t)cm->size, sizeof *cnt);
   int rc =
       cnt ? MINEX_OK : core_error(MINEX_ENOMEM, "contraction: out of memory");
-  if ((rc = cm->allgather(cm->ctx, rc, v, 8 * (int64_t)n, (void **)&all,
-                          cnt)) == MINEX_OK)
+  if ((rc = cm->allgather(cm->ctx, rc, v, 8 * (int64_t)n, 8 * (int64_t)n,
+                          (void **)&all, cnt)) == MINEX_OK)
     for (int i = 0; i < n; i++) {
       v[i] = 0;
       for (int r = 0; r < cm->size; r++)
@@ -302,7 +302,7 @@ int dist_chunk_targets(const dist_comm *cm, contract_chunk *ch, int32_t nch,
                        : core_error(MINEX_ENOMEM, "contraction: out of memory");
   for (int32_t c = 0; rc == MINEX_OK && c < nch; c++)
     mine[c] = (chunk_fig){ch[c].ce - ch[c].cs, ch[c].nelig, ch[c].wgt};
-  if ((rc = cm->allgather(cm->ctx, rc, mine, (int64_t)sizeof *mine * nch,
+  if ((rc = cm->allgather(cm->ctx, rc, mine, (int64_t)sizeof *mine * nch, -1,
                           (void **)&all, cnt)) != MINEX_OK)
     goto out;
   int64_t nall = 0, first = 0;

@@ -66,10 +66,14 @@ static int ip_fail(rank_ctx *r, int rc) {
 }
 
 static int ip_allgather(void *ctx, int rc0, const void *in, int64_t bytes,
-                        void **out, int64_t *count) {
+                        int64_t cap, void **out, int64_t *count) {
   rank_ctx *r = ctx;
   shared *sh = r->sh;
   *out = NULL;
+  /* the MPI layer's bound, checked alike */
+  if (rc0 == MINEX_OK && cap >= 0 && bytes > cap)
+    rc0 = core_error(MINEX_EINTERNAL, "allgather of %lld bytes, at most %lld",
+                     (long long)bytes, (long long)cap);
   if ((rc0 = ip_agree(r, rc0)) != MINEX_OK)
     return rc0;
   sh->slots[r->rank].in = in;

@@ -758,8 +758,9 @@ static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
   /* every range's first key (none when it has no key) */
   int give = rc == MINEX_OK && nin > 0;
   if ((rc = cm->allgather(cm->ctx, rc, give ? ptr[0] : NULL,
-                          give ? (int64_t)sizeof(rd_key) : 0, (void **)&first,
-                          cnt)) != MINEX_OK)
+                          give ? (int64_t)sizeof(rd_key) : 0,
+                          (int64_t)sizeof(rd_key), (void **)&first, cnt)) !=
+      MINEX_OK)
     goto out;
   rd_succ after = {0, 0, 0};
   int64_t at = 0;
@@ -1046,9 +1047,11 @@ static int rd_count(const rd_ctx *X, const rd_round *R, int need_succ,
                &R->key[rw->mv[j * np / ns].to], sizeof(rd_key));
     }
   }
-  if ((rc = cm->allgather(cm->ctx, rc, buf,
-                          (int64_t)(sizeof(int64_t) + sizeof(rd_key) * ns),
-                          (void **)&all, cnt)) != MINEX_OK)
+  if ((rc = cm->allgather(
+           cm->ctx, rc, buf, (int64_t)(sizeof(int64_t) + sizeof(rd_key) * ns),
+           (int64_t)(sizeof(int64_t) +
+                     sizeof(rd_key) * (need_succ ? RD_SAMPLES : 0)),
+           (void **)&all, cnt)) != MINEX_OK)
     goto out;
   int64_t o = 0, n = 0;
   *total = 0;
@@ -1369,7 +1372,8 @@ static int rd_speculate(const rd_ctx *X, rd_exec *S, int last, int rc,
     core_free(S->flips);
     S->flips = NULL;
     if ((rc = cm->allgather(cm->ctx, rc, S->pick, sizeof *S->pick,
-                            (void **)&S->flips, X->rcnt)) != MINEX_OK)
+                            sizeof *S->pick, (void **)&S->flips, X->rcnt)) !=
+        MINEX_OK)
       return rc;
     int64_t nflip = 0;
     for (int r = 0; r < size; r++)
@@ -1414,8 +1418,11 @@ static int rd_share_loads(const rd_ctx *X, rd_exec *S, rd_count2 *mine,
       memcpy(msg + sizeof *mine + sizeof *fin * (size_t)i,
              &fin[rank + i * size], sizeof *fin);
   }
-  if ((rc = cm->allgather(cm->ctx, rc, msg, (int64_t)bytes, (void **)&all,
-                          rcnt)) != MINEX_OK)
+  if ((rc = cm->allgather(
+           cm->ctx, rc, msg, (int64_t)bytes,
+           (int64_t)(sizeof *mine +
+                     sizeof *fin * (size_t)((P + size - 1) / size)),
+           (void **)&all, rcnt)) != MINEX_OK)
     goto out;
   rd_count2 sum = {0, 0};
   const char *at = all;
@@ -1665,8 +1672,8 @@ static int rd_central(const rd_ctx *X, const rd_round *R, int last, rd_bufs *b,
   }
   if ((rc = cm->exchange(cm->ctx, rc, b->msg, cnt, (void **)&b->in, rcnt)) !=
           MINEX_OK ||
-      (rc = cm->allgather(cm->ctx, rc, b->st, nst, (void **)&b->stall, cnt)) !=
-          MINEX_OK)
+      (rc = cm->allgather(cm->ctx, rc, b->st, nst, -1, (void **)&b->stall,
+                          cnt)) != MINEX_OK)
     return rc;
   *nev = rcnt[0] / (int64_t)sizeof(rec_event);
   rec_state hd;

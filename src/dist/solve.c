@@ -110,7 +110,8 @@ static int dist_metrics(dist_ctx *c, const dist_part *d, const contract_ws *w,
   int rc = dist_agree(c);
   const dist_comm *cc = c->cm;
   if (rc == MINEX_OK)
-    rc = cc->allgather(cc->ctx, rc, mine, (int64_t)used, (void **)&all, count);
+    rc = cc->allgather(cc->ctx, rc, mine, (int64_t)used, -1, (void **)&all,
+                       count);
   core_free(mine);
   if (rc == MINEX_OK) {
     minex_metrics r;

@@ -415,16 +415,33 @@ static int cc_agree(void *ctx, int rc) {
 }
 
 /* dist_comm.allgather: the counts (-1 from a rank that failed before),
- * the receive buffers agreed, then the bytes (MPI_Allgatherv's int
- * counts: at most INT_MAX bytes in all, ample for the per-chunk and
- * per-rank figures the contraction gathers). */
+ * then the bytes (MPI_Allgatherv's int counts: at most INT_MAX bytes in
+ * all, ample for the per-chunk and per-rank figures the contraction and
+ * the rounds gather). The receive buffer: with a cap, made before the
+ * counts (its failure goes out in them); without, after them and agreed
+ * before the bytes. */
 static int cc_allgather(void *ctx, int rc, const void *in, int64_t bytes,
-                        void **out, int64_t *count) {
+                        int64_t cap, void **out, int64_t *count) {
   mx_comm *c = ctx;
   int size = c->size;
   *out = NULL;
   if (rc != MINEX_OK)
     mx_fail(c, rc, "%s", minex_last_error());
+  /* the same choice on every rank: cap and size are */
+  if (cap >= 0 && cap > INT_MAX / size)
+    cap = -1;
+  int *cnt = core_malloc(sizeof *cnt * ((size_t)size + 1));
+  int *off = core_malloc(sizeof *off * ((size_t)size + 1));
+  if (c->rc == MINEX_OK && (cnt == NULL || off == NULL))
+    mx_fail(c, MINEX_ENOMEM, "out of memory gathering");
+  if (c->rc == MINEX_OK && cap >= 0) {
+    if (bytes > cap)
+      mx_fail(c, MINEX_EINTERNAL, "allgather of %lld bytes, at most %lld",
+              (long long)bytes, (long long)cap);
+    else if ((*out = core_malloc((size_t)(cap * size) + 1)) == NULL)
+      mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
+              (long long)(cap * size));
+  }
   int64_t mine = c->rc != MINEX_OK ? -1 : bytes;
   if (count == NULL) /* a failure: its caller had no array */
     count = c->scratch;
@@ -439,42 +456,44 @@ static int cc_allgather(void *ctx, int rc, const void *in, int64_t bytes,
   int failed = c->rc != MINEX_OK;
   for (int r = 0; r < size && !failed; r++)
     failed = count[r] < 0;
-  if (failed)
-    return mx_agree(c);
-  int *cnt = core_malloc(sizeof *cnt * ((size_t)size + 1));
-  int *off = core_malloc(sizeof *off * ((size_t)size + 1));
+  if (failed) {
+    rc = mx_agree(c);
+    goto out;
+  }
   int64_t total = 0;
   for (int r = 0; r < size; r++)
     total += count[r];
-  if (total > INT_MAX)
-    mx_fail(c, MINEX_EUNSUP, "allgather of %lld bytes (at most %d)",
-            (long long)total, INT_MAX);
-  else if (cnt == NULL || off == NULL ||
-           (*out = core_malloc(total > 0 ? (size_t)total : 1)) == NULL)
-    mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
-            (long long)total);
-  rc = mx_agree(c);
-  if (rc == MINEX_OK) {
-    int o = 0;
-    for (int r = 0; r < size; r++) {
-      cnt[r] = (int)count[r];
-      off[r] = o;
-      o += cnt[r];
-    }
-    c->collectives++;
-    c->bytes += bytes * (size - 1);
-    c->bytes_in += total - bytes;
-    c->messages += size - 1;
-    e = MPI_Iallgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
-                        c->comm, &req);
-    if (e == MPI_SUCCESS)
-      e = mx_wait(c, &req);
-    /* an MPI error past the agreement: returned where seen (mx_exchange) */
-    if (e != MPI_SUCCESS) {
-      mx_mpi_fail(c, "MPI_Allgatherv", e);
-      rc = core_error(c->rc, "%s", c->msg);
-    }
+  if (cap < 0) {
+    if (total > INT_MAX)
+      mx_fail(c, MINEX_EUNSUP, "allgather of %lld bytes (at most %d)",
+              (long long)total, INT_MAX);
+    else if ((*out = core_malloc(total > 0 ? (size_t)total : 1)) == NULL)
+      mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
+              (long long)total);
+    if ((rc = mx_agree(c)) != MINEX_OK)
+      goto out;
   }
+  int o = 0;
+  for (int r = 0; r < size; r++) {
+    cnt[r] = (int)count[r];
+    off[r] = o;
+    o += cnt[r];
+  }
+  c->collectives++;
+  c->bytes += bytes * (size - 1);
+  c->bytes_in += total - bytes;
+  c->messages += size - 1;
+  e = MPI_Iallgatherv(in, (int)bytes, MPI_BYTE, *out, cnt, off, MPI_BYTE,
+                      c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(c, &req);
+  rc = MINEX_OK;
+  /* an MPI error past the counts: returned where seen (mx_exchange) */
+  if (e != MPI_SUCCESS) {
+    mx_mpi_fail(c, "MPI_Allgatherv", e);
+    rc = core_error(c->rc, "%s", c->msg);
+  }
+out:
   core_free(cnt);
   core_free(off);
   if (rc != MINEX_OK) {

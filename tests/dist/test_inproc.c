@@ -41,23 +41,26 @@ static int collectives(const dist_comm *cm, void *p) {
   /* allgather: rank q gives q + 1 bytes of value q */
   unsigned char mine[MAX_RANKS + 1];
   memset(mine, r, sizeof mine);
-  void *all = NULL;
   int64_t count[MAX_RANKS];
-  EXPECT(a,
-         cm->allgather(cm->ctx, MINEX_OK, mine, r + 1, &all, count) == MINEX_OK,
-         "allgather");
-  int64_t at = 0;
-  for (int q = 0; q < R && all != NULL; q++) {
-    EXPECT(a, count[q] == q + 1, "allgather count[%d] = %lld", q,
-           (long long)count[q]);
-    for (int i = 0; i <= q; i++)
-      EXPECT(a, ((unsigned char *)all)[at + i] == q, "allgather byte");
-    at += q + 1;
+  for (int64_t cap = -1; cap <= R; cap += R + 1) { /* unbounded, then R */
+    void *all = NULL;
+    EXPECT(a,
+           cm->allgather(cm->ctx, MINEX_OK, mine, r + 1, cap, &all, count) ==
+               MINEX_OK,
+           "allgather (cap %lld)", (long long)cap);
+    int64_t at = 0;
+    for (int q = 0; q < R && all != NULL; q++) {
+      EXPECT(a, count[q] == q + 1, "allgather count[%d] = %lld", q,
+             (long long)count[q]);
+      for (int i = 0; i <= q; i++)
+        EXPECT(a, ((unsigned char *)all)[at + i] == q, "allgather byte");
+      at += q + 1;
+    }
+    core_free(all);
   }
-  core_free(all);
   /* exchange: rank r sends d + 1 int64 values 100 r + d to rank d */
-  int64_t sbuf[MAX_RANKS * (MAX_RANKS + 1)], scount[MAX_RANKS],
-      rcount[MAX_RANKS];
+  int64_t sbuf[MAX_RANKS * (MAX_RANKS + 1)] = {0}, scount[MAX_RANKS] = {0},
+                                        rcount[MAX_RANKS];
   int64_t ns = 0;
   for (int d = 0; d < R; d++) {
     scount[d] = 8 * (d + 1);
@@ -110,15 +113,36 @@ static int collectives(const dist_comm *cm, void *p) {
   if (a->fails >= 0 && (r == a->fails || r == a->fails + 1))
     rc = core_error(r == a->fails ? MINEX_EGRAPH : MINEX_ENOMEM,
                     "bad row on rank %d", r);
-  int got = cm->agree(cm->ctx, rc);
-  if (a->fails >= 0 && a->fails < R) {
-    char want_msg[64];
-    snprintf(want_msg, sizeof want_msg, "bad row on rank %d", a->fails);
-    EXPECT(a,
-           got == MINEX_EGRAPH && strstr(minex_last_error(), want_msg) != NULL,
-           "agree: %d '%s'", got, minex_last_error());
-  } else {
-    EXPECT(a, got == MINEX_OK, "agree without failure: %d", got);
+  /* the same through the rc an exchange and an allgather carry, and
+     through agree */
+  for (int op = 0; op < 3; op++) {
+    int got;
+    if (rc != MINEX_OK)
+      core_error(rc, "bad row on rank %d", r);
+    if (op == 0) {
+      void *all = NULL;
+      got = cm->allgather(cm->ctx, rc, mine, r + 1, R, &all, count);
+      core_free(all);
+    } else if (op == 1) {
+      int64_t sc[MAX_RANKS], rcv[MAX_RANKS];
+      for (int d = 0; d < R; d++)
+        sc[d] = 1;
+      void *rb = NULL;
+      got = cm->exchange(cm->ctx, rc, mine, sc, &rb, rcv);
+      core_free(rb);
+    } else {
+      got = cm->agree(cm->ctx, rc);
+    }
+    if (a->fails >= 0 && a->fails < R) {
+      char want_msg[64];
+      snprintf(want_msg, sizeof want_msg, "bad row on rank %d", a->fails);
+      EXPECT(a,
+             got == MINEX_EGRAPH &&
+                 strstr(minex_last_error(), want_msg) != NULL,
+             "failure through op %d: %d '%s'", op, got, minex_last_error());
+    } else {
+      EXPECT(a, got == MINEX_OK, "op %d without failure: %d", op, got);
+    }
   }
   return MINEX_OK;
 }

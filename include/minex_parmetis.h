@@ -165,14 +165,14 @@ MINEX_API int minex_parmetis_adaptive_repart32d(
 #define minex_ParMETIS_V3_AdaptiveRepart minex_parmetis_adaptive_repart
 #endif
 
-/* The load bound of the calling thread's last successful
- * minex_parmetis_adaptive_repart*: *imbalance (may be NULL) the largest
- * vwgt sum of a processor divided by its target tpwgts[p] * (sum of
- * vwgt) (1: perfect balance; 0 when the call had no vwgt to sum, and
- * before the first call), *met (may be NULL) 1 when every processor is
- * within ubvec[0] times its target, 0 when ubvec was given and no such
- * partition was found (the closest found was returned), -1 when ubvec was
- * NULL. */
+/* The load balance of the calling thread's last successful
+ * minex_parmetis_adaptive_repart* (docs/reference/parmetis.md):
+ * *imbalance (may be NULL) the largest vwgt sum of a processor divided by
+ * its target tpwgts[p] * (sum of vwgt) (each vertex weighs 1 without
+ * vwgt; 1: perfect balance; 0 before the first call); *met (may be NULL)
+ * 1 when every processor is within ubvec[0] times its target, 0 when ubvec
+ * was given and no such partition was found (the closest found was
+ * returned, with METIS_OK), -1 when ubvec was NULL. */
 MINEX_API void minex_parmetis_last_imbalance(double *imbalance, int *met);
 
 /* The MinEX code (MINEX_OK, MINEX_EGRAPH, ...) of the calling thread's

@@ -128,6 +128,9 @@ static double bnd_excess(const bnd *b, const minex_graph *g,
   return ex <= 1e-12 * tot ? 0 : ex;
 }
 
+/* Passes of neighbour moves alone before the most-room candidate joins. */
+#define REPAIR_NEAR_PASSES 32
+
 typedef struct bmove {
   double cost;
   int32_t v, q;
@@ -177,7 +180,8 @@ static double move_cost(const minex_graph *g, const minex_config *cfg,
 /* The repair: passes of moves, each pass's candidates found against the
  * pass's loads, sorted by (cost, vertex, processor) and executed when they
  * still lower the excess. Candidates: a vertex of a processor above its
- * upper bound to each neighbouring owner, and to the available processor
+ * upper bound to each neighbouring owner, and, after REPAIR_NEAR_PASSES
+ * passes or once the neighbours' moves stop, to the available processor
  * with the most room under its bound (so that a processor whose
  * neighbours are all full still sheds load); a vertex next to a processor
  * below its lower bound to that processor. */
@@ -196,12 +200,20 @@ static int repair(bnd *b, const minex_graph *g, const minex_config *cfg,
   for (int32_t p = 0; p < P; p++)
     seen[p] = -1;
   int rc = MINEX_OK;
-  int64_t maxpass = 4 * (int64_t)P + 64;
+  /* neighbours only (diffusion, layer by layer) for the first passes or
+     until they make no progress; then the most-room candidate too, which
+     reaches any processor in a few passes */
+  int far = 0;
+  int64_t maxpass = REPAIR_NEAR_PASSES + 4 * (int64_t)P + 64;
   for (int64_t pass = 0; pass < maxpass; pass++) {
     if (bnd_excess(b, g, part, NULL) == 0)
       break;
-    int32_t roomy = -1;
+    if (pass >= REPAIR_NEAR_PASSES)
+      far = 1;
     for (int32_t p = 0; p < P; p++)
+      seen[p] = -1;
+    int32_t roomy = -1;
+    for (int32_t p = 0; far && p < P; p++)
       if (cfg->avail[p] &&
           (roomy < 0 || b->hi[p] - b->load[p] > b->hi[roomy] - b->load[roomy]))
         roomy = p;
@@ -239,8 +251,14 @@ static int repair(bnd *b, const minex_graph *g, const minex_config *cfg,
         nm++;
       }
     }
-    if (rc != MINEX_OK || nm == 0)
+    if (rc != MINEX_OK)
       break;
+    if (nm == 0) {
+      if (far)
+        break;
+      far = 1;
+      continue;
+    }
     qsort(mv, nm, sizeof *mv, bmove_cmp);
     int64_t done = 0;
     for (size_t i = 0; i < nm; i++) {
@@ -253,10 +271,9 @@ static int repair(bnd *b, const minex_graph *g, const minex_config *cfg,
       b->load[q] += w;
       done++;
     }
-    for (int32_t p = 0; p < P; p++)
-      seen[p] = -1;
-    if (done == 0)
+    if (done == 0 && far)
       break;
+    far |= done == 0;
   }
   core_free(mv);
   core_free(seen);

@@ -126,6 +126,74 @@ START_TEST(reachable_bound_is_met_on_every_processor) {
 }
 END_TEST
 
+/* Random graphs (disconnected ones too), machines with an unavailable
+ * processor, skewed old partitions: whenever every vertex is light
+ * against the slack of the smallest target (a partition within the bound
+ * then exists), the bound is met; always, the status and the figures are
+ * the recomputed ones. */
+START_TEST(random_cases_meet_the_bound_whenever_the_slack_allows) {
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 4242);
+  static const double bounds[] = {1.02, 1.05, 1.1};
+  int asserted = 0;
+  for (int trial = 0; trial < 40; trial++) {
+    int32_t n = 300 + (int32_t)gsl_rng_uniform_int(rng, 2700);
+    minex_graph *g = test_random_graph(rng, n, 1.0 + trial % 6, trial % 2);
+    minex_config *cf = test_random_config(rng, 3, 5);
+    int32_t P = minex_config_nprocs(cf);
+    if (P > 2)
+      minex_config_set_available(cf, (int32_t)gsl_rng_uniform_int(rng, P), 0);
+    int32_t *old = malloc(sizeof *old * (size_t)n);
+    int32_t *nw = malloc(sizeof *nw * (size_t)n);
+    for (int32_t v = 0; v < n; v++)
+      old[v] = (int32_t)(P * pow(gsl_rng_uniform(rng), 2.0));
+    minex_options o;
+    minex_options_init(&o);
+    o.max_imbalance = bounds[trial % 3];
+    o.iterations = 1 + 99 * (trial % 4 == 3);
+    o.alpha = trial % 5 == 4 ? 0.5 : 0;
+    minex_metrics m;
+    ck_assert_int_eq(minex_repartition(g, cf, old, &o, nw, &m), MINEX_OK);
+    double *l = malloc(sizeof *l * (size_t)P),
+           *t = malloc(sizeof *t * (size_t)P);
+    loads_targets(g, cf, nw, l, t);
+    double tmin = INFINITY, pmax = 0, excess = 0;
+    for (int32_t p = 0; p < P; p++) {
+      ck_assert(minex_config_is_available(cf, p) || l[p] == 0);
+      if (t[p] > 0 && t[p] < tmin)
+        tmin = t[p];
+      if (l[p] > o.max_imbalance * t[p])
+        excess += l[p] - o.max_imbalance * t[p];
+    }
+    for (int32_t v = 0; v < n; v++)
+      pmax = fmax(pmax, minex_graph_pwgt(g)[v]);
+    double tot = 0;
+    for (int32_t p = 0; p < P; p++)
+      tot += l[p];
+    if (pmax <= (o.max_imbalance - 1) * tmin) {
+      asserted++;
+      ck_assert_msg(m.bound_status == MINEX_BOUND_MET,
+                    "trial %d: bound %g missed (imbalance %g, excess %g)",
+                    trial, o.max_imbalance, m.imbalance, m.bound_excess);
+    }
+    ck_assert_int_eq(m.bound_status, excess <= 1e-12 * tot
+                                         ? MINEX_BOUND_MET
+                                         : MINEX_BOUND_MISSED);
+    ck_assert(
+        test_close(m.bound_excess, excess <= 1e-12 * tot ? 0 : excess, 1e-9));
+    ck_assert(test_close(m.imbalance, ratio_of(g, cf, nw), 1e-12));
+    free(l);
+    free(t);
+    free(old);
+    free(nw);
+    minex_graph_destroy(g);
+    minex_config_destroy(cf);
+  }
+  ck_assert_int_gt(asserted, 5);
+  gsl_rng_free(rng);
+}
+END_TEST
+
 START_TEST(unreachable_bound_returns_the_closest_and_reports_it) {
   /* a path of 4 vertices, Pwgt 1 1 1 9, on 2 equal processors: the target
      is 6 each, the heaviest vertex alone is 1.5 x target */
@@ -226,6 +294,7 @@ int main(void) {
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, reachable_bound_is_met_on_every_processor);
   tcase_add_test(tc, unreachable_bound_returns_the_closest_and_reports_it);
+  tcase_add_test(tc, random_cases_meet_the_bound_whenever_the_slack_allows);
   tcase_add_test(tc, per_processor_targets_are_bounds_relative_to_the_target);
   tcase_add_test(tc, bad_bounds_are_refused_naming_them);
   suite_add_tcase(s, tc);

@@ -203,3 +203,35 @@ done:
   core_free(rows_of);
   return rc;
 }
+
+int mx_repartition_bounded(const mx_names *nm, const dist_input *in,
+                           const minex_config *config,
+                           const minex_options *options, int32_t *new_part,
+                           minex_metrics *metrics, MPI_Comm comm) {
+  if (!bound_active(options) || config == NULL || comm == MPI_COMM_NULL)
+    return mx_repartition(nm, in, config, options, new_part, metrics, comm);
+  core_error_clear();
+  mx_comm c;
+  mx_open(&c, nm->fn);
+  int rc = mx_start(&c, comm);
+  if (rc != MINEX_OK)
+    return rc;
+  if (bound_check(nm->fn, config, options) != MINEX_OK)
+    mx_fail(&c, MINEX_EINVAL, "%s", minex_last_error());
+  if ((rc = mx_agree(&c)) == MINEX_OK) {
+    minex_options o;
+    bound_strip(options, &o);
+    minex_metrics m;
+    rc = mx_repartition(nm, in, config, &o, new_part, &m, comm);
+    if (rc == MINEX_OK) {
+      minex_options full = *options;
+      if (c.rank != 0)
+        full.log_fn = NULL;
+      rc = mx_bound_apply(&c, in, config, &full, new_part, &m);
+    }
+    if (rc == MINEX_OK && metrics != NULL)
+      *metrics = m;
+  }
+  mx_close(&c);
+  return rc;
+}

@@ -18,4 +18,16 @@ int mx_bound_apply(mx_comm *c, const dist_input *in, const minex_config *cfg,
                    const minex_options *options, int32_t *new_part,
                    minex_metrics *metrics);
 
+/* mx_repartition honouring the load bounds: without them (options NULL
+ * or no bound) mx_repartition itself; with them, the bounds' arrays
+ * checked on every rank first, mx_repartition without the bounds, then
+ * mx_bound_apply. So minex_repartition's result for any number of ranks.
+ * Collective; errors agreed. On an error of the bound pass itself (memory
+ * on rank 0) new_part may hold the unbounded result; otherwise on error
+ * new_part and metrics are unchanged. */
+int mx_repartition_bounded(const mx_names *nm, const dist_input *in,
+                           const minex_config *config,
+                           const minex_options *options, int32_t *new_part,
+                           minex_metrics *metrics, MPI_Comm comm);
+
 #endif

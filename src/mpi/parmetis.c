@@ -375,13 +375,10 @@ static int pm_solve(mx_comm *c, const pm_in *in, pm_call *s) {
                        s->numflag};
   minex_metrics met;
   dist_input rows = {s->vd, s->xadj, s->adj, s->pw, s->rw, s->cw, s->old};
-  int rc = mx_repartition(&nm, &rows, s->cfg, &o, s->newp, &met, c->comm);
-  if (rc == MINEX_OK && s->ubvec > 0) {
-    /* the bound (docs/SPEC.md §3 "Load bounds"), as minex_repartition
-       applies it after the unbounded call */
-    o.max_imbalance = s->ubvec;
-    rc = mx_bound_apply(c, &rows, s->cfg, &o, s->newp, &met);
-  }
+  /* ubvec: the bound of docs/SPEC.md §3 "Load bounds" */
+  o.max_imbalance = s->ubvec;
+  int rc =
+      mx_repartition_bounded(&nm, &rows, s->cfg, &o, s->newp, &met, c->comm);
   if (rc == MINEX_OK)
     pm_imbalance(c, s, &met);
   if (rc == MINEX_OK) {

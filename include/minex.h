@@ -526,7 +526,36 @@ typedef struct minex_options {
                                  the expansion's rounds at 10^6
                                  (docs/design/algorithm.md "Spread global
                                  candidates")                             */
+  double max_imbalance;       /**< bound on each available processor's
+                                 processing load L_p = sum of Pwgt on p
+                                 relative to its target t_p = (sum Pwgt)
+                                 * (1/Proc_p) / sum_avail (1/Proc_q), its
+                                 share in proportion to its speed
+                                 (ParMETIS's ubvec): the result has L_p <=
+                                 max_imbalance * t_p when the repair pass
+                                 finds such a partition; the objective
+                                 stays MaxQwgt / T_k. 0 (default): no
+                                 bound, the results are those without it;
+                                 else >= 1 (docs/SPEC.md §3 "Load bounds",
+                                 docs/reference/parmetis.md)              */
+  const double *target_min;   /**< NULL (default) or P entries: processor
+                                 p's lower bound L_p >= target_min[p] *
+                                 t_p, relative to its target (finite,
+                                 >= 0)                                    */
+  const double *target_max;   /**< NULL (default) or P entries: processor
+                                 p's upper bound L_p <= target_max[p] *
+                                 t_p (>= target_min[p]; INFINITY: no
+                                 bound; with max_imbalance the smaller
+                                 bound holds)                             */
 } minex_options;
+
+/** Values of metrics.bound_status (options.max_imbalance, target_min,
+ * target_max). */
+#define MINEX_BOUND_NONE 0 /**< no bound was asked */
+#define MINEX_BOUND_MET 1  /**< every available processor within bounds */
+#define MINEX_BOUND_MISSED                                                     \
+  2 /**< no partition within the bounds was found:                             \
+         the one closest to them is returned */
 
 /** Upper bound of options.global_spread (the least-loaded list's length). */
 #define MINEX_GLOBAL_SPREAD_MAX 8
@@ -658,6 +687,15 @@ typedef struct minex_metrics {
                                    call takes about (seconds -
                                    seconds_parallel) + work / c + span at
                                    most (a projection)          */
+  /* the next three: minex_repartition with a load bound
+     (options.max_imbalance, target_min, target_max) only; 0 otherwise */
+  double imbalance;    /**< max over available processors of L_p / t_p, the
+                          processing load relative to the target (ParMETIS's
+                          imbalance; 1 is perfect balance)               */
+  double bound_excess; /**< sum over available processors of the load
+                          outside their bounds, in Pwgt units (0 when
+                          bound_status is MINEX_BOUND_MET)              */
+  int bound_status;    /**< MINEX_BOUND_NONE, _MET or _MISSED            */
 } minex_metrics;
 
 /** Scores new against old (SPEC §2). old and new have nvtxs entries in

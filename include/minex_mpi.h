@@ -296,6 +296,38 @@ MINEX_API int minex_mpi_migrate_overlap(
     int (*compute)(void *ctx, int64_t unpacked, int *more), void *ctx,
     MPI_Comm comm);
 
+/* ---------------------------------------------------------- renumbering */
+
+/** Contiguous global ids after a migration (docs/reference/parmetis.md),
+ * which minex_mpi_repartition, ParMETIS and Zoltan's callers need again
+ * for the next call: this rank holds nlocal vertices of old global ids
+ * gid (any order; every id >= 0, on exactly one rank) and their adjacency
+ * in old ids (xadj: nlocal+1 offsets, xadj[0] = 0; adjncy: xadj[nlocal]
+ * old ids, each held by some rank). Output: vtxdist (size+1 entries,
+ * equal on every rank, vtxdist[0] = 0) with rank r's new ids vtxdist[r] ..
+ * vtxdist[r+1]-1, given to its vertices in the order of their old ids;
+ * new_gid[i] the new id of gid[i]; new_adjncy[j] the new id of adjncy[j]
+ * (local vertices and ghosts alike; may be adjncy itself). xadj NULL: no
+ * adjacency (adjncy, new_adjncy unused). Collective; two sparse exchanges
+ * with a directory of the ids spread over the ranks. Returns MINEX_OK,
+ * MINEX_EINVAL (a NULL array, nlocal < 0, a negative id, xadj not
+ * non-decreasing, an id held twice), MINEX_EGRAPH (a neighbour held by no
+ * rank, naming it) or MINEX_ENOMEM, the same on every rank; on error the
+ * outputs are unchanged.
+ * @param[in] nlocal the vertices this rank holds
+ * @param[in] gid their old global ids
+ * @param[in] xadj nlocal + 1 offsets into adjncy, or NULL
+ * @param[in] adjncy the neighbours' old global ids
+ * @param[out] vtxdist size + 1 entries: the new distribution
+ * @param[out] new_gid nlocal entries: each vertex's new id
+ * @param[out] new_adjncy xadj[nlocal] entries: each neighbour's new id
+ * @param[in] comm the communicator
+ * @return MINEX_OK or the error code, the same on every rank. */
+MINEX_API int minex_mpi_renumber(int64_t nlocal, const int64_t *gid,
+                                 const int64_t *xadj, const int64_t *adjncy,
+                                 int64_t *vtxdist, int64_t *new_gid,
+                                 int64_t *new_adjncy, MPI_Comm comm);
+
 #ifdef __cplusplus
 }
 #endif

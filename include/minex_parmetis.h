@@ -14,6 +14,54 @@
 extern "C" {
 #endif
 
+/* ParMETIS's types and return values (docs/reference/parmetis.md), for a
+ * code that includes this header instead of parmetis.h. When metis.h or
+ * parmetis.h is included first (METIS_VER_MAJOR defined), theirs are used
+ * and nothing is defined here; include them before this header, never
+ * after (METIS_OK is an enumerator there, a macro here). Define
+ * MINEX_PARMETIS_NO_TYPES to get none of them.
+ *   idx_t   int32_t, or int64_t when IDXTYPEWIDTH is 64 (as METIS's build
+ *           option; -DIDXTYPEWIDTH=64 on the command line)
+ *   real_t  float, or double when REALTYPEWIDTH is 64
+ * minex_ParMETIS_V3_AdaptiveRepart (below) is the entry of those widths. */
+#if defined(METIS_VER_MAJOR)
+#define MINEX_IDXTYPEWIDTH IDXTYPEWIDTH   /**< idx_t's width, 32 or 64 */
+#define MINEX_REALTYPEWIDTH REALTYPEWIDTH /**< real_t's width, 32 or 64 */
+#else
+#if defined(IDXTYPEWIDTH)
+#define MINEX_IDXTYPEWIDTH IDXTYPEWIDTH /**< idx_t's width, 32 or 64 */
+#else
+#define MINEX_IDXTYPEWIDTH 32 /**< idx_t's width, 32 or 64 */
+#endif
+#if defined(REALTYPEWIDTH)
+#define MINEX_REALTYPEWIDTH REALTYPEWIDTH /**< real_t's width, 32 or 64 */
+#else
+#define MINEX_REALTYPEWIDTH 32 /**< real_t's width, 32 or 64 */
+#endif
+#if !defined(MINEX_PARMETIS_NO_TYPES)
+#if MINEX_IDXTYPEWIDTH == 32
+typedef int32_t idx_t; /**< ParMETIS's index type (IDXTYPEWIDTH 32) */
+#elif MINEX_IDXTYPEWIDTH == 64
+typedef int64_t idx_t; /**< ParMETIS's index type (IDXTYPEWIDTH 64) */
+#else
+#error "IDXTYPEWIDTH must be 32 or 64"
+#endif
+#if MINEX_REALTYPEWIDTH == 32
+typedef float real_t;  /**< ParMETIS's real type (REALTYPEWIDTH 32) */
+#elif MINEX_REALTYPEWIDTH == 64
+typedef double real_t; /**< ParMETIS's real type (REALTYPEWIDTH 64) */
+#else
+#error "REALTYPEWIDTH must be 32 or 64"
+#endif
+#ifndef METIS_OK
+#define METIS_OK 1              /**< METIS's success code */
+#define METIS_ERROR_INPUT (-2)  /**< METIS's bad-input code */
+#define METIS_ERROR_MEMORY (-3) /**< METIS's out-of-memory code */
+#define METIS_ERROR (-4)        /**< METIS's other-failure code */
+#endif
+#endif /* !MINEX_PARMETIS_NO_TYPES */
+#endif /* !METIS_VER_MAJOR */
+
 /** Return codes, with METIS's values (METIS_OK, METIS_ERROR_INPUT, ...);
  * the MinEX error and its message stay readable through
  * minex_parmetis_last_error() and minex_last_error(). */
@@ -45,9 +93,16 @@ extern "C" {
  *                          equal share forming a cluster, every link Conn
  *                          = 1; a share of 0 makes p unavailable (it gets
  *                          nothing)
- * @param[in] ubvec          ignored (MinEX minimises the slowest processor's
- *                          time instead of bounding the imbalance); may be
- *                          NULL
+ * @param[in] ubvec          NULL (no bound) or ubvec[0] >= 1: the bound
+ *                          on every processor's vwgt sum relative to its
+ *                          target tpwgts[p] * (sum of vwgt), as ParMETIS
+ *                          reads it (options.max_imbalance, docs/SPEC.md
+ *                          §3 "Load bounds"); MinEX still minimises its
+ *                          objective (T_k) among the partitions within the
+ *                          bound. When no partition within it is found
+ *                          the call returns MINEX_PARMETIS_OK with the
+ *                          closest one found, and
+ *                          minex_parmetis_last_imbalance() says so
  * @param[in] itr            communication vs redistribution, in [1e-6, 1e6]:
  *                          itr >= 1 is the horizon k = round(itr) solver
  *                          iterations (SPEC §2, T_k = MaxRemap + k
@@ -88,6 +143,85 @@ MINEX_API int minex_parmetis_adaptive_repart64(
     int64_t *vsize, int64_t *adjwgt, int64_t *wgtflag, int64_t *numflag,
     int64_t *ncon, int64_t *nparts, double *tpwgts, double *ubvec, double *itr,
     int64_t *options, int64_t *edgecut, int64_t *part, MPI_Comm *comm);
+
+/** minex_parmetis_adaptive_repart with 64-bit ids and float weights
+ * (IDXTYPEWIDTH 64, REALTYPEWIDTH 32: how Debian's and most distributions'
+ * 64-bit METIS and ParMETIS builds are configured); the arguments as
+ * there.
+ * @param[in] vtxdist as minex_parmetis_adaptive_repart's
+ * @param[in] xadj as there
+ * @param[in] adjncy as there
+ * @param[in] vwgt as there
+ * @param[in] vsize as there
+ * @param[in] adjwgt as there
+ * @param[in] wgtflag as there
+ * @param[in] numflag as there
+ * @param[in] ncon as there
+ * @param[in] nparts as there
+ * @param[in] tpwgts as there
+ * @param[in] ubvec as there
+ * @param[in] itr as there
+ * @param[in] options as there
+ * @param[out] edgecut as there
+ * @param[in,out] part as there
+ * @param[in] comm as there
+ * @return MINEX_PARMETIS_OK or an error code, as there. */
+MINEX_API int minex_parmetis_adaptive_repart64f(
+    int64_t *vtxdist, int64_t *xadj, int64_t *adjncy, int64_t *vwgt,
+    int64_t *vsize, int64_t *adjwgt, int64_t *wgtflag, int64_t *numflag,
+    int64_t *ncon, int64_t *nparts, float *tpwgts, float *ubvec, float *itr,
+    int64_t *options, int64_t *edgecut, int64_t *part, MPI_Comm *comm);
+
+/** minex_parmetis_adaptive_repart with 32-bit ids and double weights
+ * (IDXTYPEWIDTH 32, REALTYPEWIDTH 64); the arguments as there.
+ * @param[in] vtxdist as minex_parmetis_adaptive_repart's
+ * @param[in] xadj as there
+ * @param[in] adjncy as there
+ * @param[in] vwgt as there
+ * @param[in] vsize as there
+ * @param[in] adjwgt as there
+ * @param[in] wgtflag as there
+ * @param[in] numflag as there
+ * @param[in] ncon as there
+ * @param[in] nparts as there
+ * @param[in] tpwgts as there
+ * @param[in] ubvec as there
+ * @param[in] itr as there
+ * @param[in] options as there
+ * @param[out] edgecut as there
+ * @param[in,out] part as there
+ * @param[in] comm as there
+ * @return MINEX_PARMETIS_OK or an error code, as there. */
+MINEX_API int minex_parmetis_adaptive_repart32d(
+    int32_t *vtxdist, int32_t *xadj, int32_t *adjncy, int32_t *vwgt,
+    int32_t *vsize, int32_t *adjwgt, int32_t *wgtflag, int32_t *numflag,
+    int32_t *ncon, int32_t *nparts, double *tpwgts, double *ubvec, double *itr,
+    int32_t *options, int32_t *edgecut, int32_t *part, MPI_Comm *comm);
+
+/** @def minex_ParMETIS_V3_AdaptiveRepart
+ * The entry of idx_t and real_t (IDXTYPEWIDTH, REALTYPEWIDTH): the call a
+ * ParMETIS code makes, ParMETIS_V3_AdaptiveRepart, renamed. */
+#if MINEX_IDXTYPEWIDTH == 64 && MINEX_REALTYPEWIDTH == 64
+#define minex_ParMETIS_V3_AdaptiveRepart minex_parmetis_adaptive_repart64
+#elif MINEX_IDXTYPEWIDTH == 64
+#define minex_ParMETIS_V3_AdaptiveRepart minex_parmetis_adaptive_repart64f
+#elif MINEX_REALTYPEWIDTH == 64
+#define minex_ParMETIS_V3_AdaptiveRepart minex_parmetis_adaptive_repart32d
+#else
+#define minex_ParMETIS_V3_AdaptiveRepart minex_parmetis_adaptive_repart
+#endif
+
+/** The load balance of the calling thread's last successful
+ * minex_parmetis_adaptive_repart* (docs/reference/parmetis.md).
+ * @param[out] imbalance the largest vwgt sum of a processor divided by its
+ *                       target tpwgts[p] * (sum of vwgt) (each vertex weighs
+ *                       1 without vwgt; 1: perfect balance; 0 before the
+ *                       first call); may be NULL
+ * @param[out] met       1 when every processor is within ubvec[0] times its
+ *                       target, 0 when ubvec was given and no such partition
+ *                       was found (the closest found was returned, with
+ *                       METIS_OK), -1 when ubvec was NULL; may be NULL */
+MINEX_API void minex_parmetis_last_imbalance(double *imbalance, int *met);
 
 /** The MinEX code (MINEX_OK, MINEX_EGRAPH, ...) of the calling thread's
  * last minex_parmetis_adaptive_repart*; its message is minex_last_error().

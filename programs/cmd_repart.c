@@ -20,7 +20,7 @@ static void help(void) {
       "[--remap receiver|sender|both]\n"
       "                    [--iters K] [--seed S] [--coarse-per-proc N] "
       "[--no-global]\n"
-      "                    [--threads N]\n"
+      "                    [--threads N] [--max-imbalance X]\n"
       "                    [--steps N [--step-seconds S] [--tolerance D]]\n"
       "                    [-o NEW.part] [--write-old OLD.part] [--vtk "
       "OUT.vtk]\n"
@@ -97,6 +97,13 @@ static void help(void) {
       "                       moves of a round shared among up to N (1-8) of\n"
       "                       the lightest processors below the mean\n"
       "                       (default 8; 1: the least-loaded only)\n");
+  printf("  --max-imbalance X    X >= 1: every processor's Pwgt sum at most X\n"
+         "                       times its target (its speed's share of the\n"
+         "                       total; ParMETIS's ubvec), MaxQwgt / T_K\n"
+         "                       minimised within the bound; when none is "
+         "found\n"
+         "                       the closest is written and reported (default\n"
+         "                       0: no bound)\n");
   printf(
       "  --steps N            solver iterations until the next adaptation "
       "(an\n"
@@ -527,6 +534,16 @@ int cmd_repart(int argc, char **argv) {
            mr.coarse_nvtxs, mr.start_nvtxs, mr.candidates, mr.threads_used,
            mr.coarse_moves, mr.expand_moves, mr.returned_old, mr.scratch_used);
     tool_json_double(stdout, mr.horizon_used);
+    if (mr.bound_status != MINEX_BOUND_NONE) {
+      printf(",\n  \"max_imbalance\": ");
+      tool_json_double(stdout, opt.max_imbalance);
+      printf(",\n  \"imbalance\": ");
+      tool_json_double(stdout, mr.imbalance);
+      printf(",\n  \"bound_excess\": ");
+      tool_json_double(stdout, mr.bound_excess);
+      printf(",\n  \"bound_met\": %s",
+             mr.bound_status == MINEX_BOUND_MET ? "true" : "false");
+    }
     printf(",\n  \"nvtxs\": %" PRId32 ",\n  \"nedges\": %" PRId64
            ",\n  \"nprocs\": %" PRId32 ",\n  \"iterations\": %" PRId32
            ",\n  \"graph\": ",
@@ -619,6 +636,12 @@ int cmd_repart(int argc, char **argv) {
            "and refinement %.3f s; refinement in all %.3f s)\n",
            "candidates", mr.candidates, kept, mr.seconds_partition,
            mr.seconds_expand, mr.seconds_refine);
+    if (mr.bound_status != MINEX_BOUND_NONE)
+      printf("  %-22s %16.6f (max Pwgt / target; bound %g %s, load outside "
+             "it %g)\n",
+             "imbalance", mr.imbalance, opt.max_imbalance,
+             mr.bound_status == MINEX_BOUND_MET ? "met" : "MISSED",
+             mr.bound_excess);
     printf("  %-22s %16" PRId32 " (after the contraction", "coarse vertices",
            mr.coarse_nvtxs);
     if (mr.start_nvtxs != mr.coarse_nvtxs && !mr.returned_old)

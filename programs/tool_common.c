@@ -498,6 +498,20 @@ int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
     }
     return 1;
   }
+  if (tool_args_is(a, NULL, "--max-imbalance")) {
+    const char *v = tool_args_value(a);
+    if (v == NULL || tool_parse_double(cmd, "--max-imbalance", v, 0, 1e300, 0,
+                                       &opt->max_imbalance) != 0)
+      return -1;
+    if (opt->max_imbalance != 0 && opt->max_imbalance < 1) {
+      tool_usage_error(cmd,
+                       "--max-imbalance: %s is neither 0 (no bound) nor "
+                       ">= 1",
+                       v);
+      return -1;
+    }
+    return 1;
+  }
   if (tool_args_is(a, NULL, "--global-spread")) {
     const char *v = tool_args_value(a);
     if (v == NULL ||

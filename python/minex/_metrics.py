@@ -89,6 +89,11 @@ class Metrics:
                                       "units' times, s")
     seconds_parallel_span: float = _f(c_double, "sum over the regions of "
                                       "their largest unit, s")
+    imbalance: float = _f(c_double, "with a load bound: max over "
+                          "processors of load / target")
+    bound_excess: float = _f(c_double, "with a load bound: the load "
+                             "outside the bounds")
+    bound_status: int = _f(c_int, "0 no bound, 1 met, 2 missed")
 
     def as_dict(self) -> Dict[str, Any]:
         """The fields as a dict, in the order of minex_metrics."""

@@ -50,6 +50,8 @@
   X(paper_exact, FLAG, 0, 0, 1, 1, "")                                         \
   X(refine_passes, I32, 4, 0, MINEX_MAX_PASSES_MAX, 1, "0 means 1")            \
   X(iterations, I32, 1, 0, MINEX_ITERATIONS_MAX, 1, "0 means 1")               \
-  X(max_passes, I32, 8, 0, MINEX_MAX_PASSES_MAX, 1, "0 means 1")
+  X(max_passes, I32, 8, 0, MINEX_MAX_PASSES_MAX, 1, "0 means 1")               \
+  X(max_imbalance, REAL, 0.0, 1, INFINITY, o->max_imbalance != 0,              \
+    "0 (no bound) or >= 1")
 
 #endif

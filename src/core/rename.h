@@ -10,6 +10,10 @@
  * fails when one is missing. Sorted. */
 #ifndef MINEX_CORE_RENAME_H
 #define MINEX_CORE_RENAME_H
+#define bound_active minex__bound_active
+#define bound_apply minex__bound_apply
+#define bound_check minex__bound_check
+#define bound_strip minex__bound_strip
 #define candidate_better minex__candidate_better
 #define candidate_run minex__candidate_run
 #define contract_acc_free minex__contract_acc_free

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* minex_repartition: contract, partition the contracted graph, expand
  * (SPEC §3, paper §3.1), with the guarantees of SPEC §3. */
+#include "driver/bound.h"
 #include "driver/driver.h"
 #include "driver/layout.h"
 
@@ -403,6 +404,39 @@ static int repartition(const minex_graph *g, const minex_config *cfg,
   return rc;
 }
 
+/* With a load bound (docs/SPEC.md §3 "Load bounds"): the repartition
+ * without it, then the repair and the choice against old. */
+static int repartition_bounded(const minex_graph *g, const minex_config *cfg,
+                               const int32_t *old, const minex_options *options,
+                               int32_t *new_part, minex_metrics *metrics) {
+  if (new_part == NULL)
+    return core_error(MINEX_EINVAL, "minex_repartition: new_part is NULL");
+  if (g != NULL && cfg != NULL) {
+    int rc = bound_check("minex_repartition", cfg, options);
+    if (rc != MINEX_OK)
+      return rc;
+  }
+  minex_options o;
+  bound_strip(options, &o);
+  int32_t n = g != NULL ? g->nvtxs : 0;
+  int32_t *tmp = core_malloc(sizeof *tmp * ((size_t)n + 1));
+  if (tmp == NULL)
+    return core_error(MINEX_ENOMEM, "minex_repartition: out of memory");
+  minex_metrics m;
+  double t0 = core_wtime();
+  int rc = repartition(g, cfg, old, &o, tmp, &m);
+  if (rc == MINEX_OK)
+    rc = bound_apply(g, cfg, old, options, tmp, &m);
+  if (rc == MINEX_OK) {
+    memcpy(new_part, tmp, sizeof *tmp * (size_t)n);
+    m.seconds = core_wtime() - t0;
+    if (metrics != NULL)
+      *metrics = m;
+  }
+  core_free(tmp);
+  return rc;
+}
+
 int minex_repartition(const minex_graph *g, const minex_config *cfg,
                       const int32_t *old, const minex_options *options,
                       int32_t *new_part, minex_metrics *metrics) {
@@ -413,7 +447,10 @@ int minex_repartition(const minex_graph *g, const minex_config *cfg,
   if (rc != MINEX_OK)
     return rc;
   minex_workspace *prev = core_pool_swap(ws);
-  rc = repartition(g, cfg, old, options, new_part, metrics);
+  if (!bound_active(options))
+    rc = repartition(g, cfg, old, options, new_part, metrics);
+  else
+    rc = repartition_bounded(g, cfg, old, options, new_part, metrics);
   core_pool_swap(prev);
   int end = core_pool_end(ws, fn);
   return rc != MINEX_OK ? rc : end;

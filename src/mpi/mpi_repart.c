@@ -13,6 +13,7 @@
  * interface, the validation and the collective errors stay. */
 #include "dist/dist.h"
 #include "driver/driver.h"
+#include "mpi/bound.h"
 #include "mpi/mpi_comm.h"
 
 #include <limits.h>
@@ -838,6 +839,6 @@ int minex_mpi_repartition(const int64_t *vtxdist, const int64_t *xadj,
                           const minex_options *options, int32_t *new_part,
                           minex_metrics *metrics, MPI_Comm comm) {
   dist_input in = {vtxdist, xadj, adjncy, pwgt, rwgt, cwgt, old};
-  return mx_repartition(&mx_names_mpi, &in, config, options, new_part, metrics,
-                        comm);
+  return mx_repartition_bounded(&mx_names_mpi, &in, config, options, new_part,
+                                metrics, comm);
 }

@@ -2,6 +2,7 @@
 /* ParMETIS_V3_AdaptiveRepart's argument list onto minex_mpi_repartition
  * (minex_parmetis.h; the mapping of every argument in docs/guide/mpi.md). */
 #include "minex_parmetis.h"
+#include "mpi/bound.h"
 #include "mpi/mpi_comm.h"
 
 #include <math.h>
@@ -9,16 +10,26 @@
 #include <string.h>
 
 static _Thread_local int last_code;
+static _Thread_local double last_imbalance;
+static _Thread_local int last_met = -1;
 
 int minex_parmetis_last_error(void) {
   return last_code;
 }
 
+void minex_parmetis_last_imbalance(double *imbalance, int *met) {
+  if (imbalance != NULL)
+    *imbalance = last_imbalance;
+  if (met != NULL)
+    *met = last_met;
+}
+
 /* The arguments, read through one of the two type widths. */
 typedef struct pm_in {
-  int wide; /* 1: int64_t and double; 0: int32_t and float */
+  int wide;  /* 1: int64_t ids; 0: int32_t */
+  int rwide; /* 1: double weights; 0: float */
   const void *vtxdist, *xadj, *adjncy, *vwgt, *vsize, *adjwgt, *tpwgts;
-  const void *wgtflag, *numflag, *ncon, *nparts, *itr, *options;
+  const void *wgtflag, *numflag, *ncon, *nparts, *itr, *options, *ubvec;
   void *edgecut, *part;
   const MPI_Comm *comm;
 } pm_in;
@@ -27,8 +38,8 @@ static int64_t geti(const void *p, int wide, int64_t i) {
   return wide ? ((const int64_t *)p)[i] : ((const int32_t *)p)[i];
 }
 
-static double getr(const void *p, int wide, int64_t i) {
-  return wide ? ((const double *)p)[i] : (double)((const float *)p)[i];
+static double getr(const void *p, int rwide, int64_t i) {
+  return rwide ? ((const double *)p)[i] : (double)((const float *)p)[i];
 }
 
 static int to_parmetis(int rc) {
@@ -62,7 +73,7 @@ static int pm_config(mx_comm *c, const pm_in *in, int32_t nparts,
   }
   double sum = 0;
   for (int32_t p = 0; p < nparts; p++) {
-    double s = getr(in->tpwgts, in->wide, p);
+    double s = getr(in->tpwgts, in->rwide, p);
     if (!isfinite(s) || s < 0)
       return mx_fail(c, MINEX_EINVAL, "tpwgts[%d] = %g is not finite and >= 0",
                      (int)p, s);
@@ -80,8 +91,8 @@ static int pm_config(mx_comm *c, const pm_in *in, int32_t nparts,
     goto done;
   }
   for (int32_t p = 0; p < nparts; p++) {
-    double s = getr(in->tpwgts, in->wide, p);
-    if (p > 0 && s == getr(in->tpwgts, in->wide, p - 1)) {
+    double s = getr(in->tpwgts, in->rwide, p);
+    if (p > 0 && s == getr(in->tpwgts, in->rwide, p - 1)) {
       np[nc - 1]++;
       continue;
     }
@@ -108,7 +119,7 @@ static int pm_config(mx_comm *c, const pm_in *in, int32_t nparts,
     goto done;
   }
   for (int32_t p = 0; p < nparts; p++)
-    if (getr(in->tpwgts, in->wide, p) == 0)
+    if (getr(in->tpwgts, in->rwide, p) == 0)
       minex_config_set_available(*cfg, p, 0);
 done:
   core_free(np);
@@ -123,7 +134,8 @@ typedef struct pm_call {
   int64_t wgtflag, numflag, nparts, opt0;
   int64_t n, nnz; /* local vertices and edge ends                    */
   double itr;
-  int coupled; /* nparts equals the ranks: part is the old partition */
+  double ubvec; /* ubvec[0], 0 when ubvec is NULL                  */
+  int coupled;  /* nparts equals the ranks: part is the old partition */
   int64_t *vd, *xadj, *adj;
   double *pw, *rw, *cw;
   int32_t *old, *newp;
@@ -164,8 +176,15 @@ static void pm_scalars(mx_comm *c, const pm_in *in, pm_call *s) {
            s->nparts > MINEX_NPROCS_MAX)
     mx_fail(c, MINEX_EINVAL, "nparts = %lld is outside [1, %d]",
             (long long)s->nparts, MINEX_NPROCS_MAX);
-  else if (!((s->itr = getr(in->itr, w, 0)) >= 1e-6 && s->itr <= 1e6))
+  else if (!((s->itr = getr(in->itr, in->rwide, 0)) >= 1e-6 && s->itr <= 1e6))
     mx_fail(c, MINEX_EINVAL, "itr = %g is outside [1e-6, 1e6]", s->itr);
+  else if (in->ubvec != NULL &&
+           !((s->ubvec = getr(in->ubvec, in->rwide, 0)) >= 1 &&
+             s->ubvec < INFINITY))
+    mx_fail(c, MINEX_EINVAL,
+            "ubvec[0] = %g is not finite and >= 1 (the bound on a "
+            "processor's load relative to its target)",
+            s->ubvec);
 }
 
 /* The coupling, vtxdist in 0-based ids, and this rank's sizes and arrays
@@ -289,6 +308,50 @@ static void pm_convert(mx_comm *c, const pm_in *in, pm_call *s) {
     pm_config(c, in, (int32_t)s->nparts, &s->cfg);
 }
 
+/* The largest vwgt sum of a processor over its target (the figure of
+ * minex_parmetis_last_imbalance): from the bounded call's metrics, else
+ * summed over the ranks. */
+static void pm_imbalance(mx_comm *c, const pm_call *s,
+                         const minex_metrics *met) {
+  if (s->ubvec > 0) {
+    last_imbalance = met->imbalance;
+    last_met = met->bound_status == MINEX_BOUND_MET;
+    return;
+  }
+  last_met = -1;
+  int32_t P = (int32_t)s->nparts;
+  double *l = core_calloc((size_t)P + 1, sizeof *l);
+  double *all = core_calloc((size_t)P + 1, sizeof *all);
+  if (l == NULL || all == NULL) {
+    mx_fail(c, MINEX_ENOMEM, "out of memory (the imbalance)");
+  } else {
+    for (int64_t v = 0; v < s->n; v++) {
+      l[s->newp[v]] += s->pw != NULL ? s->pw[v] : 1.0;
+      l[P] += s->pw != NULL ? s->pw[v] : 1.0;
+    }
+    if (mx_allreduce(c, l, all, P + 1, MPI_DOUBLE, MPI_SUM) == MINEX_OK) {
+      double speed = 0, r = 0;
+      for (int32_t p = 0; p < P; p++)
+        if (minex_config_is_available(s->cfg, p))
+          speed += 1 / minex_config_proc_slowdown(
+                           s->cfg, minex_config_cluster_of(s->cfg, p));
+      for (int32_t p = 0; p < P && all[P] > 0; p++) {
+        if (!minex_config_is_available(s->cfg, p))
+          continue;
+        double t = all[P] /
+                   minex_config_proc_slowdown(
+                       s->cfg, minex_config_cluster_of(s->cfg, p)) /
+                   speed;
+        if (all[p] / t > r)
+          r = all[p] / t;
+      }
+      last_imbalance = r;
+    }
+  }
+  core_free(l);
+  core_free(all);
+}
+
 /* Collective: the repartition, then part and edgecut in the caller's
  * types and numbering; agreed. */
 static int pm_solve(mx_comm *c, const pm_in *in, pm_call *s) {
@@ -312,7 +375,12 @@ static int pm_solve(mx_comm *c, const pm_in *in, pm_call *s) {
                        s->numflag};
   minex_metrics met;
   dist_input rows = {s->vd, s->xadj, s->adj, s->pw, s->rw, s->cw, s->old};
-  int rc = mx_repartition(&nm, &rows, s->cfg, &o, s->newp, &met, c->comm);
+  /* ubvec: the bound of docs/SPEC.md §3 "Load bounds" */
+  o.max_imbalance = s->ubvec;
+  int rc =
+      mx_repartition_bounded(&nm, &rows, s->cfg, &o, s->newp, &met, c->comm);
+  if (rc == MINEX_OK)
+    pm_imbalance(c, s, &met);
   if (rc == MINEX_OK) {
     /* the cut in idx_t, or an error (the same figure on every rank, so
        every rank fails alike; part and edgecut left as they were) */
@@ -345,8 +413,10 @@ static int pm_solve(mx_comm *c, const pm_in *in, pm_call *s) {
 /* The checks and conversions, each phase's failures agreed before the
  * next (every rank makes the same collectives), then the repartition. */
 static int pm_run(const pm_in *in) {
-  const char *fn = in->wide ? "minex_parmetis_adaptive_repart64"
-                            : "minex_parmetis_adaptive_repart";
+  const char *fn = in->wide ? (in->rwide ? "minex_parmetis_adaptive_repart64"
+                                         : "minex_parmetis_adaptive_repart64f")
+                            : (in->rwide ? "minex_parmetis_adaptive_repart32d"
+                                         : "minex_parmetis_adaptive_repart");
   core_error_clear();
   if (in->comm == NULL || *in->comm == MPI_COMM_NULL)
     return to_parmetis(
@@ -381,10 +451,9 @@ int minex_parmetis_adaptive_repart(
     int32_t *vsize, int32_t *adjwgt, int32_t *wgtflag, int32_t *numflag,
     int32_t *ncon, int32_t *nparts, float *tpwgts, float *ubvec, float *itr,
     int32_t *options, int32_t *edgecut, int32_t *part, MPI_Comm *comm) {
-  (void)ubvec; /* documented as ignored */
-  pm_in in = {0,      vtxdist, xadj,    adjncy,  vwgt, vsize,
-              adjwgt, tpwgts,  wgtflag, numflag, ncon, nparts,
-              itr,    options, edgecut, part,    comm};
+  pm_in in = {0,       0,      vtxdist, xadj,    adjncy, vwgt,   vsize,
+              adjwgt,  tpwgts, wgtflag, numflag, ncon,   nparts, itr,
+              options, ubvec,  edgecut, part,    comm};
   return pm_run(&in);
 }
 
@@ -393,9 +462,30 @@ int minex_parmetis_adaptive_repart64(
     int64_t *vsize, int64_t *adjwgt, int64_t *wgtflag, int64_t *numflag,
     int64_t *ncon, int64_t *nparts, double *tpwgts, double *ubvec, double *itr,
     int64_t *options, int64_t *edgecut, int64_t *part, MPI_Comm *comm) {
-  (void)ubvec;
-  pm_in in = {1,      vtxdist, xadj,    adjncy,  vwgt, vsize,
-              adjwgt, tpwgts,  wgtflag, numflag, ncon, nparts,
-              itr,    options, edgecut, part,    comm};
+  pm_in in = {1,       1,      vtxdist, xadj,    adjncy, vwgt,   vsize,
+              adjwgt,  tpwgts, wgtflag, numflag, ncon,   nparts, itr,
+              options, ubvec,  edgecut, part,    comm};
+  return pm_run(&in);
+}
+
+int minex_parmetis_adaptive_repart64f(
+    int64_t *vtxdist, int64_t *xadj, int64_t *adjncy, int64_t *vwgt,
+    int64_t *vsize, int64_t *adjwgt, int64_t *wgtflag, int64_t *numflag,
+    int64_t *ncon, int64_t *nparts, float *tpwgts, float *ubvec, float *itr,
+    int64_t *options, int64_t *edgecut, int64_t *part, MPI_Comm *comm) {
+  pm_in in = {1,       0,      vtxdist, xadj,    adjncy, vwgt,   vsize,
+              adjwgt,  tpwgts, wgtflag, numflag, ncon,   nparts, itr,
+              options, ubvec,  edgecut, part,    comm};
+  return pm_run(&in);
+}
+
+int minex_parmetis_adaptive_repart32d(
+    int32_t *vtxdist, int32_t *xadj, int32_t *adjncy, int32_t *vwgt,
+    int32_t *vsize, int32_t *adjwgt, int32_t *wgtflag, int32_t *numflag,
+    int32_t *ncon, int32_t *nparts, double *tpwgts, double *ubvec, double *itr,
+    int32_t *options, int32_t *edgecut, int32_t *part, MPI_Comm *comm) {
+  pm_in in = {0,       1,      vtxdist, xadj,    adjncy, vwgt,   vsize,
+              adjwgt,  tpwgts, wgtflag, numflag, ncon,   nparts, itr,
+              options, ubvec,  edgecut, part,    comm};
   return pm_run(&in);
 }

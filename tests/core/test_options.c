@@ -32,7 +32,8 @@ static const char *const names[] = {"throttle",
                                     "paper_exact",
                                     "refine_passes",
                                     "iterations",
-                                    "max_passes"};
+                                    "max_passes",
+                                    "max_imbalance"};
 #define NNAMES ((int)(sizeof names / sizeof names[0]))
 
 static double get(const minex_options *o, const char *name) {
@@ -155,6 +156,8 @@ START_TEST(ranges_are_checked_naming_the_field) {
       {"refine_passes", MINEX_MAX_PASSES_MAX, MINEX_MAX_PASSES_MAX + 1},
       {"iterations", MINEX_ITERATIONS_MAX, -1},
       {"max_passes", 0, -1},
+      {"max_imbalance", 1.05, 0.99},
+      {"max_imbalance", 0, -1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const range_case *c = &cases[i];

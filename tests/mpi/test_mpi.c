@@ -835,9 +835,9 @@ static void test_parmetis(const fixture *f, int32_t P, const int32_t *old_all,
             *vs3 = vw3 + n, *aw3 = vs3 + n, *p3 = aw3 + nnz;
     int32_t wf = 3, nf3 = numflag, nc = 1, npt = P, ec = -1;
     int32_t opt3[4] = {1, 0, 11, (int32_t)options[3]};
-    float fub = 1.05f, fitr = itr;
+    float fitr = itr; /* ubvec NULL: no bound (test_bound_mpi tests it) */
     prc = minex_parmetis_adaptive_repart(vd3, x3, a3, vw3, vs3, aw3, &wf, &nf3,
-                                         &nc, &npt, tp, &fub, &fitr, opt3, &ec,
+                                         &nc, &npt, tp, NULL, &fitr, opt3, &ec,
                                          p3, &comm);
     for (int64_t v = 0; v < n; v++)
       part[v] = p3[v];

@@ -384,6 +384,40 @@ START_TEST(iters_gives_the_horizon_figures) {
 }
 END_TEST
 
+/* --max-imbalance: every processor's Pwgt sum within the bound of its
+ * target, recomputed here from the written partition; refused below 1. */
+START_TEST(repart_max_imbalance_bounds_every_processor) {
+  const char *g = tpath("boxb.graph"), *old = tpath("oldb.part");
+  const char *np = tpath("newb.part");
+  ck_assert_int_eq(run("gen", "--box", "8", "8", "8", "--refine", "--part", old,
+                       "--nparts", "8", "-o", g, NULL),
+                   0);
+  ck_assert_int_eq(run("repart", g, "--old", old, "--max-imbalance", "1.03",
+                       "-o", np, "--json", NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "\"bound_met\": true"));
+  double imb = json_number(out_text, "imbalance");
+  ck_assert(imb <= 1.03 && imb >= 1);
+  minex_graph *gr = NULL;
+  ck_assert_int_eq(minex_graph_read_metis(g, &gr), MINEX_OK);
+  int32_t n = minex_graph_nvtxs(gr), *part = NULL;
+  ck_assert_int_eq(minex_part_read(np, n, 8, &part), MINEX_OK);
+  double l[8] = {0}, tot = 0;
+  for (int32_t v = 0; v < n; v++) {
+    l[part[v]] += minex_graph_pwgt(gr)[v];
+    tot += minex_graph_pwgt(gr)[v];
+  }
+  for (int p = 0; p < 8; p++)
+    ck_assert_msg(l[p] <= 1.03 * tot / 8 * (1 + 1e-12), "p %d: %g > %g", p,
+                  l[p], 1.03 * tot / 8);
+  free(part);
+  minex_graph_destroy(gr);
+  ck_assert_int_eq(
+      run("repart", g, "--old", old, "--max-imbalance", "0.9", NULL), 2);
+  ck_assert_ptr_nonnull(strstr(err_text, "--max-imbalance"));
+}
+END_TEST
+
 /* The same round trip on the shipped heterogeneous configuration
  * (docs/examples/hetero4.xml: 4 clusters of 16): the tool loads the XML and
  * repart never raises MaxQwgt; -v prints the library's progress. */
@@ -1449,6 +1483,7 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, help_of_every_subcommand_exits_zero);
   tcase_add_test(tc, usage_errors_exit_two);
   tcase_add_test(tc, iters_gives_the_horizon_figures);
+  tcase_add_test(tc, repart_max_imbalance_bounds_every_processor);
   tcase_add_test(tc, gen_info_repart_eval_round_trip);
   tcase_add_test(tc, repart_with_hetero_config_never_raises_max_qwgt);
   tcase_add_test(tc, repart_without_old_says_it_builds_the_initial_partition);

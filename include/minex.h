@@ -1055,6 +1055,20 @@ MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
                                    const minex_graph *graph, const int32_t *old,
                                    const int32_t *new_part, const char *path);
 
+/* Gmsh MSH 4.1 ASCII, every element kind. With new_part, each part is a
+ * partitioned entity ($PartitionedEntities, no ghosts), so Gmsh shows
+ * the parts (its partition tags are the part ids + 1), and the element
+ * views ($ElementData) "partition" (new_part), "old" and "moved" (0/1)
+ * hold the ids as the partition files do. Element tags are the mesh's
+ * element numbers + 1, node tags its node numbers + 1; the elements go
+ * part after part (kind after kind within a part: tetrahedra, hexahedra,
+ * prisms, pyramids, triangles, quadrilaterals). Either partition may be NULL.
+ * Written atomically. Returns MINEX_OK, MINEX_EINVAL (mesh or path NULL, empty
+ * path, no elements, a negative part id, naming the element), MINEX_EIO or
+ * MINEX_ENOMEM; on error no file is left behind. */
+MINEX_API int minex_mesh_write_gmsh(const minex_mesh *mesh, const int32_t *old,
+                                    const int32_t *new_part, const char *path);
+
 /* ------------------------------------------------------------- generator */
 
 /* Structured tetrahedral box (each of nx*ny*nz cubes cut into 6 tetrahedra,

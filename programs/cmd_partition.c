@@ -20,11 +20,13 @@ static void help(void) {
       "OUT.part\n"
       "                       [--method rcb|rib|scotch|bfs] [--pwgt FILE]\n"
       "                       [--kind K] [--ncommon N] [--seed S] "
-      "[--vtk OUT.vtk] [-v]\n"
+      "[--vtk OUT.vtk]\n"
+      "                       [--out-mesh OUT.msh|OUT.vtk] [-v]\n"
       "\n"
-      "Writes an initial partition of INPUT, a mesh (Gmsh .msh v2/v4 ASCII "
-      "or\nbinary, MEDIT .mesh, VTK legacy .vtk; every element kind) or a "
-      "METIS graph:\nline i of OUT.part is the processor of element (vertex) "
+      "Writes an initial partition of INPUT, a mesh (every element kind; "
+      "read by\ncontent: Gmsh .msh 2.x/4.0/4.1 ASCII or binary, MEDIT "
+      ".mesh/.meshb, VTK\nlegacy .vtk, VTK XML .vtu) or a METIS graph: "
+      "line i of OUT.part is the processor of element (vertex) "
       "i. Parts are\nweighted by Pwgt (--pwgt for a mesh, the graph's own "
       "for a graph) and sized\nby each processor's speed 1/Proc under "
       "--config (unavailable ones get\nnothing); a cluster's processors get "
@@ -59,6 +61,11 @@ static void help(void) {
       "  -o, --output FILE    partition to write (atomically)\n"
       "  --vtk OUT.vtk        the mesh with the partition and weights as cell "
       "data\n"
+      "  --out-mesh FILE      the mesh with the partition, format by "
+      "extension: .msh\n"
+      "                       (Gmsh 4.1, each part a partitioned entity, "
+      "the ids as\n"
+      "                       view \"partition\") or .vtk (as --vtk)\n"
       "  -v, --verbose        timings on stderr\n"
       "  -h, --help           this help\n");
 }
@@ -116,6 +123,7 @@ static int read_weights(const char *cmd, const char *path, int32_t n,
 int cmd_partition(int argc, char **argv) {
   const char *cmd = "partition";
   const char *in_path = NULL, *out_path = NULL, *vtk_path = NULL;
+  const char *out_mesh = NULL;
   const char *config_path = NULL, *pwgt_path = NULL, *method = NULL;
   int32_t nparts = 0;
   int verbose = 0, kind = 0;
@@ -136,6 +144,10 @@ int cmd_partition(int argc, char **argv) {
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--vtk")) {
       if ((vtk_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--out-mesh")) {
+      if ((out_mesh = tool_args_value(&a)) == NULL ||
+          tool_out_mesh_format(cmd, "--out-mesh", out_mesh) == 0)
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--config")) {
       if ((config_path = tool_args_value(&a)) == NULL)
@@ -215,10 +227,12 @@ int cmd_partition(int argc, char **argv) {
   if (method == NULL)
     method = mesh != NULL ? "rcb" : "scotch";
   int geometric = strcmp(method, "rcb") == 0 || strcmp(method, "rib") == 0;
-  if (mesh == NULL && (geometric || vtk_path != NULL || pwgt_path != NULL)) {
+  if (mesh == NULL && (geometric || vtk_path != NULL || pwgt_path != NULL ||
+                       out_mesh != NULL)) {
     status = tool_usage_error(cmd,
                               "%s is a graph, not a mesh: --method %s, "
-                              "--vtk and --pwgt need a mesh",
+                              "--vtk, --out-mesh and --pwgt need a mesh "
+                              "(read by content: " TOOL_MESH_FORMATS ")",
                               in_path, method);
     goto done;
   }
@@ -260,7 +274,9 @@ int cmd_partition(int argc, char **argv) {
                     ? 1.0 / minex_config_proc_slowdown(
                                 cfg, minex_config_cluster_of(cfg, p))
                     : 0.0;
-  if (mesh != NULL && (!geometric || vtk_path != NULL)) {
+  if (mesh != NULL &&
+      (!geometric || vtk_path != NULL ||
+       (out_mesh != NULL && tool_out_mesh_format(cmd, "", out_mesh) == 'v'))) {
     t = tool_wtime();
     rc = minex_mesh_dual_ncommon(mesh, ncommon, w, w, NULL, NULL, &g);
     if (rc != MINEX_OK) {
@@ -294,6 +310,11 @@ int cmd_partition(int argc, char **argv) {
     status = tool_fail(cmd, rc);
     goto done;
   }
+  if (out_mesh != NULL &&
+      (rc = tool_write_mesh(out_mesh, mesh, g, NULL, part)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
   /* balance: each part's weight against its share */
   double wsum = 0, tsum = 0, worst = 0;
   double *pw = calloc((size_t)P + 1, sizeof *pw);
@@ -323,6 +344,8 @@ int cmd_partition(int argc, char **argv) {
            minex_mesh_ignored(mesh));
   if (vtk_path != NULL)
     printf("mesh with the partition written to %s\n", vtk_path);
+  if (out_mesh != NULL)
+    printf("mesh with the partition written to %s\n", out_mesh);
   status = TOOL_EXIT_OK;
 done:
   free(w);

@@ -24,6 +24,7 @@ static void help(void) {
       "                    [--steps N [--step-seconds S] [--tolerance D]]\n"
       "                    [-o NEW.part] [--write-old OLD.part] [--vtk "
       "OUT.vtk]\n"
+      "                    [--out-mesh OUT.msh|OUT.vtk]\n"
       "                    [--kind K] [--ncommon N] [--json] [-v]\n"
       "\n"
       "Repartitions GRAPH (METIS format) with MinEX and prints the old and "
@@ -130,14 +131,19 @@ static void help(void) {
       "  --threads N          OpenMP threads of the repartitioner (default 0:\n"
       "                       every core of the node); the partition is the\n"
       "                       same for any N\n");
-  printf("  --mesh MESH          the mesh (Gmsh, MEDIT, VTK; any kind): "
-         "without GRAPH its\n"
+  printf("  --mesh MESH          the mesh (any kind; read by content: Gmsh "
+         ".msh 2.x/4.0/4.1\n"
+         "                       ASCII or binary, MEDIT .mesh/.meshb, VTK "
+         "legacy .vtk,\n"
+         "                       VTK XML .vtu): without GRAPH its\n"
          "                       dual graph with unit weights is "
          "repartitioned; with\n"
          "                       GRAPH, GRAPH must have one vertex per "
          "element. A\n"
-         "                       partition stored in the file (Gmsh) is "
-         "the old one\n"
+         "                       partition stored in the file (Gmsh "
+         "partitioned\n"
+         "                       entities or v2 tags, VTK cell data "
+         "\"partition\") is the old one\n"
          "                       unless --old is given\n"
          "  --kind K             keep one element kind of MESH (tet, hex, "
          "prism, pyramid,\n"
@@ -147,6 +153,12 @@ static void help(void) {
          "  --vtk OUT.vtk        write MESH with cell data partition (new), "
          "old, moved,\n"
          "                       pwgt, rwgt (needs --mesh)\n"
+         "  --out-mesh FILE      write MESH with the new (or kept old) "
+         "partition, format by\n"
+         "                       extension: .msh (Gmsh 4.1, each part a "
+         "partitioned entity;\n"
+         "                       views partition, old, moved) or .vtk (as "
+         "--vtk)\n"
          "  --write-old FILE     write the old partition used (e.g. the "
          "start built\n"
          "                       without --old)\n");
@@ -160,7 +172,7 @@ int cmd_repart(int argc, char **argv) {
   const char *cmd = "repart";
   const char *graph_path = NULL, *old_path = NULL, *config_path = NULL;
   const char *out_path = NULL, *mesh_path = NULL, *vtk_path = NULL;
-  const char *write_old = NULL;
+  const char *write_old = NULL, *out_mesh = NULL;
   int32_t nparts = 0, ncommon = 0;
   int kind = 0;
   int json = 0, verbose = 0;
@@ -233,6 +245,10 @@ int cmd_repart(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--vtk")) {
       if ((vtk_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--out-mesh")) {
+      if ((out_mesh = tool_args_value(&a)) == NULL ||
+          tool_out_mesh_format(cmd, "--out-mesh", out_mesh) == 0)
+        return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--write-old")) {
       if ((write_old = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
@@ -256,8 +272,9 @@ int cmd_repart(int argc, char **argv) {
     return TOOL_EXIT_USAGE;
   if (graph_path == NULL && mesh_path == NULL)
     return tool_usage_error(cmd, "missing GRAPH (or --mesh MESH)");
-  if (vtk_path != NULL && mesh_path == NULL)
-    return tool_usage_error(cmd, "--vtk needs --mesh MESH");
+  if ((vtk_path != NULL || out_mesh != NULL) && mesh_path == NULL)
+    return tool_usage_error(cmd, "%s needs --mesh MESH",
+                            vtk_path != NULL ? "--vtk" : "--out-mesh");
   if (step_seconds > 0 && steps < 0)
     return tool_usage_error(cmd, "--step-seconds needs --steps N");
   if ((kind != 0 || ncommon != 0) && mesh_path == NULL)
@@ -294,10 +311,8 @@ int cmd_repart(int argc, char **argv) {
   double t = tool_wtime();
   if (mesh_path != NULL) {
     tool_progress("reading %s", mesh_path);
-    if ((rc = minex_mesh_read_kind(mesh_path, kind, &mesh)) != MINEX_OK) {
-      status = tool_fail(cmd, rc);
+    if ((rc = tool_read_mesh(cmd, mesh_path, kind, &mesh)) != MINEX_OK)
       goto done;
-    }
     tool_progress_clear();
     tool_verbose(verbose, cmd,
                  "read %s: %" PRId32 " elements, %" PRId64
@@ -488,6 +503,12 @@ int cmd_repart(int argc, char **argv) {
     status = tool_fail(cmd, rc);
     goto done;
   }
+  if (out_mesh != NULL &&
+      (rc = tool_write_mesh(out_mesh, mesh, g, old,
+                            kept_old ? old : new_part)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
 
   tool_progress_clear();
   if (json) {
@@ -673,6 +694,9 @@ int cmd_repart(int argc, char **argv) {
     if (vtk_path != NULL)
       printf("  mesh with the old and %s partitions written to %s\n",
              kept_old ? "(kept) old" : "new", vtk_path);
+    if (out_mesh != NULL)
+      printf("  mesh with the old and %s partitions written to %s\n",
+             kept_old ? "(kept) old" : "new", out_mesh);
   }
   if (fflush(stdout) != 0) {
     fprintf(stderr, "minex repart: cannot write the report to stdout\n");

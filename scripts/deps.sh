@@ -27,6 +27,8 @@ MINEX_BUILD_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev
 # python3 (the docs test, scripts/doc_commands.py), METIS (the peer
 # benchmark's METIS driver, bench/peers; not the library), locales
 MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
+  gmsh python3-gmsh # the partitioned Gmsh output opens in Gmsh
+  #                 (tests/programs/gmsh_parts_check.py; about 170 MB)
   mpich libmpich-dev time
   clang libclang-rt-14-dev
   libomp-14-dev # clang's OpenMP runtime and its ThreadSanitizer tool

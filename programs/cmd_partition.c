@@ -25,11 +25,11 @@ static void help(void) {
       "\n"
       "Writes an initial partition of INPUT, a mesh (every element kind; "
       "read by\ncontent: Gmsh .msh 2.x/4.0/4.1 ASCII or binary, MEDIT "
-      ".mesh/.meshb, VTK\nlegacy .vtk, VTK XML .vtu) or a METIS graph: "
-      "line i of OUT.part is the processor of element (vertex) "
-      "i. Parts are\nweighted by Pwgt (--pwgt for a mesh, the graph's own "
-      "for a graph) and sized\nby each processor's speed 1/Proc under "
-      "--config (unavailable ones get\nnothing); a cluster's processors get "
+      ".mesh/.meshb, VTK\nlegacy .vtk, VTK XML .vtu) or a METIS graph: line "
+      "i of OUT.part is the\nprocessor of element (vertex) i. Parts are "
+      "weighted by Pwgt (--pwgt for a\nmesh, the graph's own for a graph) "
+      "and sized by each processor's speed\n1/Proc under --config "
+      "(unavailable ones get nothing); a cluster's\nprocessors get "
       "neighbouring regions.\n"
       "\n"
       "  --nparts P           P processors of equal speed\n"
@@ -68,56 +68,6 @@ static void help(void) {
       "                       view \"partition\") or .vtk (as --vtk)\n"
       "  -v, --verbose        timings on stderr\n"
       "  -h, --help           this help\n");
-}
-
-/* One weight >= 0 per line, exactly n lines. */
-static int read_weights(const char *cmd, const char *path, int32_t n,
-                        double **out) {
-  FILE *fp = fopen(path, "r");
-  if (fp == NULL) {
-    fprintf(stderr, "minex %s: %s: cannot open: %s\n", cmd, path,
-            strerror(errno));
-    return -1;
-  }
-  double *w = malloc(sizeof *w * ((size_t)n + 1));
-  char line[256];
-  int32_t i = 0;
-  long long lineno = 0;
-  int bad = w == NULL;
-  while (!bad && fgets(line, sizeof line, fp) != NULL) {
-    lineno++;
-    char *end;
-    errno = 0;
-    double x = strtod(line, &end);
-    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-      end++;
-    if (end == line || *end != '\0' || errno != 0 || !isfinite(x) || x < 0) {
-      fprintf(stderr,
-              "minex %s: %s:%lld: a weight (a finite number >= 0) "
-              "expected\n",
-              cmd, path, lineno);
-      bad = 1;
-    } else if (i >= n) {
-      fprintf(stderr, "minex %s: %s:%lld: more than %" PRId32 " weights\n", cmd,
-              path, lineno, n);
-      bad = 1;
-    } else {
-      w[i++] = x;
-    }
-  }
-  fclose(fp);
-  if (!bad && i != n) {
-    fprintf(stderr,
-            "minex %s: %s: %" PRId32 " weights for %" PRId32 " elements\n", cmd,
-            path, i, n);
-    bad = 1;
-  }
-  if (bad) {
-    free(w);
-    return -1;
-  }
-  *out = w;
-  return 0;
 }
 
 int cmd_partition(int argc, char **argv) {
@@ -245,7 +195,7 @@ int cmd_partition(int argc, char **argv) {
                  in_path, n, minex_elem_name(minex_mesh_elem_type(mesh)),
                  minex_mesh_nnodes(mesh), minex_mesh_ignored(mesh),
                  tool_wtime() - t);
-  if (pwgt_path != NULL && read_weights(cmd, pwgt_path, n, &w) != 0)
+  if (pwgt_path != NULL && tool_read_weights(cmd, pwgt_path, n, &w) != 0)
     goto done;
   if ((rc = tool_make_config(config_path, nparts, 0, &cfg)) != MINEX_OK) {
     status = tool_fail(cmd, rc);

@@ -25,7 +25,9 @@ static void help(void) {
       "                    [-o NEW.part] [--write-old OLD.part] [--vtk "
       "OUT.vtk]\n"
       "                    [--out-mesh OUT.msh|OUT.vtk]\n"
-      "                    [--kind K] [--ncommon N] [--json] [-v]\n"
+      "                    [--kind K] [--ncommon N] [--pwgt FILE] [--rwgt "
+      "FILE]\n"
+      "                    [--json] [-v]\n"
       "\n"
       "Repartitions GRAPH (METIS format) with MinEX and prints the old and "
       "new\nmetrics (SPEC section 2).\n"
@@ -65,7 +67,8 @@ static void help(void) {
       "  --seed S             random seed (default 1)\n"
       "  --coarse-per-proc N  contraction target per available processor "
       "(default 64)\n"
-      "  --no-global          candidates are the neighbours' owners only\n"
+      "  --no-global          candidates are the neighbours' owners only\n");
+  printf(
       "  --paper-exact        the paper's rules alone: no refinement, no\n"
       "                       from-scratch candidate, no ladder, no balance\n"
       "                       moves (SPEC section 3)\n"
@@ -134,22 +137,29 @@ static void help(void) {
   printf("  --mesh MESH          the mesh (any kind; read by content: Gmsh "
          ".msh 2.x/4.0/4.1\n"
          "                       ASCII or binary, MEDIT .mesh/.meshb, VTK "
-         "legacy .vtk,\n"
-         "                       VTK XML .vtu): without GRAPH its\n"
-         "                       dual graph with unit weights is "
-         "repartitioned; with\n"
-         "                       GRAPH, GRAPH must have one vertex per "
-         "element. A\n"
-         "                       partition stored in the file (Gmsh "
-         "partitioned\n"
-         "                       entities or v2 tags, VTK cell data "
-         "\"partition\") is the old one\n"
-         "                       unless --old is given\n"
+         "legacy .vtk, VTK\n"
+         "                       XML .vtu). Without GRAPH its dual graph is "
+         "repartitioned\n"
+         "                       (weights 1, or --pwgt and --rwgt); with "
+         "GRAPH, GRAPH must\n"
+         "                       have one vertex per element. A partition "
+         "stored in the\n"
+         "                       file (Gmsh partitioned entities or v2 tags, "
+         "VTK cell data\n"
+         "                       \"partition\") is the old one unless --old "
+         "is given\n"
          "  --kind K             keep one element kind of MESH (tet, hex, "
          "prism, pyramid,\n"
          "                       tri, quad)\n"
          "  --ncommon N          dual by N common corners (mpmetis "
          "-ncommon)\n"
+         "  --pwgt FILE          --mesh without GRAPH: element (dual vertex) "
+         "processing\n"
+         "                       weights, one number >= 0 per line, element "
+         "i on line i\n"
+         "  --rwgt FILE          the same for the remapping weights "
+         "(default: --pwgt's,\n"
+         "                       else 1)\n"
          "  --vtk OUT.vtk        write MESH with cell data partition (new), "
          "old, moved,\n"
          "                       pwgt, rwgt (needs --mesh)\n"
@@ -168,11 +178,26 @@ static void help(void) {
          "  -h, --help           this help\n");
 }
 
+/* After a failed --old read with --mesh: what the count must be. */
+static void part_hint(const char *path, const minex_mesh *mesh, int rc) {
+  if (mesh == NULL || rc != MINEX_EPART)
+    return;
+  fprintf(stderr,
+          "minex repart: hint: %s needs one processor id per element of the "
+          "mesh: %" PRId32 " %s elements in file order (the %" PRId64
+          " lower-dimensional or unselected ones of the file are not "
+          "counted)\n",
+          path, minex_mesh_nelems(mesh),
+          minex_elem_dim(minex_mesh_elem_kind(mesh, 0)) == 3 ? "3D" : "2D",
+          minex_mesh_ignored(mesh));
+}
+
 int cmd_repart(int argc, char **argv) {
   const char *cmd = "repart";
   const char *graph_path = NULL, *old_path = NULL, *config_path = NULL;
   const char *out_path = NULL, *mesh_path = NULL, *vtk_path = NULL;
   const char *write_old = NULL, *out_mesh = NULL;
+  const char *pwgt_path = NULL, *rwgt_path = NULL;
   int32_t nparts = 0, ncommon = 0;
   int kind = 0;
   int json = 0, verbose = 0;
@@ -245,6 +270,12 @@ int cmd_repart(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--vtk")) {
       if ((vtk_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--pwgt")) {
+      if ((pwgt_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--rwgt")) {
+      if ((rwgt_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--out-mesh")) {
       if ((out_mesh = tool_args_value(&a)) == NULL ||
           tool_out_mesh_format(cmd, "--out-mesh", out_mesh) == 0)
@@ -275,6 +306,13 @@ int cmd_repart(int argc, char **argv) {
   if ((vtk_path != NULL || out_mesh != NULL) && mesh_path == NULL)
     return tool_usage_error(cmd, "%s needs --mesh MESH",
                             vtk_path != NULL ? "--vtk" : "--out-mesh");
+  if ((pwgt_path != NULL || rwgt_path != NULL) &&
+      (mesh_path == NULL || graph_path != NULL))
+    return tool_usage_error(
+        cmd,
+        "%s needs --mesh MESH without GRAPH (a METIS graph carries "
+        "its own weights)",
+        pwgt_path != NULL ? "--pwgt" : "--rwgt");
   if (step_seconds > 0 && steps < 0)
     return tool_usage_error(cmd, "--step-seconds needs --steps N");
   if ((kind != 0 || ncommon != 0) && mesh_path == NULL)
@@ -305,6 +343,7 @@ int cmd_repart(int argc, char **argv) {
   minex_mesh *mesh = NULL;
   minex_config *cfg = NULL;
   int32_t *old = NULL, *new_part = NULL;
+  double *pwgt = NULL, *rwgt = NULL;
   minex_metrics mo, mn, mr;
   memset(&mr, 0, sizeof mr);
 
@@ -326,7 +365,14 @@ int cmd_repart(int argc, char **argv) {
     rc = minex_graph_read_metis(graph_path, &g);
   } else {
     graph_path = mesh_path;
-    rc = minex_mesh_dual_ncommon(mesh, ncommon, NULL, NULL, NULL, NULL, &g);
+    int32_t ne = minex_mesh_nelems(mesh);
+    if ((pwgt_path != NULL &&
+         tool_read_weights(cmd, pwgt_path, ne, &pwgt) != 0) ||
+        (rwgt_path != NULL &&
+         tool_read_weights(cmd, rwgt_path, ne, &rwgt) != 0))
+      goto done;
+    rc = minex_mesh_dual_ncommon(mesh, ncommon, pwgt, rwgt ? rwgt : pwgt, NULL,
+                                 NULL, &g);
   }
   if (rc != MINEX_OK) {
     status = tool_fail(cmd, rc);
@@ -364,6 +410,7 @@ int cmd_repart(int argc, char **argv) {
     /* P from the old partition: read it unbounded first */
     if ((rc = tool_read_part(old_path, n, 0, &old, &pmax)) != MINEX_OK) {
       status = tool_fail(cmd, rc);
+      part_hint(old_path, mesh, rc);
       goto done;
     }
     if (pmax < 1)
@@ -382,6 +429,7 @@ int cmd_repart(int argc, char **argv) {
   if (old == NULL && old_path != NULL) {
     if ((rc = tool_read_part(old_path, n, P, &old, NULL)) != MINEX_OK) {
       status = tool_fail(cmd, rc);
+      part_hint(old_path, mesh, rc);
       goto done;
     }
   } else if (old == NULL && fpart != NULL) {
@@ -626,9 +674,12 @@ int cmd_repart(int argc, char **argv) {
              fmax(0, seconds - mr.seconds_contract - mr.seconds_diffusive -
                          mr.seconds_ladder - mr.seconds_scratch));
     }
-    char kept[96];
+    char kept[128];
     if (mr.returned_old)
-      snprintf(kept, sizeof kept, "none: the old partition was returned");
+      snprintf(kept, sizeof kept,
+               "none: the old partition was returned, no candidate's "
+               "MaxQwgt under k = %d below its own",
+               (int)k);
     else if (mr.scratch_used)
       snprintf(kept, sizeof kept, "the from-scratch candidate");
     else if (mr.horizon_used != (double)k)
@@ -705,6 +756,8 @@ int cmd_repart(int argc, char **argv) {
   status = TOOL_EXIT_OK;
 
 done:
+  free(pwgt);
+  free(rwgt);
   free(old);
   free(new_part);
   minex_config_destroy(cfg);

@@ -153,6 +153,12 @@ int tool_read_part(const char *path, int32_t nvtxs, int32_t nparts,
 int tool_read_mesh(const char *cmd, const char *path, int kind,
                    minex_mesh **out);
 
+/* Element weights from path: one finite number >= 0 per line, exactly n
+ * lines; messages name the file and line. 0 and *out (malloc'ed), or -1
+ * (message printed). */
+int tool_read_weights(const char *cmd, const char *path, int32_t n,
+                      double **out);
+
 /* The format of a mesh output path by its extension: 'g' for .msh (Gmsh
  * 4.1 with partitioned entities), 'v' for .vtk (VTK legacy); 0 and a usage
  * error listing both for anything else. */

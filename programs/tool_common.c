@@ -630,3 +630,52 @@ int tool_write_mesh(const char *path, const minex_mesh *mesh,
     return minex_mesh_write_gmsh(mesh, old, new_part, path);
   return minex_mesh_write_vtk(mesh, graph, old, new_part, path);
 }
+
+int tool_read_weights(const char *cmd, const char *path, int32_t n,
+                      double **out) {
+  FILE *fp = fopen(path, "r");
+  if (fp == NULL) {
+    fprintf(stderr, "minex %s: %s: cannot open: %s\n", cmd, path,
+            strerror(errno));
+    return -1;
+  }
+  double *w = malloc(sizeof *w * ((size_t)n + 1));
+  char line[256];
+  int32_t i = 0;
+  long long lineno = 0;
+  int bad = w == NULL;
+  while (!bad && fgets(line, sizeof line, fp) != NULL) {
+    lineno++;
+    char *end;
+    errno = 0;
+    double x = strtod(line, &end);
+    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+      end++;
+    if (end == line || *end != '\0' || errno != 0 || !isfinite(x) || x < 0) {
+      fprintf(stderr,
+              "minex %s: %s:%lld: a weight (a finite number >= 0) "
+              "expected\n",
+              cmd, path, lineno);
+      bad = 1;
+    } else if (i >= n) {
+      fprintf(stderr, "minex %s: %s:%lld: more than %" PRId32 " weights\n", cmd,
+              path, lineno, n);
+      bad = 1;
+    } else {
+      w[i++] = x;
+    }
+  }
+  fclose(fp);
+  if (!bad && i != n) {
+    fprintf(stderr,
+            "minex %s: %s: %" PRId32 " weights for %" PRId32 " elements\n", cmd,
+            path, i, n);
+    bad = 1;
+  }
+  if (bad) {
+    free(w);
+    return -1;
+  }
+  *out = w;
+  return 0;
+}

@@ -1055,6 +1055,20 @@ MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
                                    const minex_graph *graph, const int32_t *old,
                                    const int32_t *new_part, const char *path);
 
+/* Reads the per-element field name of path, the file mesh was read from
+ * (same file, same kind selection), into values (one per element of
+ * mesh): Gmsh ASCII $ElementData (the first view whose first string tag
+ * is name, one component, values by element tag), VTK legacy CELL_DATA
+ * (SCALARS or FIELD array name, one component) or VTK XML CellData
+ * (DataArray Name=name, one component), by cell index. Returns MINEX_OK,
+ * MINEX_EINVAL (a NULL argument, a file that does not match the mesh),
+ * MINEX_EPARSE (no such field, more than one component, an element
+ * without a value, a value not finite; naming the file and field),
+ * MINEX_EUNSUP (binary Gmsh, MEDIT: no named fields), MINEX_EIO or
+ * MINEX_ENOMEM. */
+MINEX_API int minex_mesh_read_field(const minex_mesh *mesh, const char *path,
+                                    const char *name, double *values);
+
 /* Gmsh MSH 4.1 ASCII, every element kind. With new_part, each part is a
  * partitioned entity ($PartitionedEntities, no ghosts), so Gmsh shows
  * the parts (its partition tags are the part ids + 1), and the element

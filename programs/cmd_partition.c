@@ -21,7 +21,8 @@ static void help(void) {
       "                       [--method rcb|rib|scotch|bfs] [--pwgt FILE]\n"
       "                       [--kind K] [--ncommon N] [--seed S] "
       "[--vtk OUT.vtk]\n"
-      "                       [--out-mesh OUT.msh|OUT.vtk] [-v]\n"
+      "                       [--out-mesh OUT.msh|OUT.vtk] [--pwgt-field "
+      "NAME] [-v]\n"
       "\n"
       "Writes an initial partition of INPUT, a mesh (every element kind; "
       "read by\ncontent: Gmsh .msh 2.x/4.0/4.1 ASCII or binary, MEDIT "
@@ -49,6 +50,11 @@ static void help(void) {
       "                       partitioner\n"
       "  --pwgt FILE          mesh element weights, one number >= 0 per "
       "line\n"
+      "  --pwgt-field NAME    mesh element weights from the mesh file's "
+      "field NAME\n"
+      "                       (Gmsh ASCII $ElementData view, VTK CELL_DATA "
+      "or CellData\n"
+      "                       array; one component, values >= 0)\n"
       "  --kind K             keep only one element kind: tet, hex, prism, "
       "pyramid,\n"
       "                       tri or quad (the others are dropped, "
@@ -75,6 +81,7 @@ int cmd_partition(int argc, char **argv) {
   const char *in_path = NULL, *out_path = NULL, *vtk_path = NULL;
   const char *out_mesh = NULL;
   const char *config_path = NULL, *pwgt_path = NULL, *method = NULL;
+  const char *pwgt_field = NULL;
   int32_t nparts = 0;
   int verbose = 0, kind = 0;
   int32_t ncommon = 0;
@@ -122,6 +129,9 @@ int cmd_partition(int argc, char **argv) {
                                 method);
     } else if (tool_args_is(&a, NULL, "--pwgt")) {
       if ((pwgt_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--pwgt-field")) {
+      if ((pwgt_field = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--kind")) {
       if ((v = tool_args_value(&a)) == NULL ||
@@ -177,8 +187,12 @@ int cmd_partition(int argc, char **argv) {
   if (method == NULL)
     method = mesh != NULL ? "rcb" : "scotch";
   int geometric = strcmp(method, "rcb") == 0 || strcmp(method, "rib") == 0;
+  if (pwgt_path != NULL && pwgt_field != NULL) {
+    status = tool_usage_error(cmd, "give --pwgt or --pwgt-field, not both");
+    goto done;
+  }
   if (mesh == NULL && (geometric || vtk_path != NULL || pwgt_path != NULL ||
-                       out_mesh != NULL)) {
+                       pwgt_field != NULL || out_mesh != NULL)) {
     status = tool_usage_error(cmd,
                               "%s is a graph, not a mesh: --method %s, "
                               "--vtk, --out-mesh and --pwgt need a mesh "
@@ -196,6 +210,9 @@ int cmd_partition(int argc, char **argv) {
                  minex_mesh_nnodes(mesh), minex_mesh_ignored(mesh),
                  tool_wtime() - t);
   if (pwgt_path != NULL && tool_read_weights(cmd, pwgt_path, n, &w) != 0)
+    goto done;
+  if (pwgt_field != NULL &&
+      tool_read_field_weights(cmd, mesh, in_path, pwgt_field, &w) != 0)
     goto done;
   if ((rc = tool_make_config(config_path, nparts, 0, &cfg)) != MINEX_OK) {
     status = tool_fail(cmd, rc);

@@ -27,6 +27,7 @@ static void help(void) {
       "                    [--out-mesh OUT.msh|OUT.vtk]\n"
       "                    [--kind K] [--ncommon N] [--pwgt FILE] [--rwgt "
       "FILE]\n"
+      "                    [--pwgt-field NAME] [--rwgt-field NAME]\n"
       "                    [--json] [-v]\n"
       "\n"
       "Repartitions GRAPH (METIS format) with MinEX and prints the old and "
@@ -160,6 +161,12 @@ static void help(void) {
          "  --rwgt FILE          the same for the remapping weights "
          "(default: --pwgt's,\n"
          "                       else 1)\n"
+         "  --pwgt-field NAME    processing weights from MESH's element "
+         "field NAME: Gmsh\n"
+         "                       ASCII $ElementData view, VTK CELL_DATA or "
+         "CellData array\n"
+         "                       (one component; MEDIT files have none)\n"
+         "  --rwgt-field NAME    remapping weights from field NAME\n"
          "  --vtk OUT.vtk        write MESH with cell data partition (new), "
          "old, moved,\n"
          "                       pwgt, rwgt (needs --mesh)\n"
@@ -198,6 +205,7 @@ int cmd_repart(int argc, char **argv) {
   const char *out_path = NULL, *mesh_path = NULL, *vtk_path = NULL;
   const char *write_old = NULL, *out_mesh = NULL;
   const char *pwgt_path = NULL, *rwgt_path = NULL;
+  const char *pwgt_field = NULL, *rwgt_field = NULL;
   int32_t nparts = 0, ncommon = 0;
   int kind = 0;
   int json = 0, verbose = 0;
@@ -273,6 +281,12 @@ int cmd_repart(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--pwgt")) {
       if ((pwgt_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--pwgt-field")) {
+      if ((pwgt_field = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--rwgt-field")) {
+      if ((rwgt_field = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--rwgt")) {
       if ((rwgt_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
@@ -306,13 +320,20 @@ int cmd_repart(int argc, char **argv) {
   if ((vtk_path != NULL || out_mesh != NULL) && mesh_path == NULL)
     return tool_usage_error(cmd, "%s needs --mesh MESH",
                             vtk_path != NULL ? "--vtk" : "--out-mesh");
-  if ((pwgt_path != NULL || rwgt_path != NULL) &&
+  if ((pwgt_path != NULL || rwgt_path != NULL || pwgt_field != NULL ||
+       rwgt_field != NULL) &&
       (mesh_path == NULL || graph_path != NULL))
     return tool_usage_error(
         cmd,
         "%s needs --mesh MESH without GRAPH (a METIS graph carries "
         "its own weights)",
-        pwgt_path != NULL ? "--pwgt" : "--rwgt");
+        pwgt_path != NULL    ? "--pwgt"
+        : rwgt_path != NULL  ? "--rwgt"
+        : pwgt_field != NULL ? "--pwgt-field"
+                             : "--rwgt-field");
+  if ((pwgt_path != NULL && pwgt_field != NULL) ||
+      (rwgt_path != NULL && rwgt_field != NULL))
+    return tool_usage_error(cmd, "give a weight file or a field, not both");
   if (step_seconds > 0 && steps < 0)
     return tool_usage_error(cmd, "--step-seconds needs --steps N");
   if ((kind != 0 || ncommon != 0) && mesh_path == NULL)
@@ -369,7 +390,11 @@ int cmd_repart(int argc, char **argv) {
     if ((pwgt_path != NULL &&
          tool_read_weights(cmd, pwgt_path, ne, &pwgt) != 0) ||
         (rwgt_path != NULL &&
-         tool_read_weights(cmd, rwgt_path, ne, &rwgt) != 0))
+         tool_read_weights(cmd, rwgt_path, ne, &rwgt) != 0) ||
+        (pwgt_field != NULL &&
+         tool_read_field_weights(cmd, mesh, mesh_path, pwgt_field, &pwgt)) ||
+        (rwgt_field != NULL &&
+         tool_read_field_weights(cmd, mesh, mesh_path, rwgt_field, &rwgt)))
       goto done;
     rc = minex_mesh_dual_ncommon(mesh, ncommon, pwgt, rwgt ? rwgt : pwgt, NULL,
                                  NULL, &g);

@@ -159,6 +159,12 @@ int tool_read_mesh(const char *cmd, const char *path, int kind,
 int tool_read_weights(const char *cmd, const char *path, int32_t n,
                       double **out);
 
+/* Element weights from the field name of the mesh file path
+ * (minex_mesh_read_field), each >= 0. 0 and *out (malloc'ed), or -1
+ * (message printed, naming the file and field). */
+int tool_read_field_weights(const char *cmd, const minex_mesh *mesh,
+                            const char *path, const char *name, double **out);
+
 /* The format of a mesh output path by its extension: 'g' for .msh (Gmsh
  * 4.1 with partitioned entities), 'v' for .vtk (VTK legacy); 0 and a usage
  * error listing both for anything else. */

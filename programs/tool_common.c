@@ -679,3 +679,30 @@ int tool_read_weights(const char *cmd, const char *path, int32_t n,
   *out = w;
   return 0;
 }
+
+int tool_read_field_weights(const char *cmd, const minex_mesh *mesh,
+                            const char *path, const char *name, double **out) {
+  int32_t n = minex_mesh_nelems(mesh);
+  double *w = malloc(sizeof *w * ((size_t)n + 1));
+  if (w == NULL) {
+    fprintf(stderr, "minex %s: out of memory\n", cmd);
+    return -1;
+  }
+  int rc = minex_mesh_read_field(mesh, path, name, w);
+  if (rc != MINEX_OK) {
+    tool_fail(cmd, rc);
+    free(w);
+    return -1;
+  }
+  for (int32_t e = 0; e < n; e++)
+    if (w[e] < 0) {
+      fprintf(stderr,
+              "minex %s: %s: field \"%s\": element %" PRId32
+              " has weight %g (weights are >= 0)\n",
+              cmd, path, name, e, w[e]);
+      free(w);
+      return -1;
+    }
+  *out = w;
+  return 0;
+}

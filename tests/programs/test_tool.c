@@ -1504,6 +1504,36 @@ START_TEST(mesh_outputs_weights_and_hints) {
   ck_assert_ptr_nonnull(strstr(err_text, "2 weights for 80 elements"));
   ck_assert_int_eq(run("repart", graph, "--nparts", "2", "--pwgt", w, NULL), 2);
   ck_assert_ptr_nonnull(strstr(err_text, "--mesh MESH without GRAPH"));
+  /* weights from the field the partitioned Gmsh file holds: the
+     partition ids 0, 1, 2 of the 80 elements */
+  int64_t sum = 0;
+  p = read_part_file(part, 80);
+  for (int e = 0; e < 80; e++)
+    sum += p[e];
+  free(p);
+  ck_assert_msg(run("repart", "--mesh", msh, "--pwgt-field", "partition",
+                    "--nparts", "3", "--json", NULL) == 0,
+                "%s", err_text);
+  ck_assert_double_eq_tol(json_number(out_text, "lower_bound"), (double)sum / 3,
+                          1e-9);
+  ck_assert_int_eq(run("partition", msh, "--nparts", "3", "-o", part,
+                       "--pwgt-field", "nope", NULL),
+                   1);
+  ck_assert_ptr_nonnull(strstr(err_text, msh));
+  ck_assert_ptr_nonnull(strstr(err_text, "\"nope\""));
+  /* a negative value is no weight */
+  char vtk[4096];
+  snprintf(vtk, sizeof vtk, "%s", tpath("g.vtk"));
+  write_file(vtk, "# vtk DataFile Version 3.0\nt\nASCII\n"
+                  "DATASET UNSTRUCTURED_GRID\nPOINTS 5 double\n0 0 0\n"
+                  "1 0 0\n0 1 0\n0 0 1\n1 1 1\nCELLS 2 10\n4 0 1 2 3\n"
+                  "4 1 2 3 4\nCELL_TYPES 2\n10\n10\nCELL_DATA 2\n"
+                  "SCALARS w double 1\nLOOKUP_TABLE default\n1\n-2\n");
+  ck_assert_int_eq(
+      run("repart", "--mesh", vtk, "--nparts", "2", "--rwgt-field", "w", NULL),
+      1);
+  ck_assert_ptr_nonnull(strstr(err_text, "weights are >= 0"));
+  ck_assert_ptr_nonnull(strstr(err_text, "element 1"));
 }
 END_TEST
 

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Gmsh element type of a kind (first order). */
 static int gmsh_type(minex_elem_type t) {
@@ -151,6 +152,56 @@ int minex_mesh_write_gmsh(const minex_mesh *mesh, const int32_t *old,
     }
     fputs("$EndPartitionedEntities\n", fp);
   }
+  /* the nodes and the elements in block order, by counting sorts (stable:
+     file order within a block) */
+  int64_t nb = (int64_t)np * NKINDS;
+  int64_t *koff = calloc((size_t)nb + 1, sizeof *koff);
+  int64_t *noff = calloc((size_t)np + 1, sizeof *noff);
+  int32_t *eorder = malloc(sizeof *eorder * (size_t)ne);
+  int32_t *norder = malloc(sizeof *norder * ((size_t)nn + 1));
+  if (koff == NULL || noff == NULL || eorder == NULL || norder == NULL) {
+    io_locale_restore(prev);
+    io_atomic_abort(&af);
+    free(koff), free(noff), free(eorder), free(norder);
+    free(count), free(box), free(npart), free(ncount);
+    return core_error(MINEX_ENOMEM, "minex_mesh_write_gmsh: out of memory");
+  }
+  for (int32_t v = 0; v < nn; v++)
+    noff[npart[v] + 1]++;
+  for (int32_t p = 0; p < np; p++)
+    noff[p + 1] += noff[p];
+  for (int32_t v = 0; v < nn; v++)
+    norder[noff[npart[v]]++] = v;
+  for (int32_t p = np; p > 0; p--) /* back to the starts */
+    noff[p] = noff[p - 1];
+  noff[0] = 0;
+  for (int32_t e = 0; e < ne; e++) {
+    minex_elem_type t = mesh_kind(mesh, e);
+    int j = 0;
+    while (kinds[j] != t)
+      j++;
+    eorder[e] = (new_part ? new_part[e] : 0) * NKINDS + j; /* its block */
+    koff[eorder[e] + 1]++;
+  }
+  for (int64_t b = 0; b < nb; b++)
+    koff[b + 1] += koff[b];
+  {
+    int64_t *at = malloc(sizeof *at * ((size_t)nb + 1));
+    int32_t *blk = malloc(sizeof *blk * (size_t)ne);
+    if (at == NULL || blk == NULL) {
+      free(at), free(blk);
+      io_locale_restore(prev);
+      io_atomic_abort(&af);
+      free(koff), free(noff), free(eorder), free(norder);
+      free(count), free(box), free(npart), free(ncount);
+      return core_error(MINEX_ENOMEM, "minex_mesh_write_gmsh: out of memory");
+    }
+    memcpy(at, koff, sizeof *at * ((size_t)nb + 1));
+    memcpy(blk, eorder, sizeof *blk * (size_t)ne);
+    for (int32_t e = 0; e < ne; e++)
+      eorder[at[blk[e]]++] = e;
+    free(at), free(blk);
+  }
   /* nodes, one block per part that holds any */
   int32_t nblocks = 0;
   for (int32_t p = 0; p < np; p++)
@@ -162,57 +213,41 @@ int minex_mesh_write_gmsh(const minex_mesh *mesh, const int32_t *old,
       continue;
     fprintf(fp, "%d %d 0 %lld\n", dim, new_part ? (int)p + 2 : 1,
             (long long)ncount[p]);
-    for (int32_t v = 0; v < nn; v++)
-      if (npart[v] == p)
-        fprintf(fp, "%d\n", (int)v + 1);
-    for (int32_t v = 0; v < nn; v++)
-      if (npart[v] == p)
-        fprintf(fp, "%.17g %.17g %.17g\n", mesh->coords[3 * (int64_t)v],
-                mesh->coords[3 * (int64_t)v + 1],
-                mesh->coords[3 * (int64_t)v + 2]);
+    for (int64_t i = noff[p]; i < noff[p] + ncount[p]; i++)
+      fprintf(fp, "%d\n", (int)norder[i] + 1);
+    for (int64_t i = noff[p]; i < noff[p] + ncount[p]; i++) {
+      const double *x = mesh->coords + 3 * (int64_t)norder[i];
+      fprintf(fp, "%.17g %.17g %.17g\n", x[0], x[1], x[2]);
+    }
   }
   fputs("$EndNodes\n", fp);
   /* elements, one block per (part, kind) that holds any */
-  int64_t *kcount = calloc((size_t)np * NKINDS, sizeof *kcount);
-  if (kcount == NULL) {
-    io_locale_restore(prev);
-    io_atomic_abort(&af);
-    free(count), free(box), free(npart), free(ncount);
-    return core_error(MINEX_ENOMEM, "minex_mesh_write_gmsh: out of memory");
-  }
-  for (int32_t e = 0; e < ne; e++) {
-    minex_elem_type t = mesh_kind(mesh, e);
-    int j = 0;
-    while (kinds[j] != t)
-      j++;
-    kcount[(int64_t)(new_part ? new_part[e] : 0) * NKINDS + j]++;
-  }
   nblocks = 0;
-  for (int64_t i = 0; i < (int64_t)np * NKINDS; i++)
-    nblocks += kcount[i] > 0;
+  for (int64_t b = 0; b < nb; b++)
+    nblocks += koff[b + 1] > koff[b];
   fprintf(fp, "$Elements\n%d %d 1 %d\n", (int)nblocks, (int)ne, (int)ne);
-  for (int32_t p = 0; p < np; p++)
-    for (int j = 0; j < NKINDS; j++) {
-      if (kcount[(int64_t)p * NKINDS + j] == 0)
-        continue;
-      fprintf(fp, "%d %d %d %lld\n", dim, new_part ? (int)p + 2 : 1,
-              gmsh_type(kinds[j]), (long long)kcount[(int64_t)p * NKINDS + j]);
-      for (int32_t e = 0; e < ne; e++) {
-        if ((new_part ? new_part[e] : 0) != p || mesh_kind(mesh, e) != kinds[j])
-          continue;
-        int k;
-        const int32_t *en = mesh_elem(mesh, e, &k);
-        int32_t c[8];
-        for (int i = 0; i < k; i++)
-          c[i] = en[i];
-        if (kinds[j] == MINEX_ELEM_PRISM)
-          mesh_prism_to_vtk(c); /* its own inverse: back to Gmsh's order */
-        fprintf(fp, "%d", (int)e + 1);
-        for (int i = 0; i < k; i++)
-          fprintf(fp, " %d", (int)c[i] + 1);
-        fputc('\n', fp);
-      }
+  for (int64_t b = 0; b < nb; b++) {
+    if (koff[b + 1] == koff[b])
+      continue;
+    int32_t p = (int32_t)(b / NKINDS);
+    minex_elem_type t = kinds[b % NKINDS];
+    fprintf(fp, "%d %d %d %lld\n", dim, new_part ? (int)p + 2 : 1, gmsh_type(t),
+            (long long)(koff[b + 1] - koff[b]));
+    for (int64_t i = koff[b]; i < koff[b + 1]; i++) {
+      int32_t e = eorder[i];
+      int k;
+      const int32_t *en = mesh_elem(mesh, e, &k);
+      int32_t c[8];
+      for (int q = 0; q < k; q++)
+        c[q] = en[q];
+      if (t == MINEX_ELEM_PRISM)
+        mesh_prism_to_vtk(c); /* its own inverse: back to Gmsh's order */
+      fprintf(fp, "%d", (int)e + 1);
+      for (int q = 0; q < k; q++)
+        fprintf(fp, " %d", (int)c[q] + 1);
+      fputc('\n', fp);
     }
+  }
   fputs("$EndElements\n", fp);
   if (new_part != NULL)
     write_view(fp, "partition", new_part, NULL, ne);
@@ -221,6 +256,7 @@ int minex_mesh_write_gmsh(const minex_mesh *mesh, const int32_t *old,
   if (old != NULL && new_part != NULL)
     write_view(fp, "moved", old, new_part, ne);
   io_locale_restore(prev);
-  free(kcount), free(count), free(box), free(npart), free(ncount);
+  free(koff), free(noff), free(eorder), free(norder);
+  free(count), free(box), free(npart), free(ncount);
   return io_atomic_commit(&af);
 }

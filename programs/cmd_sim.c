@@ -353,7 +353,8 @@ static int write_plots(const char *dir, const sim_result *r,
        remaps, so its T_k is k x its MaxQwgt */
     strbuf_printf(
         &gp,
-        "reset\nset grid\nset key outside bottom center horizontal box\n"
+        "reset\nset grid\nset key outside bottom center horizontal box width "
+        "-4\n"
         "set title \"Loads per adaptation step under k = %d: T_k = MaxRemap + "
         "k SteadyMax (dashed, what MinEX minimises),\\nMaxQwgt "
         "(solid) and each processor's Qwgt (dots); MinEX blue, no "

@@ -1447,6 +1447,19 @@ END_TEST
  * given to --mesh and an --old file of the wrong count get hints; --pwgt
  * and --rwgt weigh the dual of --mesh (a wrong count names the file), and
  * need --mesh without GRAPH. */
+/* Every command that reads meshes lists every format it reads. */
+START_TEST(every_mesh_reader_in_every_help) {
+  const char *cmds[] = {"partition", "repart", "mesh2dual", "sim", "sweep"};
+  const char *formats[] = {".msh", ".mesh", ".meshb", ".vtk", ".vtu"};
+  for (int c = 0; c < 5; c++) {
+    ck_assert_int_eq(run(cmds[c], "--help", NULL), 0);
+    for (int f = 0; f < 5; f++)
+      ck_assert_msg(strstr(out_text, formats[f]) != NULL, "%s --help: no %s",
+                    cmds[c], formats[f]);
+  }
+}
+END_TEST
+
 START_TEST(mesh_outputs_weights_and_hints) {
   char mesh[4096], graph[4096];
   snprintf(mesh, sizeof mesh, "%s", test_data_path("mesh_gmsh_mixed_v41.msh"));
@@ -1612,6 +1625,7 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, repart_time_adds_up_and_coarse_is_the_contraction);
   tcase_add_test(tc, repart_says_what_it_minimised);
   tcase_add_test(tc, mesh_outputs_weights_and_hints);
+  tcase_add_test(tc, every_mesh_reader_in_every_help);
   tcase_add_test(tc, sim_headlines_its_objective);
   tcase_add_test(tc, defaults_at_k1_add_the_ladder_only_at_alpha);
   tcase_add_test(tc, table_prints_huge_and_tiny_loads_readably);

@@ -284,7 +284,9 @@ static void json_steps(const sim_result *r) {
       tool_json_double(stdout, s->throttle_used);
     printf(", \"seconds\": ");
     tool_json_double(stdout, s->seconds);
-    printf("}");
+    /* 1: the call kept the old partition (no candidate lowered MaxQwgt
+       under k) */
+    printf(", \"kept_old\": %s}", s->returned_old ? "true" : "false");
   }
   printf("\n  ]");
 }

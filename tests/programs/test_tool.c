@@ -1585,6 +1585,11 @@ START_TEST(sim_headlines_its_objective) {
                    3);
   ck_assert(mine < none);
   ck_assert_ptr_null(strstr(out_text, "never remaps"));
+  ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "2",
+                       "--nprocs", "4", "--clusters", "2", "--threads", "1",
+                       "--json", NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "\"kept_old\": "));
 }
 END_TEST
 

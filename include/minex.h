@@ -1423,6 +1423,44 @@ MINEX_API int minex_mesh_write_vtk(const minex_mesh *mesh,
                                    const minex_graph *graph, const int32_t *old,
                                    const int32_t *new_part, const char *path);
 
+/** Reads the per-element field name of path, the file mesh was read from
+ * (same file, same kind selection), into values (one per element of
+ * mesh): Gmsh ASCII $ElementData (the first view whose first string tag
+ * is name, one component, values by element tag), VTK legacy CELL_DATA
+ * (SCALARS or FIELD array name, one component) or VTK XML CellData
+ * (DataArray Name=name, one component), by cell index. Returns MINEX_OK,
+ * MINEX_EINVAL (a NULL argument, a file that does not match the mesh),
+ * MINEX_EPARSE (no such field, more than one component, an element
+ * without a value, a value not finite; naming the file and field),
+ * MINEX_EUNSUP (binary Gmsh, MEDIT: no named fields), MINEX_EIO or
+ * MINEX_ENOMEM.
+ * @param[in] mesh the mesh read from path
+ * @param[in] path the mesh file
+ * @param[in] name the field's name
+ * @param[out] values one value per element of mesh
+ * @return MINEX_OK or the error code. */
+MINEX_API int minex_mesh_read_field(const minex_mesh *mesh, const char *path,
+                                    const char *name, double *values);
+
+/** Writes mesh as Gmsh MSH 4.1 ASCII, every element kind. With new_part, each
+ * part is a partitioned entity ($PartitionedEntities, no ghosts), so Gmsh shows
+ * the parts (its partition tags are the part ids + 1), and the element
+ * views ($ElementData) "partition" (new_part), "old" and "moved" (0/1)
+ * hold the ids as the partition files do. Element tags are the mesh's
+ * element numbers + 1, node tags its node numbers + 1; the elements go
+ * part after part (kind after kind within a part: tetrahedra, hexahedra,
+ * prisms, pyramids, triangles, quadrilaterals). Either partition may be NULL.
+ * Written atomically. Returns MINEX_OK, MINEX_EINVAL (mesh or path NULL, empty
+ * path, no elements, a negative part id, naming the element), MINEX_EIO or
+ * MINEX_ENOMEM; on error no file is left behind.
+ * @param[in] mesh the mesh
+ * @param[in] old old part per element, or NULL
+ * @param[in] new_part new part per element, or NULL
+ * @param[in] path the file
+ * @return MINEX_OK or the error code. */
+MINEX_API int minex_mesh_write_gmsh(const minex_mesh *mesh, const int32_t *old,
+                                    const int32_t *new_part, const char *path);
+
 /* ------------------------------------------------------------- generator */
 
 /** Structured tetrahedral box (each of nx*ny*nz cubes cut into 6 tetrahedra,

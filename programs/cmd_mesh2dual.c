@@ -8,30 +8,29 @@
 #include <string.h>
 
 static void help(void) {
-  printf(
-      "Usage: minex mesh2dual MESH -o GRAPH [--kind K] [--ncommon N] "
-      "[--vtk OUT.vtk]\n"
-      "                       [-v]\n"
-      "\n"
-      "Reads MESH (Gmsh .msh v2/v4 ASCII or binary, MEDIT .mesh/.meshb, "
-      "VTK .vtk or .vtu;\ntetrahedra, hexahedra, prisms, pyramids, or in 2D "
-      "triangles "
-      "and\nquadrilaterals, mixed, of any order) and writes its dual graph in "
-      "METIS\nformat: vertex i = element i of the file (its volume elements, "
-      "in file\norder; lower-dimensional ones are ignored and counted), an "
-      "edge per shared\nface (edge in 2D), all weights 1.\n"
-      "\n"
-      "  -o, --output GRAPH   dual graph to write (atomically)\n"
-      "  --kind K             keep only one kind: tet, hex, prism, pyramid, "
-      "tri or\n"
-      "                       quad (the others are dropped and counted)\n"
-      "  --ncommon N          join elements sharing at least N corner nodes "
-      "(mpmetis\n"
-      "                       -ncommon) instead of a whole face\n"
-      "  --vtk OUT.vtk        also write the mesh as a VTK unstructured "
-      "grid\n"
-      "  -v, --verbose        timings on stderr\n"
-      "  -h, --help           this help\n");
+  printf("Usage: minex mesh2dual MESH -o GRAPH [--kind K] [--ncommon N] "
+         "[--vtk OUT.vtk]\n"
+         "                       [-v]\n"
+         "\n"
+         "Reads MESH (read by content: Gmsh .msh 2.x/4.0/4.1 ASCII or binary, "
+         "MEDIT\n.mesh/.meshb, VTK legacy .vtk, VTK XML .vtu; tetrahedra, "
+         "hexahedra, prisms,\npyramids, or in 2D triangles and quadrilaterals, "
+         "mixed, of any order) and\nwrites its dual graph in METIS format: "
+         "vertex i = element i of the file (its\nvolume elements, in file "
+         "order; lower-dimensional ones are ignored and\ncounted), an edge per "
+         "shared face (edge in 2D), all weights 1.\n"
+         "\n"
+         "  -o, --output GRAPH   dual graph to write (atomically)\n"
+         "  --kind K             keep only one kind: tet, hex, prism, pyramid, "
+         "tri or\n"
+         "                       quad (the others are dropped and counted)\n"
+         "  --ncommon N          join elements sharing at least N corner nodes "
+         "(mpmetis\n"
+         "                       -ncommon) instead of a whole face\n"
+         "  --vtk OUT.vtk        also write the mesh as a VTK unstructured "
+         "grid\n"
+         "  -v, --verbose        timings on stderr\n"
+         "  -h, --help           this help\n");
 }
 
 int cmd_mesh2dual(int argc, char **argv) {
@@ -83,10 +82,8 @@ int cmd_mesh2dual(int argc, char **argv) {
   minex_mesh *mesh = NULL;
   minex_graph *g = NULL;
   double t = tool_wtime();
-  if ((rc = minex_mesh_read_kind(mesh_path, kind, &mesh)) != MINEX_OK) {
-    status = tool_fail(cmd, rc);
+  if ((rc = tool_read_mesh(cmd, mesh_path, kind, &mesh)) != MINEX_OK)
     goto done;
-  }
   tool_verbose(verbose, cmd, "read %s in %.3f s", mesh_path, tool_wtime() - t);
   t = tool_wtime();
   if ((rc = minex_mesh_dual_ncommon(mesh, ncommon, NULL, NULL, NULL, NULL,

@@ -20,14 +20,17 @@ static void help(void) {
       "OUT.part\n"
       "                       [--method rcb|rib|scotch|bfs] [--pwgt FILE]\n"
       "                       [--kind K] [--ncommon N] [--seed S] "
-      "[--vtk OUT.vtk] [-v]\n"
+      "[--vtk OUT.vtk]\n"
+      "                       [--out-mesh OUT.msh|OUT.vtk] [--pwgt-field "
+      "NAME] [-v]\n"
       "\n"
-      "Writes an initial partition of INPUT, a mesh (Gmsh .msh v2/v4 ASCII "
-      "or\nbinary, MEDIT .mesh, VTK legacy .vtk; every element kind) or a "
-      "METIS graph:\nline i of OUT.part is the processor of element (vertex) "
-      "i. Parts are\nweighted by Pwgt (--pwgt for a mesh, the graph's own "
-      "for a graph) and sized\nby each processor's speed 1/Proc under "
-      "--config (unavailable ones get\nnothing); a cluster's processors get "
+      "Writes an initial partition of INPUT, a mesh (every element kind; "
+      "read by\ncontent: Gmsh .msh 2.x/4.0/4.1 ASCII or binary, MEDIT "
+      ".mesh/.meshb, VTK\nlegacy .vtk, VTK XML .vtu) or a METIS graph: line "
+      "i of OUT.part is the\nprocessor of element (vertex) i. Parts are "
+      "weighted by Pwgt (--pwgt for a\nmesh, the graph's own for a graph) "
+      "and sized by each processor's speed\n1/Proc under --config "
+      "(unavailable ones get nothing); a cluster's\nprocessors get "
       "neighbouring regions.\n"
       "\n"
       "  --nparts P           P processors of equal speed\n"
@@ -47,6 +50,11 @@ static void help(void) {
       "                       partitioner\n"
       "  --pwgt FILE          mesh element weights, one number >= 0 per "
       "line\n"
+      "  --pwgt-field NAME    mesh element weights from the mesh file's "
+      "field NAME\n"
+      "                       (Gmsh ASCII $ElementData view, VTK CELL_DATA "
+      "or CellData\n"
+      "                       array; one component, values >= 0)\n"
       "  --kind K             keep only one element kind: tet, hex, prism, "
       "pyramid,\n"
       "                       tri or quad (the others are dropped, "
@@ -59,64 +67,21 @@ static void help(void) {
       "  -o, --output FILE    partition to write (atomically)\n"
       "  --vtk OUT.vtk        the mesh with the partition and weights as cell "
       "data\n"
+      "  --out-mesh FILE      the mesh with the partition, format by "
+      "extension: .msh\n"
+      "                       (Gmsh 4.1, each part a partitioned entity, "
+      "the ids as\n"
+      "                       view \"partition\") or .vtk (as --vtk)\n"
       "  -v, --verbose        timings on stderr\n"
       "  -h, --help           this help\n");
-}
-
-/* One weight >= 0 per line, exactly n lines. */
-static int read_weights(const char *cmd, const char *path, int32_t n,
-                        double **out) {
-  FILE *fp = fopen(path, "r");
-  if (fp == NULL) {
-    fprintf(stderr, "minex %s: %s: cannot open: %s\n", cmd, path,
-            strerror(errno));
-    return -1;
-  }
-  double *w = malloc(sizeof *w * ((size_t)n + 1));
-  char line[256];
-  int32_t i = 0;
-  long long lineno = 0;
-  int bad = w == NULL;
-  while (!bad && fgets(line, sizeof line, fp) != NULL) {
-    lineno++;
-    char *end;
-    errno = 0;
-    double x = strtod(line, &end);
-    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
-      end++;
-    if (end == line || *end != '\0' || errno != 0 || !isfinite(x) || x < 0) {
-      fprintf(stderr,
-              "minex %s: %s:%lld: a weight (a finite number >= 0) "
-              "expected\n",
-              cmd, path, lineno);
-      bad = 1;
-    } else if (i >= n) {
-      fprintf(stderr, "minex %s: %s:%lld: more than %" PRId32 " weights\n", cmd,
-              path, lineno, n);
-      bad = 1;
-    } else {
-      w[i++] = x;
-    }
-  }
-  fclose(fp);
-  if (!bad && i != n) {
-    fprintf(stderr,
-            "minex %s: %s: %" PRId32 " weights for %" PRId32 " elements\n", cmd,
-            path, i, n);
-    bad = 1;
-  }
-  if (bad) {
-    free(w);
-    return -1;
-  }
-  *out = w;
-  return 0;
 }
 
 int cmd_partition(int argc, char **argv) {
   const char *cmd = "partition";
   const char *in_path = NULL, *out_path = NULL, *vtk_path = NULL;
+  const char *out_mesh = NULL;
   const char *config_path = NULL, *pwgt_path = NULL, *method = NULL;
+  const char *pwgt_field = NULL;
   int32_t nparts = 0;
   int verbose = 0, kind = 0;
   int32_t ncommon = 0;
@@ -136,6 +101,10 @@ int cmd_partition(int argc, char **argv) {
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--vtk")) {
       if ((vtk_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--out-mesh")) {
+      if ((out_mesh = tool_args_value(&a)) == NULL ||
+          tool_out_mesh_format(cmd, "--out-mesh", out_mesh) == 0)
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--config")) {
       if ((config_path = tool_args_value(&a)) == NULL)
@@ -160,6 +129,9 @@ int cmd_partition(int argc, char **argv) {
                                 method);
     } else if (tool_args_is(&a, NULL, "--pwgt")) {
       if ((pwgt_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--pwgt-field")) {
+      if ((pwgt_field = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--kind")) {
       if ((v = tool_args_value(&a)) == NULL ||
@@ -215,10 +187,16 @@ int cmd_partition(int argc, char **argv) {
   if (method == NULL)
     method = mesh != NULL ? "rcb" : "scotch";
   int geometric = strcmp(method, "rcb") == 0 || strcmp(method, "rib") == 0;
-  if (mesh == NULL && (geometric || vtk_path != NULL || pwgt_path != NULL)) {
+  if (pwgt_path != NULL && pwgt_field != NULL) {
+    status = tool_usage_error(cmd, "give --pwgt or --pwgt-field, not both");
+    goto done;
+  }
+  if (mesh == NULL && (geometric || vtk_path != NULL || pwgt_path != NULL ||
+                       pwgt_field != NULL || out_mesh != NULL)) {
     status = tool_usage_error(cmd,
                               "%s is a graph, not a mesh: --method %s, "
-                              "--vtk and --pwgt need a mesh",
+                              "--vtk, --out-mesh and --pwgt need a mesh "
+                              "(read by content: " TOOL_MESH_FORMATS ")",
                               in_path, method);
     goto done;
   }
@@ -231,7 +209,10 @@ int cmd_partition(int argc, char **argv) {
                  in_path, n, minex_elem_name(minex_mesh_elem_type(mesh)),
                  minex_mesh_nnodes(mesh), minex_mesh_ignored(mesh),
                  tool_wtime() - t);
-  if (pwgt_path != NULL && read_weights(cmd, pwgt_path, n, &w) != 0)
+  if (pwgt_path != NULL && tool_read_weights(cmd, pwgt_path, n, &w) != 0)
+    goto done;
+  if (pwgt_field != NULL &&
+      tool_read_field_weights(cmd, mesh, in_path, pwgt_field, &w) != 0)
     goto done;
   if ((rc = tool_make_config(config_path, nparts, 0, &cfg)) != MINEX_OK) {
     status = tool_fail(cmd, rc);
@@ -260,7 +241,9 @@ int cmd_partition(int argc, char **argv) {
                     ? 1.0 / minex_config_proc_slowdown(
                                 cfg, minex_config_cluster_of(cfg, p))
                     : 0.0;
-  if (mesh != NULL && (!geometric || vtk_path != NULL)) {
+  if (mesh != NULL &&
+      (!geometric || vtk_path != NULL ||
+       (out_mesh != NULL && tool_out_mesh_format(cmd, "", out_mesh) == 'v'))) {
     t = tool_wtime();
     rc = minex_mesh_dual_ncommon(mesh, ncommon, w, w, NULL, NULL, &g);
     if (rc != MINEX_OK) {
@@ -294,6 +277,11 @@ int cmd_partition(int argc, char **argv) {
     status = tool_fail(cmd, rc);
     goto done;
   }
+  if (out_mesh != NULL &&
+      (rc = tool_write_mesh(out_mesh, mesh, g, NULL, part)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
   /* balance: each part's weight against its share */
   double wsum = 0, tsum = 0, worst = 0;
   double *pw = calloc((size_t)P + 1, sizeof *pw);
@@ -323,6 +311,8 @@ int cmd_partition(int argc, char **argv) {
            minex_mesh_ignored(mesh));
   if (vtk_path != NULL)
     printf("mesh with the partition written to %s\n", vtk_path);
+  if (out_mesh != NULL)
+    printf("mesh with the partition written to %s\n", out_mesh);
   status = TOOL_EXIT_OK;
 done:
   free(w);

@@ -24,7 +24,11 @@ static void help(void) {
       "                    [--steps N [--step-seconds S] [--tolerance D]]\n"
       "                    [-o NEW.part] [--write-old OLD.part] [--vtk "
       "OUT.vtk]\n"
-      "                    [--kind K] [--ncommon N] [--json] [-v]\n"
+      "                    [--out-mesh OUT.msh|OUT.vtk]\n"
+      "                    [--kind K] [--ncommon N] [--pwgt FILE] [--rwgt "
+      "FILE]\n"
+      "                    [--pwgt-field NAME] [--rwgt-field NAME]\n"
+      "                    [--json] [-v]\n"
       "\n"
       "Repartitions GRAPH (METIS format) with MinEX and prints the old and "
       "new\nmetrics (SPEC section 2).\n"
@@ -64,7 +68,8 @@ static void help(void) {
       "  --seed S             random seed (default 1)\n"
       "  --coarse-per-proc N  contraction target per available processor "
       "(default 64)\n"
-      "  --no-global          candidates are the neighbours' owners only\n"
+      "  --no-global          candidates are the neighbours' owners only\n");
+  printf(
       "  --paper-exact        the paper's rules alone: no refinement, no\n"
       "                       from-scratch candidate, no ladder, no balance\n"
       "                       moves (SPEC section 3)\n"
@@ -137,23 +142,47 @@ static void help(void) {
       "  --threads N          OpenMP threads of the repartitioner (default 0:\n"
       "                       every core of the node); the partition is the\n"
       "                       same for any N\n");
-  printf("  --mesh MESH          the mesh (Gmsh, MEDIT, VTK; any kind): "
-         "without GRAPH its\n"
-         "                       dual graph with unit weights is "
-         "repartitioned; with\n"
-         "                       GRAPH, GRAPH must have one vertex per "
-         "element. A\n"
-         "                       partition stored in the file (Gmsh) is "
-         "the old one\n"
-         "                       unless --old is given\n"
+  printf("  --mesh MESH          the mesh (any kind; read by content: Gmsh "
+         ".msh 2.x/4.0/4.1\n"
+         "                       ASCII or binary, MEDIT .mesh/.meshb, VTK "
+         "legacy .vtk, VTK\n"
+         "                       XML .vtu). Without GRAPH its dual graph is "
+         "repartitioned\n"
+         "                       (weights 1, or --pwgt and --rwgt); with "
+         "GRAPH, GRAPH must\n"
+         "                       have one vertex per element. A partition "
+         "stored in the\n"
+         "                       file (Gmsh partitioned entities or v2 tags, "
+         "VTK cell data\n"
+         "                       \"partition\") is the old one unless --old "
+         "is given\n"
          "  --kind K             keep one element kind of MESH (tet, hex, "
          "prism, pyramid,\n"
          "                       tri, quad)\n"
          "  --ncommon N          dual by N common corners (mpmetis "
          "-ncommon)\n"
+         "  --pwgt FILE          --mesh without GRAPH: element (dual vertex) "
+         "processing\n"
+         "                       weights, one number >= 0 per line, element "
+         "i on line i\n"
+         "  --rwgt FILE          the same for the remapping weights "
+         "(default: --pwgt's,\n"
+         "                       else 1)\n"
+         "  --pwgt-field NAME    processing weights from MESH's element "
+         "field NAME: Gmsh\n"
+         "                       ASCII $ElementData view, VTK CELL_DATA or "
+         "CellData array\n"
+         "                       (one component; MEDIT files have none)\n"
+         "  --rwgt-field NAME    remapping weights from field NAME\n"
          "  --vtk OUT.vtk        write MESH with cell data partition (new), "
          "old, moved,\n"
          "                       pwgt, rwgt (needs --mesh)\n"
+         "  --out-mesh FILE      write MESH with the new (or kept old) "
+         "partition, format by\n"
+         "                       extension: .msh (Gmsh 4.1, each part a "
+         "partitioned entity;\n"
+         "                       views partition, old, moved) or .vtk (as "
+         "--vtk)\n"
          "  --write-old FILE     write the old partition used (e.g. the "
          "start built\n"
          "                       without --old)\n");
@@ -163,11 +192,27 @@ static void help(void) {
          "  -h, --help           this help\n");
 }
 
+/* After a failed --old read with --mesh: what the count must be. */
+static void part_hint(const char *path, const minex_mesh *mesh, int rc) {
+  if (mesh == NULL || rc != MINEX_EPART)
+    return;
+  fprintf(stderr,
+          "minex repart: hint: %s needs one processor id per element of the "
+          "mesh: %" PRId32 " %s elements in file order (the %" PRId64
+          " lower-dimensional or unselected ones of the file are not "
+          "counted)\n",
+          path, minex_mesh_nelems(mesh),
+          minex_elem_dim(minex_mesh_elem_kind(mesh, 0)) == 3 ? "3D" : "2D",
+          minex_mesh_ignored(mesh));
+}
+
 int cmd_repart(int argc, char **argv) {
   const char *cmd = "repart";
   const char *graph_path = NULL, *old_path = NULL, *config_path = NULL;
   const char *out_path = NULL, *mesh_path = NULL, *vtk_path = NULL;
-  const char *write_old = NULL;
+  const char *write_old = NULL, *out_mesh = NULL;
+  const char *pwgt_path = NULL, *rwgt_path = NULL;
+  const char *pwgt_field = NULL, *rwgt_field = NULL;
   int32_t nparts = 0, ncommon = 0;
   int kind = 0;
   int json = 0, verbose = 0;
@@ -240,6 +285,22 @@ int cmd_repart(int argc, char **argv) {
     } else if (tool_args_is(&a, NULL, "--vtk")) {
       if ((vtk_path = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--pwgt")) {
+      if ((pwgt_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--pwgt-field")) {
+      if ((pwgt_field = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--rwgt-field")) {
+      if ((rwgt_field = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--rwgt")) {
+      if ((rwgt_path = tool_args_value(&a)) == NULL)
+        return TOOL_EXIT_USAGE;
+    } else if (tool_args_is(&a, NULL, "--out-mesh")) {
+      if ((out_mesh = tool_args_value(&a)) == NULL ||
+          tool_out_mesh_format(cmd, "--out-mesh", out_mesh) == 0)
+        return TOOL_EXIT_USAGE;
     } else if (tool_args_is(&a, NULL, "--write-old")) {
       if ((write_old = tool_args_value(&a)) == NULL)
         return TOOL_EXIT_USAGE;
@@ -263,8 +324,23 @@ int cmd_repart(int argc, char **argv) {
     return TOOL_EXIT_USAGE;
   if (graph_path == NULL && mesh_path == NULL)
     return tool_usage_error(cmd, "missing GRAPH (or --mesh MESH)");
-  if (vtk_path != NULL && mesh_path == NULL)
-    return tool_usage_error(cmd, "--vtk needs --mesh MESH");
+  if ((vtk_path != NULL || out_mesh != NULL) && mesh_path == NULL)
+    return tool_usage_error(cmd, "%s needs --mesh MESH",
+                            vtk_path != NULL ? "--vtk" : "--out-mesh");
+  if ((pwgt_path != NULL || rwgt_path != NULL || pwgt_field != NULL ||
+       rwgt_field != NULL) &&
+      (mesh_path == NULL || graph_path != NULL))
+    return tool_usage_error(
+        cmd,
+        "%s needs --mesh MESH without GRAPH (a METIS graph carries "
+        "its own weights)",
+        pwgt_path != NULL    ? "--pwgt"
+        : rwgt_path != NULL  ? "--rwgt"
+        : pwgt_field != NULL ? "--pwgt-field"
+                             : "--rwgt-field");
+  if ((pwgt_path != NULL && pwgt_field != NULL) ||
+      (rwgt_path != NULL && rwgt_field != NULL))
+    return tool_usage_error(cmd, "give a weight file or a field, not both");
   if (step_seconds > 0 && steps < 0)
     return tool_usage_error(cmd, "--step-seconds needs --steps N");
   if ((kind != 0 || ncommon != 0) && mesh_path == NULL)
@@ -295,16 +371,15 @@ int cmd_repart(int argc, char **argv) {
   minex_mesh *mesh = NULL;
   minex_config *cfg = NULL;
   int32_t *old = NULL, *new_part = NULL;
+  double *pwgt = NULL, *rwgt = NULL;
   minex_metrics mo, mn, mr;
   memset(&mr, 0, sizeof mr);
 
   double t = tool_wtime();
   if (mesh_path != NULL) {
     tool_progress("reading %s", mesh_path);
-    if ((rc = minex_mesh_read_kind(mesh_path, kind, &mesh)) != MINEX_OK) {
-      status = tool_fail(cmd, rc);
+    if ((rc = tool_read_mesh(cmd, mesh_path, kind, &mesh)) != MINEX_OK)
       goto done;
-    }
     tool_progress_clear();
     tool_verbose(verbose, cmd,
                  "read %s: %" PRId32 " elements, %" PRId64
@@ -318,7 +393,18 @@ int cmd_repart(int argc, char **argv) {
     rc = minex_graph_read_metis(graph_path, &g);
   } else {
     graph_path = mesh_path;
-    rc = minex_mesh_dual_ncommon(mesh, ncommon, NULL, NULL, NULL, NULL, &g);
+    int32_t ne = minex_mesh_nelems(mesh);
+    if ((pwgt_path != NULL &&
+         tool_read_weights(cmd, pwgt_path, ne, &pwgt) != 0) ||
+        (rwgt_path != NULL &&
+         tool_read_weights(cmd, rwgt_path, ne, &rwgt) != 0) ||
+        (pwgt_field != NULL &&
+         tool_read_field_weights(cmd, mesh, mesh_path, pwgt_field, &pwgt)) ||
+        (rwgt_field != NULL &&
+         tool_read_field_weights(cmd, mesh, mesh_path, rwgt_field, &rwgt)))
+      goto done;
+    rc = minex_mesh_dual_ncommon(mesh, ncommon, pwgt, rwgt ? rwgt : pwgt, NULL,
+                                 NULL, &g);
   }
   if (rc != MINEX_OK) {
     status = tool_fail(cmd, rc);
@@ -356,6 +442,7 @@ int cmd_repart(int argc, char **argv) {
     /* P from the old partition: read it unbounded first */
     if ((rc = tool_read_part(old_path, n, 0, &old, &pmax)) != MINEX_OK) {
       status = tool_fail(cmd, rc);
+      part_hint(old_path, mesh, rc);
       goto done;
     }
     if (pmax < 1)
@@ -374,6 +461,7 @@ int cmd_repart(int argc, char **argv) {
   if (old == NULL && old_path != NULL) {
     if ((rc = tool_read_part(old_path, n, P, &old, NULL)) != MINEX_OK) {
       status = tool_fail(cmd, rc);
+      part_hint(old_path, mesh, rc);
       goto done;
     }
   } else if (old == NULL && fpart != NULL) {
@@ -492,6 +580,12 @@ int cmd_repart(int argc, char **argv) {
   if (vtk_path != NULL &&
       (rc = minex_mesh_write_vtk(mesh, g, old, kept_old ? old : new_part,
                                  vtk_path)) != MINEX_OK) {
+    status = tool_fail(cmd, rc);
+    goto done;
+  }
+  if (out_mesh != NULL &&
+      (rc = tool_write_mesh(out_mesh, mesh, g, old,
+                            kept_old ? old : new_part)) != MINEX_OK) {
     status = tool_fail(cmd, rc);
     goto done;
   }
@@ -622,9 +716,12 @@ int cmd_repart(int argc, char **argv) {
              fmax(0, seconds - mr.seconds_contract - mr.seconds_diffusive -
                          mr.seconds_ladder - mr.seconds_scratch));
     }
-    char kept[96];
+    char kept[128];
     if (mr.returned_old)
-      snprintf(kept, sizeof kept, "none: the old partition was returned");
+      snprintf(kept, sizeof kept,
+               "none: the old partition was returned, no candidate's "
+               "MaxQwgt under k = %d below its own",
+               (int)k);
     else if (mr.scratch_used)
       snprintf(kept, sizeof kept, "the from-scratch candidate");
     else if (mr.horizon_used != (double)k)
@@ -696,6 +793,9 @@ int cmd_repart(int argc, char **argv) {
     if (vtk_path != NULL)
       printf("  mesh with the old and %s partitions written to %s\n",
              kept_old ? "(kept) old" : "new", vtk_path);
+    if (out_mesh != NULL)
+      printf("  mesh with the old and %s partitions written to %s\n",
+             kept_old ? "(kept) old" : "new", out_mesh);
   }
   if (fflush(stdout) != 0) {
     fprintf(stderr, "minex repart: cannot write the report to stdout\n");
@@ -704,6 +804,8 @@ int cmd_repart(int argc, char **argv) {
   status = TOOL_EXIT_OK;
 
 done:
+  free(pwgt);
+  free(rwgt);
   free(old);
   free(new_part);
   minex_config_destroy(cfg);

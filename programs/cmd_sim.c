@@ -178,9 +178,11 @@ static int64_t max_leaves(const sim_workload *w) {
 }
 
 static void print_steps(const sim_result *r, const sim_result *base) {
-  printf("\n%4s %10s %12s %8s %9s %12s %12s %7s %8s %9s | %12s %8s\n", "step",
-         "leaves", "MaxQwgt", "LoadImb", "cut", "cut weight", "TotalV", "moved",
-         "ThroTTle", "seconds", "no-part Max", "LoadImb");
+  printf("\n%4s %10s %12s %12s %8s %9s %12s %12s %7s %8s %9s | %12s %12s "
+         "%8s\n",
+         "step", "leaves", "T_k", "MaxQwgt", "LoadImb", "cut", "cut weight",
+         "TotalV", "moved", "ThroTTle", "seconds", "no-part T_k", "MaxQwgt",
+         "LoadImb");
   for (int32_t k = 0; k < base->nsteps; k++) {
     const sim_step *b = &base->steps[k];
     if (r) {
@@ -188,15 +190,65 @@ static void print_steps(const sim_result *r, const sim_result *base) {
       char th[32];
       snprintf(th, sizeof th, isinf(s->throttle_used) ? "inf" : "%g",
                s->throttle_used);
-      printf("%4d %10" PRId64 " %12.0f %8.3f %9" PRId64
+      printf("%4d %10" PRId64 " %12.0f %12.0f %8.3f %9" PRId64
              " %12.0f %12.0f %7" PRId64 " %8s %9.4f |",
-             (int)k + 1, s->leaves, s->max_qwgt, s->load_imb, s->cut_edges,
-             s->cut_weight, s->total_v, s->moved, th, s->seconds);
+             (int)k + 1, s->leaves, s->horizon_time, s->max_qwgt, s->load_imb,
+             s->cut_edges, s->cut_weight, s->total_v, s->moved, th, s->seconds);
     } else {
-      printf("%4d %10" PRId64 " %12s %8s %9s %12s %12s %7s %8s %9s |",
-             (int)k + 1, b->leaves, "-", "-", "-", "-", "-", "-", "-", "-");
+      printf("%4d %10" PRId64 " %12s %12s %8s %9s %12s %12s %7s %8s %9s |",
+             (int)k + 1, b->leaves, "-", "-", "-", "-", "-", "-", "-", "-",
+             "-");
     }
-    printf(" %12.0f %8.3f\n", b->max_qwgt, b->load_imb);
+    printf(" %12.0f %12.0f %8.3f%s\n", b->horizon_time, b->max_qwgt,
+           b->load_imb, r && r->steps[k].returned_old ? "  old kept" : "");
+  }
+}
+
+/* The run's totals: the objective first (T_k under the workload's k), its
+ * ratio, then the paper's scale (MaxQwgt) with its own ratio; why MinEX
+ * can lose to no partitioning at small k; the steps where the old
+ * partition was kept, and why. */
+static void print_totals(const sim_result *r, const sim_result *base,
+                         int32_t k) {
+  printf("objective: T_k = MaxRemap + k x SteadyMax under k = %" PRId32
+         " (solver iterations a partition lasts, --iters); each call "
+         "minimises\n  MaxQwgt under k (remapping once, processing and "
+         "communication k times) and compares its candidates by T_k\n",
+         k);
+  if (r == NULL) {
+    printf("sum of T_%" PRId32 " without partitioning: %.0f\n", k,
+           base->total_horizon);
+    printf("sum of MaxQwgt (the paper's Table 4 scale) without "
+           "partitioning: %.0f\n",
+           base->total);
+    return;
+  }
+  double sp = r->total_horizon > 0 ? base->total_horizon / r->total_horizon : 0;
+  printf("sum of T_%" PRId32 ": %.0f with MinEX, %.0f without partitioning "
+         "(speed-up x%.2f%s)\n",
+         k, r->total_horizon, base->total_horizon, sp,
+         sp < 1 ? ": MinEX slower" : "");
+  printf("sum of MaxQwgt (the paper's Table 4 scale, remapping inside each "
+         "step): %.0f with MinEX, %.0f without (speed-up x%.2f)\n",
+         r->total, base->total, r->total > 0 ? base->total / r->total : 0);
+  if (sp < 1)
+    printf("  note: under k = %" PRId32 " every step charges MinEX's "
+           "remapping against %s; no partitioning\n  never remaps, so it "
+           "wins when moving data costs more than the iterations save.\n"
+           "  Give --iters K when a partition lasts K solver iterations "
+           "between adaptations.\n",
+           k, k == 1 ? "one iteration" : "k iterations");
+  int32_t nkept = 0;
+  for (int32_t i = 0; i < r->nsteps; i++)
+    nkept += r->steps[i].returned_old;
+  if (nkept > 0) {
+    printf("kept the old partition at %s", nkept > 1 ? "steps" : "step");
+    for (int32_t i = 0, j = 0; i < r->nsteps; i++)
+      if (r->steps[i].returned_old)
+        printf("%s%d", j++ ? "," : " ", (int)i + 1);
+    printf(" (\"old kept\"): no candidate lowered MaxQwgt under k = %" PRId32
+           " - moving data costs more\n  than %s saves\n",
+           k, k == 1 ? "one iteration" : "k iterations");
   }
 }
 
@@ -232,7 +284,9 @@ static void json_steps(const sim_result *r) {
       tool_json_double(stdout, s->throttle_used);
     printf(", \"seconds\": ");
     tool_json_double(stdout, s->seconds);
-    printf("}");
+    /* 1: the call kept the old partition (no candidate lowered MaxQwgt
+       under k) */
+    printf(", \"kept_old\": %s}", s->returned_old ? "true" : "false");
   }
   printf("\n  ]");
 }
@@ -266,7 +320,7 @@ static int write_csv(const char *path, const sim_result *r,
  * without partitioning, and the steps' MaxQwgt: writes DIR/sim_loads.dat and
  * DIR/sim_loads.gp (rendering them is the caller's). */
 static int write_plots(const char *dir, const sim_result *r,
-                       const sim_result *base) {
+                       const sim_result *base, int32_t iters) {
   strbuf dat = {0}, gp = {0}, path = {0};
   int32_t P = base->nprocs;
   for (int t = 0; t < 2; t++) {
@@ -280,27 +334,38 @@ static int write_plots(const char *dir, const sim_result *r,
                         (int)p, x->qwgt[(size_t)k * (size_t)P + (size_t)p]);
     else
       strbuf_printf(&dat, "NaN NaN NaN\n");
-    strbuf_printf(&dat, "\n\n# %s: step MaxQwgt LoadImb\n",
+    strbuf_printf(&dat, "\n\n# %s: step MaxQwgt LoadImb T_k\n",
                   t == 0 ? "MinEX" : "no partitioning");
     for (int32_t k = 0; x != NULL && k < x->nsteps; k++)
-      strbuf_printf(&dat, "%d %.17g %.6f\n", (int)k + 1, x->steps[k].max_qwgt,
-                    x->steps[k].load_imb);
+      strbuf_printf(&dat, "%d %.17g %.6f %.17g\n", (int)k + 1,
+                    x->steps[k].max_qwgt, x->steps[k].load_imb,
+                    x->steps[k].horizon_time);
     if (x == NULL)
-      strbuf_printf(&dat, "NaN NaN NaN\n");
+      strbuf_printf(&dat, "NaN NaN NaN NaN\n");
     strbuf_printf(&dat, "\n\n");
   }
   for (int svg = 0; svg <= 1; svg++) {
     if (svg)
-      strbuf_printf(&gp, "set terminal svg size 900,600 dynamic enhanced\n"
+      strbuf_printf(&gp, "set terminal svg size 1000,660 dynamic enhanced\n"
                          "set output 'sim_loads.svg'\n");
     else
-      strbuf_printf(&gp, "set terminal pngcairo size 900,600 enhanced\n"
+      strbuf_printf(&gp, "set terminal pngcairo size 1000,660 enhanced\n"
                          "set output 'sim_loads.png'\n");
+    /* T_k is what MinEX minimises (k = --iters); no partitioning never
+       remaps, so its T_k is k x its MaxQwgt */
+    strbuf_printf(
+        &gp,
+        "reset\nset grid\nset key outside bottom center horizontal box width "
+        "-4\n"
+        "set title \"Loads per adaptation step under k = %d: T_k = MaxRemap + "
+        "k SteadyMax (dashed, what MinEX minimises),\\nMaxQwgt "
+        "(solid) and each processor's Qwgt (dots); MinEX blue, no "
+        "partitioning red\"\n"
+        "set xlabel 'adaptation step' offset 0,0.5\nset bmargin 8\n"
+        "set ylabel 'time (cost-model units, SPEC section 2)'\n"
+        "set xtics 1\nset xrange [0.5:%d.5]\nset yrange [0:*]\n",
+        (int)iters, (int)base->nsteps);
     strbuf_printf(&gp,
-                  "reset\nset grid\nset key outside right\n"
-                  "set title 'Per-step loads: Qwgt of every processor and "
-                  "MaxQwgt'\nset xlabel 'adaptation step'\n"
-                  "set ylabel 'Qwgt'\nset xtics 1\n"
                   "plot 'sim_loads.dat' index 0 using 1:3 with points pt 7 "
                   "ps 0.4 lc rgb '#1f77b4' title 'Qwgt, MinEX', \\\n"
                   "     'sim_loads.dat' index 2 using 1:3 with points pt 7 "
@@ -309,7 +374,13 @@ static int write_plots(const char *dir, const sim_result *r,
                   "     'sim_loads.dat' index 1 using 1:2 with linespoints "
                   "lw 2 lc rgb '#1f77b4' title 'MaxQwgt, MinEX', \\\n"
                   "     'sim_loads.dat' index 3 using 1:2 with linespoints "
-                  "lw 2 lc rgb '#d62728' title 'MaxQwgt, no partitioning'\n");
+                  "lw 2 lc rgb '#d62728' title 'MaxQwgt, no partitioning', "
+                  "\\\n"
+                  "     'sim_loads.dat' index 1 using 1:4 with linespoints "
+                  "lw 2 dt 2 pt 6 lc rgb '#1f77b4' title 'T_k, MinEX', \\\n"
+                  "     'sim_loads.dat' index 3 using 1:4 with linespoints "
+                  "lw 2 dt 2 pt 6 lc rgb '#d62728' title 'T_k, no "
+                  "partitioning'\n");
   }
   int rc = MINEX_OK;
   if (dat.failed || gp.failed)
@@ -591,7 +662,8 @@ int cmd_sim(int argc, char **argv) {
     tool_sim_fail(cmd, rc);
     goto cleanup;
   }
-  if (plots && (rc = write_plots(plots, r, &base)) != MINEX_OK) {
+  if (plots &&
+      (rc = write_plots(plots, r, &base, wl.params.iterations)) != MINEX_OK) {
     tool_sim_fail(cmd, rc);
     goto cleanup;
   }
@@ -661,16 +733,7 @@ int cmd_sim(int argc, char **argv) {
            opt.alpha, wl.params.iterations, opt.seed);
     print_steps(r, &base);
     printf("\n");
-    if (r)
-      printf("total (sum of MaxQwgt): %.0f with MinEX, %.0f without "
-             "partitioning (x%.2f)\n",
-             r->total, base.total, r->total > 0 ? base.total / r->total : 0);
-    else
-      printf("total (sum of MaxQwgt) without partitioning: %.0f\n", base.total);
-    printf("sum of T_k (k = %" PRId32 ", SPEC section 2 horizon): %.0f with "
-           "MinEX, %.0f without partitioning\n",
-           wl.params.iterations, r ? r->total_horizon : base.total_horizon,
-           base.total_horizon);
+    print_totals(r, &base, wl.params.iterations);
     printf("LoadImb of the run: %.3f with MinEX, %.3f without\n",
            r ? r->load_imb : base.load_imb, base.load_imb);
     printf("time: adaptation model %.3f s, repartitioning %.3f s\n", wl.seconds,

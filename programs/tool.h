@@ -140,6 +140,42 @@ int tool_make_config(const char *config_path, int32_t nparts,
 int tool_read_part(const char *path, int32_t nvtxs, int32_t nparts,
                    int32_t **part, int32_t *maxp);
 
+/* The mesh formats minex_mesh_read recognises (by content), for --help
+ * texts and hints. */
+#define TOOL_MESH_FORMATS                                                      \
+  "Gmsh .msh (2.x, 4.0, 4.1; ASCII or binary), MEDIT .mesh/.meshb, VTK "       \
+  "legacy .vtk, VTK XML .vtu"
+
+/* minex_mesh_read_kind(path, kind, out), and on failure the library's
+ * message plus a hint for the usual mistakes (a METIS graph or a partition
+ * file given as the mesh, an unknown format): MINEX_OK or the code (message
+ * printed). */
+int tool_read_mesh(const char *cmd, const char *path, int kind,
+                   minex_mesh **out);
+
+/* Element weights from path: one finite number >= 0 per line, exactly n
+ * lines; messages name the file and line. 0 and *out (malloc'ed), or -1
+ * (message printed). */
+int tool_read_weights(const char *cmd, const char *path, int32_t n,
+                      double **out);
+
+/* Element weights from the field name of the mesh file path
+ * (minex_mesh_read_field), each >= 0. 0 and *out (malloc'ed), or -1
+ * (message printed, naming the file and field). */
+int tool_read_field_weights(const char *cmd, const minex_mesh *mesh,
+                            const char *path, const char *name, double **out);
+
+/* The format of a mesh output path by its extension: 'g' for .msh (Gmsh
+ * 4.1 with partitioned entities), 'v' for .vtk (VTK legacy); 0 and a usage
+ * error listing both for anything else. */
+int tool_out_mesh_format(const char *cmd, const char *opt, const char *path);
+/* Writes the mesh with its partitions to path in the format of its
+ * extension (tool_out_mesh_format; graph adds pwgt and rwgt to VTK).
+ * MINEX_OK or the library's code (message via tool_fail). */
+int tool_write_mesh(const char *path, const minex_mesh *mesh,
+                    const minex_graph *graph, const int32_t *old,
+                    const int32_t *new_part);
+
 /* --------------------------------------------------------------- output */
 
 /* Writes s as a JSON string literal (quotes and escapes included). */

@@ -543,3 +543,180 @@ int tool_rule_option(tool_args *a, const char *cmd, minex_options *opt) {
   return mode_option(a, cmd, "--balance", &opt->balance, MINEX_BALANCE_ON,
                      MINEX_BALANCE_OFF, MINEX_BALANCE_AUTO);
 }
+
+/* ----------------------------------------------------------------- meshes */
+
+/* Integers on the first line of path that is no '%' comment: their
+ * count (up to 8), -1 when the line holds anything else or cannot be
+ * read. */
+static int first_line_ints(const char *path) {
+  FILE *fp = fopen(path, "r");
+  if (fp == NULL)
+    return -1;
+  char line[512];
+  int n = -1;
+  while (fgets(line, sizeof line, fp) != NULL) {
+    if (line[0] == '%')
+      continue;
+    n = 0;
+    char *s = line, *end;
+    for (;;) {
+      while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+      if (*s == '\0')
+        break;
+      errno = 0;
+      (void)strtoll(s, &end, 10);
+      if (end == s || errno != 0 || n == 8 ||
+          (*end != '\0' && *end != ' ' && *end != '\t' && *end != '\r' &&
+           *end != '\n')) {
+        n = -1;
+        break;
+      }
+      n++;
+      s = end;
+    }
+    break;
+  }
+  fclose(fp);
+  return n;
+}
+
+int tool_read_mesh(const char *cmd, const char *path, int kind,
+                   minex_mesh **out) {
+  int rc = minex_mesh_read_kind(path, kind, out);
+  if (rc == MINEX_OK)
+    return rc;
+  int unknown =
+      rc == MINEX_EUNSUP && strstr(minex_last_error(), "unrecognised") != NULL;
+  tool_fail(cmd, rc);
+  if (!unknown)
+    return rc;
+  int n = first_line_ints(path);
+  if (n >= 2 && n <= 4)
+    fprintf(stderr,
+            "minex %s: hint: %s starts like a METIS graph ('nvtxs nedges "
+            "[fmt [ncon]]'): give a graph as GRAPH (minex repart GRAPH, "
+            "minex partition GRAPH), not as a mesh\n",
+            cmd, path);
+  else if (n == 1)
+    fprintf(stderr,
+            "minex %s: hint: %s starts like a partition file (one id per "
+            "line): give it to --old, not as a mesh\n",
+            cmd, path);
+  fprintf(stderr, "minex %s: hint: meshes are read by content: %s\n", cmd,
+          TOOL_MESH_FORMATS);
+  return rc;
+}
+
+/* 1 when path ends in ext (case-insensitive). */
+static int has_ext(const char *path, const char *ext) {
+  size_t n = strlen(path), m = strlen(ext);
+  if (n <= m)
+    return 0;
+  for (size_t i = 0; i < m; i++) {
+    char c = path[n - m + i];
+    if (c >= 'A' && c <= 'Z')
+      c = (char)(c - 'A' + 'a');
+    if (c != ext[i])
+      return 0;
+  }
+  return 1;
+}
+
+int tool_out_mesh_format(const char *cmd, const char *opt, const char *path) {
+  if (has_ext(path, ".msh"))
+    return 'g';
+  if (has_ext(path, ".vtk"))
+    return 'v';
+  tool_usage_error(cmd,
+                   "%s %s: unknown output format: the extension chooses it, "
+                   ".msh (Gmsh 4.1 ASCII with the parts as partitioned "
+                   "entities) or .vtk (VTK legacy, for ParaView)",
+                   opt, path);
+  return 0;
+}
+
+int tool_write_mesh(const char *path, const minex_mesh *mesh,
+                    const minex_graph *graph, const int32_t *old,
+                    const int32_t *new_part) {
+  if (has_ext(path, ".msh"))
+    return minex_mesh_write_gmsh(mesh, old, new_part, path);
+  return minex_mesh_write_vtk(mesh, graph, old, new_part, path);
+}
+
+int tool_read_weights(const char *cmd, const char *path, int32_t n,
+                      double **out) {
+  FILE *fp = fopen(path, "r");
+  if (fp == NULL) {
+    fprintf(stderr, "minex %s: %s: cannot open: %s\n", cmd, path,
+            strerror(errno));
+    return -1;
+  }
+  double *w = malloc(sizeof *w * ((size_t)n + 1));
+  char line[256];
+  int32_t i = 0;
+  long long lineno = 0;
+  int bad = w == NULL;
+  while (!bad && fgets(line, sizeof line, fp) != NULL) {
+    lineno++;
+    char *end;
+    errno = 0;
+    double x = strtod(line, &end);
+    while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+      end++;
+    if (end == line || *end != '\0' || errno != 0 || !isfinite(x) || x < 0) {
+      fprintf(stderr,
+              "minex %s: %s:%lld: a weight (a finite number >= 0) "
+              "expected\n",
+              cmd, path, lineno);
+      bad = 1;
+    } else if (i >= n) {
+      fprintf(stderr, "minex %s: %s:%lld: more than %" PRId32 " weights\n", cmd,
+              path, lineno, n);
+      bad = 1;
+    } else {
+      w[i++] = x;
+    }
+  }
+  fclose(fp);
+  if (!bad && i != n) {
+    fprintf(stderr,
+            "minex %s: %s: %" PRId32 " weights for %" PRId32 " elements\n", cmd,
+            path, i, n);
+    bad = 1;
+  }
+  if (bad) {
+    free(w);
+    return -1;
+  }
+  *out = w;
+  return 0;
+}
+
+int tool_read_field_weights(const char *cmd, const minex_mesh *mesh,
+                            const char *path, const char *name, double **out) {
+  int32_t n = minex_mesh_nelems(mesh);
+  double *w = malloc(sizeof *w * ((size_t)n + 1));
+  if (w == NULL) {
+    fprintf(stderr, "minex %s: out of memory\n", cmd);
+    return -1;
+  }
+  int rc = minex_mesh_read_field(mesh, path, name, w);
+  if (rc != MINEX_OK) {
+    tool_fail(cmd, rc);
+    free(w);
+    return -1;
+  }
+  for (int32_t e = 0; e < n; e++)
+    if (w[e] < 0) {
+      fprintf(stderr,
+              "minex %s: %s: field \"%s\": element %" PRId32
+              " has weight %g (weights are >= 0)\n",
+              cmd, path, name, e, w[e]);
+      free(w);
+      return -1;
+    }
+  *out = w;
+  return 0;
+}

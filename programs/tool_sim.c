@@ -99,8 +99,10 @@ void tool_workload_help(void) {
   sim_adapt_defaults(&p);
   printf(
       "Workload (docs/design/workload.md):\n"
-      "  MESH                 tetrahedral MEDIT/Gmsh mesh whose elements are "
-      "the roots\n"
+      "  MESH                 tetrahedral mesh whose elements are the roots, "
+      "read by\n"
+      "                       content: Gmsh .msh, MEDIT .mesh/.meshb, VTK "
+      ".vtk/.vtu\n"
       "                       (default: the built-in box, 50,400 "
       "tetrahedra)\n"
       "  --box NX NY NZ       cubes of the built-in box (default 20 20 21; "
@@ -136,11 +138,11 @@ int tool_workload_build(const char *cmd, const tool_workload_args *w,
                 w->mesh_path ? w->mesh_path : "built-in box",
                 (int)w->params.nsteps);
   if (w->mesh_path != NULL)
-    rc = minex_mesh_read(w->mesh_path, mesh);
+    rc = tool_read_mesh(cmd, w->mesh_path, 0, mesh);
   else
     rc = minex_gen_box(w->box[0], w->box[1], w->box[2], mesh);
   if (rc != MINEX_OK)
-    return tool_fail(cmd, rc);
+    return w->mesh_path != NULL ? TOOL_EXIT_FAIL : tool_fail(cmd, rc);
   tool_verbose(verbose, cmd, "mesh: %d elements (%s) in %.3f s",
                (int)minex_mesh_nelems(*mesh),
                w->mesh_path ? w->mesh_path : "built-in box", tool_wtime() - t);

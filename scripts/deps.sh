@@ -32,6 +32,8 @@ MINEX_BUILD_DEPS=(cmake gcc make pkg-config libgsl-dev libxml2-dev
 # benchmark's METIS driver, bench/peers; not the library), Doxygen and the
 # man-page tools (the reference, docs/reference/build-reference.md), locales
 MINEX_TEST_DEPS=(libxml2-utils check libsubunit-dev valgrind python3
+  gmsh python3-gmsh # the partitioned Gmsh output opens in Gmsh
+  #                 (tests/programs/gmsh_parts_check.py; about 170 MB)
   time
   clang libclang-rt-14-dev
   libomp-14-dev # clang's OpenMP runtime and its ThreadSanitizer tool

@@ -137,6 +137,7 @@ int sim_run(const sim_workload *w, const minex_config *cfg,
     }
     sim_step *s = &out->steps[k];
     fill_step(s, &m, w->leaves ? w->leaves[k] : 0, throttle, seconds);
+    s->returned_old = p->partition ? m.returned_old : 0;
     out->total += m.max_qwgt;
     out->total_horizon += m.horizon_time;
     out->seconds += seconds;

@@ -45,6 +45,9 @@ typedef struct sim_step {
                            workload's iterations                        */
   double throttle_used; /* ThroTTle of the call (chosen one under auto)  */
   double seconds;       /* wall time of the repartition call (0 without) */
+  int returned_old;     /* 1: the call kept the old partition (no
+                           candidate lowered T_k), 0 otherwise or without
+                           partitioning                                 */
 } sim_step;
 
 typedef struct sim_result {

@@ -186,6 +186,7 @@
 #define mesh_check minex__mesh_check
 #define mesh_kind_faces minex__mesh_kind_faces
 #define mesh_list_add minex__mesh_list_add
+#define mesh_list_add_id minex__mesh_list_add_id
 #define mesh_list_finish minex__mesh_list_finish
 #define mesh_list_free minex__mesh_list_free
 #define mesh_load_file minex__mesh_load_file
@@ -194,6 +195,8 @@
 #define mesh_read_meshb minex__mesh_read_meshb
 #define mesh_read_vtk minex__mesh_read_vtk
 #define mesh_read_vtu minex__mesh_read_vtu
+#define mesh_read_vtk_field minex__mesh_read_vtk_field
+#define mesh_read_vtu_field minex__mesh_read_vtu_field
 #define mesh_reserve minex__mesh_reserve
 #define mesh_vtk_cell_kind minex__mesh_vtk_cell_kind
 #define mesh_vtk_cells minex__mesh_vtk_cells

@@ -494,7 +494,7 @@ static int elem_nodes(gmsh_reader *g, char *s, int64_t etag, int kind, int nn,
   }
   if (kind == MINEX_ELEM_PRISM)
     mesh_prism_to_vtk(en);
-  return mesh_list_add(&g->lists, (minex_elem_type)kind, en, part);
+  return mesh_list_add_id(&g->lists, (minex_elem_type)kind, en, part, etag);
 }
 
 /* Partition of entity (dim, tag) of a partitioned file, or -1. */

@@ -255,7 +255,7 @@ static int bin_element(gmsh_reader *g, int64_t etag, int kind, int nn, int isz,
   }
   if (kind == MINEX_ELEM_PRISM)
     mesh_prism_to_vtk(en);
-  return mesh_list_add(&g->lists, (minex_elem_type)kind, en, part);
+  return mesh_list_add_id(&g->lists, (minex_elem_type)kind, en, part, etag);
 }
 
 static int bin_elements(gmsh_reader *g) {

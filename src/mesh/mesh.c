@@ -202,7 +202,8 @@ int mesh_adopt(int32_t nnodes, double *coords, int32_t nelems,
     free(elems);
     return core_error(MINEX_ENOMEM, "mesh: out of memory");
   }
-  *m = (minex_mesh){nnodes, coords, nelems, type, elems, NULL, NULL, 0, NULL};
+  *m = (minex_mesh){nnodes, coords, nelems, type, elems, NULL,
+                    NULL,   0,      NULL,   NULL, 0};
   int rc = mesh_check(m);
   if (rc != MINEX_OK) {
     minex_mesh_destroy(m);
@@ -220,6 +221,7 @@ int mesh_adopt_mixed(const mesh_mixed *a, minex_mesh **out) {
     free(a->elems);
     free(a->kinds);
     free(a->fpart);
+    free(a->fid);
     return core_error(MINEX_ENOMEM, "mesh: out of memory");
   }
   int32_t nelems = a->nelems;
@@ -231,7 +233,9 @@ int mesh_adopt_mixed(const mesh_mixed *a, minex_mesh **out) {
                     .elems = a->elems,
                     .kinds = kinds,
                     .ignored = a->ignored,
-                    .fpart = a->fpart};
+                    .fpart = a->fpart,
+                    .fid = a->fid,
+                    .fid_base = a->fid_base};
   int32_t e = 1;
   while (e < nelems && kinds[e] == kinds[0])
     e++;
@@ -272,9 +276,17 @@ int minex_mesh_create(int32_t nnodes, const double *coords, int32_t nelems,
   if (out == NULL)
     return core_error(MINEX_EINVAL, "minex_mesh_create: out is NULL");
   *out = NULL;
-  minex_mesh tmp = {
-      nnodes, (double *)coords, nelems, type, (int32_t *)elems, NULL, NULL, 0,
-      NULL};
+  minex_mesh tmp = {nnodes,
+                    (double *)coords,
+                    nelems,
+                    type,
+                    (int32_t *)elems,
+                    NULL,
+                    NULL,
+                    0,
+                    NULL,
+                    NULL,
+                    0};
   int rc = mesh_check(&tmp);
   if (rc != MINEX_OK)
     return rc;
@@ -334,7 +346,7 @@ int minex_mesh_create_mixed(int32_t nnodes, const double *coords,
     memcpy(el, elems, sizeof *el * ne);
   for (int32_t e = 0; e < nelems; e++)
     kinds[e] = (uint8_t)types[e];
-  mesh_mixed a = {nnodes, c, nelems, kinds, el, 0, NULL};
+  mesh_mixed a = {nnodes, c, nelems, kinds, el, 0, NULL, NULL, 0};
   return mesh_adopt_mixed(&a, out);
 }
 
@@ -346,6 +358,7 @@ void minex_mesh_destroy(minex_mesh *mesh) {
   free(mesh->kinds);
   free(mesh->eptr);
   free(mesh->fpart);
+  free(mesh->fid);
   free(mesh);
 }
 
@@ -410,7 +423,7 @@ void minex_mesh_centroid(const minex_mesh *mesh, int32_t elem, double xyz[3]) {
 }
 
 static int list_add(mesh_list *l, minex_elem_type kind, const int32_t *nodes,
-                    int32_t part) {
+                    int32_t part, int64_t fid) {
   int k = minex_elem_nnodes(kind);
   int rc =
       mesh_reserve((void **)&l->kinds, &l->cap_k, l->count + 1, INT64_MAX, 1);
@@ -420,8 +433,12 @@ static int list_add(mesh_list *l, minex_elem_type kind, const int32_t *nodes,
   if (rc == MINEX_OK && part >= 0)
     rc = mesh_reserve((void **)&l->part, &l->cap_p, l->count + 1, INT64_MAX,
                       sizeof(int32_t));
+  if (rc == MINEX_OK)
+    rc = mesh_reserve((void **)&l->fid, &l->cap_f, l->count + 1, INT64_MAX,
+                      sizeof(int64_t));
   if (rc != MINEX_OK)
     return rc;
+  l->fid[l->count] = fid;
   l->kinds[l->count] = (uint8_t)kind;
   if (part >= 0)
     l->part[l->count] = part;
@@ -433,12 +450,18 @@ static int list_add(mesh_list *l, minex_elem_type kind, const int32_t *nodes,
 
 int mesh_list_add(mesh_lists *l, minex_elem_type kind, const int32_t *nodes,
                   int32_t part) {
+  return mesh_list_add_id(l, kind, nodes, part,
+                          l->vol.count + l->surf.count + l->lower);
+}
+
+int mesh_list_add_id(mesh_lists *l, minex_elem_type kind, const int32_t *nodes,
+                     int32_t part, int64_t fid) {
   if (l->vol.count + l->surf.count == 0)
     l->has_part = part >= 0;
   else if (part < 0)
     l->has_part = 0;
   return list_add(minex_elem_dim(kind) == 3 ? &l->vol : &l->surf, kind, nodes,
-                  l->has_part ? part : -1);
+                  l->has_part ? part : -1, fid);
 }
 
 void mesh_list_free(mesh_lists *l) {
@@ -447,6 +470,7 @@ void mesh_list_free(mesh_lists *l) {
     free(ls[i]->kinds);
     free(ls[i]->nodes);
     free(ls[i]->part);
+    free(ls[i]->fid);
     *ls[i] = (mesh_list){0};
   }
 }
@@ -470,6 +494,7 @@ int mesh_list_finish(const char *path, mesh_lists *l, int kind, int32_t nnodes,
         use->kinds[n] = use->kinds[e];
         if (l->has_part)
           use->part[n] = use->part[e];
+        use->fid[n] = use->fid[e];
         n++;
       } else {
         ignored++;
@@ -506,8 +531,18 @@ int mesh_list_finish(const char *path, mesh_lists *l, int kind, int32_t nnodes,
   use->kinds = NULL, use->nodes = NULL;
   if (part != NULL)
     use->part = NULL;
+  /* file ids in a run (the common case) are kept as their first one */
+  int64_t *fid = use->fid, fid_base = ne > 0 ? fid[0] : 0;
+  int32_t e = 0;
+  while (e < ne && fid[e] == fid_base + e)
+    e++;
+  if (e < ne)
+    use->fid = NULL;
+  else
+    fid = NULL;
   mesh_list_free(l);
-  mesh_mixed a = {nnodes, coords, ne, kinds, nodes, ignored, part};
+  mesh_mixed a = {nnodes,  coords, ne,  kinds,   nodes,
+                  ignored, part,   fid, fid_base};
   rc = mesh_adopt_mixed(&a, out);
   if (rc != MINEX_OK)
     core_error_prefix("%s", path);

@@ -22,7 +22,16 @@ struct minex_mesh {
                            NULL (element e at e*minex_elem_nnodes(type))  */
   int64_t ignored;      /* elements of the file the reader ignored         */
   int32_t *fpart;       /* partition stored in the file, or NULL           */
+  int64_t *fid;         /* each element's id in the file (Gmsh: its tag;
+                           VTK: its cell index; MEDIT: its rank among the
+                           file's elements), or NULL: fid_base + e      */
+  int64_t fid_base;
 };
+
+/* File id of element e (see fid). */
+static inline int64_t mesh_fid(const minex_mesh *m, int32_t e) {
+  return m->fid != NULL ? m->fid[e] : m->fid_base + e;
+}
 
 /* Corner nodes of element e and their count in *k. */
 static inline const int32_t *mesh_elem(const minex_mesh *m, int32_t e, int *k) {
@@ -71,6 +80,8 @@ typedef struct mesh_mixed {
   int32_t *elems;  /* corner node ids, element after element            */
   int64_t ignored; /* elements of the file the reader ignored           */
   int32_t *fpart;  /* nelems file partitions, or NULL                   */
+  int64_t *fid;    /* nelems file ids, or NULL (then fid_base + e)      */
+  int64_t fid_base;
 } mesh_mixed;
 /* The same for elements of the kinds in a->kinds (owned too; one kind
  * throughout makes a single-kind mesh). ignored and fpart are stored as
@@ -91,9 +102,10 @@ typedef struct mesh_list {
   uint8_t *kinds; /* count kinds                                     */
   int32_t *nodes; /* corner node ids, element after element          */
   int32_t *part;  /* count file partitions (when has_part)           */
+  int64_t *fid;   /* count file ids (mesh_list_add_id)                */
   int64_t count;  /* elements                                        */
   int64_t nnodes; /* node ids held                                   */
-  int64_t cap_k, cap_n, cap_p;
+  int64_t cap_k, cap_n, cap_p, cap_f;
 } mesh_list;
 
 typedef struct mesh_lists {
@@ -107,6 +119,11 @@ typedef struct mesh_lists {
  * element of the list has one). MINEX_OK or MINEX_ENOMEM. */
 int mesh_list_add(mesh_lists *l, minex_elem_type kind, const int32_t *nodes,
                   int32_t part);
+/* The same with the element's file id fid (mesh_list_add's is the
+ * element's rank among those of the file: lists' elements and lower ones
+ * counted before it). */
+int mesh_list_add_id(mesh_lists *l, minex_elem_type kind, const int32_t *nodes,
+                     int32_t part, int64_t fid);
 /* Builds the mesh of lists: the volume elements when there are any, else
  * the surface ones; with kind != 0 only the elements of that kind. The
  * rest count as ignored. Frees the lists' arrays and coords in every case
@@ -148,6 +165,13 @@ typedef struct mesh_vtk_cellset {
 int mesh_vtk_cells(const char *path, int64_t line, const mesh_vtk_cellset *cs,
                    mesh_lists *lists);
 int mesh_read_vtu(const char *path, int kind, minex_mesh **out);
+/* The cell array name of a VTK legacy / XML file: *n values (one per
+ * cell, malloc'ed in *vals). MINEX_EPARSE when it is missing or has more
+ * than one component; the readers' codes otherwise. */
+int mesh_read_vtk_field(const char *path, const char *name, double **vals,
+                        int64_t *n);
+int mesh_read_vtu_field(const char *path, const char *name, double **vals,
+                        int64_t *n);
 
 /* Local faces (3D) or edges (2D) of a kind: count, then per face its size
  * and local corner ids. */

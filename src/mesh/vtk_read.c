@@ -18,11 +18,14 @@
 
 typedef struct vtk_reader {
   const char *path;
-  char *buf;    /* whole file, NUL-terminated   */
-  size_t len;   /* bytes                        */
-  size_t pos;   /* cursor                       */
-  int binary;   /* BINARY data                  */
-  int64_t line; /* line of the last keyword     */
+  char *buf;        /* whole file, NUL-terminated   */
+  size_t len;       /* bytes                        */
+  size_t pos;       /* cursor                       */
+  int binary;       /* BINARY data                  */
+  int64_t line;     /* line of the last keyword     */
+  const char *want; /* cell array to keep in field, or NULL */
+  double *field;    /* its ncells values                    */
+  int64_t nfield;
 } vtk_reader;
 
 #define PATH v->path
@@ -268,6 +271,16 @@ static int cell_array(vtk_reader *v, const char *name, const char *t,
     rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
   else
     rc = read_values(v, t, n, dv, real ? NULL : vals, name);
+  if (rc == MINEX_OK && v->want != NULL && strcmp(name, v->want) == 0 &&
+      v->field == NULL) {
+    for (int64_t i = 0; !real && i < n; i++)
+      dv[i] = (double)vals[i]; /* an integer array read as integers */
+    if (ncomp != 1 || ntup != ncells)
+      rc = fail(v, MINEX_EPARSE,
+                "an element field needs one component per cell", name);
+    else
+      v->field = dv, v->nfield = ntup, dv = NULL;
+  }
   free(dv);
   if (rc == MINEX_OK && strcmp(name, "partition") == 0 && !real && ncomp == 1 &&
       ntup == ncells && *part == NULL) {
@@ -624,6 +637,34 @@ static int parse(vtk_reader *v, int kind, minex_mesh **out) {
   d.coords = NULL; /* adopted by the mesh */
   vtk_data_free(&d);
   return mesh_list_finish(PATH, &lists, kind, (int32_t)d.npts, coords, out);
+}
+
+int mesh_read_vtk_field(const char *path, const char *name, double **vals,
+                        int64_t *n) {
+  vtk_reader v0 = {0}, *v = &v0;
+  v->path = path;
+  v->want = name;
+  int rc = mesh_load_file(path, &v->buf, &v->len);
+  if (rc != MINEX_OK)
+    return rc;
+  locale_t prev = io_locale_c();
+  minex_mesh *m = NULL;
+  rc = parse(v, 0, &m);
+  io_locale_restore(prev);
+  free(v->buf);
+  minex_mesh_destroy(m);
+  if (rc == MINEX_OK && v->field == NULL)
+    rc = core_error(MINEX_EPARSE,
+                    "%s: no CELL_DATA array '%s' (SCALARS or FIELD; element "
+                    "fields are cell data)",
+                    path, name);
+  if (rc != MINEX_OK) {
+    free(v->field);
+    return rc;
+  }
+  *vals = v->field;
+  *n = v->nfield;
+  return MINEX_OK;
 }
 
 int mesh_read_vtk(const char *path, int kind, minex_mesh **out) {

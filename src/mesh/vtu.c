@@ -23,14 +23,17 @@
 
 typedef struct vtu_reader {
   const char *path;
-  char *buf;       /* whole file                                  */
-  size_t len;      /* its size                                    */
-  const char *app; /* appended data after '_', or NULL            */
-  size_t app_len;  /* bytes from app to the end of the file       */
-  int app_base64;  /* AppendedData encoding="base64"              */
-  int big;         /* byte_order="BigEndian"                      */
-  int hsize;       /* header_type: 4 (UInt32) or 8 (UInt64)       */
-  int zlib;        /* compressor="vtkZLibDataCompressor"          */
+  char *buf;        /* whole file                                  */
+  size_t len;       /* its size                                    */
+  const char *app;  /* appended data after '_', or NULL            */
+  size_t app_len;   /* bytes from app to the end of the file       */
+  int app_base64;   /* AppendedData encoding="base64"              */
+  int big;          /* byte_order="BigEndian"                      */
+  int hsize;        /* header_type: 4 (UInt32) or 8 (UInt64)       */
+  int zlib;         /* compressor="vtkZLibDataCompressor"          */
+  const char *want; /* CellData array to keep in field, or NULL   */
+  double *field;    /* its ncells values                          */
+  int64_t nfield;
 } vtu_reader;
 
 #define PATH v->path
@@ -532,6 +535,33 @@ static int parse_doc(vtu_reader *v, xmlDocPtr doc, int kind, minex_mesh **out) {
     if ((rc = read_array(v, dpart, ncells, NULL, part, "partition")))
       goto done;
   }
+  if (v->want != NULL) {
+    const xmlNode *df = named_array(child(piece, "CellData"), v->want);
+    char *ncomp = df ? attr(df, "NumberOfComponents") : NULL;
+    int one = ncomp == NULL || strcmp(ncomp, "1") == 0;
+    xmlFree(ncomp);
+    if (df == NULL) {
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%d: no CellData DataArray Name=\"%s\" (element "
+                      "fields are cell arrays)",
+                      PATH, line_of(piece), v->want);
+      goto done;
+    }
+    if (!one) {
+      rc = core_error(MINEX_EPARSE,
+                      "%s:%d: CellData \"%s\": one component expected", PATH,
+                      line_of(df), v->want);
+      goto done;
+    }
+    v->field = malloc(sizeof *v->field * (size_t)(ncells + 1));
+    if (v->field == NULL) {
+      rc = core_error(MINEX_ENOMEM, "%s: out of memory", PATH);
+      goto done;
+    }
+    v->nfield = ncells;
+    if ((rc = read_array(v, df, ncells, v->field, NULL, v->want)))
+      goto done;
+  }
   mesh_vtk_cellset cs = {npts, ncells, offs, conn, nconn, types, part};
   rc = mesh_vtk_cells(PATH, line_of(dtypes), &cs, &lists);
 done:
@@ -567,9 +597,33 @@ static int appended_end(const char *buf, size_t len, size_t from, size_t *end) {
   return 1;
 }
 
+static int read_vtu(const char *path, int kind, minex_mesh **out,
+                    vtu_reader *v);
+
 int mesh_read_vtu(const char *path, int kind, minex_mesh **out) {
+  vtu_reader v0 = {0};
+  return read_vtu(path, kind, out, &v0);
+}
+
+int mesh_read_vtu_field(const char *path, const char *name, double **vals,
+                        int64_t *n) {
+  vtu_reader v0 = {0};
+  v0.want = name;
+  minex_mesh *m = NULL;
+  int rc = read_vtu(path, 0, &m, &v0);
+  minex_mesh_destroy(m);
+  if (rc != MINEX_OK) {
+    free(v0.field);
+    return rc;
+  }
+  *vals = v0.field;
+  *n = v0.nfield;
+  return MINEX_OK;
+}
+
+static int read_vtu(const char *path, int kind, minex_mesh **out,
+                    vtu_reader *v) {
   *out = NULL;
-  vtu_reader v0 = {0}, *v = &v0;
   v->path = path;
   int rc = mesh_load_file(path, &v->buf, &v->len);
   if (rc != MINEX_OK)

@@ -1475,6 +1475,158 @@ START_TEST(defaults_at_k1_add_the_ladder_only_at_alpha) {
 }
 END_TEST
 
+/* Mesh users: --out-mesh .msh writes a Gmsh file that reads back with the
+ * partition written to -o (the file's partition, part after part); an
+ * unknown extension is a usage error listing .msh and .vtk; a METIS graph
+ * given to --mesh and an --old file of the wrong count get hints; --pwgt
+ * and --rwgt weigh the dual of --mesh (a wrong count names the file), and
+ * need --mesh without GRAPH. */
+/* Every command that reads meshes lists every format it reads. */
+START_TEST(every_mesh_reader_in_every_help) {
+  const char *cmds[] = {"partition", "repart", "mesh2dual", "sim", "sweep"};
+  const char *formats[] = {".msh", ".mesh", ".meshb", ".vtk", ".vtu"};
+  for (int c = 0; c < 5; c++) {
+    ck_assert_int_eq(run(cmds[c], "--help", NULL), 0);
+    for (int f = 0; f < 5; f++)
+      ck_assert_msg(strstr(out_text, formats[f]) != NULL, "%s --help: no %s",
+                    cmds[c], formats[f]);
+  }
+}
+END_TEST
+
+START_TEST(mesh_outputs_weights_and_hints) {
+  char mesh[4096], graph[4096];
+  snprintf(mesh, sizeof mesh, "%s", test_data_path("mesh_gmsh_mixed_v41.msh"));
+  snprintf(graph, sizeof graph, "%s", test_data_path("io_asym.graph"));
+  char part[4096], msh[4096], w[4096];
+  snprintf(part, sizeof part, "%s", tpath("g.part"));
+  snprintf(msh, sizeof msh, "%s", tpath("g.msh"));
+  snprintf(w, sizeof w, "%s", tpath("w.txt"));
+  ck_assert_msg(run("partition", mesh, "--nparts", "3", "-o", part,
+                    "--out-mesh", msh, NULL) == 0,
+                "%s", err_text);
+  int32_t *p = read_part_file(part, 80);
+  minex_mesh *back = NULL;
+  ck_assert_int_eq(minex_mesh_read(msh, &back), MINEX_OK);
+  ck_assert_int_eq(minex_mesh_nelems(back), 80);
+  const int32_t *fp = minex_mesh_file_partition(back);
+  ck_assert_ptr_nonnull(fp);
+  int count[3] = {0, 0, 0}, i = 0;
+  for (int e = 0; e < 80; e++)
+    count[p[e]]++;
+  for (int q = 0; q < 3; q++)
+    for (int e = 0; e < count[q]; e++, i++)
+      ck_assert_int_eq(fp[i], q);
+  minex_mesh_destroy(back);
+  free(p);
+  ck_assert_int_eq(run("partition", mesh, "--nparts", "3", "-o", part,
+                       "--out-mesh", tpath("g.obj"), NULL),
+                   2);
+  ck_assert_ptr_nonnull(strstr(err_text, ".msh"));
+  ck_assert_ptr_nonnull(strstr(err_text, ".vtk"));
+  /* a graph given as the mesh */
+  ck_assert_int_eq(run("repart", "--mesh", graph, "--nparts", "2", NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "METIS graph"));
+  ck_assert_ptr_nonnull(strstr(err_text, ".vtu"));
+  /* an --old file of the wrong count */
+  write_file(w, "0\n1\n");
+  ck_assert_int_eq(
+      run("repart", "--mesh", mesh, "--old", w, "--nparts", "2", NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, "80 3D elements"));
+  /* weights: element 0 weighs 1000, the others 1 */
+  FILE *f = fopen(w, "w");
+  ck_assert_ptr_nonnull(f);
+  for (int e = 0; e < 80; e++)
+    fprintf(f, "%d\n", e == 0 ? 1000 : 1);
+  fclose(f);
+  ck_assert_msg(run("repart", "--mesh", mesh, "--nparts", "2", "--pwgt", w,
+                    "--json", NULL) == 0,
+                "%s", err_text);
+  /* LB = the processing weight 1079 over the 2 processors */
+  ck_assert_double_eq(json_number(out_text, "lower_bound"), 539.5);
+  write_file(w, "1\n2\n");
+  ck_assert_int_eq(
+      run("repart", "--mesh", mesh, "--nparts", "2", "--rwgt", w, NULL), 1);
+  ck_assert_ptr_nonnull(strstr(err_text, w));
+  ck_assert_ptr_nonnull(strstr(err_text, "2 weights for 80 elements"));
+  ck_assert_int_eq(run("repart", graph, "--nparts", "2", "--pwgt", w, NULL), 2);
+  ck_assert_ptr_nonnull(strstr(err_text, "--mesh MESH without GRAPH"));
+  /* weights from the field the partitioned Gmsh file holds: the
+     partition ids 0, 1, 2 of the 80 elements */
+  int64_t sum = 0;
+  p = read_part_file(part, 80);
+  for (int e = 0; e < 80; e++)
+    sum += p[e];
+  free(p);
+  ck_assert_msg(run("repart", "--mesh", msh, "--pwgt-field", "partition",
+                    "--nparts", "3", "--json", NULL) == 0,
+                "%s", err_text);
+  ck_assert_double_eq_tol(json_number(out_text, "lower_bound"), (double)sum / 3,
+                          1e-9);
+  ck_assert_int_eq(run("partition", msh, "--nparts", "3", "-o", part,
+                       "--pwgt-field", "nope", NULL),
+                   1);
+  ck_assert_ptr_nonnull(strstr(err_text, msh));
+  ck_assert_ptr_nonnull(strstr(err_text, "\"nope\""));
+  /* a negative value is no weight */
+  char vtk[4096];
+  snprintf(vtk, sizeof vtk, "%s", tpath("g.vtk"));
+  write_file(vtk, "# vtk DataFile Version 3.0\nt\nASCII\n"
+                  "DATASET UNSTRUCTURED_GRID\nPOINTS 5 double\n0 0 0\n"
+                  "1 0 0\n0 1 0\n0 0 1\n1 1 1\nCELLS 2 10\n4 0 1 2 3\n"
+                  "4 1 2 3 4\nCELL_TYPES 2\n10\n10\nCELL_DATA 2\n"
+                  "SCALARS w double 1\nLOOKUP_TABLE default\n1\n-2\n");
+  ck_assert_int_eq(
+      run("repart", "--mesh", vtk, "--nparts", "2", "--rwgt-field", "w", NULL),
+      1);
+  ck_assert_ptr_nonnull(strstr(err_text, "weights are >= 0"));
+  ck_assert_ptr_nonnull(strstr(err_text, "element 1"));
+}
+END_TEST
+
+/* sim headlines its objective, T_k under k, with the ratio of the T_k sums
+ * on the same line; where MinEX's sum is above no partitioning's it says
+ * why and what to give; the plots' data holds T_k. */
+START_TEST(sim_headlines_its_objective) {
+  int rc = run("sim", "--box", "4", "4", "4", "--steps", "3", "--nprocs", "8",
+               "--clusters", "2", "--threads", "1", NULL);
+  ck_assert_msg(rc == 0, "%s", err_text);
+  ck_assert_ptr_nonnull(strstr(out_text, "objective: T_k"));
+  ck_assert_ptr_nonnull(strstr(out_text, "under k = 1"));
+  const char *line = strstr(out_text, "sum of T_1: ");
+  ck_assert_ptr_nonnull(line);
+  double mine = 0, none = 0, ratio = 0;
+  ck_assert_int_eq(sscanf(line,
+                          "sum of T_1: %lf with MinEX, %lf without "
+                          "partitioning (speed-up x%lf",
+                          &mine, &none, &ratio),
+                   3);
+  ck_assert_double_eq_tol(ratio, none / mine, 0.006);
+  /* this small box at k = 1: MinEX's remapping costs more than it saves */
+  ck_assert(mine > none);
+  ck_assert_ptr_nonnull(strstr(line, "MinEX slower"));
+  ck_assert_ptr_nonnull(strstr(out_text, "never remaps"));
+  ck_assert_ptr_nonnull(strstr(out_text, "--iters K"));
+  rc = run("sim", "--box", "4", "4", "4", "--steps", "3", "--nprocs", "8",
+           "--clusters", "2", "--threads", "1", "--iters", "20", NULL);
+  ck_assert_msg(rc == 0, "%s", err_text);
+  line = strstr(out_text, "sum of T_20: ");
+  ck_assert_ptr_nonnull(line);
+  ck_assert_int_eq(sscanf(line,
+                          "sum of T_20: %lf with MinEX, %lf without "
+                          "partitioning (speed-up x%lf",
+                          &mine, &none, &ratio),
+                   3);
+  ck_assert(mine < none);
+  ck_assert_ptr_null(strstr(out_text, "never remaps"));
+  ck_assert_int_eq(run("sim", "--box", "2", "2", "2", "--steps", "2",
+                       "--nprocs", "4", "--clusters", "2", "--threads", "1",
+                       "--json", NULL),
+                   0);
+  ck_assert_ptr_nonnull(strstr(out_text, "\"kept_old\": "));
+}
+END_TEST
+
 static Suite *tool_suite(void) {
   Suite *s = suite_create("tool");
   TCase *tc = tcase_create("cli");
@@ -1512,6 +1664,9 @@ static Suite *tool_suite(void) {
   tcase_add_test(tc, repart_steps_agrees_with_horizon_time);
   tcase_add_test(tc, repart_time_adds_up_and_coarse_is_the_contraction);
   tcase_add_test(tc, repart_says_what_it_minimised);
+  tcase_add_test(tc, mesh_outputs_weights_and_hints);
+  tcase_add_test(tc, every_mesh_reader_in_every_help);
+  tcase_add_test(tc, sim_headlines_its_objective);
   tcase_add_test(tc, defaults_at_k1_add_the_ladder_only_at_alpha);
   tcase_add_test(tc, table_prints_huge_and_tiny_loads_readably);
   suite_add_tcase(s, tc);

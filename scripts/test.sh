@@ -123,9 +123,11 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   }
   vg_tests=()
   for t in "$root"/build-test/tests/*/test_*; do
+    case "$t" in
+    */tests/mpi/*) continue ;; # MPI programs: below, on 2 ranks
+    esac
     case "$(basename "$t")" in
-    test_tool | test_mpi | test_migrate | test_dist) continue ;; # MPI: below
-    test_golden_mpi) continue ;; # the golden corpus of the Release stage
+    test_tool) continue ;;
     esac
     [ -x "$t" ] || continue
     vg_tests+=("$t")
@@ -152,7 +154,8 @@ if [ "${MINEX_SKIP_VALGRIND:-0}" != 1 ]; then
   for t in "$root"/build-test/tests/mpi/test_mpi \
     "$root"/build-test/tests/mpi/test_migrate \
     "$root"/build-test/tests/mpi/test_dist \
-    "$root"/build-test/tests/mpi/test_mpi_nomem; do
+    "$root"/build-test/tests/mpi/test_mpi_nomem \
+    "$root"/build-test/tests/mpi/test_bound_mpi; do
     [ -x "$t" ] || continue
     rc=0
     log="$root/build-test/valgrind-$(basename "$t").log"

@@ -3,6 +3,7 @@
 #include "expand/expand.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int expand_run(partition_ctx *pc, int32_t budget) {
   contract_ws *ws = pc->ws;
@@ -58,10 +59,12 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
   int32_t n = ws->n;
   int32_t *ids = core_malloc(sizeof(int32_t) * ((size_t)n + 1));
   partition_rounds_ws rw;
+  memset(&rw, 0, sizeof rw);
   int rc = ids ? partition_rounds_ws_create(&rw, 2 * n)
                : core_error(MINEX_ENOMEM, "expansion: out of memory");
   rc = dist_agree_or(ws->comm, rc); /* spread over ranks: every rank */
-  if (rc != MINEX_OK) {
+  if (rc != MINEX_OK) { /* this rank's buffers too when another failed */
+    partition_rounds_ws_destroy(&rw);
     core_free(ids);
     return rc;
   }

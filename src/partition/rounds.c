@@ -422,10 +422,12 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
   int32_t *ids = core_malloc(sizeof(int32_t) * ((size_t)nids + 1));
   int32_t *lock = core_calloc((size_t)nids + 1, sizeof(int32_t));
   partition_rounds_ws rw;
+  memset(&rw, 0, sizeof rw);
   int rc = ids && lock ? partition_rounds_ws_create(&rw, nids)
                        : core_error(MINEX_ENOMEM, "rounds: out of memory");
   rc = dist_agree_or(ws->comm, rc); /* spread over ranks: every rank */
-  if (rc != MINEX_OK) {
+  if (rc != MINEX_OK) { /* this rank's buffers too when another failed */
+    partition_rounds_ws_destroy(&rw);
     core_free(ids);
     core_free(lock);
     return rc;

@@ -239,6 +239,7 @@
 #define partition_heap_remove minex__partition_heap_remove
 #define partition_heap_set minex__partition_heap_set
 #define partition_load_deltas minex__partition_load_deltas
+#define partition_movable minex__partition_movable
 #define partition_move_rule minex__partition_move_rule
 #define partition_next_round minex__partition_next_round
 #define partition_passes_rounds minex__partition_passes_rounds
@@ -260,6 +261,7 @@
 #define partition_rule_refine minex__partition_rule_refine
 #define partition_run minex__partition_run
 #define partition_scan minex__partition_scan
+#define partition_scan_globals minex__partition_scan_globals
 #define partition_sort_moves minex__partition_sort_moves
 #define partition_spread minex__partition_spread
 #define partition_spread_count minex__partition_spread_count

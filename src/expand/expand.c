@@ -77,6 +77,7 @@ int expand_rounds(partition_ctx *pc, int32_t budget) {
        round r - 1's moves (SPEC §3: "when one moves, its border
        neighbours are tested too") */
     partition_rounds_reset(&rw, contract_nids(ws));
+    nt = partition_movable(pc, ids, nt);
     int64_t moves;
     partition_round_set set = {ids, nt, budget, NULL, 0, 0};
     if ((rc = partition_rounds(pc, &rw, &set, &moves)))

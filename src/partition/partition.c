@@ -134,6 +134,27 @@ static uint16_t keep_deltas(partition_ctx *pc, partition_scratch *sc, int32_t x,
   return (uint16_t)k;
 }
 
+void partition_scan_globals(partition_ctx *pc) {
+  /* the move rule's per-scan values (its own expressions) */
+  const costmodel_loads *ld = pc->ld;
+  double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
+  pc->scan_nspread = partition_spread_count(ld, mean, pc->spread);
+  for (int32_t p = 0; p < ld->nprocs; p++)
+    pc->scan_global[p] = !pc->cfg->avail[p] ||
+                         (pc->global && pc->rule->global && ld->qwgt[p] > mean);
+}
+
+int32_t partition_movable(partition_ctx *pc, int32_t *ids, int32_t n) {
+  partition_scan_globals(pc);
+  const int32_t *owner = pc->ws->owner;
+  const unsigned char *in = pc->interior, *gl = pc->scan_global;
+  int32_t m = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (!in[ids[i]] || gl[owner[ids[i]]])
+      ids[m++] = ids[i];
+  return m;
+}
+
 int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
                    partition_prop *out) {
   /* each test reads the frozen state and writes its own result and its
@@ -157,13 +178,7 @@ int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
       memset(pc->sc[t].memo, 0, sizeof(partition_memo) * PARTITION_MEMO_SIZE);
     pc->memo_gen = 1;
   }
-  /* the move rule's per-scan values (its own expressions) */
-  const costmodel_loads *ld = pc->ld;
-  double mean = ld->navail > 0 ? ld->qwgt_tot / ld->navail : 0;
-  pc->scan_nspread = partition_spread_count(ld, mean, pc->spread);
-  for (int32_t p = 0; p < ld->nprocs; p++)
-    pc->scan_global[p] = !pc->cfg->avail[p] ||
-                         (pc->global && pc->rule->global && ld->qwgt[p] > mean);
+  partition_scan_globals(pc);
   const int32_t *owner = pc->ws->owner;
   for (int t = 0; t < nt; t++) {
     pc->sc[t].work = pc->sc[t].span = 0;

@@ -312,6 +312,18 @@ typedef struct partition_prop {
 int partition_scan(partition_ctx *pc, const int32_t *ids, int32_t n,
                    partition_prop *out);
 
+/* partition_scan's per-scan values against the current loads: which
+ * processors' vertices get the global candidate (pc->scan_global) and the
+ * spread's count (pc->scan_nspread). */
+void partition_scan_globals(partition_ctx *pc);
+
+/* The ids of ids[0..n) that a scan against the current loads could give
+ * a move, compacted in place in their order; returns their count. An
+ * interior id whose owner offers no global candidate has none (SPEC §3
+ * "Work that follows the change": only what can move is tested), so
+ * scanning the rest finds the same proposals. */
+int32_t partition_movable(partition_ctx *pc, int32_t *ids, int32_t n);
+
 /* The deltas the last partition_scan kept for the ids of block b (ids b *
  * PARTITION_SCAN_BLOCK onwards, each proposal's out[i].nd in turn), or
  * NULL when it kept none. */

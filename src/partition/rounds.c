@@ -446,6 +446,7 @@ int partition_passes_rounds(partition_ctx *pc, int32_t max_passes,
     for (int32_t x = 0; x < nids; x++)
       if (ws->parent[x] == x)
         ids[n++] = x;
+    n = partition_movable(pc, ids, n);
     /* a vertex moves at most once per pass, as in the heap passes */
     int64_t moves;
     /* spread over ranks: every rank's moves, the same count everywhere */

@@ -19,6 +19,12 @@
 /* Largest single message: MPI counts are int, so a transfer of more is
  * cut into pieces of this many bytes. */
 #define MX_PIECE ((int64_t)1 << 30)
+/* A gather of at most MX_GATHER_CAP bytes per rank is one MPI_Allgather
+   of fixed slots (a count, then the bytes) into c->gbuf, made once per
+   call, so that a rank whose own buffers fail still takes part and its
+   failure goes out in its count. */
+#define MX_GATHER_CAP 4096
+#define MX_GATHER_SLOT (MX_GATHER_CAP + 8)
 
 int mx_fail(mx_comm *c, int rc, const char *fmt, ...) {
   if (c->rc != MINEX_OK)
@@ -389,7 +395,8 @@ int mx_start(mx_comm *c, MPI_Comm comm) {
   MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
   c->scratch = core_malloc(sizeof *c->scratch * 2 * ((size_t)c->size + 1));
-  if (c->scratch == NULL)
+  c->gbuf = core_calloc((size_t)c->size, MX_GATHER_SLOT);
+  if (c->scratch == NULL || c->gbuf == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory");
   int rc = mx_agree(c); /* every rank starts, or none */
   if (rc != MINEX_OK)
@@ -400,6 +407,8 @@ int mx_start(mx_comm *c, MPI_Comm comm) {
 void mx_close(mx_comm *c) {
   core_free(c->scratch);
   c->scratch = NULL;
+  core_free(c->gbuf);
+  c->gbuf = NULL;
   if (c->comm != MPI_COMM_NULL)
     MPI_Comm_free(&c->comm);
 }
@@ -420,6 +429,70 @@ static int cc_agree(void *ctx, int rc) {
  * the rounds gather). The receive buffer: with a cap, made before the
  * counts (its failure goes out in them); without, after them and agreed
  * before the bytes. */
+/* cc_allgather of at most MX_GATHER_CAP bytes per rank (cap, the same on
+ * every rank): one MPI_Allgather of the ranks' slots in c->gbuf, each its
+ * rank's count (-1: a failure) and bytes; the output is made before it,
+ * so that nothing can fail past it but what every rank sees alike. */
+static int gather_slots(mx_comm *c, const void *in, int64_t bytes, int64_t cap,
+                        void **out, int64_t *count) {
+  int size = c->size;
+  if (c->rc == MINEX_OK && bytes > cap)
+    mx_fail(c, MINEX_EINTERNAL, "allgather of %lld bytes, at most %lld",
+            (long long)bytes, (long long)cap);
+  if (c->rc == MINEX_OK &&
+      (*out = core_malloc((size_t)(cap * size) + 1)) == NULL)
+    mx_fail(c, MINEX_ENOMEM, "out of memory gathering %lld bytes",
+            (long long)(cap * size));
+  char *mine = c->gbuf + (size_t)MX_GATHER_SLOT * (size_t)c->rank;
+  int64_t head = c->rc != MINEX_OK ? -1 : bytes;
+  memcpy(mine, &head, sizeof head);
+  if (head > 0)
+    memcpy(mine + 8, in, (size_t)bytes);
+  c->collectives++;
+  c->bytes += (int64_t)MX_GATHER_SLOT * (size - 1);
+  c->messages += size - 1;
+  MPI_Request req;
+  int e = MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, c->gbuf,
+                         MX_GATHER_SLOT, MPI_BYTE, c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(c, &req);
+  if (e != MPI_SUCCESS) {
+    /* MPI's state is undefined (MPI 4.0, 9.3): returned where seen */
+    mx_mpi_fail(c, "MPI_Allgather", e);
+    core_free(*out);
+    *out = NULL;
+    return core_error(c->rc, "%s", c->msg);
+  }
+  int failed = c->rc != MINEX_OK;
+  for (int r = 0; r < size; r++) {
+    memcpy(&count[r], c->gbuf + (size_t)MX_GATHER_SLOT * (size_t)r,
+           sizeof count[r]);
+    failed |= count[r] < 0;
+  }
+  if (failed) {
+    core_free(*out);
+    *out = NULL;
+    return mx_agree(c);
+  }
+  int64_t o = 0;
+  for (int r = 0; r < size; r++) {
+    if (count[r] > cap) /* every rank reads the same slots */
+      mx_fail(c, MINEX_EINTERNAL, "allgather: %lld bytes from rank %d",
+              (long long)count[r], r);
+    else
+      memcpy((char *)*out + o, c->gbuf + (size_t)MX_GATHER_SLOT * (size_t)r + 8,
+             (size_t)count[r]);
+    o += count[r] <= cap ? count[r] : 0;
+  }
+  c->bytes_in += o - bytes;
+  if (c->rc != MINEX_OK) {
+    core_free(*out);
+    *out = NULL;
+    return core_error(c->rc, "%s", c->msg);
+  }
+  return MINEX_OK;
+}
+
 static int cc_allgather(void *ctx, int rc, const void *in, int64_t bytes,
                         int64_t cap, void **out, int64_t *count) {
   mx_comm *c = ctx;
@@ -427,6 +500,8 @@ static int cc_allgather(void *ctx, int rc, const void *in, int64_t bytes,
   *out = NULL;
   if (rc != MINEX_OK)
     mx_fail(c, rc, "%s", minex_last_error());
+  if (cap >= 0 && cap <= MX_GATHER_CAP)
+    return gather_slots(c, in, bytes, cap, out, count ? count : c->scratch);
   /* the same choice on every rank: cap and size are */
   if (cap >= 0 && cap > INT_MAX / size)
     cap = -1;

@@ -27,6 +27,8 @@ typedef struct mx_comm {
                        reductions' few bytes)                        */
   int64_t *scratch; /* 2 (size + 1) entries (mx_start): the counts of a
                        rank whose own arrays could not be made        */
+  char *gbuf;       /* size slots of MX_GATHER_SLOT bytes (mx_start): the
+                       receive buffer of the one-collective gathers   */
   int shared_cores; /* 1 when more ranks of comm share this node than
                        this process may run on (mx_start): mx_wait then
                        leaves the core at once instead of spinning     */

@@ -86,6 +86,20 @@ static int agree(const cand_layout *lay, int rc) {
   return lay->agree != NULL ? lay->agree(lay->ctx, rc) : rc;
 }
 
+/* MINEX_CHECKS' checks of the contracted graph, which every rank of a
+ * spread call holds whole: a failure of one rank's (its memory) is agreed,
+ * so that no rank goes on alone into the next collective. */
+static int coarse_checks(const cand_layout *lay, contract_ws *coarse,
+                         const costmodel_loads *ld, const partition_ctx *pc,
+                         const char *phase) {
+#ifdef MINEX_CHECKS
+  return agree(lay, partition_checks(coarse, ld, pc, phase));
+#else
+  (void)lay, (void)coarse, (void)ld, (void)pc, (void)phase;
+  return MINEX_OK;
+#endif
+}
+
 /* The fine phases from the current level of pc's contraction: the
  * expansion (in synchronous rounds of a level's merges, SPEC §3 "Parallel
  * execution", or the paper's one merge at a time), the moves off
@@ -158,7 +172,8 @@ int candidate_run(const run_ctx *run, const cand_layout *lay,
     rc = partition_ctx_create(&pw, ws, &ld, opt);
   if ((rc = agree(lay, rc)) != MINEX_OK)
     goto done;
-  if ((rc = partition_checks(coarse, &ld, &pcc, "at the start of a candidate")))
+  if ((rc = coarse_checks(lay, coarse, &ld, &pcc,
+                          "at the start of a candidate")))
     goto done;
   if (opt->throttle_auto) {
     double t;
@@ -176,7 +191,8 @@ int candidate_run(const run_ctx *run, const cand_layout *lay,
      that left */
   if ((rc = agree(lay, rc)) != MINEX_OK)
     goto done;
-  if ((rc = partition_checks(coarse, &ld, &pcc, "after the coarse partition")))
+  if ((rc =
+           coarse_checks(lay, coarse, &ld, &pcc, "after the coarse partition")))
     goto done;
   cd->coarse_moves = pcc.moves;
   cd->coarse_time = costmodel_horizon_time(&ld, k) * ld.inv_unit;

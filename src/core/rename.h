@@ -213,8 +213,10 @@
 #define mx_names_mpi minex__mx_names_mpi
 #define mx_open minex__mx_open
 #define mx_repartition minex__mx_repartition
+#define mx_reply minex__mx_reply
 #define mx_start minex__mx_start
 #define mx_wait minex__mx_wait
+#define mx_wait_status minex__mx_wait_status
 #define partition_balance minex__partition_balance
 #define partition_best_move minex__partition_best_move
 #define partition_best_move_in minex__partition_best_move_in

@@ -45,6 +45,17 @@ typedef struct dist_comm {
      it is a failure). */
   int (*exchange)(void *ctx, int rc, const void *sbuf, const int64_t *scount,
                   void **rbuf, int64_t *rcount);
+  /* The answers to an exchange: scount[d] bytes to every rank d (sbuf in
+     rank order), rcount[s] bytes from every rank s into rbuf (made by the
+     caller, in rank order), where each rank knows what it gets (the
+     answers to what it asked), so that no counts travel. rc as
+     allgather's; scount is read whatever rc (a failed rank owes its
+     answers still: it sends them empty). agreed = 1: rc is MINEX_OK on
+     every rank, agreed by the last operation with nothing that could fail
+     since, and no collective is made; 0: one agreement, made alongside
+     the messages. */
+  int (*reply)(void *ctx, int rc, int agreed, const void *sbuf,
+               const int64_t *scount, void *rbuf, const int64_t *rcount);
   /* count values of type t combined by op over the ranks, in rank order
      (so that sums of doubles are the same on every rank). */
   int (*allreduce)(void *ctx, const void *in, void *out, int count, dist_type t,

@@ -107,6 +107,29 @@ static int ip_allgather(void *ctx, int rc0, const void *in, int64_t bytes,
   return MINEX_OK;
 }
 
+/* An exchange's bytes for this rank, rcount[q] from each rank q in rank
+ * order into buf, and what this rank sends counted (scount). */
+static void take_sent(rank_ctx *r, const int64_t *scount, char *buf,
+                      const int64_t *rcount) {
+  const shared *sh = r->sh;
+  int size = sh->size, me = r->rank;
+  int64_t at = 0;
+  for (int q = 0; q < size; q++) {
+    const int64_t *c = sh->slots[q].counts;
+    int64_t off = 0;
+    for (int d = 0; d < me; d++)
+      off += c[d];
+    if (rcount[q] > 0)
+      memcpy(buf + at, (const char *)sh->slots[q].in + off, (size_t)rcount[q]);
+    at += rcount[q];
+  }
+  for (int d = 0; d < size; d++)
+    if (d != me && scount[d] > 0) {
+      r->bytes += scount[d];
+      r->messages++;
+    }
+}
+
 static int ip_exchange(void *ctx, int rc0, const void *sbuf,
                        const int64_t *scount, void **rbuf, int64_t *rcount) {
   rank_ctx *r = ctx;
@@ -124,24 +147,8 @@ static int ip_exchange(void *ctx, int rc0, const void *sbuf,
     total += rcount[q];
   }
   char *buf = core_malloc(total > 0 ? (size_t)total : 1);
-  if (buf != NULL) {
-    int64_t at = 0;
-    for (int q = 0; q < size; q++) {
-      const int64_t *c = sh->slots[q].counts;
-      int64_t off = 0;
-      for (int d = 0; d < me; d++)
-        off += c[d];
-      if (rcount[q] > 0)
-        memcpy(buf + at, (const char *)sh->slots[q].in + off,
-               (size_t)rcount[q]);
-      at += rcount[q];
-    }
-    for (int d = 0; d < size; d++)
-      if (d != me && scount[d] > 0) {
-        r->bytes += scount[d];
-        r->messages++;
-      }
-  }
+  if (buf != NULL)
+    take_sent(r, scount, buf, rcount);
   int rc = ip_fail(r, buf ? MINEX_OK
                           : core_error(MINEX_ENOMEM,
                                        "out of memory receiving %lld bytes",
@@ -152,6 +159,30 @@ static int ip_exchange(void *ctx, int rc0, const void *sbuf,
   }
   *rbuf = buf;
   return MINEX_OK;
+}
+
+static int ip_reply(void *ctx, int rc0, int agreed, const void *sbuf,
+                    const int64_t *scount, void *rbuf, const int64_t *rcount) {
+  rank_ctx *r = ctx;
+  shared *sh = r->sh;
+  int size = sh->size, me = r->rank;
+  /* the MPI layer's promise, checked: an agreed rc is MINEX_OK */
+  if (agreed && rc0 != MINEX_OK)
+    rc0 = core_error(MINEX_EINTERNAL, "reply: agreed, but rank %d failed", me);
+  if ((rc0 = ip_agree(r, rc0)) != MINEX_OK)
+    return rc0;
+  sh->slots[me].in = sbuf;
+  sh->slots[me].counts = scount;
+  sync_all(r);
+  int rc = MINEX_OK;
+  for (int q = 0; q < size && rc == MINEX_OK; q++)
+    if (sh->slots[q].counts[me] != rcount[q])
+      rc = core_error(
+          MINEX_EINTERNAL, "reply: %lld bytes from rank %d, %lld expected",
+          (long long)sh->slots[q].counts[me], q, (long long)rcount[q]);
+  if (rc == MINEX_OK)
+    take_sent(r, scount, rbuf, rcount);
+  return ip_fail(r, rc);
 }
 
 static int ip_allreduce(void *ctx, const void *in, void *out, int count,
@@ -264,6 +295,7 @@ int dist_inproc_run(int nranks, dist_inproc_fn fn, void **args, int *rcs) {
                         ip_agree,
                         ip_allgather,
                         ip_exchange,
+                        ip_reply,
                         ip_allreduce,
                         ip_exscan,
                         ip_bcast,

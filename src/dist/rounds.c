@@ -654,11 +654,16 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
                          int64_t *cnt, int64_t *rcnt, rd_before *fin,
                          int answer, int rc) {
   int size = cm->size;
-  int64_t *pos = core_calloc((size_t)size + 1, sizeof *pos);
+  /* pos, then the tuples sent to each rank (their answers' count) */
+  int64_t *pos = core_calloc(2 * ((size_t)size + 1), sizeof *pos);
+  int64_t *sent = pos ? pos + size + 1 : NULL;
   rd_tuple *sbuf = core_malloc(sizeof *sbuf * ((size_t)R->ntup + 1));
   rd_tuple *in = NULL;
   rd_before *ans = NULL, *back = NULL;
-  if (rc == MINEX_OK && (pos == NULL || sbuf == NULL))
+  /* the answers' buffer before the tuples go: its failure in their counts */
+  if (answer)
+    back = core_malloc(sizeof *back * ((size_t)R->ntup + 1));
+  if (rc == MINEX_OK && (pos == NULL || sbuf == NULL || (answer && !back)))
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
   if (rc == MINEX_OK) {
     for (int r = 0; r < size; r++)
@@ -669,8 +674,10 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
       pos[r] = pos[r - 1] + cnt[r - 1];
     for (int64_t t = 0; t < R->ntup; t++)
       sbuf[pos[home_of(R->tup[t].proc, size)]++] = R->tup[t];
-    for (int r = 0; r < size; r++)
+    for (int r = 0; r < size; r++) {
+      sent[r] = cnt[r];
       cnt[r] *= (int64_t)sizeof *sbuf;
+    }
   }
   if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)&in, rcnt)) !=
       MINEX_OK)
@@ -687,13 +694,15 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
     rc = rd_sums(pc->ld, in, nin, ans, fin);
   if (!answer)
     goto out;
-  if ((rc = cm->exchange(cm->ctx, rc, ans, cnt, (void **)&back, rcnt)) !=
-      MINEX_OK)
+  /* each rank knows how many answers it gets: one per tuple it sent */
+  for (int r = 0; r < size; r++)
+    rcnt[r] = sent[r] * (int64_t)sizeof *back;
+  if ((rc = cm->reply(cm->ctx, rc, 0, ans, cnt, back, rcnt)) != MINEX_OK)
     goto out;
   /* the answers come in the order the tuples were sent to each rank */
   pos[0] = 0;
   for (int r = 1; r < size; r++)
-    pos[r] = pos[r - 1] + rcnt[r - 1] / (int64_t)sizeof *back;
+    pos[r] = pos[r - 1] + sent[r - 1];
   for (int64_t t = 0; t < R->ntup; t++)
     R->before[t] = back[pos[home_of(R->tup[t].proc, size)]++];
 out:
@@ -719,9 +728,13 @@ static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
   const rd_key **ptr = NULL;
   rd_succ *ans = NULL, *back = NULL;
   int32_t *dest = core_malloc(sizeof *dest * ((size_t)np + 1));
-  int64_t *from = core_calloc((size_t)size + 1, sizeof *from);
+  /* from, then the keys sent to each rank (their answers' count) */
+  int64_t *from = core_calloc(2 * ((size_t)size + 1), sizeof *from);
+  int64_t *sent = from ? from + size + 1 : NULL;
   rd_key *sbuf = core_malloc(sizeof *sbuf * ((size_t)np + 1));
-  int rc = dest && from && sbuf
+  /* the answers' buffer before the keys go: its failure in their counts */
+  back = core_malloc(sizeof *back * ((size_t)np + 1));
+  int rc = dest && from && sbuf && back
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "rounds: out of memory");
   int64_t nin = 0;
@@ -737,6 +750,8 @@ static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
       sbuf[j] = *k;
       cnt[r] += (int64_t)sizeof *sbuf;
     }
+    for (r = 0; r < size; r++)
+      sent[r] = cnt[r] / (int64_t)sizeof *sbuf;
   }
   if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)&in, rcnt)) !=
       MINEX_OK)
@@ -775,15 +790,17 @@ static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
     ans[ptr[i] - in] =
         i + 1 < nin ? (rd_succ){ptr[i + 1]->gain, key_forced(ptr[i + 1]), 1}
                     : after;
-  /* the answers, in the order the keys came from each rank */
-  for (int r = 0; r < size; r++)
+  /* the answers, in the order the keys came from each rank, one per key
+     sent: nothing has failed since the allgather agreed */
+  for (int r = 0; r < size; r++) {
     cnt[r] = from[r] * (int64_t)sizeof *ans;
-  if ((rc = cm->exchange(cm->ctx, rc, ans, cnt, (void **)&back, rcnt)) !=
-      MINEX_OK)
+    rcnt[r] = sent[r] * (int64_t)sizeof *back;
+  }
+  if ((rc = cm->reply(cm->ctx, MINEX_OK, 1, ans, cnt, back, rcnt)) != MINEX_OK)
     goto out;
   from[0] = 0;
   for (int r = 1; r < size; r++)
-    from[r] = from[r - 1] + rcnt[r - 1] / (int64_t)sizeof *back;
+    from[r] = from[r - 1] + sent[r - 1];
   for (int32_t j = 0; j < np; j++)
     R->succ[rw->mv[j].to] = back[from[dest[j]]++];
 out:

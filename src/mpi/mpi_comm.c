@@ -123,11 +123,15 @@ void mx_backoff_end(mx_backoff *b) {
 }
 
 int mx_wait(const mx_comm *c, MPI_Request *req) {
+  MPI_Status st;
+  return mx_wait_status(c, req, &st);
+}
+
+int mx_wait_status(const mx_comm *c, MPI_Request *req, MPI_Status *st) {
   int e = MPI_SUCCESS, done = 0;
   mx_backoff b = {0, 0, 0, 0};
   for (;;) {
-    MPI_Status st;
-    e = MPI_Test(req, &done, &st);
+    e = MPI_Test(req, &done, st);
     if (done || e != MPI_SUCCESS)
       break;
     mx_backoff_step(c, &b);
@@ -145,6 +149,8 @@ int mx_idle_barrier(mx_comm *c) {
   return e == MPI_SUCCESS ? MINEX_OK : mx_mpi_fail(c, "MPI_Ibarrier", e);
 }
 
+static int agree_first(mx_comm *c, int first);
+
 int mx_agree(mx_comm *c) {
   /* the lowest failing rank speaks: its code and message go to all */
   int mine = c->rc != MINEX_OK ? c->rank : c->size, first = c->size;
@@ -158,8 +164,17 @@ int mx_agree(mx_comm *c) {
     mx_mpi_fail(c, "MPI_Allreduce (error agreement)", e);
     return core_error(c->rc, "%s", c->msg);
   }
+  return agree_first(c, first);
+}
+
+/* mx_agree past its reduction: first is the lowest failing rank (size:
+ * none); its code and message are broadcast. Collective when first <
+ * size. */
+static int agree_first(mx_comm *c, int first) {
   if (first == c->size)
     return MINEX_OK;
+  MPI_Request req;
+  int e;
   struct {
     int rc;
     char msg[sizeof c->msg];
@@ -396,7 +411,10 @@ int mx_start(mx_comm *c, MPI_Comm comm) {
   MPI_Comm_size(c->comm, &c->size);
   c->scratch = core_malloc(sizeof *c->scratch * 2 * ((size_t)c->size + 1));
   c->gbuf = core_calloc((size_t)c->size, MX_GATHER_SLOT);
-  if (c->scratch == NULL || c->gbuf == NULL)
+  c->preq = core_malloc(sizeof *c->preq * 2 * (size_t)c->size);
+  c->pinfo = core_malloc(sizeof *c->pinfo * 4 * (size_t)c->size);
+  if (c->scratch == NULL || c->gbuf == NULL || c->preq == NULL ||
+      c->pinfo == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory");
   int rc = mx_agree(c); /* every rank starts, or none */
   if (rc != MINEX_OK)
@@ -409,11 +427,105 @@ void mx_close(mx_comm *c) {
   c->scratch = NULL;
   core_free(c->gbuf);
   c->gbuf = NULL;
+  core_free(c->preq);
+  c->preq = NULL;
+  core_free(c->pinfo);
+  c->pinfo = NULL;
   if (c->comm != MPI_COMM_NULL)
     MPI_Comm_free(&c->comm);
 }
 
 /* ------------------------------------------- dist_comm over MPI */
+
+static int64_t pieces(int64_t bytes) {
+  return (bytes + MX_PIECE - 1) / MX_PIECE;
+}
+
+int mx_reply(mx_comm *c, int agreed, const char *sbuf, const int64_t *scount,
+             char *rbuf, const int64_t *rcount) {
+  int size = c->size, rank = c->rank, failed = c->rc != MINEX_OK;
+  int mine = failed ? rank : size, first = size, e = MPI_SUCCESS;
+  MPI_Request areq = MPI_REQUEST_NULL;
+  if (!agreed) {
+    c->collectives++;
+    e = MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm, &areq);
+  }
+  int64_t waves = 0, self = 0, short_from = -1;
+  for (int r = 0; r < size; r++) {
+    if (r == rank)
+      continue;
+    int64_t w = pieces(rcount[r]) > pieces(scount[r]) ? pieces(rcount[r])
+                                                      : pieces(scount[r]);
+    waves = w > waves ? w : waves;
+  }
+  /* wave w: piece w of every rank's message, tagged w; a failed rank's
+     pieces are empty */
+  for (int64_t w = 0; w < waves && e == MPI_SUCCESS; w++) {
+    int nreq = 0;
+    int64_t roff = 0, soff = 0, *from = c->pinfo, *want = c->pinfo + 2 * size;
+    for (int r = 0; r < size && e == MPI_SUCCESS; r++) {
+      int64_t at = w * MX_PIECE;
+      if (r != rank && at < rcount[r]) {
+        int64_t m = rcount[r] - at < MX_PIECE ? rcount[r] - at : MX_PIECE;
+        from[nreq] = r;
+        want[nreq] = m;
+        e = MPI_Irecv(rbuf + roff + at, (int)m, MPI_BYTE, r, (int)w, c->comm,
+                      &c->preq[nreq]);
+        nreq++;
+        c->bytes_in += m;
+      }
+      if (r != rank && at < scount[r] && e == MPI_SUCCESS) {
+        int64_t m = scount[r] - at < MX_PIECE ? scount[r] - at : MX_PIECE;
+        from[nreq] = -1;
+        e = MPI_Isend(failed ? sbuf : sbuf + soff + at, failed ? 0 : (int)m,
+                      MPI_BYTE, r, (int)w, c->comm, &c->preq[nreq]);
+        nreq++;
+        c->bytes += failed ? 0 : m;
+        c->messages++;
+      }
+      roff += rcount[r];
+      soff += scount[r];
+    }
+    for (int i = 0; i < nreq && e == MPI_SUCCESS; i++) {
+      MPI_Status st;
+      if ((e = mx_wait_status(c, &c->preq[i], &st)) != MPI_SUCCESS)
+        break;
+      int got = 0;
+      if (from[i] >= 0 &&
+          (MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS ||
+           got != want[i]) &&
+          short_from < 0)
+        short_from = from[i];
+    }
+  }
+  if (!failed) {
+    int64_t roff = 0;
+    for (int r = 0; r < rank; r++) {
+      self += scount[r];
+      roff += rcount[r];
+    }
+    if (scount[rank] != rcount[rank])
+      mx_fail(c, MINEX_EINTERNAL, "reply: %lld bytes to itself, %lld expected",
+              (long long)scount[rank], (long long)rcount[rank]);
+    else if (scount[rank] > 0)
+      memcpy(rbuf + roff, sbuf + self, (size_t)scount[rank]);
+  }
+  if (e == MPI_SUCCESS && !agreed)
+    e = mx_wait(c, &areq);
+  if (e != MPI_SUCCESS) {
+    /* MPI's state is undefined (MPI 4.0, 9.3): returned where seen */
+    mx_mpi_fail(c, "point-to-point reply", e);
+    return core_error(c->rc, "%s", c->msg);
+  }
+  if (!agreed && first < size)
+    return agree_first(c, first);
+  /* a short answer from a rank that did not fail: a defect, kept as this
+     rank's failure, which its next collective carries to every rank */
+  if (short_from >= 0)
+    mx_fail(c, MINEX_EINTERNAL, "reply: a short answer from rank %lld",
+            (long long)short_from);
+  return MINEX_OK;
+}
 
 /* dist_comm.agree */
 static int cc_agree(void *ctx, int rc) {
@@ -592,6 +704,15 @@ static int cc_exchange(void *ctx, int rc, const void *sbuf,
   return rc;
 }
 
+/* dist_comm.reply */
+static int cc_reply(void *ctx, int rc, int agreed, const void *sbuf,
+                    const int64_t *scount, void *rbuf, const int64_t *rcount) {
+  mx_comm *c = ctx;
+  if (rc != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
+  return mx_reply(c, agreed, sbuf, scount, rbuf, rcount);
+}
+
 /* dist_comm.allreduce */
 static int cc_allreduce(void *ctx, const void *in, void *out, int count,
                         dist_type t, dist_op op) {
@@ -644,6 +765,7 @@ void mx_dist_comm(mx_comm *c, dist_comm *cc) {
   cc->agree = cc_agree;
   cc->allgather = cc_allgather;
   cc->exchange = cc_exchange;
+  cc->reply = cc_reply;
   cc->allreduce = cc_allreduce;
   cc->exscan = cc_exscan;
   cc->bcast = cc_bcast;

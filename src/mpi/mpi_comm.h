@@ -22,16 +22,18 @@ typedef struct mx_comm {
   int rc;         /* MINEX_OK or the first local failure              */
   char msg[1024]; /* its message, "fn: rank R: ..."                   */
   int64_t bytes, messages, collectives; /* sent by this rank           */
-  int64_t bytes_in; /* received from other ranks by this rank in
-                       exchanges, allgathers and broadcasts (not the
-                       reductions' few bytes)                        */
-  int64_t *scratch; /* 2 (size + 1) entries (mx_start): the counts of a
-                       rank whose own arrays could not be made        */
-  char *gbuf;       /* size slots of MX_GATHER_SLOT bytes (mx_start): the
-                       receive buffer of the one-collective gathers   */
-  int shared_cores; /* 1 when more ranks of comm share this node than
-                       this process may run on (mx_start): mx_wait then
-                       leaves the core at once instead of spinning     */
+  int64_t bytes_in;  /* received from other ranks by this rank in
+                        exchanges, allgathers and broadcasts (not the
+                        reductions' few bytes)                        */
+  int64_t *scratch;  /* 2 (size + 1) entries (mx_start): the counts of a
+                        rank whose own arrays could not be made        */
+  char *gbuf;        /* size slots of MX_GATHER_SLOT bytes (mx_start): the
+                        receive buffer of the one-collective gathers   */
+  MPI_Request *preq; /* 2 size requests (mx_start): a reply's messages */
+  int64_t *pinfo;    /* 4 size entries (mx_start): their ranks and sizes */
+  int shared_cores;  /* 1 when more ranks of comm share this node than
+                        this process may run on (mx_start): mx_wait then
+                        leaves the core at once instead of spinning     */
 } mx_comm;
 
 /* A call's context: mx_open names the public function (first word of
@@ -67,6 +69,17 @@ int mx_agree(mx_comm *c);
 int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
                 char **rbuf, int64_t *rcount, int64_t *roff);
 
+/* The answers to an exchange (dist_comm.reply): rank r sends scount[d]
+ * bytes, at sbuf + soff[d], to every rank d, and receives rcount[s] bytes
+ * from every s into rbuf (the caller's, at roff[s]): the counts are known
+ * at both ends, so none travel. A rank that failed before the call (c->rc)
+ * sends its answers empty and every rank returns the failure; agreed = 1
+ * (rc known to be MINEX_OK on every rank) makes no collective, else one
+ * agreement goes alongside the messages. Messages of at most 1 GiB each,
+ * in waves of one piece per rank (the requests made by mx_start). */
+int mx_reply(mx_comm *c, int agreed, const char *sbuf, const int64_t *scount,
+             char *rbuf, const int64_t *rcount);
+
 /* Waits for a request. A non-blocking collective advances only while
  * every rank calls into MPI, so a rank that waits must keep testing; how
  * it spends the time between tests depends on c->shared_cores.
@@ -92,6 +105,8 @@ int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
 #define MX_WAIT_SHARED_YIELDS 300
 #define MX_WAIT_SHARED_MAX_NS 20000
 int mx_wait(const mx_comm *c, MPI_Request *req);
+/* mx_wait with the request's status. */
+int mx_wait_status(const mx_comm *c, MPI_Request *req, MPI_Status *st);
 
 /* mx_wait's pause between two tests, for a loop that tests something else
  * (minex_mpi_migrate_overlap's progress): step before each new test, end

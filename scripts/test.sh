@@ -185,6 +185,17 @@ if [ "${MINEX_SKIP_ASAN:-0}" != 1 ]; then
   if [ "$golden_quick" = 1 ]; then export MINEX_GOLDEN_QUICK=1; fi
   build_and_test build-asan Asan "${asan_exclude[@]}"
   unset MINEX_GOLDEN_QUICK
+  if [ "$full" = 1 ] && [ -x "$root/build-asan/tests/mpi/test_mpi_nomem" ]; then
+    # every allocation of each failing rank, not a sample (MINEX_CHECKS is
+    # on in this build: its checks allocate too)
+    for np in 2 3; do
+      echo "== test_mpi_nomem on $np ranks, every allocation"
+      HWLOC_COMPONENTS=-pci \
+        LSAN_OPTIONS="suppressions=$root/tests/lsan.supp" \
+        MINEX_NOMEM_SAMPLES=0 timeout 900 mpiexec.mpich -n "$np" \
+        "$root/build-asan/tests/mpi/test_mpi_nomem"
+    done
+  fi
   took Asan
 fi
 if [ "${MINEX_SKIP_TSAN:-0}" != 1 ]; then

@@ -149,24 +149,6 @@ int mx_idle_barrier(mx_comm *c) {
   return e == MPI_SUCCESS ? MINEX_OK : mx_mpi_fail(c, "MPI_Ibarrier", e);
 }
 
-static int agree_first(mx_comm *c, int first);
-
-int mx_agree(mx_comm *c) {
-  /* the lowest failing rank speaks: its code and message go to all */
-  int mine = c->rc != MINEX_OK ? c->rank : c->size, first = c->size;
-  c->collectives++;
-  MPI_Request req;
-  int e = MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm, &req);
-  if (e == MPI_SUCCESS)
-    e = mx_wait(c, &req);
-  if (e != MPI_SUCCESS) {
-    /* nothing can be agreed any more: report locally */
-    mx_mpi_fail(c, "MPI_Allreduce (error agreement)", e);
-    return core_error(c->rc, "%s", c->msg);
-  }
-  return agree_first(c, first);
-}
-
 /* mx_agree past its reduction: first is the lowest failing rank (size:
  * none); its code and message are broadcast. Collective when first <
  * size. */
@@ -196,6 +178,22 @@ static int agree_first(mx_comm *c, int first) {
   c->rc = m.rc;
   memcpy(c->msg, m.msg, sizeof c->msg);
   return core_error(m.rc, "%s", m.msg);
+}
+
+int mx_agree(mx_comm *c) {
+  /* the lowest failing rank speaks: its code and message go to all */
+  int mine = c->rc != MINEX_OK ? c->rank : c->size, first = c->size;
+  c->collectives++;
+  MPI_Request req;
+  int e = MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm, &req);
+  if (e == MPI_SUCCESS)
+    e = mx_wait(c, &req);
+  if (e != MPI_SUCCESS) {
+    /* nothing can be agreed any more: report locally */
+    mx_mpi_fail(c, "MPI_Allreduce (error agreement)", e);
+    return core_error(c->rc, "%s", c->msg);
+  }
+  return agree_first(c, first);
 }
 
 int mx_exchange(mx_comm *c, const char *sbuf, const int64_t *scount,
@@ -412,7 +410,7 @@ int mx_start(mx_comm *c, MPI_Comm comm) {
   c->scratch = core_malloc(sizeof *c->scratch * 2 * ((size_t)c->size + 1));
   c->gbuf = core_calloc((size_t)c->size, MX_GATHER_SLOT);
   c->preq = core_malloc(sizeof *c->preq * 2 * (size_t)c->size);
-  c->pinfo = core_malloc(sizeof *c->pinfo * 4 * (size_t)c->size);
+  c->pinfo = core_malloc(sizeof *c->pinfo * 2 * (size_t)c->size);
   if (c->scratch == NULL || c->gbuf == NULL || c->preq == NULL ||
       c->pinfo == NULL)
     mx_fail(c, MINEX_ENOMEM, "out of memory");
@@ -450,7 +448,7 @@ int mx_reply(mx_comm *c, int agreed, const char *sbuf, const int64_t *scount,
     c->collectives++;
     e = MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm, &areq);
   }
-  int64_t waves = 0, self = 0, short_from = -1;
+  int64_t waves = 0, short_from = -1;
   for (int r = 0; r < size; r++) {
     if (r == rank)
       continue;
@@ -462,13 +460,11 @@ int mx_reply(mx_comm *c, int agreed, const char *sbuf, const int64_t *scount,
      pieces are empty */
   for (int64_t w = 0; w < waves && e == MPI_SUCCESS; w++) {
     int nreq = 0;
-    int64_t roff = 0, soff = 0, *from = c->pinfo, *want = c->pinfo + 2 * size;
+    int64_t roff = 0, soff = 0, at = w * MX_PIECE, *from = c->pinfo;
     for (int r = 0; r < size && e == MPI_SUCCESS; r++) {
-      int64_t at = w * MX_PIECE;
       if (r != rank && at < rcount[r]) {
         int64_t m = rcount[r] - at < MX_PIECE ? rcount[r] - at : MX_PIECE;
         from[nreq] = r;
-        want[nreq] = m;
         e = MPI_Irecv(rbuf + roff + at, (int)m, MPI_BYTE, r, (int)w, c->comm,
                       &c->preq[nreq]);
         nreq++;
@@ -490,16 +486,17 @@ int mx_reply(mx_comm *c, int agreed, const char *sbuf, const int64_t *scount,
       MPI_Status st;
       if ((e = mx_wait_status(c, &c->preq[i], &st)) != MPI_SUCCESS)
         break;
+      int64_t r = from[i];
+      if (r < 0 || short_from >= 0) /* a send, or one short answer known */
+        continue;
       int got = 0;
-      if (from[i] >= 0 &&
-          (MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS ||
-           got != want[i]) &&
-          short_from < 0)
-        short_from = from[i];
+      int64_t want = rcount[r] - at < MX_PIECE ? rcount[r] - at : MX_PIECE;
+      if (MPI_Get_count(&st, MPI_BYTE, &got) != MPI_SUCCESS || got != want)
+        short_from = r;
     }
   }
   if (!failed) {
-    int64_t roff = 0;
+    int64_t roff = 0, self = 0;
     for (int r = 0; r < rank; r++) {
       self += scount[r];
       roff += rcount[r];

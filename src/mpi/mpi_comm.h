@@ -30,7 +30,7 @@ typedef struct mx_comm {
   char *gbuf;        /* size slots of MX_GATHER_SLOT bytes (mx_start): the
                         receive buffer of the one-collective gathers   */
   MPI_Request *preq; /* 2 size requests (mx_start): a reply's messages */
-  int64_t *pinfo;    /* 4 size entries (mx_start): their ranks and sizes */
+  int64_t *pinfo;    /* 2 size entries (mx_start): their ranks (-1: send) */
   int shared_cores;  /* 1 when more ranks of comm share this node than
                         this process may run on (mx_start): mx_wait then
                         leaves the core at once instead of spinning     */

@@ -56,6 +56,20 @@ typedef struct dist_comm {
      the messages. */
   int (*reply)(void *ctx, int rc, int agreed, const void *sbuf,
                const int64_t *scount, void *rbuf, const int64_t *rcount);
+  /* Messages between the pairs of ranks that expect them, with no
+     collective: scount[d] >= 0 bytes to rank d (sbuf in rank order, a
+     negative count taking no room; -1: no message to d), and from every
+     rank s with rcap[s] >= 0 at most rcap[s] bytes into rbuf (made by the
+     caller: rcap[s] bytes per such s, in rank order), rcount[s] the bytes
+     got (0 for the others). The two ends of a pair agree on whether a
+     message goes (s gives d a count >= 0 exactly when d gives s a cap >=
+     0). A rank that failed (rc) sends its messages empty and still
+     receives; scount's signs are read whatever rc. Not agreed: the result
+     is this rank's own (a message over its cap a failure here), so that a
+     collective that takes rc must come before anything that depends on
+     every rank's success. No message is over 2^30 bytes. */
+  int (*sparse)(void *ctx, int rc, const void *sbuf, const int64_t *scount,
+                void *rbuf, const int64_t *rcap, int64_t *rcount);
   /* count values of type t combined by op over the ranks, in rank order
      (so that sums of doubles are the same on every rank). */
   int (*allreduce)(void *ctx, const void *in, void *out, int count, dist_type t,

@@ -185,6 +185,58 @@ static int ip_reply(void *ctx, int rc0, int agreed, const void *sbuf,
   return ip_fail(r, rc);
 }
 
+static int ip_sparse(void *ctx, int rc0, const void *sbuf,
+                     const int64_t *scount, void *rbuf, const int64_t *rcap,
+                     int64_t *rcount) {
+  rank_ctx *r = ctx;
+  shared *sh = r->sh;
+  int size = sh->size, me = r->rank;
+  /* the MPI layer's bound, checked alike */
+  for (int d = 0; d < size && rc0 == MINEX_OK; d++)
+    if (scount[d] > ((int64_t)1 << 30))
+      rc0 = core_error(MINEX_EINTERNAL, "sparse: %lld bytes to rank %d",
+                       (long long)scount[d], d);
+  slot *mine = &sh->slots[me];
+  mine->in = sbuf;
+  mine->counts = scount;
+  mine->rc = rc0;
+  sync_all(r);
+  int rc = rc0;
+  int64_t at = 0;
+  for (int q = 0; q < size; q++) {
+    const slot *s = &sh->slots[q];
+    int64_t c = s->counts[me], off = 0;
+    rcount[q] = 0;
+    if ((c >= 0) != (rcap[q] >= 0)) {
+      if (rc == MINEX_OK)
+        rc = core_error(MINEX_EINTERNAL,
+                        "sparse: rank %d %s a message to rank %d", q,
+                        c >= 0 ? "sends" : "does not send", me);
+    } else if (c >= 0 && s->rc == MINEX_OK) {
+      if (c > rcap[q]) {
+        if (rc == MINEX_OK)
+          rc = core_error(MINEX_EINTERNAL,
+                          "sparse: %lld bytes from rank %d, at most %lld",
+                          (long long)c, q, (long long)rcap[q]);
+      } else {
+        for (int d = 0; d < me; d++)
+          off += s->counts[d] > 0 ? s->counts[d] : 0;
+        if (c > 0)
+          memcpy((char *)rbuf + at, (const char *)s->in + off, (size_t)c);
+        rcount[q] = c;
+      }
+    }
+    at += rcap[q] > 0 ? rcap[q] : 0;
+  }
+  for (int d = 0; d < size; d++)
+    if (d != me && scount[d] >= 0) {
+      r->bytes += rc0 == MINEX_OK ? scount[d] : 0;
+      r->messages++;
+    }
+  sync_all(r); /* every rank has read every input */
+  return rc;
+}
+
 static int ip_allreduce(void *ctx, const void *in, void *out, int count,
                         dist_type t, dist_op op) {
   rank_ctx *r = ctx;
@@ -296,6 +348,7 @@ int dist_inproc_run(int nranks, dist_inproc_fn fn, void **args, int *rcs) {
                         ip_allgather,
                         ip_exchange,
                         ip_reply,
+                        ip_sparse,
                         ip_allreduce,
                         ip_exscan,
                         ip_bcast,

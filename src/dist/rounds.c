@@ -204,7 +204,53 @@ typedef struct rd_ctx {
   const double *w0, *c0, *r0, *q0; /* the loads at the round's start    */
   double ref;                      /* the round's min-tree root         */
   int check;                       /* the rule re-tests every move made */
+  /* The messages without a collective (dist_comm.sparse): gcnt[r], the
+     vertices of rank r next to this rank's (the ghosts with a neighbour
+     here: at most that many keys or moves come from r in a round, and
+     a pair of ranks messages each other exactly when both counts are
+     non-zero); gbuf, room for them; scap, rcap: the counts and caps. */
+  const int64_t *gcnt;
+  char *gbuf;
+  int64_t *scap, *rcap;
+  /* The round's question to the homes (rd_before_all): the bytes sent to
+     (qs) and got from (qr) every rank, and the tuples got (qin), kept as
+     the room of the moves' deltas, which are among them. */
+  int64_t *qs, *qr;
+  void *qin;
 } rd_ctx;
+
+/* The caps of a sparse call among the ranks that share ghosts, for items
+ * of `item` bytes, cnt[r] (unless NULL: this rank failed) of them to rank
+ * r. MINEX_EINTERNAL when an item would go to a rank that holds no
+ * neighbour (it goes nowhere, and the pattern stays that of gcnt). */
+static int ghost_caps(const rd_ctx *X, const int64_t *cnt, size_t item) {
+  int rc = MINEX_OK;
+  for (int r = 0; r < X->cm->size; r++) {
+    int64_t c = cnt != NULL ? cnt[r] * (int64_t)item : 0;
+    if (X->gcnt[r] == 0 && c > 0 && rc == MINEX_OK)
+      rc = core_error(MINEX_EINTERNAL,
+                      "rounds: rank %d: a move next to rank %d, which holds "
+                      "none of its neighbours",
+                      X->cm->rank, r);
+    X->scap[r] = X->gcnt[r] > 0 ? c : -1;
+    X->rcap[r] = X->gcnt[r] > 0 ? X->gcnt[r] * (int64_t)item : -1;
+  }
+  return rc;
+}
+
+/* A sparse call's pieces (rcount[s] bytes at the start of rcap[s] bytes
+ * each) moved together at the front of buf; returns their bytes. */
+static int64_t sparse_compact(char *buf, const int64_t *rcap,
+                              const int64_t *rcount, int size) {
+  int64_t at = 0, src = 0;
+  for (int s = 0; s < size; s++) {
+    if (rcount[s] > 0 && at != src)
+      memmove(buf + at, buf + src, (size_t)rcount[s]);
+    at += rcount[s];
+    src += rcap[s] > 0 ? rcap[s] : 0;
+  }
+  return at;
+}
 
 /* What rd_execute did: moves executed, speculation tries, whether rank 0
  * executed the round. */
@@ -649,10 +695,11 @@ out:
  * there (rd_sums; fin, unless NULL, gets the home's processors' loads
  * after their tuples), the answers back (answer 0: none, R->before left
  * alone, and the error code not agreed). rc: this rank's state before.
- * Collective. */
+ * X (unless NULL) keeps the tuples got (X->qin) and the bytes sent to and
+ * got from every rank (X->qs, X->qr). Collective. */
 static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
                          int64_t *cnt, int64_t *rcnt, rd_before *fin,
-                         int answer, int rc) {
+                         int answer, int rc, rd_ctx *X) {
   int size = cm->size;
   /* pos, then the tuples sent to each rank (their answers' count) */
   int64_t *pos = core_calloc(2 * ((size_t)size + 1), sizeof *pos);
@@ -685,8 +732,12 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
   int64_t nin = 0;
   for (int r = 0; r < size; r++) {
     nin += rcnt[r] / (int64_t)sizeof *in;
+    if (X != NULL)
+      X->qs[r] = sent[r] * (int64_t)sizeof *sbuf, X->qr[r] = rcnt[r];
     cnt[r] = rcnt[r] / (int64_t)sizeof *in * (int64_t)sizeof *ans;
   }
+  if (X != NULL)
+    X->qin = in; /* the caller's to free */
   if (answer && (ans = core_malloc(sizeof *ans * ((size_t)nin + 1))) == NULL)
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld deltas",
                     (long long)nin);
@@ -706,8 +757,9 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
   for (int64_t t = 0; t < R->ntup; t++)
     R->before[t] = back[pos[home_of(R->tup[t].proc, size)]++];
 out:
-  core_free(pos), core_free(sbuf), core_free(in), core_free(ans),
-      core_free(back);
+  if (X == NULL || X->qin != in)
+    core_free(in);
+  core_free(pos), core_free(sbuf), core_free(ans), core_free(back);
   return rc;
 }
 
@@ -867,20 +919,25 @@ static int rd_ghost_ranks(const contract_ws *ws, const dist_comm *cm,
 
 /* The waits: an accepted proposal (RS_MOVE) with an accepted neighbour
  * earlier in the order becomes RS_WAIT; the neighbours on other ranks
- * learn of this rank's accepted proposals by one exchange (each
- * accepted key to the ranks of its ghost neighbours). Collective. */
-static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
-                    const dist_comm *cm, const int64_t *goff, rd_round *R,
-                    int64_t *cnt, int64_t *rcnt) {
+ * learn of this rank's accepted proposals by sparse messages (each
+ * accepted key to the ranks of its ghost neighbours). rc: this rank's
+ * state before; the result is this rank's (not agreed). */
+static int rd_waits(const rd_ctx *X, rd_round *R, int rc) {
+  partition_ctx *pc = X->pc;
+  partition_rounds_ws *rw = X->rw;
+  const dist_comm *cm = X->cm;
   contract_ws *ws = pc->ws;
   const contract_level *L = contract_cur(ws);
   int size = cm->size;
   int32_t nb = L->nbase, np = R->np;
-  unsigned char *wait = core_calloc((size_t)np + 1, 1);
-  rd_key *sbuf = NULL, *in = NULL;
+  int64_t *cnt = X->cnt;
+  unsigned char *wait = NULL;
+  rd_key *sbuf = NULL;
   int32_t *idx = NULL;
-  int rc = wait ? rd_ghost_ranks(ws, cm, goff, R, &idx, cnt)
-                : core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (rc == MINEX_OK && (wait = core_calloc((size_t)np + 1, 1)) == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (rc == MINEX_OK)
+    rc = rd_ghost_ranks(ws, cm, X->goff, R, &idx, cnt);
   int64_t ns = 0;
   for (int r = 0; r < size && rc == MINEX_OK; r++)
     ns += cnt[r];
@@ -888,18 +945,18 @@ static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
       (sbuf = core_malloc(sizeof *sbuf * ((size_t)ns + 1))) == NULL)
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld keys",
                     (long long)ns);
-  if (rc == MINEX_OK) {
+  if (rc == MINEX_OK)
     for (int64_t i = 0; i < ns; i++)
       sbuf[i] = R->key[idx[i]];
-    for (int r = 0; r < size; r++)
-      cnt[r] *= (int64_t)sizeof *sbuf;
-  }
-  if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)&in, rcnt)) !=
-      MINEX_OK)
+  int crc = ghost_caps(X, rc == MINEX_OK ? cnt : NULL, sizeof *sbuf);
+  if (rc == MINEX_OK)
+    rc = crc;
+  if ((rc = cm->sparse(cm->ctx, rc, sbuf, X->scap, X->gbuf, X->rcap,
+                       X->rcnt)) != MINEX_OK)
     goto out;
-  int64_t nin = 0;
-  for (int r = 0; r < size; r++)
-    nin += rcnt[r] / (int64_t)sizeof *in;
+  rd_key *in = (rd_key *)(void *)X->gbuf;
+  int64_t nin =
+      sparse_compact(X->gbuf, X->rcap, X->rcnt, size) / (int64_t)sizeof *in;
   qsort(in, (size_t)nin, sizeof *in, gid_qcmp);
   for (int32_t k = 0; k < np; k++)
     if (R->state[k] == RS_MOVE)
@@ -937,7 +994,7 @@ static int rd_waits(partition_ctx *pc, partition_rounds_ws *rw,
       R->state[k] = RS_WAIT;
   }
 out:
-  core_free(wait), core_free(sbuf), core_free(in), core_free(idx);
+  core_free(wait), core_free(sbuf), core_free(idx);
   return rc;
 }
 
@@ -1230,7 +1287,7 @@ static int rd_guesses(const rd_ctx *X, const rd_round *E, const int32_t *sidx,
   core_free(*gm);
   *gm = NULL;
   *ngm = 0;
-  for (int r = 0; r < size; r++)
+  for (int r = 0; r < size && rc == MINEX_OK; r++)
     ns += scnt[r];
   if (rc == MINEX_OK &&
       (sbuf = core_malloc(sizeof *sbuf * ((size_t)ns + 1))) == NULL)
@@ -1240,7 +1297,7 @@ static int rd_guesses(const rd_ctx *X, const rd_round *E, const int32_t *sidx,
     for (int64_t i = 0; i < ns; i++)
       sbuf[i] = (rd_gmove){E->key[sidx[i]], E->to[sidx[i]], E->state[sidx[i]]};
   for (int r = 0; r < size; r++)
-    cnt[r] = scnt[r] * (int64_t)sizeof *sbuf;
+    cnt[r] = rc == MINEX_OK ? scnt[r] * (int64_t)sizeof *sbuf : 0;
   if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)gm, rcnt)) ==
       MINEX_OK) {
     for (int r = 0; r < size; r++)
@@ -1337,6 +1394,52 @@ static int rd_exec_init(const rd_ctx *X, const rd_round *R, rd_exec *S) {
   return MINEX_OK;
 }
 
+/* Without check or last: the moves' deltas E->tup to their processors'
+ * homes by sparse messages, into the question's room (X->qin: a move's
+ * tuples are its proposal's, so no home gets more from a rank than the
+ * question brought), summed there into fin. The result is this rank's
+ * (not agreed). */
+static int rd_homes_sparse(const rd_ctx *X, const rd_round *E, rd_before *fin,
+                           int rc) {
+  const dist_comm *cm = X->cm;
+  int size = cm->size;
+  int64_t *cnt = X->cnt, *pos = NULL;
+  rd_tuple *sbuf = NULL;
+  if (rc == MINEX_OK &&
+      ((pos = core_calloc((size_t)size + 1, sizeof *pos)) == NULL ||
+       (sbuf = core_malloc(sizeof *sbuf * ((size_t)E->ntup + 1))) == NULL))
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld deltas",
+                    (long long)E->ntup);
+  if (rc == MINEX_OK) {
+    for (int r = 0; r < size; r++)
+      cnt[r] = 0;
+    for (int64_t t = 0; t < E->ntup; t++)
+      cnt[home_of(E->tup[t].proc, size)]++;
+    for (int r = 1; r < size; r++)
+      pos[r] = pos[r - 1] + cnt[r - 1];
+    for (int64_t t = 0; t < E->ntup; t++)
+      sbuf[pos[home_of(E->tup[t].proc, size)]++] = E->tup[t];
+    for (int r = 0; r < size && rc == MINEX_OK; r++)
+      if ((cnt[r] *= (int64_t)sizeof *sbuf) > X->qs[r])
+        rc = core_error(MINEX_EINTERNAL,
+                        "rounds: rank %d: %lld bytes of deltas for rank %d, "
+                        "its question had %lld",
+                        cm->rank, (long long)cnt[r], r, (long long)X->qs[r]);
+  }
+  for (int r = 0; r < size; r++) {
+    X->scap[r] = X->qs[r] > 0 ? (rc == MINEX_OK ? cnt[r] : 0) : -1;
+    X->rcap[r] = X->qr[r] > 0 ? X->qr[r] : -1;
+  }
+  if ((rc = cm->sparse(cm->ctx, rc, sbuf, X->scap, X->qin, X->rcap, X->rcnt)) ==
+      MINEX_OK)
+    rc = rd_sums(X->pc->ld, X->qin,
+                 sparse_compact(X->qin, X->rcap, X->rcnt, size) /
+                     (int64_t)sizeof *sbuf,
+                 NULL, fin);
+  core_free(pos), core_free(sbuf);
+  return rc;
+}
+
 /* The speculation: the guessed moves' sums at the homes (their loads after
  * the round in S->fin); with check or last, the answers back and every
  * move to be checked checked, again until no guess flips on any rank (or
@@ -1374,11 +1477,12 @@ static int rd_speculate(const rd_ctx *X, rd_exec *S, int last, int rc,
     for (int32_t p = rank; p < P && rc == MINEX_OK; p += size)
       S->fin[p] =
           (rd_before){ld->wgt[p], ld->comm[p], ld->remap[p], ld->qwgt[p]};
-    /* rd_before_all's first exchange carries rc; without an answer its
-       result is this rank's (agreed by the caller's next collective) */
-    if ((rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin, check || last,
-                            rc)) != MINEX_OK ||
-        !(check || last))
+    /* without an answer the result is this rank's, agreed by the
+       caller's next collective */
+    if (!(check || last))
+      return rd_homes_sparse(X, E, S->fin, rc);
+    if ((rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin, 1, rc, NULL)) !=
+        MINEX_OK)
       return rc;
     tally->tries++;
     memcpy(S->was, E->state, sizeof *S->was * (size_t)E->np);
@@ -1479,9 +1583,9 @@ out:
   return rc;
 }
 
-/* Each move made to the ranks of its ghost neighbours; *ev gets this
- * rank's executed moves, then the ghosts' moves received (*nev events).
- * Collective. */
+/* Each move made to the ranks of its ghost neighbours (sparse messages);
+ * *ev gets this rank's executed moves, then the ghosts' moves received
+ * (*nev events). The result is this rank's (not agreed). */
 static int rd_ghost_events(const rd_ctx *X, const rd_exec *S, int64_t executed,
                            char **ev, int64_t *nev, int rc) {
   const contract_ws *ws = X->pc->ws;
@@ -1489,9 +1593,9 @@ static int rd_ghost_events(const rd_ctx *X, const rd_exec *S, int64_t executed,
   const contract_level *L = contract_cur(ws);
   const rd_round *E = &S->E;
   int size = cm->size;
-  int64_t *cnt = X->cnt, *rcnt = X->rcnt, nghost = 0;
+  int64_t *cnt = X->cnt, nghost = 0;
   int32_t *idx = NULL;
-  rec_event *gbuf = NULL, *gin = NULL;
+  rec_event *gbuf = NULL;
   if (rc == MINEX_OK)
     rc = rd_ghost_ranks(ws, cm, X->goff, E, &idx, cnt);
   for (int r = 0; r < size && rc == MINEX_OK; r++)
@@ -1500,19 +1604,19 @@ static int rd_ghost_events(const rd_ctx *X, const rd_exec *S, int64_t executed,
       (gbuf = core_malloc(sizeof *gbuf * ((size_t)nghost + 1))) == NULL)
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld events",
                     (long long)nghost);
-  if (rc == MINEX_OK) {
+  if (rc == MINEX_OK)
     for (int64_t i = 0; i < nghost; i++)
       gbuf[i] = (rec_event){L->goff + E->x[idx[i]], E->to[idx[i]],
                             EV_EXEC | EV_GHOST};
-    for (int r = 0; r < size; r++)
-      cnt[r] *= (int64_t)sizeof *gbuf;
-  }
-  if ((rc = cm->exchange(cm->ctx, rc, gbuf, cnt, (void **)&gin, rcnt)) !=
-      MINEX_OK)
+  int crc = ghost_caps(X, rc == MINEX_OK ? cnt : NULL, sizeof *gbuf);
+  if (rc == MINEX_OK)
+    rc = crc;
+  if ((rc = cm->sparse(cm->ctx, rc, gbuf, X->scap, X->gbuf, X->rcap,
+                       X->rcnt)) != MINEX_OK)
     goto out;
-  int64_t ngin = 0;
-  for (int r = 0; r < size; r++)
-    ngin += rcnt[r] / (int64_t)sizeof *gin;
+  const char *gin = X->gbuf;
+  int64_t ngin =
+      sparse_compact(X->gbuf, X->rcap, X->rcnt, size) / (int64_t)sizeof *gbuf;
   size_t evb = sizeof(rec_event) * (size_t)(executed + ngin);
   if ((*ev = core_malloc(evb + 1)) == NULL) {
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld events",
@@ -1530,18 +1634,21 @@ static int rd_ghost_events(const rd_ctx *X, const rd_exec *S, int64_t executed,
            sizeof(rec_event) * (size_t)ngin);
   *nev = e + ngin;
 out:
-  core_free(idx), core_free(gbuf), core_free(gin);
+  core_free(idx), core_free(gbuf);
   return rc;
 }
 
 static int rd_execute(const rd_ctx *X, const rd_round *R, int last, char **ev,
-                      int64_t *nev, rd_tally *tally) {
+                      int64_t *nev, rd_tally *tally, int rc) {
   partition_rounds_ws *rw = X->rw;
   const dist_comm *cm = X->cm;
   rd_exec S;
   tally->central = 0;
   tally->tries = 0;
-  int rc = rd_exec_init(X, R, &S);
+  if (rc == MINEX_OK)
+    rc = rd_exec_init(X, R, &S);
+  else
+    memset(&S, 0, sizeof S); /* takes part with nothing to give */
   rd_round *E = &S.E;
   /* the last round: each move's place here (rw->pos, zeroed again at the
      end), the ranks its guesses go to */
@@ -1776,6 +1883,37 @@ static int rd_apply_events(const rd_ctx *X, const rd_round *R, const char *evs,
   return rc;
 }
 
+/* The level's ghost lists (rw, made again when the level changed),
+ * every rank's vertices next to this rank's into gcnt, and the room for
+ * the keys or moves they may send in a round (X->gbuf). MINEX_ENOMEM with
+ * a message (agreed by the first round's count). */
+static int rd_ghost_room(rd_ctx *X, const contract_level *L, int64_t *gcnt) {
+  partition_rounds_ws *rw = X->rw;
+  int size = X->cm->size;
+  if (rw->glevel != L || rw->gxadj != L->xadj) {
+    core_free(rw->gstart), core_free(rw->gnbr);
+    rw->gstart = NULL, rw->gnbr = NULL, rw->glevel = NULL;
+    int rc = ghost_nbrs(L, &rw->gstart, &rw->gnbr);
+    if (rc != MINEX_OK)
+      return rc;
+    rw->glevel = L, rw->gxadj = L->xadj;
+  }
+  int64_t n = 0;
+  for (int r = 0; r < size; r++)
+    gcnt[r] = 0;
+  for (int32_t g = 0; g < L->nghost; g++)
+    if (rw->gstart[g + 1] > rw->gstart[g]) {
+      gcnt[rank_of(X->goff, size, L->ghost_gid[g])]++;
+      n++;
+    }
+  size_t item =
+      sizeof(rd_key) > sizeof(rec_event) ? sizeof(rd_key) : sizeof(rec_event);
+  if ((X->gbuf = core_malloc(item * (size_t)n + 1)) == NULL)
+    return core_error(MINEX_ENOMEM, "rounds: out of memory for %lld ghosts",
+                      (long long)n);
+  return MINEX_OK;
+}
+
 int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                           const partition_round_set *set, int64_t *moves) {
   int32_t *ids = set->ids, n = set->n, budget = set->budget;
@@ -1799,14 +1937,32 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
                ? MINEX_OK
                : core_error(MINEX_ENOMEM, "rounds: out of memory");
   double *c0 = w0 + P + 1, *r0 = c0 + P, *q0 = r0 + P;
-  rd_ctx X = {pc, rw, cm, goff, cnt, rcnt,
-              w0, c0, r0, q0,   0.0, pc->rule->recheck};
+  rd_ctx X = {.pc = pc,
+              .rw = rw,
+              .cm = cm,
+              .goff = goff,
+              .cnt = cnt,
+              .rcnt = rcnt,
+              .w0 = w0,
+              .c0 = c0,
+              .r0 = r0,
+              .q0 = q0,
+              .check = pc->rule->recheck};
+  int64_t *sp = core_calloc(5 * ((size_t)size + 1), sizeof *sp);
+  if (rc == MINEX_OK && sp == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
+  if (sp != NULL) {
+    X.gcnt = sp, X.scap = sp + size + 1, X.rcap = X.scap + size + 1;
+    X.qs = X.rcap + size + 1, X.qr = X.qs + size + 1;
+  }
   *moves = 0;
   /* Every rank makes the same collectives whatever its own state: a local
      failure rides in the next one (each takes rc and returns it agreed),
      and the loop leaves only on an agreed code. */
   int agreed = 0;
   rc = rd_level_offsets(&X, L, goff, rc);
+  if (rc == MINEX_OK)
+    rc = rd_ghost_room(&X, L, sp);
   for (int32_t round = 0; round <= budget; round++) {
     int last = round >= budget, need_succ = defer && !last;
     /* the scan; this rank's proposals with their deltas; how many every
@@ -1829,7 +1985,10 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
       break;
     /* the running sums at the processors' home ranks, the next proposals
        by the sample sort, the decisions here, the waits */
-    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, 1, rc)) != MINEX_OK)
+    core_free(X.qin);
+    X.qin = NULL;
+    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, 1, rc, &X)) !=
+        MINEX_OK)
       break;
     if (need_succ &&
         (rc = rd_successors(rw, cm, &R, spl, nspl, cnt, rcnt)) != MINEX_OK)
@@ -1840,8 +1999,9 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     memcpy(q0, pc->ld->qwgt, sizeof *q0 * (size_t)P);
     X.ref = ref;
     rd_decide(&X, &R, last, defer, NULL);
-    if (!last && (rc = rd_waits(pc, rw, cm, goff, &R, cnt, rcnt)) != MINEX_OK)
-      break;
+    agreed = 0; /* from here on this rank's own codes */
+    if (!last)
+      rc = rd_waits(&X, &R, rc);
     char *mine = b.mine; /* rd_central's buffer lives across rounds */
     b.mine = NULL;
     rd_bufs_free(&b);
@@ -1850,8 +2010,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     /* the ranks execute their own moves (rank 0 only when the
        speculation does not settle) */
     rd_tally tally = {0, 0, 0};
-    agreed = 0; /* from here on this rank's own codes */
-    rc = rd_execute(&X, &R, last, &b.in, &nev, &tally);
+    rc = rd_execute(&X, &R, last, &b.in, &nev, &tally, rc);
     if (!tally.central)
       *moves += tally.executed;
     pc->dist_rounds++;
@@ -1873,6 +2032,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
   rd_free(&R);
   core_free(spl);
   core_free(cnt), core_free(rcnt), core_free(goff), core_free(w0);
+  core_free(sp), core_free(X.gbuf), core_free(X.qin);
   rd_bufs_free(&b);
   return rc;
 }

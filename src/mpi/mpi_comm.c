@@ -710,6 +710,76 @@ static int cc_reply(void *ctx, int rc, int agreed, const void *sbuf,
   return mx_reply(c, agreed, sbuf, scount, rbuf, rcount);
 }
 
+/* dist_comm.sparse: one message per expecting pair, received into its
+ * cap (the size from the status), tagged apart from the exchanges'
+ * pieces; every request waited for before the return, so that no
+ * message outlives the call. */
+#define MX_SPARSE_TAG 32000
+static int cc_sparse(void *ctx, int rc, const void *sbuf, const int64_t *scount,
+                     void *rbuf, const int64_t *rcap, int64_t *rcount) {
+  mx_comm *c = ctx;
+  int size = c->size, rank = c->rank, e = MPI_SUCCESS, nreq = 0;
+  if (rc != MINEX_OK)
+    mx_fail(c, rc, "%s", minex_last_error());
+  for (int d = 0; d < size && c->rc == MINEX_OK; d++)
+    if (scount[d] > MX_PIECE)
+      mx_fail(c, MINEX_EINTERNAL, "sparse: %lld bytes to rank %d",
+              (long long)scount[d], d);
+  int failed = c->rc != MINEX_OK;
+  int64_t roff = 0, soff = 0, self_r = -1, self_s = -1, *from = c->pinfo;
+  for (int r = 0; r < size && e == MPI_SUCCESS; r++) {
+    rcount[r] = 0;
+    if (r == rank) {
+      self_r = rcap[r] >= 0 ? roff : -1;
+      self_s = scount[r] >= 0 ? soff : -1;
+    } else {
+      if (rcap[r] >= 0) {
+        int64_t m = rcap[r] < MX_PIECE ? rcap[r] : MX_PIECE;
+        from[nreq] = r;
+        e = MPI_Irecv((char *)rbuf + roff, (int)m, MPI_BYTE, r, MX_SPARSE_TAG,
+                      c->comm, &c->preq[nreq++]);
+      }
+      if (scount[r] >= 0 && e == MPI_SUCCESS) {
+        int64_t m = failed ? 0 : scount[r];
+        from[nreq] = -1;
+        e = MPI_Isend(failed ? sbuf : (const char *)sbuf + soff, (int)m,
+                      MPI_BYTE, r, MX_SPARSE_TAG, c->comm, &c->preq[nreq++]);
+        c->bytes += m;
+        c->messages++;
+      }
+    }
+    roff += rcap[r] > 0 ? rcap[r] : 0;
+    soff += scount[r] > 0 && !failed ? scount[r] : 0;
+  }
+  if ((self_r >= 0) != (self_s >= 0))
+    mx_fail(c, MINEX_EINTERNAL, "sparse: a message to itself unmatched");
+  else if (self_r >= 0 && !failed) {
+    if (scount[rank] > rcap[rank])
+      mx_fail(c, MINEX_EINTERNAL, "sparse: %lld bytes to itself, at most %lld",
+              (long long)scount[rank], (long long)rcap[rank]);
+    else if (scount[rank] > 0) {
+      memcpy((char *)rbuf + self_r, (const char *)sbuf + self_s,
+             (size_t)scount[rank]);
+      rcount[rank] = scount[rank];
+    }
+  }
+  for (int i = 0; i < nreq && e == MPI_SUCCESS; i++) {
+    MPI_Status st;
+    if ((e = mx_wait_status(c, &c->preq[i], &st)) != MPI_SUCCESS)
+      break;
+    int got = 0;
+    if (from[i] >= 0) {
+      if ((e = MPI_Get_count(&st, MPI_BYTE, &got)) != MPI_SUCCESS)
+        break;
+      rcount[from[i]] = got;
+      c->bytes_in += got;
+    }
+  }
+  if (e != MPI_SUCCESS) /* MPI's state is undefined (MPI 4.0, 9.3) */
+    mx_mpi_fail(c, "sparse messages", e);
+  return c->rc == MINEX_OK ? MINEX_OK : core_error(c->rc, "%s", c->msg);
+}
+
 /* dist_comm.allreduce */
 static int cc_allreduce(void *ctx, const void *in, void *out, int count,
                         dist_type t, dist_op op) {
@@ -763,6 +833,7 @@ void mx_dist_comm(mx_comm *c, dist_comm *cc) {
   cc->allgather = cc_allgather;
   cc->exchange = cc_exchange;
   cc->reply = cc_reply;
+  cc->sparse = cc_sparse;
   cc->allreduce = cc_allreduce;
   cc->exscan = cc_exscan;
   cc->bcast = cc_bcast;

@@ -1838,16 +1838,8 @@ static int rd_apply_events(const rd_ctx *X, const rd_round *R, const char *evs,
                                  Its neighbours that are ghosts here too
                                  keep their interior flag: a ghost's is
                                  never set (nor read) */
+      /* rw's ghost lists are the level's (rd_ghost_room) */
       int32_t xl = local_of(L, x.id), g = xl - 2 * nb;
-      /* the ghosts' neighbours here, when the first one moves (kept in
-         rw while the level stays) */
-      if (rw->glevel != L || rw->gxadj != L->xadj) {
-        core_free(rw->gstart), core_free(rw->gnbr);
-        rw->gstart = NULL, rw->gnbr = NULL, rw->glevel = NULL;
-        if ((rc = ghost_nbrs(L, &rw->gstart, &rw->gnbr)) != MINEX_OK)
-          break;
-        rw->glevel = L, rw->gxadj = L->xadj;
-      }
       if (g < 0) {
         rc = core_error(MINEX_EINTERNAL,
                         "rounds: rank %d: vertex %lld moved next to this "

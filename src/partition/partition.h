@@ -406,7 +406,7 @@ typedef struct partition_rounds_ws {
   partition_round_move *tmp; /* the order's radix sort: grown on demand */
   size_t tmpcap;
   /* partition_rounds_dist: the local vertices next to each ghost of the
-     level glevel (made when a ghost first moves, kept while the level
+     level glevel (made at the start of a call, kept while the level
      stays: a pass's rounds and the next passes) */
   const contract_level *glevel;
   const int64_t *gxadj;

@@ -690,174 +690,211 @@ out:
   return rc;
 }
 
-/* Every proposal's processors' loads before it in the order (R->before):
- * the tuples to their processors' home ranks, the running sums made
- * there (rd_sums; fin, unless NULL, gets the home's processors' loads
- * after their tuples), the answers back (answer 0: none, R->before left
- * alone, and the error code not agreed). rc: this rank's state before.
- * X (unless NULL) keeps the tuples got (X->qin) and the bytes sent to and
- * got from every rank (X->qs, X->qr). Collective. */
-static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
-                         int64_t *cnt, int64_t *rcnt, rd_before *fin,
-                         int answer, int rc, rd_ctx *X) {
-  int size = cm->size;
-  /* pos, then the tuples sent to each rank (their answers' count) */
-  int64_t *pos = core_calloc(2 * ((size_t)size + 1), sizeof *pos);
-  int64_t *sent = pos ? pos + size + 1 : NULL;
-  rd_tuple *sbuf = core_malloc(sizeof *sbuf * ((size_t)R->ntup + 1));
-  rd_tuple *in = NULL;
-  rd_before *ans = NULL, *back = NULL;
-  /* the answers' buffer before the tuples go: its failure in their counts */
-  if (answer)
-    back = core_malloc(sizeof *back * ((size_t)R->ntup + 1));
-  if (rc == MINEX_OK && (pos == NULL || sbuf == NULL || (answer && !back)))
-    rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
+/* The sample sort's part of a round's question (rd_before_all): this
+ * rank's keys in the round's order (rw->mv[0..np), to = the proposal) and
+ * the splitters every rank picked alike (rd_count; range r: the keys from
+ * spl[r - 1] on, below spl[r]). */
+typedef struct rd_sort {
+  const partition_rounds_ws *rw;
+  const rd_key *spl;
+  int nspl;
+} rd_sort;
+
+/* The next key of each key this range's rank got (keys[0..nk), in rank
+ * order), into ans: the next in the sorted range, a range's last the first
+ * key of the next range that has keys (one allgather of each range's
+ * first key, which agrees rc). Collective. */
+static int rd_next_keys(const dist_comm *cm, const rd_key *keys, int64_t nk,
+                        rd_succ *ans, int64_t *cnt, int rc) {
+  const rd_key **ptr = core_malloc(sizeof *ptr * ((size_t)nk + 1));
+  rd_key *first = NULL;
+  if (rc == MINEX_OK && ptr == NULL)
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld keys",
+                    (long long)nk);
   if (rc == MINEX_OK) {
-    for (int r = 0; r < size; r++)
-      cnt[r] = 0;
-    for (int64_t t = 0; t < R->ntup; t++)
-      cnt[home_of(R->tup[t].proc, size)]++;
-    for (int r = 1; r < size; r++)
-      pos[r] = pos[r - 1] + cnt[r - 1];
-    for (int64_t t = 0; t < R->ntup; t++)
-      sbuf[pos[home_of(R->tup[t].proc, size)]++] = R->tup[t];
-    for (int r = 0; r < size; r++) {
-      sent[r] = cnt[r];
-      cnt[r] *= (int64_t)sizeof *sbuf;
+    for (int64_t i = 0; i < nk; i++)
+      ptr[i] = &keys[i];
+    qsort(ptr, (size_t)nk, sizeof *ptr, key_pcmp);
+  }
+  int give = rc == MINEX_OK && nk > 0;
+  if ((rc = cm->allgather(cm->ctx, rc, give ? ptr[0] : NULL,
+                          give ? (int64_t)sizeof(rd_key) : 0,
+                          (int64_t)sizeof(rd_key), (void **)&first, cnt)) ==
+      MINEX_OK) {
+    rd_succ after = {0, 0, 0};
+    int64_t at = 0;
+    for (int r = 0; r < cm->size; r++) {
+      if (r > cm->rank && cnt[r] > 0) {
+        after = (rd_succ){first[at].gain, key_forced(&first[at]), 1};
+        break;
+      }
+      at += cnt[r] / (int64_t)sizeof(rd_key);
     }
+    for (int64_t i = 0; i < nk; i++)
+      ans[ptr[i] - keys] =
+          i + 1 < nk ? (rd_succ){ptr[i + 1]->gain, key_forced(ptr[i + 1]), 1}
+                     : after;
   }
-  if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)&in, rcnt)) !=
-      MINEX_OK)
-    goto out;
-  int64_t nin = 0;
-  for (int r = 0; r < size; r++) {
-    nin += rcnt[r] / (int64_t)sizeof *in;
-    if (X != NULL)
-      X->qs[r] = sent[r] * (int64_t)sizeof *sbuf, X->qr[r] = rcnt[r];
-    cnt[r] = rcnt[r] / (int64_t)sizeof *in * (int64_t)sizeof *ans;
-  }
-  if (X != NULL)
-    X->qin = in; /* the caller's to free */
-  if (answer && (ans = core_malloc(sizeof *ans * ((size_t)nin + 1))) == NULL)
-    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld deltas",
-                    (long long)nin);
-  else
-    rc = rd_sums(pc->ld, in, nin, ans, fin);
-  if (!answer)
-    goto out;
-  /* each rank knows how many answers it gets: one per tuple it sent */
-  for (int r = 0; r < size; r++)
-    rcnt[r] = sent[r] * (int64_t)sizeof *back;
-  if ((rc = cm->reply(cm->ctx, rc, 0, ans, cnt, back, rcnt)) != MINEX_OK)
-    goto out;
-  /* the answers come in the order the tuples were sent to each rank */
-  pos[0] = 0;
-  for (int r = 1; r < size; r++)
-    pos[r] = pos[r - 1] + sent[r - 1];
-  for (int64_t t = 0; t < R->ntup; t++)
-    R->before[t] = back[pos[home_of(R->tup[t].proc, size)]++];
-out:
-  if (X == NULL || X->qin != in)
-    core_free(in);
-  core_free(pos), core_free(sbuf), core_free(ans), core_free(back);
+  core_free(ptr), core_free(first);
   return rc;
 }
 
-/* The deferral's "next proposal": for each of this rank's proposals the
- * key that follows it in the round's order over every rank (R->succ), by
- * a sample sort: this rank's keys in order (rw->mv[0..np), to = the
- * proposal), each to the rank of its range (spl[0..nspl): the splitters
- * every rank picked alike, rd_count; range r: the keys from spl[r - 1]
- * on, below spl[r]), sorted there, the next key found (the last of a
- * range: the first of the next range that has keys), answered back.
- * Collective. */
-static int rd_successors(partition_rounds_ws *rw, const dist_comm *cm,
-                         rd_round *R, const rd_key *spl, int nspl, int64_t *cnt,
-                         int64_t *rcnt) {
+/* Every proposal's processors' loads before it in the order (R->before):
+ * the tuples to their processors' home ranks, the running sums made
+ * there (rd_sums; fin, unless NULL, gets the home's processors' loads
+ * after their tuples), the answers back. With so (the deferral's "next
+ * proposal", R->succ), the same messages carry the sample sort: each key
+ * to the rank of its range, where rd_next_keys finds the key after it,
+ * answered with the sums; a message is then its tuples' count (8 bytes),
+ * the tuples and the keys. rc: this rank's state before. X (unless NULL)
+ * keeps the messages got (X->qin) and the tuples' bytes sent to and got
+ * from every rank (X->qs, X->qr). Collective. */
+static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
+                         int64_t *cnt, int64_t *rcnt, rd_before *fin,
+                         const rd_sort *so, int rc, rd_ctx *X) {
+  const size_t TB = sizeof(rd_tuple), KB = sizeof(rd_key),
+               AB = sizeof(rd_before), SB = sizeof(rd_succ);
+  const size_t HB = so != NULL ? sizeof(int64_t) : 0;
   int size = cm->size;
-  int32_t np = R->np;
-  rd_key *in = NULL, *first = NULL;
-  const rd_key **ptr = NULL;
-  rd_succ *ans = NULL, *back = NULL;
-  int32_t *dest = core_malloc(sizeof *dest * ((size_t)np + 1));
-  /* from, then the keys sent to each rank (their answers' count) */
-  int64_t *from = core_calloc(2 * ((size_t)size + 1), sizeof *from);
-  int64_t *sent = from ? from + size + 1 : NULL;
-  rd_key *sbuf = core_malloc(sizeof *sbuf * ((size_t)np + 1));
-  /* the answers' buffer before the keys go: its failure in their counts */
-  back = core_malloc(sizeof *back * ((size_t)np + 1));
-  int rc = dest && from && sbuf && back
-               ? MINEX_OK
-               : core_error(MINEX_ENOMEM, "rounds: out of memory");
-  int64_t nin = 0;
+  int32_t nk = so != NULL ? R->np : 0;
+  /* per rank: the tuples and keys sent to it (their answers' counts), got
+     from it, and where its part of a buffer starts */
+  int64_t *st = core_calloc(6 * ((size_t)size + 1), sizeof *st);
+  int64_t *sk = st ? st + size + 1 : NULL, *gt = sk ? sk + size + 1 : NULL;
+  int64_t *gk = gt ? gt + size + 1 : NULL, *off = gk ? gk + size + 1 : NULL;
+  int64_t *at = off ? off + size + 1 : NULL;
+  int32_t *dest = core_malloc(sizeof *dest * ((size_t)nk + 1));
+  char *sbuf = core_malloc(HB * (size_t)size + TB * (size_t)R->ntup +
+                           KB * (size_t)nk + 1);
+  /* the answers' buffer before the question goes: its failure in its
+     counts */
+  char *back = core_malloc(AB * (size_t)R->ntup + SB * (size_t)nk + 1);
+  char *in = NULL, *ans = NULL;
+  rd_tuple *tin = NULL;
+  rd_key *kin = NULL;
+  rd_before *tans = NULL;
+  rd_succ *kans = NULL;
+  if (rc == MINEX_OK && (!st || !dest || !sbuf || !back))
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
   if (rc == MINEX_OK) {
-    for (int r = 0; r < size; r++)
-      cnt[r] = 0;
-    int r = 0;
-    for (int32_t j = 0; j < np; j++) {
-      const rd_key *k = &R->key[rw->mv[j].to];
-      while (r < nspl && key_cmp(k, &spl[r]) >= 0)
+    for (int64_t t = 0; t < R->ntup; t++)
+      st[home_of(R->tup[t].proc, size)]++;
+    for (int32_t j = 0, r = 0; j < nk; j++) {
+      const rd_key *k = &R->key[so->rw->mv[j].to];
+      while (r < so->nspl && key_cmp(k, &so->spl[r]) >= 0)
         r++;
-      dest[j] = r;
-      sbuf[j] = *k;
-      cnt[r] += (int64_t)sizeof *sbuf;
+      sk[dest[j] = r]++;
     }
-    for (r = 0; r < size; r++)
-      sent[r] = cnt[r] / (int64_t)sizeof *sbuf;
+    int64_t o = 0;
+    for (int r = 0; r < size; r++) {
+      cnt[r] = st[r] + sk[r] > 0
+                   ? (int64_t)(HB + TB * (size_t)st[r] + KB * (size_t)sk[r])
+                   : 0;
+      if (cnt[r] > 0 && HB > 0)
+        memcpy(sbuf + o, &st[r], HB);
+      at[r] = o + (int64_t)HB;
+      o += cnt[r];
+    }
+    for (int64_t t = 0; t < R->ntup; t++) {
+      int r = home_of(R->tup[t].proc, size);
+      memcpy(sbuf + at[r], &R->tup[t], TB);
+      at[r] += (int64_t)TB;
+    }
+    for (int32_t j = 0; j < nk; j++) {
+      memcpy(sbuf + at[dest[j]], &R->key[so->rw->mv[j].to], KB);
+      at[dest[j]] += (int64_t)KB;
+    }
   }
   if ((rc = cm->exchange(cm->ctx, rc, sbuf, cnt, (void **)&in, rcnt)) !=
       MINEX_OK)
     goto out;
+  if (X != NULL)
+    X->qin = in; /* the caller's to free */
+  /* the messages got, their tuples and keys apart */
+  int64_t nt = 0, nkin = 0, o = 0;
   for (int r = 0; r < size; r++) {
-    from[r] = rcnt[r] / (int64_t)sizeof *in;
-    nin += from[r];
+    int64_t b = rcnt[r], h = HB > 0 ? 0 : b / (int64_t)TB;
+    if (HB > 0 && b > 0) {
+      if (b >= (int64_t)HB)
+        memcpy(&h, in + o, HB);
+      if (b < (int64_t)HB || h < 0 || h > (b - (int64_t)HB) / (int64_t)TB ||
+          (b - (int64_t)HB - h * (int64_t)TB) % (int64_t)KB != 0) {
+        if (rc == MINEX_OK)
+          rc = core_error(MINEX_EINTERNAL,
+                          "rounds: rank %d: a question of %lld bytes from "
+                          "rank %d",
+                          cm->rank, (long long)b, r);
+        h = 0, b = (int64_t)HB;
+      }
+      gk[r] = (b - (int64_t)HB - h * (int64_t)TB) / (int64_t)KB;
+    }
+    gt[r] = h, off[r] = o, o += rcnt[r];
+    nt += gt[r], nkin += gk[r];
+    if (X != NULL)
+      X->qs[r] = st[r] * (int64_t)TB, X->qr[r] = gt[r] * (int64_t)TB;
   }
-  ptr = core_malloc(sizeof *ptr * ((size_t)nin + 1));
-  ans = core_malloc(sizeof *ans * ((size_t)nin + 1));
-  if (ptr == NULL || ans == NULL)
-    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld keys",
-                    (long long)nin);
+  tin = core_malloc(TB * (size_t)nt + 1);
+  kin = core_malloc(KB * (size_t)nkin + 1);
+  tans = core_malloc(AB * (size_t)nt + 1);
+  kans = core_malloc(SB * (size_t)nkin + 1);
+  ans = core_malloc(AB * (size_t)nt + SB * (size_t)nkin + 1);
+  if (rc == MINEX_OK && (!tin || !kin || !tans || !kans || !ans))
+    rc = core_error(MINEX_ENOMEM, "rounds: out of memory for %lld deltas",
+                    (long long)nt);
   if (rc == MINEX_OK) {
-    for (int64_t i = 0; i < nin; i++)
-      ptr[i] = &in[i];
-    qsort(ptr, (size_t)nin, sizeof *ptr, key_pcmp);
+    int64_t ti = 0, ki = 0;
+    for (int r = 0; r < size; r++) {
+      const char *p = in + off[r] + (rcnt[r] > 0 ? HB : 0);
+      memcpy(tin + ti, p, TB * (size_t)gt[r]);
+      memcpy(kin + ki, p + TB * (size_t)gt[r], KB * (size_t)gk[r]);
+      ti += gt[r], ki += gk[r];
+    }
+    rc = rd_sums(pc->ld, tin, nt, tans, fin);
   }
-  /* every range's first key (none when it has no key) */
-  int give = rc == MINEX_OK && nin > 0;
-  if ((rc = cm->allgather(cm->ctx, rc, give ? ptr[0] : NULL,
-                          give ? (int64_t)sizeof(rd_key) : 0,
-                          (int64_t)sizeof(rd_key), (void **)&first, cnt)) !=
+  /* with the sort, its allgather agrees every rank's state, and nothing
+     fails between it and the answers */
+  if (so != NULL &&
+      (rc = rd_next_keys(cm, kin, nkin, kans, cnt, rc)) != MINEX_OK)
+    goto out;
+  /* each rank knows how many answers it gets: one per tuple and key it
+     sent */
+  o = 0;
+  for (int r = 0; r < size; r++) {
+    cnt[r] = gt[r] * (int64_t)AB + gk[r] * (int64_t)SB;
+    rcnt[r] = st[r] * (int64_t)AB + sk[r] * (int64_t)SB;
+  }
+  if (rc == MINEX_OK) {
+    int64_t ti = 0, ki = 0;
+    for (int r = 0; r < size; r++) {
+      memcpy(ans + o, tans + ti, AB * (size_t)gt[r]);
+      memcpy(ans + o + AB * (size_t)gt[r], kans + ki, SB * (size_t)gk[r]);
+      o += cnt[r], ti += gt[r], ki += gk[r];
+    }
+  }
+  if ((rc = cm->reply(cm->ctx, rc, so != NULL, ans, cnt, back, rcnt)) !=
       MINEX_OK)
     goto out;
-  rd_succ after = {0, 0, 0};
-  int64_t at = 0;
+  /* the answers come in the order the tuples and keys went to each rank */
+  o = 0;
   for (int r = 0; r < size; r++) {
-    if (r > cm->rank && cnt[r] > 0) {
-      after = (rd_succ){first[at].gain, key_forced(&first[at]), 1};
-      break;
-    }
-    at += cnt[r] / (int64_t)sizeof(rd_key);
+    at[r] = o, off[r] = o + st[r] * (int64_t)AB;
+    o += rcnt[r];
   }
-  for (int64_t i = 0; i < nin; i++)
-    ans[ptr[i] - in] =
-        i + 1 < nin ? (rd_succ){ptr[i + 1]->gain, key_forced(ptr[i + 1]), 1}
-                    : after;
-  /* the answers, in the order the keys came from each rank, one per key
-     sent: nothing has failed since the allgather agreed */
-  for (int r = 0; r < size; r++) {
-    cnt[r] = from[r] * (int64_t)sizeof *ans;
-    rcnt[r] = sent[r] * (int64_t)sizeof *back;
+  for (int64_t t = 0; t < R->ntup; t++) {
+    int r = home_of(R->tup[t].proc, size);
+    memcpy(&R->before[t], back + at[r], AB);
+    at[r] += (int64_t)AB;
   }
-  if ((rc = cm->reply(cm->ctx, MINEX_OK, 1, ans, cnt, back, rcnt)) != MINEX_OK)
-    goto out;
-  from[0] = 0;
-  for (int r = 1; r < size; r++)
-    from[r] = from[r - 1] + sent[r - 1];
-  for (int32_t j = 0; j < np; j++)
-    R->succ[rw->mv[j].to] = back[from[dest[j]]++];
+  for (int32_t j = 0; j < nk; j++) {
+    memcpy(&R->succ[so->rw->mv[j].to], back + off[dest[j]], SB);
+    off[dest[j]] += (int64_t)SB;
+  }
 out:
-  core_free(dest), core_free(from), core_free(sbuf), core_free(in),
-      core_free(first), core_free(ptr), core_free(ans), core_free(back);
+  core_free(st), core_free(dest), core_free(sbuf), core_free(back);
+  core_free(ans), core_free(tin), core_free(kin), core_free(tans),
+      core_free(kans);
+  if (X == NULL || X->qin != in)
+    core_free(in);
   return rc;
 }
 
@@ -1481,8 +1518,8 @@ static int rd_speculate(const rd_ctx *X, rd_exec *S, int last, int rc,
        caller's next collective */
     if (!(check || last))
       return rd_homes_sparse(X, E, S->fin, rc);
-    if ((rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin, 1, rc, NULL)) !=
-        MINEX_OK)
+    if ((rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin, NULL, rc,
+                            NULL)) != MINEX_OK)
       return rc;
     tally->tries++;
     memcpy(S->was, E->state, sizeof *S->was * (size_t)E->np);
@@ -1979,11 +2016,9 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
        by the sample sort, the decisions here, the waits */
     core_free(X.qin);
     X.qin = NULL;
-    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, 1, rc, &X)) !=
-        MINEX_OK)
-      break;
-    if (need_succ &&
-        (rc = rd_successors(rw, cm, &R, spl, nspl, cnt, rcnt)) != MINEX_OK)
+    rd_sort so = {rw, spl, nspl};
+    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, need_succ ? &so : NULL,
+                            rc, &X)) != MINEX_OK)
       break;
     memcpy(w0, pc->ld->wgt, sizeof *w0 * (size_t)P);
     memcpy(c0, pc->ld->comm, sizeof *c0 * (size_t)P);

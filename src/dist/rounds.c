@@ -746,7 +746,9 @@ static int rd_next_keys(const dist_comm *cm, const rd_key *keys, int64_t nk,
  * proposal", R->succ), the same messages carry the sample sort: each key
  * to the rank of its range, where rd_next_keys finds the key after it,
  * answered with the sums; a message is then its tuples' count (8 bytes),
- * the tuples and the keys. rc: this rank's state before. X (unless NULL)
+ * the tuples and the keys. rc: this rank's state before; the result is
+ * agreed with so, else this rank's own (the caller's next collective
+ * agrees it, as after dist_comm.sparse). X (unless NULL)
  * keeps the messages got (X->qin) and the tuples' bytes sent to and got
  * from every rank (X->qs, X->qr). Collective. */
 static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
@@ -776,6 +778,10 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
   rd_succ *kans = NULL;
   if (rc == MINEX_OK && (!st || !dest || !sbuf || !back))
     rc = core_error(MINEX_ENOMEM, "rounds: out of memory");
+  /* no room for the moves' deltas unless the question went (a failed
+     round still takes part in them) */
+  for (int r = 0; X != NULL && r < size; r++)
+    X->qs[r] = X->qr[r] = 0;
   if (rc == MINEX_OK) {
     for (int64_t t = 0; t < R->ntup; t++)
       st[home_of(R->tup[t].proc, size)]++;
@@ -871,14 +877,25 @@ static int rd_before_all(partition_ctx *pc, const dist_comm *cm, rd_round *R,
       o += cnt[r], ti += gt[r], ki += gk[r];
     }
   }
-  if ((rc = cm->reply(cm->ctx, rc, so != NULL, ans, cnt, back, rcnt)) !=
-      MINEX_OK)
+  if (so != NULL)
+    rc = cm->reply(cm->ctx, rc, 1, ans, cnt, back, rcnt);
+  else {
+    /* no agreement: a failed rank's answers come empty (zeros here) and
+       the caller's next collective agrees its failure */
+    memset(back, 0, AB * (size_t)R->ntup);
+    for (int r = 0; r < size; r++) {
+      cnt[r] = gt[r] > 0 ? cnt[r] : -1;
+      rcnt[r] = st[r] > 0 ? rcnt[r] : -1;
+    }
+    rc = cm->sparse(cm->ctx, rc, ans, cnt, back, rcnt, at);
+  }
+  if (rc != MINEX_OK)
     goto out;
   /* the answers come in the order the tuples and keys went to each rank */
   o = 0;
   for (int r = 0; r < size; r++) {
     at[r] = o, off[r] = o + st[r] * (int64_t)AB;
-    o += rcnt[r];
+    o += rcnt[r] > 0 ? rcnt[r] : 0;
   }
   for (int64_t t = 0; t < R->ntup; t++) {
     int r = home_of(R->tup[t].proc, size);
@@ -1518,12 +1535,12 @@ static int rd_speculate(const rd_ctx *X, rd_exec *S, int last, int rc,
        caller's next collective */
     if (!(check || last))
       return rd_homes_sparse(X, E, S->fin, rc);
-    if ((rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin, NULL, rc,
-                            NULL)) != MINEX_OK)
-      return rc;
+    /* its result agreed by the flips' allgather */
+    rc = rd_before_all(pc, cm, E, X->cnt, X->rcnt, S->fin, NULL, rc, NULL);
     tally->tries++;
     memcpy(S->was, E->state, sizeof *S->was * (size_t)E->np);
-    rd_decide(X, E, 1, 0, S->need);
+    if (rc == MINEX_OK)
+      rd_decide(X, E, 1, 0, S->need);
     S->pick[0] = 0;
     for (int32_t i = 0; i < E->np; i++)
       S->pick[0] += E->state[i] != S->was[i];
@@ -2007,7 +2024,7 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
     if (rc == MINEX_OK)
       rc = rd_collect(pc, rw, ids, n, &R);
     int64_t total = 0;
-    agreed = 1; /* rd_count .. rd_waits return agreed codes */
+    agreed = 1; /* rd_count returns an agreed code */
     if ((rc = rd_count(&X, &R, need_succ, &total, &spl, &nspl, rc)) !=
             MINEX_OK ||
         total == 0)
@@ -2016,16 +2033,20 @@ int partition_rounds_dist(partition_ctx *pc, partition_rounds_ws *rw,
        by the sample sort, the decisions here, the waits */
     core_free(X.qin);
     X.qin = NULL;
+    /* agreed with the sort, else this rank's own, agreed by the
+       execution's first collective */
     rd_sort so = {rw, spl, nspl};
-    if ((rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, need_succ ? &so : NULL,
-                            rc, &X)) != MINEX_OK)
+    rc = rd_before_all(pc, cm, &R, cnt, rcnt, NULL, need_succ ? &so : NULL, rc,
+                       &X);
+    if (rc != MINEX_OK && need_succ)
       break;
     memcpy(w0, pc->ld->wgt, sizeof *w0 * (size_t)P);
     memcpy(c0, pc->ld->comm, sizeof *c0 * (size_t)P);
     memcpy(r0, pc->ld->remap, sizeof *r0 * (size_t)P);
     memcpy(q0, pc->ld->qwgt, sizeof *q0 * (size_t)P);
     X.ref = ref;
-    rd_decide(&X, &R, last, defer, NULL);
+    if (rc == MINEX_OK)
+      rd_decide(&X, &R, last, defer, NULL);
     agreed = 0; /* from here on this rank's own codes */
     if (!last)
       rc = rd_waits(&X, &R, rc);
